@@ -1,0 +1,139 @@
+package dev.ballast.core;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The updating half shared by every algorithm (Finagle's "updating" balancer): a registry of
+ * nodes by address, serialised updates, and a volatile snapshot that picks read lock-free.
+ */
+abstract class AbstractBalancer<T> implements Balancer<T> {
+
+  final BalancerConfig config;
+  private final String name;
+  final LoadMetric metric;
+  private volatile Snapshot<T> snapshot;
+
+  AbstractBalancer(String name, BalancerConfig config, LoadMetric metric) {
+    this.name = name;
+    this.config = Objects.requireNonNull(config, "config");
+    this.metric = metric;
+    this.snapshot = new EmptySnapshot<>(name);
+  }
+
+  /** Builds the algorithm's snapshot over non-empty nodes with their weights at update time. */
+  abstract Snapshot<T> snapshot(Node<T>[] nodes, int[] weights);
+
+  @Override
+  public final Node<T> pick() {
+    Node<T> node = snapshot.pick();
+    node.acquire();
+    return node;
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  @Override
+  public final List<Node<T>> nodes() {
+    return List.of(snapshot.nodes);
+  }
+
+  @Override
+  public final Node<T> newNode(Endpoint endpoint, T value) {
+    return new Node<>(endpoint, value, metric);
+  }
+
+  @Override
+  public final synchronized List<Node<T>> update(
+      Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values) {
+    Objects.requireNonNull(endpoints, "endpoints");
+    Objects.requireNonNull(values, "values");
+    Endpoint[] es = endpoints.toArray(new Endpoint[0]);
+    int[] weights = checkedWeights(es);
+    Map<String, Node<T>> current = new HashMap<>();
+    for (Node<T> n : snapshot.nodes) {
+      current.put(n.address(), n);
+    }
+    @SuppressWarnings("unchecked")
+    Node<T>[] nodes = new Node[es.length];
+    for (int i = 0; i < es.length; i++) {
+      Node<T> kept = current.remove(es[i].address());
+      nodes[i] = kept != null ? kept : newNode(es[i], values.apply(es[i]));
+    }
+    Snapshot<T> next = es.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+    for (int i = 0; i < es.length; i++) {
+      nodes[i].updateEndpoint(es[i]);
+    }
+    snapshot = next;
+    return List.copyOf(current.values());
+  }
+
+  @Override
+  public final synchronized void setNodes(List<Node<T>> nodeList) {
+    @SuppressWarnings("unchecked")
+    Node<T>[] nodes = nodeList.toArray(new Node[0]);
+    Endpoint[] es = new Endpoint[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      if (nodes[i].metric.getClass() != metric.getClass()) {
+        throw new IllegalArgumentException("node " + nodes[i].address()
+            + " was made for another algorithm (expected: a node made by a " + name
+            + " balancer)");
+      }
+      es[i] = nodes[i].endpoint();
+    }
+    int[] weights = checkedWeights(es);
+    snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+  }
+
+  private static int[] checkedWeights(Endpoint[] es) {
+    int[] weights = new int[es.length];
+    Set<String> seen = new HashSet<>();
+    long sum = 0;
+    for (int i = 0; i < es.length; i++) {
+      Endpoint e = Objects.requireNonNull(es[i], "endpoint");
+      if (!seen.add(e.address())) {
+        throw new IllegalArgumentException("address: " + e.address() + " given twice");
+      }
+      weights[i] = e.weight();
+      sum += e.weight();
+    }
+    if (sum > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "weights: sum " + sum + " (expected: <= " + Integer.MAX_VALUE + ")");
+    }
+    return weights;
+  }
+
+  @Override
+  public String toString() {
+    return name + List.of(snapshot.nodes);
+  }
+
+  /** The empty set: every pick fails. */
+  private static final class EmptySnapshot<T> extends Snapshot<T> {
+    @SuppressWarnings("unchecked")
+    EmptySnapshot(String name) {
+      super(name, new Node[0], BalancerConfig.defaults());
+    }
+
+    @Override
+    Node<T> pick() {
+      throw new NoAvailableEndpointException(name, 0);
+    }
+
+    @Override
+    Node<T> next() {
+      throw new NoAvailableEndpointException(name, 0);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package dev.ballast.core;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The algorithms by name, for configuration files, gRPC policy names and the simulator. Names
+ * are matched case-insensitively with {@code -} and {@code _} alike ({@code p2c-peak-ewma} and
+ * {@code p2c_peak_ewma} are the same).
+ */
+public enum Algorithm {
+  /** {@link RoundRobin}. */
+  ROUND_ROBIN(RoundRobin.NAME),
+  /** {@link WeightedRandom}. */
+  WEIGHTED_RANDOM(WeightedRandom.NAME),
+  /** {@link SmoothWeightedRoundRobin}, the nginx baseline. */
+  SWRR(SmoothWeightedRoundRobin.NAME),
+  /** {@link Vnswrr}. */
+  VNSWRR(Vnswrr.NAME),
+  /** {@link LeastLoaded}. */
+  LEAST_LOADED(LeastLoaded.NAME),
+  /** {@link P2cPeakEwma}. */
+  P2C_PEAK_EWMA(P2cPeakEwma.NAME);
+
+  private final String id;
+
+  Algorithm(String id) {
+    this.id = id;
+  }
+
+  /** Returns the canonical name, e.g. {@code p2c_peak_ewma}. */
+  public String id() {
+    return id;
+  }
+
+  /** Returns whether the algorithm uses completion latency and pending counts to choose. */
+  public boolean isLoadAware() {
+    return this == LEAST_LOADED || this == P2C_PEAK_EWMA;
+  }
+
+  /** Creates a new balancer of this algorithm. */
+  public <T> Balancer<T> create(BalancerConfig config) {
+    Objects.requireNonNull(config, "config");
+    switch (this) {
+      case ROUND_ROBIN:
+        return new RoundRobin<>(config);
+      case WEIGHTED_RANDOM:
+        return new WeightedRandom<>(config);
+      case SWRR:
+        return new SmoothWeightedRoundRobin<>(config);
+      case VNSWRR:
+        return new Vnswrr<>(config);
+      case LEAST_LOADED:
+        return new LeastLoaded<>(config);
+      default:
+        return new P2cPeakEwma<>(config);
+    }
+  }
+
+  /**
+   * Returns the algorithm with this name ({@code vnswrr}, {@code swrr}, {@code round-robin},
+   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}; {@code _} works as
+   * {@code -}).
+   *
+   * @throws IllegalArgumentException naming the unknown value and the expected ones
+   */
+  public static Algorithm fromName(String name) {
+    Objects.requireNonNull(name, "name");
+    String wanted = name.trim().toLowerCase(Locale.ROOT).replace('-', '_');
+    for (Algorithm a : values()) {
+      if (a.id.equals(wanted)) {
+        return a;
+      }
+    }
+    throw new IllegalArgumentException("balancer: " + name
+        + " (expected: one of vnswrr, swrr, round-robin, weighted-random, least-loaded,"
+        + " p2c-peak-ewma)");
+  }
+}

@@ -1,0 +1,63 @@
+package dev.ballast.core;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Picks a node for each request among a set of endpoints that can change while picks go on.
+ *
+ * <p>The balancer holds an immutable snapshot (the nodes and the algorithm's precomputed tables)
+ * in a volatile field: {@link #pick()} reads it without locks; {@link #update} builds the next
+ * snapshot and swaps it in. A node whose address survives an update keeps its load state.
+ *
+ * <p>Create one with {@link Algorithm#create(BalancerConfig)} or the algorithm's constructor:
+ * {@link RoundRobin}, {@link WeightedRandom}, {@link SmoothWeightedRoundRobin}, {@link Vnswrr},
+ * {@link LeastLoaded}, {@link P2cPeakEwma}.
+ *
+ * @param <T> the thing being balanced (a connection pool, a gRPC subchannel)
+ */
+public interface Balancer<T> {
+
+  /**
+   * Picks a node and counts one pending request on it; end it with {@link Node#complete} or
+   * {@link Node#cancel}. Skips nodes that are not {@link Availability#OPEN} with bounded effort.
+   *
+   * @throws NoAvailableEndpointException if the set is empty, or no node is open and the config
+   *     does not allow a {@linkplain BalancerConfig#panicPick() panic pick}
+   */
+  Node<T> pick();
+
+  /**
+   * Replaces the endpoint set atomically. Nodes whose address stays keep their state and value
+   * and take the new weight and labels; new addresses get a node whose value is made by {@code
+   * values}, called only after the whole set is validated.
+   *
+   * @return the nodes removed by this update, so their values can be closed or drained
+   * @throws IllegalArgumentException if two endpoints share an address, the weights add up to
+   *     more than {@link Integer#MAX_VALUE}, or the algorithm cannot hold the set; the previous
+   *     set then stays in force, untouched
+   */
+  List<Node<T>> update(Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values);
+
+  /** Returns the current nodes, in update order. */
+  List<Node<T>> nodes();
+
+  /** Returns the algorithm's name, e.g. {@code vnswrr}. */
+  String name();
+
+  /**
+   * Creates a node this balancer's algorithm can balance, without adding it; for composite
+   * balancers (label subsets) that share one set of nodes among several child balancers.
+   */
+  Node<T> newNode(Endpoint endpoint, T value);
+
+  /**
+   * Balances exactly the given nodes, which must have been made by {@link #newNode} of a
+   * balancer of the same algorithm; for composite balancers that own the nodes themselves.
+   *
+   * @throws IllegalArgumentException if a node was made for another algorithm, two nodes share
+   *     an address, or the weights add up to more than {@link Integer#MAX_VALUE}
+   */
+  void setNodes(List<Node<T>> nodes);
+}

@@ -1,0 +1,298 @@
+package dev.ballast.core;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * An immutable endpoint: an address (host and port), a weight and labels.
+ *
+ * <p>The textual form, used wherever a person types endpoints (properties, gRPC targets), is
+ * {@code host:port;weight=3;zone=us-east;version=v2}. IPv6 hosts are bracketed
+ * ({@code [::1]:8080}); the weight defaults to 1; labels are {@code key=value} pairs kept sorted
+ * by key. Several endpoints are separated by commas ({@link #parseList(String)}).
+ *
+ * <p>Two endpoints with the same {@link #address()} are the same server: balancers keep a
+ * node's load state across updates by address, and reject duplicate addresses.
+ */
+public final class Endpoint {
+
+  private static final String WEIGHT = "weight";
+
+  private final String host;
+  private final int port;
+  private final int weight;
+  private final SortedMap<String, String> labels;
+  private final String address;
+
+  private Endpoint(String host, int port, int weight, SortedMap<String, String> labels) {
+    this.host = host;
+    this.port = port;
+    this.weight = weight;
+    this.labels = labels;
+    this.address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+  }
+
+  /**
+   * Returns an endpoint with weight 1 and no labels.
+   *
+   * @throws IllegalArgumentException if the host is empty or malformed, or the port is not in
+   *     1-65535
+   */
+  public static Endpoint of(String host, int port) {
+    return of(host, port, 1, Map.of());
+  }
+
+  /**
+   * Returns an endpoint with the given weight and labels.
+   *
+   * @throws IllegalArgumentException naming the bad part: an empty or malformed host, a port
+   *     outside 1-65535, a weight below 1, or an empty or malformed label key or value
+   */
+  public static Endpoint of(String host, int port, int weight, Map<String, String> labels) {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(labels, "labels");
+    String context = " in endpoint " + host + ":" + port;
+    checkHost(host, context);
+    checkPort(port, context);
+    checkWeight(weight, context);
+    TreeMap<String, String> sorted = new TreeMap<>();
+    for (Map.Entry<String, String> e : labels.entrySet()) {
+      checkLabel(e.getKey(), e.getValue(), context);
+      sorted.put(e.getKey(), e.getValue());
+    }
+    return new Endpoint(host, port, weight, Collections.unmodifiableSortedMap(sorted));
+  }
+
+  /**
+   * Parses the textual form {@code host:port[;weight=W][;key=value...]}.
+   *
+   * @throws IllegalArgumentException naming the bad part and quoting the text, e.g.
+   *     {@code weight: -1 (expected: > 0) in "10.0.0.1:80;weight=-1"}
+   */
+  public static Endpoint parse(String text) {
+    Objects.requireNonNull(text, "text");
+    String context = " in \"" + text + "\"";
+    String[] parts = text.split(";", -1);
+    String addr = parts[0].trim();
+    String host;
+    String portText;
+    if (addr.startsWith("[")) {
+      int close = addr.indexOf(']');
+      if (close < 0 || close + 1 >= addr.length() || addr.charAt(close + 1) != ':') {
+        throw new IllegalArgumentException(
+            "address: " + addr + " (expected: [ipv6]:port)" + context);
+      }
+      host = addr.substring(1, close);
+      portText = addr.substring(close + 2);
+    } else {
+      int colon = addr.lastIndexOf(':');
+      if (colon < 0) {
+        throw new IllegalArgumentException("address: " + addr + " (expected: host:port)" + context);
+      }
+      host = addr.substring(0, colon);
+      portText = addr.substring(colon + 1);
+      if (host.indexOf(':') >= 0) {
+        throw new IllegalArgumentException(
+            "address: " + addr + " (expected: IPv6 in brackets, e.g. [::1]:8080)" + context);
+      }
+    }
+    checkHost(host, context);
+    int port;
+    try {
+      port = Integer.parseInt(portText);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "port: " + portText + " (expected: 1-65535)" + context, e);
+    }
+    checkPort(port, context);
+    int weight = 1;
+    boolean weightSeen = false;
+    TreeMap<String, String> labels = new TreeMap<>();
+    for (int i = 1; i < parts.length; i++) {
+      String part = parts[i].trim();
+      int eq = part.indexOf('=');
+      if (eq < 0) {
+        throw new IllegalArgumentException(
+            "attribute: \"" + part + "\" (expected: key=value)" + context);
+      }
+      String key = part.substring(0, eq).trim();
+      String value = part.substring(eq + 1).trim();
+      if (key.equals(WEIGHT)) {
+        if (weightSeen) {
+          throw new IllegalArgumentException("weight: given twice" + context);
+        }
+        weightSeen = true;
+        try {
+          weight = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(
+              "weight: " + value + " (expected: an integer in 1-" + Integer.MAX_VALUE + ")"
+                  + context, e);
+        }
+        checkWeight(weight, context);
+      } else {
+        checkLabel(key, value, context);
+        if (labels.put(key, value) != null) {
+          throw new IllegalArgumentException("label " + key + ": given twice" + context);
+        }
+      }
+    }
+    return new Endpoint(host, port, weight, Collections.unmodifiableSortedMap(labels));
+  }
+
+  /**
+   * Parses a comma-separated list of endpoints in the textual form; blank entries are ignored.
+   *
+   * @throws IllegalArgumentException naming the bad entry, or a duplicate address
+   */
+  public static List<Endpoint> parseList(String text) {
+    Objects.requireNonNull(text, "text");
+    List<Endpoint> result = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String item : text.split(",")) {
+      if (item.isBlank()) {
+        continue;
+      }
+      Endpoint e = parse(item.trim());
+      if (!seen.add(e.address())) {
+        throw new IllegalArgumentException(
+            "address: " + e.address() + " listed twice in \"" + text + "\"");
+      }
+      result.add(e);
+    }
+    return List.copyOf(result);
+  }
+
+  /** Returns the host name or IP literal (IPv6 without brackets). */
+  public String host() {
+    return host;
+  }
+
+  /** Returns the port, in 1-65535. */
+  public int port() {
+    return port;
+  }
+
+  /** Returns the weight, at least 1; 1 by default. */
+  public int weight() {
+    return weight;
+  }
+
+  /** Returns the labels, sorted by key and unmodifiable; empty by default. */
+  public SortedMap<String, String> labels() {
+    return labels;
+  }
+
+  /** Returns the value of a label, or {@code null} if the endpoint has no such label. */
+  public String label(String key) {
+    return labels.get(key);
+  }
+
+  /** Returns {@code host:port} ({@code [host]:port} for IPv6): the endpoint's identity. */
+  public String address() {
+    return address;
+  }
+
+  /** Returns a copy with another weight. */
+  public Endpoint withWeight(int newWeight) {
+    checkWeight(newWeight, " in endpoint " + address);
+    return newWeight == weight ? this : new Endpoint(host, port, newWeight, labels);
+  }
+
+  /** Returns a copy with other labels. */
+  public Endpoint withLabels(Map<String, String> newLabels) {
+    return of(host, port, weight, newLabels);
+  }
+
+  /** Returns the textual form, which {@link #parse(String)} reads back; weight 1 is omitted. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder(address);
+    if (weight != 1) {
+      sb.append(";weight=").append(weight);
+    }
+    labels.forEach((k, v) -> sb.append(';').append(k).append('=').append(v));
+    return sb.toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Endpoint)) {
+      return false;
+    }
+    Endpoint that = (Endpoint) o;
+    return port == that.port && weight == that.weight && host.equals(that.host)
+        && labels.equals(that.labels);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(host, port, weight, labels);
+  }
+
+  private static void checkHost(String host, String context) {
+    if (host.isEmpty()) {
+      throw new IllegalArgumentException("host: empty (expected: a name or an IP)" + context);
+    }
+    boolean v6 = host.indexOf(':') >= 0;
+    for (int i = 0; i < host.length(); i++) {
+      char c = host.charAt(i);
+      boolean ok = Character.isLetterOrDigit(c) || c == '.' || c == '-' || c == '_'
+          || (v6 && (c == ':' || c == '%'));
+      if (!ok) {
+        throw new IllegalArgumentException(
+            "host: " + host + " (unexpected character '" + c + "')" + context);
+      }
+    }
+  }
+
+  private static void checkPort(int port, String context) {
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("port: " + port + " (expected: 1-65535)" + context);
+    }
+  }
+
+  private static void checkWeight(int weight, String context) {
+    if (weight < 1) {
+      throw new IllegalArgumentException("weight: " + weight + " (expected: > 0)" + context);
+    }
+  }
+
+  private static void checkLabel(String key, String value, String context) {
+    Objects.requireNonNull(key, "label key");
+    Objects.requireNonNull(value, "label value");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("label key: empty (expected: a non-empty key)" + context);
+    }
+    if (key.equals(WEIGHT)) {
+      throw new IllegalArgumentException(
+          "label key: weight (reserved for the endpoint weight)" + context);
+    }
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (!(Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.' || c == '/')) {
+        throw new IllegalArgumentException(
+            "label key: " + key + " (unexpected character '" + c + "')" + context);
+      }
+    }
+    if (value.isEmpty()) {
+      throw new IllegalArgumentException(
+          "label " + key + ": empty value (expected: a non-empty value)" + context);
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == ';' || c == ',' || c == '=' || Character.isWhitespace(c)) {
+        throw new IllegalArgumentException(
+            "label " + key + ": " + value + " (unexpected character '" + c + "')" + context);
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.ballast.core;
+
+/**
+ * P2C least-loaded, Finagle's default balancer: of two random nodes, take the one with fewer
+ * pending requests per unit of weight ({@code pending / weight}, Finagle's weighted P2C).
+ *
+ * @param <T> the thing being balanced
+ */
+public final class LeastLoaded<T> extends AbstractBalancer<T> {
+
+  /** The algorithm's name: {@code least_loaded}. */
+  public static final String NAME = "least_loaded";
+
+  /** Creates a balancer with {@link BalancerConfig#defaults()}. */
+  public LeastLoaded() {
+    this(BalancerConfig.defaults());
+  }
+
+  /** Creates a balancer; uses the config's random source, effort and panic settings. */
+  public LeastLoaded(BalancerConfig config) {
+    super(NAME, config, LoadMetric.NONE);
+  }
+
+  @Override
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+    return new P2cSnapshot<>(NAME, nodes, weights, config) {
+      @Override
+      double cost(int i, long now) {
+        return (double) this.nodes[i].pending() / this.weights[i];
+      }
+    };
+  }
+}

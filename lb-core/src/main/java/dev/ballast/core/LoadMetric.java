@@ -1,0 +1,111 @@
+package dev.ballast.core;
+
+import java.time.Duration;
+
+/**
+ * What a node records when a request completes, chosen by the balancer that creates the node
+ * (Finagle's load metric). Balancers that need nothing use {@link #NONE} and pay nothing.
+ */
+abstract class LoadMetric {
+
+  static final LoadMetric NONE = new LoadMetric() {};
+
+  void init(Node<?> node) {}
+
+  void onComplete(Node<?> node, long latencyNanos, boolean success) {}
+
+  double rttEstimate(Node<?> node) {
+    return -1;
+  }
+
+  /**
+   * Peak EWMA of the round-trip time (Finagle's PeakEwma, tower's and Linkerd's peak_ewma).
+   *
+   * <p>On an RTT above the stored estimate, the estimate jumps to it (the peak); otherwise it
+   * moves toward it with weight {@code w = exp(-elapsed/tau)}: {@code est = est*w + rtt*(1-w)}.
+   * Reads decay the estimate toward zero the same way, computed without writing (decaying twice
+   * by {@code a} then {@code b} equals decaying once by {@code a+b}), so a pick writes nothing.
+   * New nodes start at the default RTT (Linkerd: 30 ms) rather than at zero, which would flood
+   * them (tower issue 134).
+   *
+   * <p>The estimate and its time stamp are two fields updated by one CAS on the estimate; a
+   * reader racing an update may decay one sample with a stale stamp, an error far below the
+   * noise of the estimate, and the price of taking no lock.
+   */
+  static final class PeakEwma extends LoadMetric {
+    // Finagle's penalty for a node with outstanding requests and no estimate.
+    static final double PENALTY = (double) (Long.MAX_VALUE >> 16);
+
+    final Ticker ticker;
+    final double tauNanos;
+    final double defaultRttNanos;
+
+    PeakEwma(Ticker ticker, Duration decayTime, Duration defaultRtt) {
+      this.ticker = ticker;
+      this.tauNanos = decayTime.toNanos();
+      this.defaultRttNanos = defaultRtt.toNanos();
+    }
+
+    @Override
+    void init(Node<?> node) {
+      node.initRtt(defaultRttNanos, ticker.nanoTime());
+    }
+
+    @Override
+    void onComplete(Node<?> node, long latencyNanos, boolean success) {
+      long now = ticker.nanoTime();
+      double rtt = latencyNanos;
+      for (;;) {
+        long bits = node.rttBits();
+        double est = Double.longBitsToDouble(bits);
+        double next;
+        if (rtt > est) {
+          next = rtt;
+        } else {
+          double w = Math.exp(-Math.max(0, now - node.rttStamp()) / tauNanos);
+          next = est * w + rtt * (1 - w);
+        }
+        if (node.casRtt(bits, Double.doubleToRawLongBits(next), now)) {
+          return;
+        }
+      }
+    }
+
+    @Override
+    double rttEstimate(Node<?> node) {
+      return decayed(node, ticker.nanoTime());
+    }
+
+    double decayed(Node<?> node, long now) {
+      double est = Double.longBitsToDouble(node.rttBits());
+      long elapsed = now - node.rttStamp();
+      return elapsed <= 0 ? est : est * Math.exp(-elapsed / tauNanos);
+    }
+
+    /** Finagle's cost: estimate x (pending + 1), divided by the weight. */
+    double cost(Node<?> node, int weight, long now) {
+      double est = decayed(node, now);
+      int pending = node.pending();
+      if (est == 0 && pending != 0) {
+        return (PENALTY + pending) / weight;
+      }
+      return est * (pending + 1) / weight;
+    }
+  }
+
+  /** nginx SWRR's failure feedback: a failure lowers effective weight by weight/max_fails. */
+  static final class SwrrFailures extends LoadMetric {
+    final int maxFails;
+
+    SwrrFailures(int maxFails) {
+      this.maxFails = maxFails;
+    }
+
+    @Override
+    void onComplete(Node<?> node, long latencyNanos, boolean success) {
+      if (!success) {
+        node.dropEffectiveWeight(node.weight() / maxFails);
+      }
+    }
+  }
+}

@@ -1,0 +1,192 @@
+package dev.ballast.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+
+/**
+ * One endpoint plus its live state and the thing being balanced ({@code T}: a connection pool,
+ * a gRPC subchannel, a simulated server).
+ *
+ * <p>A node is created by a {@link Balancer} and survives every update that keeps its
+ * {@linkplain Endpoint#address() address}, so its load state (pending requests, latency
+ * estimate) is kept when weights or labels change.
+ *
+ * <p>Protocol: every {@link Balancer#pick()} that returns this node counts one pending request;
+ * the caller ends it exactly once, with {@link #complete(long, boolean)} when the request ran,
+ * or {@link #cancel()} when it was never sent. The layer below reports health with {@link
+ * #setAvailability(Availability)}. All methods are thread-safe, lock-free and allocation-free.
+ *
+ * @param <T> the thing being balanced
+ */
+public final class Node<T> {
+
+  private static final VarHandle PENDING;
+  private static final VarHandle RTT_BITS;
+  private static final VarHandle EFFECTIVE_WEIGHT;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      PENDING = l.findVarHandle(Node.class, "pending", int.class);
+      RTT_BITS = l.findVarHandle(Node.class, "rttBits", long.class);
+      EFFECTIVE_WEIGHT = l.findVarHandle(Node.class, "effectiveWeight", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final String address;
+  private final T value;
+  final LoadMetric metric;
+  private volatile Endpoint endpoint;
+  private volatile Availability availability = Availability.OPEN;
+
+  // Requests picked and not yet completed or cancelled.
+  private volatile int pending;
+  // Peak-EWMA state: the estimate in nanoseconds (double bits) and when it was last observed.
+  private volatile long rttBits;
+  private volatile long rttStamp;
+  // nginx SWRR's effective_weight: lowered on failure, raised by one per pick up to the weight.
+  private volatile int effectiveWeight;
+
+  Node(Endpoint endpoint, T value, LoadMetric metric) {
+    this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+    this.address = endpoint.address();
+    this.value = value;
+    this.metric = metric;
+    this.effectiveWeight = endpoint.weight();
+    metric.init(this);
+  }
+
+  /** Returns the endpoint as of the latest update (weight and labels may change). */
+  public Endpoint endpoint() {
+    return endpoint;
+  }
+
+  /** Returns the endpoint's address, this node's identity. */
+  public String address() {
+    return address;
+  }
+
+  /** Returns the endpoint's current weight. */
+  public int weight() {
+    return endpoint.weight();
+  }
+
+  /** Returns the thing being balanced, as made by the value factory of the update. */
+  public T value() {
+    return value;
+  }
+
+  /** Returns the availability last reported by the layer below; {@link Availability#OPEN} at first. */
+  public Availability availability() {
+    return availability;
+  }
+
+  /** Reports availability from the layer below; takes effect on the next pick. */
+  public void setAvailability(Availability availability) {
+    this.availability = Objects.requireNonNull(availability, "availability");
+  }
+
+  /** Returns how many picked requests have not completed yet. */
+  public int pending() {
+    return pending;
+  }
+
+  /**
+   * Returns the peak-EWMA RTT estimate in nanoseconds, decayed to now, or {@code -1} when this
+   * node's balancer does not track latency.
+   */
+  public double rttEstimateNanos() {
+    return metric.rttEstimate(this);
+  }
+
+  /**
+   * Ends one picked request that ran: releases its pending slot and feeds the balancer's load
+   * metric. A negative latency is clamped to 0; more completions than picks never drive the
+   * pending count below 0.
+   *
+   * @param latencyNanos how long the request took, in nanoseconds
+   * @param success whether it succeeded (a failure lowers SWRR's effective weight)
+   */
+  public void complete(long latencyNanos, boolean success) {
+    release();
+    metric.onComplete(this, latencyNanos < 0 ? 0 : latencyNanos, success);
+  }
+
+  /** Ends one picked request that was never sent: releases its pending slot only. */
+  public void cancel() {
+    release();
+  }
+
+  @Override
+  public String toString() {
+    return "Node{" + endpoint + ", " + availability + ", pending=" + pending + "}";
+  }
+
+  // --- state used by balancers in this package ---
+
+  void acquire() {
+    PENDING.getAndAdd(this, 1);
+  }
+
+  private void release() {
+    int p;
+    do {
+      p = pending;
+      if (p <= 0) {
+        return;
+      }
+    } while (!PENDING.weakCompareAndSet(this, p, p - 1));
+  }
+
+  void updateEndpoint(Endpoint e) {
+    Endpoint old = endpoint;
+    endpoint = e;
+    if (old.weight() != e.weight()) {
+      effectiveWeight = e.weight();
+    }
+  }
+
+  long rttBits() {
+    return rttBits;
+  }
+
+  long rttStamp() {
+    return rttStamp;
+  }
+
+  boolean casRtt(long expectedBits, long newBits, long stamp) {
+    if (RTT_BITS.compareAndSet(this, expectedBits, newBits)) {
+      rttStamp = stamp;
+      return true;
+    }
+    return false;
+  }
+
+  void initRtt(double rttNanos, long stamp) {
+    rttBits = Double.doubleToRawLongBits(rttNanos);
+    rttStamp = stamp;
+  }
+
+  int effectiveWeight() {
+    return effectiveWeight;
+  }
+
+  /** Raises the effective weight by one if below the weight (nginx, once per pick loop). */
+  void recoverEffectiveWeight(int weight) {
+    int ew = effectiveWeight;
+    if (ew < weight) {
+      EFFECTIVE_WEIGHT.compareAndSet(this, ew, ew + 1);
+    }
+  }
+
+  /** Lowers the effective weight by {@code drop}, not below 0 (nginx: weight / max_fails). */
+  void dropEffectiveWeight(int drop) {
+    int ew;
+    do {
+      ew = effectiveWeight;
+    } while (!EFFECTIVE_WEIGHT.weakCompareAndSet(this, ew, Math.max(0, ew - drop)));
+  }
+}

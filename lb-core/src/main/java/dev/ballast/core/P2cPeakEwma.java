@@ -1,0 +1,47 @@
+package dev.ballast.core;
+
+/**
+ * P2C over peak-EWMA latency (Finagle's P2CPeakEwma, tower's and Linkerd's peak_ewma): of two
+ * random nodes, take the one of lower cost {@code ewma_rtt * (pending + 1) / weight}.
+ *
+ * <p>The RTT estimate jumps to any sample above it and otherwise decays toward new samples with
+ * time constant {@link BalancerConfig#decayTime()} (default 10 s), so a node that turns slow loses
+ * traffic at once and wins it back as the estimate decays. New nodes start at {@link
+ * BalancerConfig#defaultRtt()} (default 30 ms, as Linkerd) instead of zero. Feed it with {@link
+ * Node#complete(long, boolean)}.
+ *
+ * @param <T> the thing being balanced
+ */
+public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
+
+  /** The algorithm's name: {@code p2c_peak_ewma}. */
+  public static final String NAME = "p2c_peak_ewma";
+
+  /** Creates a balancer with {@link BalancerConfig#defaults()}. */
+  public P2cPeakEwma() {
+    this(BalancerConfig.defaults());
+  }
+
+  /** Creates a balancer; uses the config's ticker, decay time, default RTT, random source, effort and panic settings. */
+  public P2cPeakEwma(BalancerConfig config) {
+    super(NAME, config,
+        new LoadMetric.PeakEwma(config.ticker(), config.decayTime(), config.defaultRtt()));
+  }
+
+  @Override
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+    Ticker ticker = config.ticker();
+    return new P2cSnapshot<>(NAME, nodes, weights, config) {
+      @Override
+      long now() {
+        return ticker.nanoTime();
+      }
+
+      @Override
+      double cost(int i, long now) {
+        Node<T> node = this.nodes[i];
+        return ((LoadMetric.PeakEwma) node.metric).cost(node, this.weights[i], now);
+      }
+    };
+  }
+}

@@ -1,0 +1,46 @@
+package dev.ballast.core;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Plain round robin: each pick takes the next node in order; weights are ignored (use {@link
+ * Vnswrr} for weighted round robin). Each snapshot starts at a random position, so that many
+ * clients updated at once do not all send their first request to the same node.
+ *
+ * @param <T> the thing being balanced
+ */
+public final class RoundRobin<T> extends AbstractBalancer<T> {
+
+  /** The algorithm's name: {@code round_robin}. */
+  public static final String NAME = "round_robin";
+
+  /** Creates a balancer with {@link BalancerConfig#defaults()}. */
+  public RoundRobin() {
+    this(BalancerConfig.defaults());
+  }
+
+  /** Creates a balancer; uses the config's random source, effort and panic settings. */
+  public RoundRobin(BalancerConfig config) {
+    super(NAME, config, LoadMetric.NONE);
+  }
+
+  @Override
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+    return new RoundRobinSnapshot<>(NAME, nodes, config);
+  }
+
+  /** Cycles through the nodes from a random start; shared with equal-weight VNSWRR. */
+  static final class RoundRobinSnapshot<T> extends Snapshot<T> {
+    private final AtomicLong position;
+
+    RoundRobinSnapshot(String name, Node<T>[] nodes, BalancerConfig config) {
+      super(name, nodes, config);
+      this.position = new AtomicLong(config.random().nextInt(nodes.length));
+    }
+
+    @Override
+    Node<T> next() {
+      return nodes[(int) (position.getAndIncrement() % nodes.length)];
+    }
+  }
+}

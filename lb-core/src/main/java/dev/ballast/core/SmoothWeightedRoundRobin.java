@@ -1,0 +1,73 @@
+package dev.ballast.core;
+
+/**
+ * nginx's smooth weighted round robin (ngx_http_upstream_round_robin.c), kept as the baseline.
+ *
+ * <p>Per pick, every open node adds its effective weight to its current weight; the node with
+ * the largest current weight wins and loses the total. Weights {5,1,1} give A A B A C A A. A
+ * failure lowers a node's effective weight by {@code weight / max_fails}; each pick raises it by
+ * one until it is back at the weight. The pick is O(N) and, as nginx does with its upstream
+ * zone lock, serialised: this is the cost that {@link Vnswrr} removes.
+ *
+ * @param <T> the thing being balanced
+ */
+public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
+
+  /** The algorithm's name: {@code swrr}. */
+  public static final String NAME = "swrr";
+
+  /** Creates a balancer with {@link BalancerConfig#defaults()}. */
+  public SmoothWeightedRoundRobin() {
+    this(BalancerConfig.defaults());
+  }
+
+  /** Creates a balancer; uses the config's max-fails, random source and panic settings. */
+  public SmoothWeightedRoundRobin(BalancerConfig config) {
+    super(NAME, config, new LoadMetric.SwrrFailures(config.maxFails()));
+  }
+
+  @Override
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+    return new SwrrSnapshot<>(nodes, weights, config);
+  }
+
+  private static final class SwrrSnapshot<T> extends Snapshot<T> {
+    private final int[] weights;
+    private final long[] current;
+
+    SwrrSnapshot(Node<T>[] nodes, int[] weights, BalancerConfig config) {
+      super(NAME, nodes, config);
+      this.weights = weights;
+      this.current = new long[nodes.length];
+    }
+
+    @Override
+    synchronized Node<T> pick() {
+      int best = -1;
+      long total = 0;
+      for (int i = 0; i < nodes.length; i++) {
+        Node<T> node = nodes[i];
+        if (node.availability() != Availability.OPEN) {
+          continue;
+        }
+        int ew = node.effectiveWeight();
+        current[i] += ew;
+        total += ew;
+        node.recoverEffectiveWeight(weights[i]);
+        if (best < 0 || current[i] > current[best]) {
+          best = i;
+        }
+      }
+      if (best < 0) {
+        return degraded(null);
+      }
+      current[best] -= total;
+      return nodes[best];
+    }
+
+    @Override
+    Node<T> next() {
+      return pick();
+    }
+  }
+}
