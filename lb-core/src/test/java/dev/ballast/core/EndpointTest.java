@@ -1,0 +1,104 @@
+package dev.ballast.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class EndpointTest {
+
+  @Test
+  void parsesAddressWeightAndSortedLabels() {
+    Endpoint e = Endpoint.parse("10.0.0.1:8080;weight=3;zone=us-east;version=v2");
+    assertThat(e.host()).isEqualTo("10.0.0.1");
+    assertThat(e.port()).isEqualTo(8080);
+    assertThat(e.weight()).isEqualTo(3);
+    assertThat(e.labels()).containsExactly(Map.entry("version", "v2"), Map.entry("zone", "us-east"));
+    assertThat(e.address()).isEqualTo("10.0.0.1:8080");
+    assertThat(e).hasToString("10.0.0.1:8080;weight=3;version=v2;zone=us-east");
+  }
+
+  @Test
+  void weightDefaultsToOneAndIsOmittedWhenFormatting() {
+    Endpoint e = Endpoint.parse("backend-1.local:443");
+    assertThat(e.weight()).isEqualTo(1);
+    assertThat(e.labels()).isEmpty();
+    assertThat(e).hasToString("backend-1.local:443");
+  }
+
+  @Test
+  void ipv6IsBracketed() {
+    Endpoint e = Endpoint.parse("[::1]:8080;zone=a");
+    assertThat(e.host()).isEqualTo("::1");
+    assertThat(e.address()).isEqualTo("[::1]:8080");
+    assertThat(Endpoint.parse(e.toString())).isEqualTo(e);
+    assertThat(Endpoint.of("fe80::1%eth0", 9000).address()).isEqualTo("[fe80::1%eth0]:9000");
+  }
+
+  @Test
+  void roundTripsThroughText() {
+    Endpoint e = Endpoint.of("h", 1, 7, Map.of("b", "2", "a", "1"));
+    assertThat(Endpoint.parse(e.toString())).isEqualTo(e).hasSameHashCodeAs(e);
+    assertThat(e.withWeight(2).weight()).isEqualTo(2);
+    assertThat(e.withLabels(Map.of()).labels()).isEmpty();
+  }
+
+  @Test
+  void labelsAreImmutable() {
+    Endpoint e = Endpoint.parse("h:1;zone=a");
+    assertThatThrownBy(() -> e.labels().put("x", "y"))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "10.0.0.1:80;weight=-1 | weight: -1 (expected: > 0) in \"10.0.0.1:80;weight=-1\"",
+      "10.0.0.1:80;weight=0 | weight: 0 (expected: > 0) in \"10.0.0.1:80;weight=0\"",
+      "10.0.0.1:80;weight=x | weight: x (expected: an integer in 1-2147483647)",
+      "10.0.0.1:80;weight=99999999999 | weight: 99999999999 (expected: an integer",
+      "10.0.0.1:80;=a | label key: empty (expected: a non-empty key)",
+      "10.0.0.1:80;zone= | label zone: empty value",
+      "10.0.0.1:80;zone | attribute: \"zone\" (expected: key=value)",
+      "10.0.0.1:80;zone=a;zone=b | label zone: given twice",
+      "10.0.0.1:80;weight=2;weight=3 | weight: given twice",
+      "10.0.0.1 | address: 10.0.0.1 (expected: host:port)",
+      "10.0.0.1:0 | port: 0 (expected: 1-65535)",
+      "10.0.0.1:65536 | port: 65536 (expected: 1-65535)",
+      "10.0.0.1:http | port: http (expected: 1-65535)",
+      ":80 | host: empty",
+      "::1:80 | address: ::1:80 (expected: IPv6 in brackets",
+      "[::1]80 | address: [::1]80 (expected: [ipv6]:port)",
+      "a b:80 | host: a b (unexpected character ' ')",
+      "h:80;k y=1 | label key: k y (unexpected character ' ')",
+  })
+  void badTextNamesTheBadPart(String text, String message) {
+    assertThatThrownBy(() -> Endpoint.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(message.trim());
+  }
+
+  @Test
+  void programmaticChecksNameTheBadPart() {
+    assertThatThrownBy(() -> Endpoint.of("h", 1, 0, Map.of()))
+        .hasMessage("weight: 0 (expected: > 0) in endpoint h:1");
+    assertThatThrownBy(() -> Endpoint.of("h", 1, 1, Map.of("", "v")))
+        .hasMessageStartingWith("label key: empty");
+    assertThatThrownBy(() -> Endpoint.of("h", 1, 1, Map.of("weight", "3")))
+        .hasMessageStartingWith("label key: weight (reserved");
+    assertThatThrownBy(() -> Endpoint.parse("h:1").withWeight(-2))
+        .hasMessageStartingWith("weight: -2 (expected: > 0)");
+  }
+
+  @Test
+  void parsesListsAndRejectsDuplicateAddresses() {
+    List<Endpoint> list = Endpoint.parseList("a:1;weight=2, b:2;zone=x ,, [::1]:3");
+    assertThat(list).extracting(Endpoint::address).containsExactly("a:1", "b:2", "[::1]:3");
+    assertThatThrownBy(() -> Endpoint.parseList("a:1,a:1;weight=2"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("address: a:1 listed twice");
+  }
+}

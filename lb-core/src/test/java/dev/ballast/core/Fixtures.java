@@ -1,0 +1,70 @@
+package dev.ballast.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Shared test fixtures: endpoints, seeded configs and a manual clock. */
+final class Fixtures {
+
+  private Fixtures() {}
+
+  /** Endpoints 10.0.i.j:8080 with the given weights, value = index. */
+  static List<Endpoint> endpoints(int... weights) {
+    List<Endpoint> list = new ArrayList<>();
+    for (int i = 0; i < weights.length; i++) {
+      list.add(Endpoint.parse(host(i) + ":8080;weight=" + weights[i]));
+    }
+    return list;
+  }
+
+  static String host(int i) {
+    return "10.0." + (i / 250) + "." + (i % 250 + 1);
+  }
+
+  static BalancerConfig seeded(long seed) {
+    return BalancerConfig.builder().random(new SplittableRandom(seed)).build();
+  }
+
+  /** Creates the balancer and loads the weights; node values are their indices. */
+  static Balancer<Integer> balancer(Algorithm a, BalancerConfig config, int... weights) {
+    Balancer<Integer> b = a.create(config);
+    List<Endpoint> es = endpoints(weights);
+    b.update(es, e -> es.indexOf(e));
+    return b;
+  }
+
+  /** Picks and completes at once (success, 1 ms); returns the node's value. */
+  static int pickOnce(Balancer<Integer> b) {
+    Node<Integer> n = b.pick();
+    n.complete(1_000_000, true);
+    return n.value();
+  }
+
+  static int[] randomWeights(SplittableRandom r, int n, int max) {
+    int[] w = new int[n];
+    for (int i = 0; i < n; i++) {
+      w[i] = 1 + r.nextInt(max);
+    }
+    return w;
+  }
+
+  static int gcd(int a, int b) {
+    return b == 0 ? a : gcd(b, a % b);
+  }
+
+  /** A ticker the test moves by hand. */
+  static final class ManualTicker implements Ticker {
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+
+    @Override
+    public long nanoTime() {
+      return now.get();
+    }
+
+    void advanceMillis(long ms) {
+      now.addAndGet(ms * 1_000_000L);
+    }
+  }
+}
