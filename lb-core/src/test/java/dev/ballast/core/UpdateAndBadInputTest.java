@@ -1,0 +1,143 @@
+package dev.ballast.core;
+
+import static dev.ballast.core.Fixtures.balancer;
+import static dev.ballast.core.Fixtures.endpoints;
+import static dev.ballast.core.Fixtures.pickOnce;
+import static dev.ballast.core.Fixtures.seeded;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Issue 2, item 7 and the update contract: state survives, bad input never corrupts it. */
+class UpdateAndBadInputTest {
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void survivingNodesKeepStateAndRemovedOnesAreReturned(Algorithm algorithm) {
+    Balancer<String> b = algorithm.create(seeded(1));
+    AtomicInteger made = new AtomicInteger();
+    b.update(Endpoint.parseList("a:1,b:1,c:1"), e -> e.host() + made.incrementAndGet());
+    Node<String> a = b.nodes().get(0);
+    a.acquire();
+    a.acquire();
+    a.setAvailability(Availability.BUSY);
+
+    List<Node<String>> removed = b.update(
+        Endpoint.parseList("c:1;weight=4,a:1;weight=2;zone=x,d:1"), e -> e.host() + made.incrementAndGet());
+
+    assertThat(removed).extracting(Node::value).containsExactly("b2");
+    assertThat(made).hasValue(4); // only d was new
+    assertThat(b.nodes()).extracting(Node::value).containsExactly("c3", "a1", "d4");
+    Node<String> a2 = b.nodes().get(1);
+    assertThat(a2).isSameAs(a);
+    assertThat(a2.pending()).isEqualTo(2);
+    assertThat(a2.availability()).isEqualTo(Availability.BUSY);
+    assertThat(a2.weight()).isEqualTo(2);
+    assertThat(a2.endpoint().label("zone")).isEqualTo("x");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void badUpdatesAreRejectedAndLeaveTheSetUntouched(Algorithm algorithm) {
+    Balancer<Integer> b = balancer(algorithm, seeded(2), 2, 1);
+    List<Node<Integer>> before = b.nodes();
+
+    List<Endpoint> dup = new ArrayList<>(endpoints(1, 1));
+    dup.add(Endpoint.parse(Fixtures.host(0) + ":8080;weight=9"));
+    assertThatThrownBy(() -> b.update(dup, e -> 99))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("address: 10.0.0.1:8080 given twice");
+
+    List<Endpoint> huge = List.of(
+        Endpoint.parse("x:1;weight=" + Integer.MAX_VALUE), Endpoint.parse("y:1;weight=2"));
+    assertThatThrownBy(() -> b.update(huge, e -> 99))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("weights: sum 2147483649 (expected: <= 2147483647)");
+
+    assertThat(b.nodes()).isEqualTo(before);
+    int[] counts = new int[2];
+    for (int i = 0; i < 300; i++) {
+      counts[pickOnce(b)]++;
+    }
+    assertThat(counts[0] + counts[1]).isEqualTo(300);
+    assertThat(counts[0]).isGreaterThan(counts[1] / 2);
+  }
+
+  @Test
+  void vnswrrRejectsARingTooLargeToHold() {
+    Balancer<Integer> b = balancer(Algorithm.VNSWRR, seeded(3), 1, 1);
+    List<Endpoint> coprime = List.of(
+        Endpoint.parse("x:1;weight=20000000"), Endpoint.parse("y:1;weight=1"));
+    assertThatThrownBy(() -> b.update(coprime, e -> 7))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("weights: Σ weight/gcd = 20000001 virtual nodes (expected: <= 16777216");
+    assertThat(b.nodes()).hasSize(2);
+    // Large weights with a large common divisor are fine: the ring is Σw/gcd.
+    b.update(List.of(Endpoint.parse("x:1;weight=200000000"), Endpoint.parse("y:1;weight=100000000")),
+        e -> e.host().equals("x") ? 0 : 1);
+    int[] counts = new int[2];
+    for (int i = 0; i < 30; i++) {
+      counts[pickOnce(b)]++;
+    }
+    assertThat(counts).containsExactly(20, 10);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void extraCompletionsAndNegativeLatencyAreClamped(Algorithm algorithm) {
+    Balancer<Integer> b = balancer(algorithm, seeded(4), 1);
+    Node<Integer> n = b.pick();
+    n.complete(-5, true); // clamped to 0
+    n.complete(1_000, true); // one more than picked: pending stays at 0
+    n.cancel();
+    assertThat(n.pending()).isZero();
+    double estimate = n.rttEstimateNanos();
+    assertThat(estimate).satisfiesAnyOf(
+        e -> assertThat(e).isEqualTo(-1.0), // not tracked
+        e -> assertThat(e).isBetween(0.0, 30e6));
+    assertThat(pickOnce(b)).isZero();
+  }
+
+  @Test
+  void nodesFromAnotherAlgorithmAreRejected() {
+    Balancer<Integer> ewma = Algorithm.P2C_PEAK_EWMA.create(seeded(5));
+    Balancer<Integer> rr = Algorithm.ROUND_ROBIN.create(seeded(5));
+    Node<Integer> foreign = rr.newNode(Endpoint.parse("a:1"), 1);
+    assertThatThrownBy(() -> ewma.setNodes(List.of(foreign)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("made for another algorithm");
+    Node<Integer> own = ewma.newNode(Endpoint.parse("a:1"), 1);
+    ewma.setNodes(List.of(own));
+    assertThat(ewma.pick()).isSameAs(own);
+  }
+
+  @Test
+  void configRejectsBadValuesNamingThem() {
+    assertThatThrownBy(() -> BalancerConfig.builder().maxEffort(0))
+        .hasMessage("maxEffort: 0 (expected: > 0)");
+    assertThatThrownBy(() -> BalancerConfig.builder().decayTime(java.time.Duration.ZERO))
+        .hasMessage("decayTime: PT0S (expected: > 0)");
+    assertThatThrownBy(() -> BalancerConfig.builder().defaultRtt(java.time.Duration.ofMillis(-1)))
+        .hasMessage("defaultRtt: PT-0.001S (expected: >= 0)");
+    assertThatThrownBy(() -> BalancerConfig.builder().maxFails(0))
+        .hasMessage("maxFails: 0 (expected: > 0)");
+    assertThatThrownBy(() -> Algorithm.fromName("fastest"))
+        .hasMessageStartingWith("balancer: fastest (expected: one of vnswrr, swrr");
+    assertThat(Algorithm.fromName("P2C-Peak-EWMA")).isEqualTo(Algorithm.P2C_PEAK_EWMA);
+    assertThat(Algorithm.fromName("round_robin")).isEqualTo(Algorithm.ROUND_ROBIN);
+  }
+
+  @Test
+  void coreHasNoNettyGrpcSpringOrMicrometerOnItsClasspath() {
+    for (String type : List.of("io.netty.channel.Channel", "io.grpc.LoadBalancer",
+        "org.springframework.context.ApplicationContext", "io.micrometer.core.instrument.MeterRegistry")) {
+      assertThatThrownBy(() -> Class.forName(type)).isInstanceOf(ClassNotFoundException.class);
+    }
+  }
+}
