@@ -1,8 +1,10 @@
 package dev.ballast.core.subset;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +28,7 @@ class SubsetSelectorPropertyTest {
 
   @Test
   void subsetsEqualBruteForceOverManySeeds() {
-    for (long seed = 1; seed <= 300; seed++) {
+    for (long seed = 1; seed <= 100; seed++) {
       runSeed(seed);
     }
   }
@@ -35,6 +37,13 @@ class SubsetSelectorPropertyTest {
     SplittableRandom r = new SplittableRandom(seed);
     List<List<String>> selectors = randomSelectors(r);
     boolean redundant = r.nextBoolean();
+    FallbackPolicy policy = FallbackPolicy.values()[r.nextInt(3)];
+    Map<String, String> defaults = new TreeMap<>();
+    int defaultCount = r.nextInt(3);
+    for (int i = 0; i < defaultCount; i++) {
+      // v9 never occurs: then the default subset matches nothing and acts as NO_FALLBACK
+      defaults.put(KEYS[r.nextInt(KEYS.length)], r.nextInt(4) == 0 ? "v9" : "v" + r.nextInt(2));
+    }
     // Three selectors over the same model: always full, always incremental, default threshold.
     List<SubsetSelector<String>> selectorsUnderTest = new ArrayList<>();
     for (double threshold : new double[] {0, 1, 0.25}) {
@@ -42,6 +51,8 @@ class SubsetSelectorPropertyTest {
           .selectors(selectors)
           .allowRedundantKeys(redundant)
           .rebuildThreshold(threshold)
+          .fallbackPolicy(policy)
+          .defaultSubset(defaults)
           .build());
     }
     int valueCount = 1 + r.nextInt(4);
@@ -52,9 +63,12 @@ class SubsetSelectorPropertyTest {
       Endpoint e = randomEndpoint(r, nextHost++, valueCount);
       model.put(e.address(), e);
     }
-    Map<String, Node<String>> previousNodes = new HashMap<>();
+    int updatesFromEmpty = 0;
     for (int round = 0; round < 8; round++) {
       List<Endpoint> list = new ArrayList<>(model.values());
+      if (selectorsUnderTest.get(0).nodes().isEmpty() && !list.isEmpty()) {
+        updatesFromEmpty++;
+      }
       for (SubsetSelector<String> s : selectorsUnderTest) {
         Map<String, Node<String>> before = new HashMap<>();
         for (Node<String> n : s.nodes()) {
@@ -69,7 +83,7 @@ class SubsetSelectorPropertyTest {
         expectedRemoved.removeAll(model.keySet());
         assertThat(removedAddresses).as("seed %d round %d removed", seed, round)
             .isEqualTo(expectedRemoved);
-        check(seed, round, s, selectors, list, redundant, r);
+        check(seed, round, s, selectors, list, redundant, defaults, r);
         // Surviving addresses keep their node (and so its load state).
         for (Node<String> n : s.nodes()) {
           if (before.containsKey(n.address())) {
@@ -77,14 +91,19 @@ class SubsetSelectorPropertyTest {
           }
         }
       }
-      previousNodes.clear();
+      if (round == 7) {
+        // threshold 0 always rebuilds; threshold 1 always patches after the first build
+        assertThat(selectorsUnderTest.get(0).stats().incrementalUpdates()).isZero();
+        assertThat(selectorsUnderTest.get(1).stats().fullBuilds()).isEqualTo(updatesFromEmpty);
+      }
       mutate(r, model, valueCount, nextHost);
       nextHost += 200;
     }
   }
 
   private void check(long seed, int round, SubsetSelector<String> s, List<List<String>> selectors,
-      List<Endpoint> endpoints, boolean redundant, SplittableRandom r) {
+      List<Endpoint> endpoints, boolean redundant, Map<String, String> defaults,
+      SplittableRandom r) {
     String ctx = "seed " + seed + " round " + round + " " + s.stats();
     // nodes() in update order, each with its new endpoint
     List<Endpoint> actual = new ArrayList<>();
@@ -107,6 +126,10 @@ class SubsetSelectorPropertyTest {
     assertThat(s.stats().subsetCount()).as(ctx).isEqualTo(expected.size());
     // Equal member sets share one child; different ones do not.
     Set<Set<String>> distinct = new HashSet<>(expected.values());
+    Set<String> fallbackSet = fallbackSet(s.fallbackPolicy(), endpoints, defaults);
+    if (!fallbackSet.isEmpty()) {
+      distinct.add(fallbackSet);
+    }
     assertThat(s.stats().distinctMemberSets()).as(ctx).isEqualTo(distinct.size());
 
     // Every subset picks only its own members.
@@ -121,6 +144,9 @@ class SubsetSelectorPropertyTest {
     // Random request labels: exact selectors hit, others miss or (redundant keys) intersect.
     Set<String> selectorKeys = new TreeSet<>();
     selectors.forEach(selectorKeys::addAll);
+    long misses = s.stats().misses();
+    long fallbacks = s.stats().fallbacks();
+    long[] counts = new long[2];
     for (int q = 0; q < 20; q++) {
       Map<String, String> req = new TreeMap<>();
       for (String k : KEYS) {
@@ -146,6 +172,45 @@ class SubsetSelectorPropertyTest {
       assertThat(addresses(s.members(labels))).as(ctx + " request " + req).isEqualTo(want);
       // a second time: served from the cache, same answer
       assertThat(addresses(s.members(labels))).as(ctx + " request " + req).isEqualTo(want);
+      checkPick(s, labels, want, endpoints, defaults, ctx + " request " + req, counts);
+    }
+    assertThat(s.stats().misses() - misses).as(ctx).isEqualTo(counts[0]);
+    assertThat(s.stats().fallbacks() - fallbacks).as(ctx).isEqualTo(counts[1]);
+  }
+
+  /** A pick goes to the matching set, else to the fallback set, else fails naming the labels. */
+  private static void checkPick(SubsetSelector<String> s, RequestLabels labels, Set<String> want,
+      List<Endpoint> endpoints, Map<String, String> defaults, String ctx, long[] counts) {
+    Set<String> fallback = fallbackSet(s.fallbackPolicy(), endpoints, defaults);
+    assertThat(addresses(s.fallbackMembers())).as(ctx).isEqualTo(fallback);
+    Set<String> allowed = want.isEmpty() ? fallback : want;
+    if (allowed.isEmpty()) {
+      assertThatThrownBy(() -> s.pick(labels)).as(ctx)
+          .isInstanceOf(NoAvailableEndpointException.class)
+          .hasMessageContaining(labels.toString())
+          .hasMessageContaining(s.fallbackPolicy().name());
+    } else {
+      Node<String> n = s.pick(labels);
+      n.cancel();
+      assertThat(allowed).as(ctx).contains(n.address());
+    }
+    if (want.isEmpty()) {
+      counts[0]++;
+      if (!fallback.isEmpty()) {
+        counts[1]++;
+      }
+    }
+  }
+
+  private static Set<String> fallbackSet(FallbackPolicy policy, List<Endpoint> endpoints,
+      Map<String, String> defaults) {
+    switch (policy) {
+      case ANY_ENDPOINT:
+        return filter(Map.of(), endpoints);
+      case DEFAULT_SUBSET:
+        return filter(defaults, endpoints);
+      default:
+        return Set.of();
     }
   }
 

@@ -315,7 +315,7 @@ public final class SubsetIndex<T> {
     if (nDirty == 0) {
       state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.live, prev.tables, prev.all,
           prev.defaultSubset);
-    } else if (prev.nodes.isEmpty() || nDirty > rebuildThreshold * Math.max(oldLive, n)) {
+    } else if (prev.nodes.isEmpty() || nDirty > rebuildThreshold * (oldLive + nAdded)) {
       fullBuilds++;
       state = buildAll(nodes, bySlot);
     } else {
