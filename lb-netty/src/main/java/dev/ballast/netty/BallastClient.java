@@ -311,8 +311,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       graceTimer.cancel(false);
       for (Call c : calls) {
         Attempt a = c.current;
-        c.fail(new ClientClosedException("client " + name + " closed before the call ended",
-            a == null ? null : a.ep.address, c.attempts, a != null && a.written));
+        c.end(new ClientClosedException("client " + name + " closed before the call ended",
+            addressOf(a), c.attempts, a != null && a.written));
       }
       List<CompletableFuture<Void>> pools = new ArrayList<>();
       synchronized (updateLock) {
@@ -345,6 +345,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     ep.setAvailability(Availability.CLOSED);
     ep.metrics.ejected();
     group.next().schedule(detector::reinstateExpired, nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private String addressOf(Attempt a) {
+    return a == null ? null : a.ep.address;
   }
 
   private void startAttempt(Call call) {
@@ -443,13 +447,20 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
 
     @Override
     public void run() {
-      Attempt a = current;
-      if (fail(new DeadlineExceededException(timeout, a == null ? null : a.ep.address, attempts,
-          a != null && a.written))) {
-        if (a != null) {
-          a.abandon();
-        }
+      end(new DeadlineExceededException(timeout, addressOf(current), attempts,
+          current != null && current.written));
+    }
+
+    /** Ends the call with {@code t}, first giving back what its attempt holds. */
+    void end(BallastException t) {
+      if (future.isDone()) {
+        return;
       }
+      Attempt a = current;
+      if (a != null) {
+        a.abandon();
+      }
+      fail(t);
     }
 
     void succeed(Rep rep) {
@@ -606,7 +617,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         node.complete(latency, false);
         detector.record(ep.host, false);
         ep.failures.increment();
-        ep.metrics.failure(latency, call.future.isCompletedExceptionally() ? null : null);
+        ep.metrics.failure(latency, null);
       } else {
         node.cancel();
       }
