@@ -27,7 +27,8 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    super(helper, base.ticker());
+    // Only peak EWMA reads latencies; the others' streams are not timed.
+    super(helper, algorithm == Algorithm.P2C_PEAK_EWMA ? base.ticker() : null);
     this.algorithm = algorithm;
     this.base = base;
     // Load-aware algorithms need pending counts and latencies; SWRR lowers a failing node's

@@ -34,6 +34,7 @@ import java.util.function.Function;
 abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
+  /** The time source for stream latencies, or null if the policy ignores them. */
   final Ticker ticker;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
