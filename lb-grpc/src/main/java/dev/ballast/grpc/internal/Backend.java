@@ -44,7 +44,7 @@ final class Backend extends ClientStreamTracer.Factory {
   final String address;
   final Subchannel subchannel;
   /** The time source for latencies, or null when the algorithm ignores latency. */
-  private final Ticker ticker;
+  private volatile Ticker ticker;
   /** The tracer shared by all streams of the node when no latency is measured. */
   private volatile ClientStreamTracer untimed;
   /** The pick handed to gRPC when completions are tracked: this subchannel, this factory. */
@@ -61,17 +61,10 @@ final class Backend extends ClientStreamTracer.Factory {
   EquivalentAddressGroup group;
   ConnectivityState state = ConnectivityState.CONNECTING;
 
-  /**
-   * Creates the backend.
-   *
-   * @param ticker the time source for stream latencies, or null if the algorithm ignores them
-   *     (then every stream shares one tracer and nothing is allocated per call)
-   */
-  Backend(String address, Subchannel subchannel, EquivalentAddressGroup group, Ticker ticker) {
+  Backend(String address, Subchannel subchannel, EquivalentAddressGroup group) {
     this.address = address;
     this.subchannel = subchannel;
     this.group = group;
-    this.ticker = ticker;
     this.tracedPick = PickResult.withSubchannel(subchannel, this);
     this.plainPick = PickResult.withSubchannel(subchannel);
   }
@@ -80,8 +73,14 @@ final class Backend extends ClientStreamTracer.Factory {
     return node;
   }
 
-  /** Binds the node made for this backend and sets its availability from the state. */
-  void bind(Node<Backend> n) {
+  /**
+   * Binds the node made for this backend and sets its availability from the state.
+   *
+   * @param streamTicker the time source for stream latencies, or null if the algorithm ignores
+   *     them (then every stream shares one tracer and nothing is allocated per call)
+   */
+  void bind(Node<Backend> n, Ticker streamTicker) {
+    ticker = streamTicker;
     if (node != n) {
       untimed = new UntimedTracer(n);
       node = n;
@@ -140,6 +139,7 @@ final class Backend extends ClientStreamTracer.Factory {
       ClientStreamTracer.StreamInfo info, Metadata headers) {
     Node<Backend> n = node;
     ClientStreamTracer shared = untimed;
+    Ticker t = ticker;
     int u;
     do {
       u = unstarted;
@@ -147,7 +147,7 @@ final class Backend extends ClientStreamTracer.Factory {
         return NOOP; // its pick was reclaimed: pending was already released
       }
     } while (!UNSTARTED.weakCompareAndSet(this, u, u - 1));
-    return ticker == null ? shared : new CompletionTracer(n, ticker);
+    return t == null ? shared : new CompletionTracer(n, t);
   }
 
   @Override
