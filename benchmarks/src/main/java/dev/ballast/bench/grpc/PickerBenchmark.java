@@ -1,5 +1,8 @@
 package dev.ballast.bench.grpc;
 
+import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.grpc.EndpointAttributes;
+import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;
 import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.ChannelLogger;
@@ -47,8 +50,13 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class PickerBenchmark {
 
+  /**
+   * The policy; {@code label_subset_header} and {@code label_subset_option} are label_subset
+   * over four zones with a least_loaded child, the zone read from an {@code x-lb-zone} header or
+   * from the {@code REQUEST_LABELS} call option.
+   */
   @Param({"round_robin", "least_request_experimental", "vnswrr", "swrr", "weighted_random",
-      "least_loaded", "p2c_peak_ewma"})
+      "least_loaded", "p2c_peak_ewma", "label_subset_header", "label_subset_option"})
   public String policy;
 
   @Param({"10", "100", "1000"})
@@ -57,24 +65,43 @@ public class PickerBenchmark {
   private BenchHelper helper;
   private LoadBalancer lb;
   private LoadBalancer.SubchannelPicker picker;
-  private final LoadBalancer.PickSubchannelArgs args = new Args();
+  private LoadBalancer.PickSubchannelArgs args;
   private final ClientStreamTracer.StreamInfo info = ClientStreamTracer.StreamInfo.newBuilder()
       .build();
   private final Metadata headers = new Metadata();
 
   @Setup
   public void setUp() {
-    LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider(policy);
+    boolean subset = policy.startsWith("label_subset");
+    String name = subset ? "label_subset" : policy;
+    LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider(name);
     if (provider == null) {
-      throw new IllegalStateException("no LoadBalancerProvider registered for " + policy);
+      throw new IllegalStateException("no LoadBalancerProvider registered for " + name);
     }
     helper = new BenchHelper();
     List<EquivalentAddressGroup> groups = new ArrayList<>(subchannels);
     for (int i = 0; i < subchannels; i++) {
       groups.add(new EquivalentAddressGroup(
-          new InetSocketAddress("10.0." + (i / 250) + "." + (i % 250 + 1), 443)));
+          new InetSocketAddress("10.0." + (i / 250) + "." + (i % 250 + 1), 443),
+          Attributes.newBuilder()
+              .set(EndpointAttributes.LABELS, java.util.Map.of("zone", "z" + (i % 4)))
+              .build()));
     }
-    Object config = provider.parseLoadBalancingPolicyConfig(java.util.Map.of()).getConfig();
+    java.util.Map<String, Object> raw = new java.util.HashMap<>();
+    Metadata requestHeaders = new Metadata();
+    CallOptions options = CallOptions.DEFAULT;
+    if (subset) {
+      raw.put("selectors", List.of(List.of("zone")));
+      raw.put("childPolicy", List.of(java.util.Map.of("least_loaded", java.util.Map.of())));
+      if (policy.endsWith("header")) {
+        requestHeaders.put(Metadata.Key.of("x-lb-zone", Metadata.ASCII_STRING_MARSHALLER), "z1");
+      } else {
+        options = options.withOption(LabelSubsetLoadBalancerProvider.REQUEST_LABELS,
+            RequestLabels.of("zone", "z1"));
+      }
+    }
+    args = new Args(requestHeaders, options);
+    Object config = provider.parseLoadBalancingPolicyConfig(raw).getConfig();
     helper.syncContext.execute(() -> {
       lb = provider.newLoadBalancer(helper);
       Status s = lb.acceptResolvedAddresses(LoadBalancer.ResolvedAddresses.newBuilder()
@@ -100,7 +127,8 @@ public class PickerBenchmark {
       LoadBalancer.PickResult r = callOnce();
       seen.add(r.getSubchannel());
     }
-    if (seen.size() < subchannels * 9 / 10) {
+    int reachable = subset ? subchannels / 4 : subchannels;
+    if (seen.size() < reachable * 9 / 10) {
       throw new IllegalStateException(policy + " reached only " + seen.size() + " of "
           + subchannels + " subchannels");
     }
@@ -142,11 +170,17 @@ public class PickerBenchmark {
       .build();
 
   private static final class Args extends LoadBalancer.PickSubchannelArgs {
-    private final Metadata headers = new Metadata();
+    private final Metadata headers;
+    private final CallOptions options;
+
+    Args(Metadata headers, CallOptions options) {
+      this.headers = headers;
+      this.options = options;
+    }
 
     @Override
     public CallOptions getCallOptions() {
-      return CallOptions.DEFAULT;
+      return options;
     }
 
     @Override
