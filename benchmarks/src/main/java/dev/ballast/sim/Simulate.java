@@ -88,7 +88,7 @@ public final class Simulate {
     if (o.chart != null) {
       LatencyChart.write(o.chart, "Latency by balancer, scenario " + scenario.name()
           + " (simulated, timeout " + Durations.format(scenario.timeoutNanos()) + ")",
-          scenario.describe(), results);
+          scenario.describe(), scenario.timeoutNanos() / 1e6, results);
       out.println("chart: " + o.chart);
     }
     return 0;
