@@ -27,7 +27,8 @@ import java.util.Locale;
  * <p>Defaults: 11 backends answering in normal(20 ms, 0.6 ms), backend 0 answering in 240 ms from
  * 5 s to 15 s, 1000 requests/s for 20 s per balancer, success measured at 120 ms, balancers
  * round_robin, least_loaded and p2c_peak_ewma, no retries, outlier detection off (so that what is
- * measured is the balancer alone), and a 1.5 s warm-up before the first run that is not counted.
+ * measured is the balancer alone), and a 3 s warm-up before the first run that is not counted
+ * (a cold JVM answers its first requests slowly).
  */
 public final class Demo {
 
@@ -43,7 +44,7 @@ public final class Demo {
                              enforce: the client gives up at the timeout (lb-netty's deadline)
         --rate R             requests per second (default 1000)
         --duration D         per balancer (default 20s; the slow window is its middle half)
-        --warmup D           uncounted warm-up before the first run (default 1.5s)
+        --warmup D           uncounted warm-up before the first run (default 3s)
         --chart FILE         SVG chart (default ballast-demo.svg)
         --json FILE          also write the results as JSON
         --markdown           also print the table as Markdown
@@ -120,7 +121,7 @@ public final class Demo {
     boolean enforce;
     double rate = 1000;
     long durationNanos = 20_000_000_000L;
-    long warmupNanos = 1_500_000_000L;
+    long warmupNanos = 3_000_000_000L;
     Path chart = Path.of("ballast-demo.svg");
     Path json;
     boolean markdown;
