@@ -82,14 +82,20 @@ public final class Demo {
       new DemoRun(c, Algorithm.ROUND_ROBIN, c.warmupNanos, false, null).run();
     }
     List<Result> results = new ArrayList<>();
+    StringBuilder shares = new StringBuilder();
     for (Algorithm a : c.balancers) {
       out.printf(Locale.ROOT, "%n== %s: %s at %s req/s%n", a.id(), Durations.format(c.durationNanos),
           fmt(c.rate));
-      results.add(new DemoRun(c, a, c.durationNanos, true, out).run());
+      DemoRun run = new DemoRun(c, a, c.durationNanos, true, out);
+      results.add(run.run());
+      shares.append(String.format(Locale.ROOT, "%s %s%.2f%%", shares.length() == 0 ? "" : ",",
+          a.id() + " ", run.slowShare()));
     }
     out.println();
     out.println("Results (" + c.describe() + "):");
     out.print(Report.table(results));
+    out.printf(Locale.ROOT, "Share of requests sent to backend 0 while it was slow (1/%d is %.2f%%):%s%n",
+        c.backends, 100.0 / c.backends, shares);
     if (c.markdown) {
       out.println();
       out.print(Report.markdown(results));

@@ -33,6 +33,9 @@ final class DemoRun {
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong ok = new AtomicLong();
   private final AtomicLong errors = new AtomicLong();
+  // Requests the backends received while backend 0 was slow, and how many of them it got.
+  private final AtomicLong inWindow = new AtomicLong();
+  private final AtomicLong slowInWindow = new AtomicLong();
   private volatile long start;
 
   DemoRun(Demo.DemoConfig config, Algorithm algorithm, long durationNanos, boolean slowWindow,
@@ -84,11 +87,10 @@ final class DemoRun {
       }
       if (out != null) {
         long n = sender.sent;
-        out.printf(Locale.ROOT, "   done: %d requests, %.2f%% answered within %s, slow backend got"
-                + " %d (%.2f%%)%s%n", n, 100.0 * ok.get() / Math.max(1, n),
-            dev.ballast.sim.Durations.format(config.timeoutNanos), picks[0],
-            100.0 * picks[0] / Math.max(1, n),
-            errors.get() > 0 ? ", " + errors.get() + " errors (not timeouts)" : "");
+        out.printf(Locale.ROOT, "   done: %d requests, %.2f%% answered within %s; while it was slow,"
+                + " backend 0 got %d of %d (%.2f%%)%s%n", n, 100.0 * ok.get() / Math.max(1, n),
+            dev.ballast.sim.Durations.format(config.timeoutNanos), slowInWindow.get(), inWindow.get(),
+            slowShare(), errors.get() > 0 ? ", " + errors.get() + " errors (not timeouts)" : "");
         if (done.get() < n) {
           out.printf(Locale.ROOT, "   %d requests never ended: counted as failures%n", n - done.get());
         }
@@ -104,6 +106,11 @@ final class DemoRun {
         s.close();
       }
     }
+  }
+
+  /** Returns the percentage of requests received while backend 0 was slow that went to it. */
+  double slowShare() {
+    return 100.0 * slowInWindow.get() / Math.max(1, inWindow.get());
   }
 
   private void progress(long sent, long total, long slowDelta, long sentDelta) {
@@ -122,7 +129,12 @@ final class DemoRun {
     return req -> {
       long t = System.nanoTime() - start;
       long latency;
-      if (index == 0 && slowWindow && t >= config.slowFromNanos() && t < config.slowToNanos()) {
+      boolean slow = slowWindow && t >= config.slowFromNanos() && t < config.slowToNanos();
+      if (slow) {
+        inWindow.incrementAndGet();
+      }
+      if (index == 0 && slow) {
+        slowInWindow.incrementAndGet();
         latency = config.slowLatencyNanos;
       } else {
         latency = Math.max(0, Math.round(median + stddev * ThreadLocalRandom.current().nextGaussian()));
