@@ -213,7 +213,12 @@ public final class Simulator {
       try {
         node = balancer.pick();
       } catch (NoAvailableEndpointException e) {
-        return; // the request fails at its deadline
+        // The request fails at its deadline, which a measuring client must then schedule itself
+        // when no attempt of the request is still running.
+        if (!scenario.enforceTimeout() && r.attempts.stream().allMatch(a -> a.done)) {
+          schedule(r.arrival + scenario.timeoutNanos(), DEADLINE, r, null);
+        }
+        return;
       }
       int backend = node.value();
       picks[backend]++;
