@@ -22,6 +22,9 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.EncoderException;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import io.netty.util.TimerTask;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,6 +85,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private final Protocol<Req, Rep> protocol;
   private final PoolConfig poolConfig;
   private final EventLoopGroup group;
+  private final Timer timer = Transport.sharedTimer();
   private final Ticker ticker;
   private final RandomGenerator poolRandom;
   private final Duration timeout;
@@ -189,7 +193,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       call.fail(new ClientClosedException("client " + name + " is closed", null, 0, false));
       return call.future;
     }
-    call.timer = group.next().schedule(call, t.toNanos(), TimeUnit.NANOSECONDS);
+    call.timer = timer.newTimeout(call, t.toNanos(), TimeUnit.NANOSECONDS);
     budget.deposit();
     startAttempt(call);
     return call.future;
@@ -367,8 +371,13 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       a.abandon();
       return;
     }
-    long remaining = call.deadline - ticker.nanoTime();
-    node.value().pool.acquire(remaining, number).whenComplete(a);
+    ConnectionPool<Req, Rep> pool = node.value().pool;
+    PooledConnection<Req, Rep> free = pool.tryAcquire();
+    if (free != null) {
+      a.accept(free, null);
+    } else {
+      pool.acquire(call.deadline - ticker.nanoTime(), number).whenComplete(a);
+    }
   }
 
   private Node<EndpointClient<Req, Rep>> pick(Call call) {
@@ -426,7 +435,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   }
 
   /** One call: its deadline timer (this runnable) and its attempts. */
-  private final class Call implements Runnable {
+  private final class Call implements TimerTask {
     final Req request;
     final CallOptions options;
     final Duration timeout;
@@ -435,7 +444,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     final CompletableFuture<Rep> future = new CompletableFuture<>();
     volatile int attempts;
     volatile Attempt current;
-    volatile ScheduledFuture<?> timer;
+    volatile Timeout timer;
 
     Call(Req request, CallOptions options, Duration timeout, long start) {
       this.request = request;
@@ -446,7 +455,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
 
     @Override
-    public void run() {
+    public void run(Timeout t) {
       end(new DeadlineExceededException(timeout, addressOf(current), attempts,
           current != null && current.written));
     }
@@ -478,9 +487,9 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
 
     private void done(boolean success) {
-      ScheduledFuture<?> t = timer;
+      Timeout t = timer;
       if (t != null) {
-        t.cancel(false);
+        t.cancel();
       }
       calls.remove(this);
       metrics.call(success, ticker.nanoTime() - start);
