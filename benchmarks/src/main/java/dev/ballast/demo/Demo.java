@@ -1,6 +1,7 @@
 package dev.ballast.demo;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.OutlierDetection;
 import dev.ballast.netty.framed.FramedServer;
@@ -235,7 +236,7 @@ public final class Demo {
 
   /** Used by {@link DemoRun} to build the client: the flags' settings, with retries and ejection off. */
   static BallastClient<byte[], byte[]> client(DemoConfig c, Algorithm a, List<FramedServer> servers) {
-    List<dev.ballast.core.Endpoint> endpoints = new ArrayList<>();
+    List<Endpoint> endpoints = new ArrayList<>();
     for (FramedServer s : servers) {
       endpoints.add(s.endpoint());
     }

@@ -2,13 +2,16 @@ package dev.ballast.demo;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.DeadlineExceededException;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.sim.Durations;
 import dev.ballast.sim.Result;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -89,7 +92,7 @@ final class DemoRun {
         long n = sender.sent;
         out.printf(Locale.ROOT, "   done: %d requests, %.2f%% answered within %s; while it was slow,"
                 + " backend 0 got %d of %d (%.2f%%)%s%n", n, 100.0 * ok.get() / Math.max(1, n),
-            dev.ballast.sim.Durations.format(config.timeoutNanos), slowInWindow.get(), inWindow.get(),
+            Durations.format(config.timeoutNanos), slowInWindow.get(), inWindow.get(),
             slowShare(), errors.get() > 0 ? ", " + errors.get() + " errors (not timeouts)" : "");
         if (done.get() < n) {
           out.printf(Locale.ROOT, "   %d requests never ended: counted as failures%n", n - done.get());
@@ -177,7 +180,7 @@ final class DemoRun {
       if (err == null && latency <= config.timeoutNanos) {
         ok.incrementAndGet();
       }
-      if (err != null && !(unwrap(err) instanceof dev.ballast.netty.DeadlineExceededException)) {
+      if (err != null && !(unwrap(err) instanceof DeadlineExceededException)) {
         errors.incrementAndGet();
       }
       synchronized (histogram) {
@@ -187,7 +190,7 @@ final class DemoRun {
     }
 
     private Throwable unwrap(Throwable t) {
-      while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+      while (t instanceof CompletionException && t.getCause() != null) {
         t = t.getCause();
       }
       return t;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.random.RandomGenerator;
@@ -125,7 +126,7 @@ public interface LatencyDistribution {
     }
     long[] recorded = values.stream().mapToLong(Long::longValue).toArray();
     long[] sorted = recorded.clone();
-    java.util.Arrays.sort(sorted);
+    Arrays.sort(sorted);
     long median = sorted[sorted.length / 2];
     return new LatencyDistribution() {
       @Override
