@@ -1,0 +1,256 @@
+package dev.ballast.demo;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
+import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.OutlierDetection;
+import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.sim.Durations;
+import dev.ballast.sim.LatencyChart;
+import dev.ballast.sim.Report;
+import dev.ballast.sim.Result;
+import dev.ballast.sim.Simulate;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code ./ballast demo [flags]}: runs Linkerd's experiment (11 backends, one of them slow for the
+ * middle half of the run) on real {@link FramedServer}s on 127.0.0.1, called at a constant rate
+ * through a {@link BallastClient} per balancer, and prints progress, then the table and the
+ * chart's path. Time is scaled down from the original's 167 ms / 2 s / 1 s to 20 ms / 240 ms /
+ * 120 ms so that three 20 s runs end in about a minute and a quarter.
+ *
+ * <p>Defaults: 11 backends answering in normal(20 ms, 0.6 ms), backend 0 answering in 240 ms from
+ * 5 s to 15 s, 1000 requests/s for 20 s per balancer, success measured at 120 ms, balancers
+ * round_robin, least_loaded and p2c_peak_ewma, no retries, outlier detection off (so that what is
+ * measured is the balancer alone), and a 3 s warm-up before the first run that is not counted
+ * (a cold JVM answers its first requests slowly).
+ */
+public final class Demo {
+
+  private static final String HELP = """
+      usage: ./ballast demo [flags]
+        --balancers LIST     comma-separated or all (default round_robin,least_loaded,p2c_peak_ewma)
+        --backends N         backends (default 11)
+        --latency D          median latency of every backend (default 20ms; stddev 3% of it)
+        --slow-latency D     backend 0's latency in the slow window (default 240ms)
+        --timeout D          success threshold (default 120ms)
+        --deadline MODE      measure: the client waits for every answer and counts late ones as
+                             failures, like Linkerd's experiment and the simulator's linkerd (default);
+                             enforce: the client gives up at the timeout (lb-netty's deadline)
+        --rate R             requests per second (default 1000)
+        --duration D         per balancer (default 20s; the slow window is its middle half)
+        --warmup D           uncounted warm-up before the first run (default 3s)
+        --chart FILE         SVG chart (default ballast-demo.svg)
+        --json FILE          also write the results as JSON
+        --markdown           also print the table as Markdown
+      """;
+
+  private Demo() {}
+
+  /** Runs the demo; exits with status 2 on a bad flag. */
+  public static void main(String[] args) throws Exception {
+    DemoConfig config;
+    try {
+      config = DemoConfig.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("ballast demo: " + e.getMessage());
+      System.err.println("(./ballast demo --help lists the flags)");
+      System.exit(2);
+      return;
+    }
+    if (config.help) {
+      System.out.print(HELP);
+      return;
+    }
+    run(config, System.out);
+    // The shared Netty event loops are non-daemon threads: end the process explicitly.
+    System.exit(0);
+  }
+
+  static List<Result> run(DemoConfig c, PrintStream out) throws IOException, InterruptedException {
+    long started = System.nanoTime();
+    out.println("ballast demo: " + c.describe());
+    out.println("Real Netty servers on 127.0.0.1, called through the lb-netty client (BallastClient),"
+        + " one run per balancer.");
+    if (c.warmupNanos > 0) {
+      out.printf(Locale.ROOT, "warming up for %s (not counted)...%n", Durations.format(c.warmupNanos));
+      new DemoRun(c, Algorithm.ROUND_ROBIN, c.warmupNanos, false, null).run();
+    }
+    List<Result> results = new ArrayList<>();
+    StringBuilder shares = new StringBuilder();
+    for (Algorithm a : c.balancers) {
+      out.printf(Locale.ROOT, "%n== %s: %s at %s req/s%n", a.id(), Durations.format(c.durationNanos),
+          fmt(c.rate));
+      DemoRun run = new DemoRun(c, a, c.durationNanos, true, out);
+      results.add(run.run());
+      shares.append(String.format(Locale.ROOT, "%s %s%.2f%%", shares.length() == 0 ? "" : ",",
+          a.id() + " ", run.slowShare()));
+    }
+    out.println();
+    out.println("Results (" + c.describe() + "):");
+    out.print(Report.table(results));
+    out.printf(Locale.ROOT, "Share of requests sent to backend 0 while it was slow (1/%d is %.2f%%):%s%n",
+        c.backends, 100.0 / c.backends, shares);
+    if (c.markdown) {
+      out.println();
+      out.print(Report.markdown(results));
+    }
+    if (c.json != null) {
+      Report.writeJson(c.json, "demo: " + c.describe(), results);
+      out.println("json:  " + c.json);
+    }
+    if (c.chart != null) {
+      LatencyChart.write(c.chart, "Latency by balancer, live demo on 127.0.0.1 (lb-netty)",
+          "demo: " + c.describe().replace(", slow:", "; slow:"), c.timeoutNanos / 1e6, results);
+      out.println("chart: " + c.chart);
+    }
+    out.printf(Locale.ROOT, "(demo took %.0f s)%n", (System.nanoTime() - started) / 1e9);
+    return results;
+  }
+
+  static String fmt(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+
+  /** The demo's settings, from flags. */
+  static final class DemoConfig {
+    List<Algorithm> balancers = Simulate.DEFAULT_BALANCERS;
+    int backends = 11;
+    long latencyNanos = 20_000_000L;
+    long slowLatencyNanos = 240_000_000L;
+    long timeoutNanos = 120_000_000L;
+    boolean enforce;
+    double rate = 1000;
+    long durationNanos = 20_000_000_000L;
+    long warmupNanos = 3_000_000_000L;
+    Path chart = Path.of("ballast-demo.svg");
+    Path json;
+    boolean markdown;
+    boolean help;
+
+    long stddevNanos() {
+      return latencyNanos * 3 / 100;
+    }
+
+    long slowFromNanos() {
+      return durationNanos / 4;
+    }
+
+    long slowToNanos() {
+      return durationNanos * 3 / 4;
+    }
+
+    String describe() {
+      return String.format(Locale.ROOT,
+          "%d backends normal(%s,%s), %s req/s, %s per balancer, timeout %s (%s), slow: backend 0"
+              + " %s from %s to %s",
+          backends, Durations.format(latencyNanos), Durations.format(stddevNanos()), fmt(rate),
+          Durations.format(durationNanos), Durations.format(timeoutNanos),
+          enforce ? "enforced" : "measured, not enforced", Durations.format(slowLatencyNanos),
+          Durations.format(slowFromNanos()), Durations.format(slowToNanos()));
+    }
+
+    static DemoConfig parse(String[] args) {
+      DemoConfig c = new DemoConfig();
+      for (int i = 0; i < args.length; i++) {
+        String flag = args[i];
+        String value = null;
+        int eq = flag.indexOf('=');
+        if (flag.startsWith("--") && eq > 0) {
+          value = flag.substring(eq + 1);
+          flag = flag.substring(0, eq);
+        }
+        if (flag.equals("--help") || flag.equals("-h")) {
+          c.help = true;
+          continue;
+        }
+        if (flag.equals("--markdown")) {
+          c.markdown = true;
+          continue;
+        }
+        if (value == null) {
+          if (i + 1 >= args.length) {
+            throw new IllegalArgumentException(flag + ": missing value");
+          }
+          value = args[++i];
+        }
+        switch (flag) {
+          case "--balancers" -> c.balancers = Simulate.parseBalancers(value);
+          case "--backends" -> c.backends = positive(flag, value);
+          case "--latency" -> c.latencyNanos = Durations.parseNanos(value);
+          case "--slow-latency" -> c.slowLatencyNanos = Durations.parseNanos(value);
+          case "--timeout" -> c.timeoutNanos = Durations.parseNanos(value);
+          case "--deadline" -> {
+            switch (value.toLowerCase(Locale.ROOT)) {
+              case "enforce" -> c.enforce = true;
+              case "measure" -> c.enforce = false;
+              default -> throw new IllegalArgumentException(
+                  "--deadline: " + value + " (expected: enforce or measure)");
+            }
+          }
+          case "--rate" -> {
+            try {
+              c.rate = Double.parseDouble(value);
+            } catch (NumberFormatException e) {
+              throw new IllegalArgumentException("--rate: " + value + " (expected: a number)", e);
+            }
+            if (!(c.rate > 0) || c.rate > 100_000) {
+              throw new IllegalArgumentException("--rate: " + value + " (expected: > 0 and <= 100000)");
+            }
+          }
+          case "--duration" -> c.durationNanos = Durations.parseNanos(value);
+          case "--warmup" -> c.warmupNanos = Durations.parseNanos(value);
+          case "--chart" -> c.chart = value.equalsIgnoreCase("none") ? null : Path.of(value);
+          case "--json" -> c.json = Path.of(value);
+          default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
+        }
+      }
+      if (c.durationNanos < 1_000_000_000L) {
+        throw new IllegalArgumentException("--duration: " + Durations.format(c.durationNanos)
+            + " (expected: >= 1s)");
+      }
+      if (c.timeoutNanos <= 0 || c.latencyNanos <= 0) {
+        throw new IllegalArgumentException("--timeout and --latency: expected > 0");
+      }
+      return c;
+    }
+
+    private static int positive(String flag, String value) {
+      try {
+        int v = Integer.parseInt(value.trim());
+        if (v > 0) {
+          return v;
+        }
+      } catch (NumberFormatException e) {
+        // fall through
+      }
+      throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer > 0)");
+    }
+  }
+
+  /** Used by {@link DemoRun} to build the client: the flags' settings, with retries and ejection off. */
+  static BallastClient<byte[], byte[]> client(DemoConfig c, Algorithm a, List<FramedServer> servers) {
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (FramedServer s : servers) {
+      endpoints.add(s.endpoint());
+    }
+    // Measuring mode waits for the slow answers (as Linkerd's experiment did); enforcing mode
+    // gives up at the timeout, and the balancer then hears a failure.
+    Duration deadline = Duration.ofNanos(c.enforce ? c.timeoutNanos
+        : Math.max(4 * c.slowLatencyNanos, 2 * c.timeoutNanos));
+    return BallastClient.framed()
+        .name("demo-" + a.id())
+        .endpoints(endpoints)
+        .balancer(a)
+        .timeout(deadline)
+        .maxAttempts(1)
+        .outlierDetection(OutlierDetection.disabled())
+        .build();
+  }
+}

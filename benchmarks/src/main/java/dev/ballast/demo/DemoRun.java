@@ -1,0 +1,199 @@
+package dev.ballast.demo;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.DeadlineExceededException;
+import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.sim.Durations;
+import dev.ballast.sim.Result;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One balancer's run of the demo: fresh backends (so every run sees the same slow window, timed
+ * from its own start), one client, an open-loop sender at a constant rate, and progress lines
+ * every two seconds.
+ */
+final class DemoRun {
+
+  private static final long PROGRESS_NANOS = 2_000_000_000L;
+
+  private final Demo.DemoConfig config;
+  private final Algorithm algorithm;
+  private final long durationNanos;
+  private final boolean slowWindow;
+  private final PrintStream out;
+  private final Histogram histogram = Result.newHistogram();
+  private final AtomicLong done = new AtomicLong();
+  private final AtomicLong ok = new AtomicLong();
+  private final AtomicLong errors = new AtomicLong();
+  // Requests the backends received while backend 0 was slow, and how many of them it got.
+  private final AtomicLong inWindow = new AtomicLong();
+  private final AtomicLong slowInWindow = new AtomicLong();
+  private volatile long start;
+
+  DemoRun(Demo.DemoConfig config, Algorithm algorithm, long durationNanos, boolean slowWindow,
+      PrintStream out) {
+    this.config = config;
+    this.algorithm = algorithm;
+    this.durationNanos = durationNanos;
+    this.slowWindow = slowWindow;
+    this.out = out;
+  }
+
+  Result run() throws InterruptedException {
+    List<FramedServer> servers = new ArrayList<>();
+    BallastClient<byte[], byte[]> client = null;
+    try {
+      for (int i = 0; i < config.backends; i++) {
+        servers.add(FramedServer.start(handler(i)));
+      }
+      client = Demo.client(config, algorithm, servers);
+      long total = Math.round(durationNanos / 1e9 * config.rate);
+      Sender sender = new Sender(client, total);
+      start = System.nanoTime();
+      Thread thread = new Thread(sender, "demo-sender");
+      thread.setDaemon(true);
+      thread.start();
+      long nextProgress = start + PROGRESS_NANOS;
+      long lastSlow = 0;
+      long lastSent = 0;
+      while (thread.isAlive()) {
+        thread.join(Math.max(1, (nextProgress - System.nanoTime()) / 1_000_000));
+        if (out != null && System.nanoTime() >= nextProgress && thread.isAlive()) {
+          long sent = sender.sent;
+          long slow = servers.get(0).requests();
+          progress(sent, total, slow - lastSlow, sent - lastSent);
+          lastSlow = slow;
+          lastSent = sent;
+          nextProgress += PROGRESS_NANOS;
+        }
+      }
+      // Wait for the last answers: at most the client's deadline, plus a margin.
+      long waitUntil = System.nanoTime() + Math.max(4 * config.slowLatencyNanos, 2 * config.timeoutNanos)
+          + 2_000_000_000L;
+      while (done.get() < sender.sent && System.nanoTime() < waitUntil) {
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      }
+      long[] picks = new long[servers.size()];
+      for (int i = 0; i < picks.length; i++) {
+        picks[i] = servers.get(i).requests();
+      }
+      if (out != null) {
+        long n = sender.sent;
+        out.printf(Locale.ROOT, "   done: %d requests, %.2f%% answered within %s; while it was slow,"
+                + " backend 0 got %d of %d (%.2f%%)%s%n", n, 100.0 * ok.get() / Math.max(1, n),
+            Durations.format(config.timeoutNanos), slowInWindow.get(), inWindow.get(),
+            slowShare(), errors.get() > 0 ? ", " + errors.get() + " errors (not timeouts)" : "");
+        if (done.get() < n) {
+          out.printf(Locale.ROOT, "   %d requests never ended: counted as failures%n", n - done.get());
+        }
+      }
+      synchronized (histogram) {
+        return new Result(algorithm.id(), sender.sent, ok.get(), sender.sent, picks, histogram.copy());
+      }
+    } finally {
+      if (client != null) {
+        client.closeAsync(Duration.ZERO);
+      }
+      for (FramedServer s : servers) {
+        s.close();
+      }
+    }
+  }
+
+  /** Returns the percentage of requests received while backend 0 was slow that went to it. */
+  double slowShare() {
+    return 100.0 * slowInWindow.get() / Math.max(1, inWindow.get());
+  }
+
+  private void progress(long sent, long total, long slowDelta, long sentDelta) {
+    long t = System.nanoTime() - start;
+    boolean inWindow = slowWindow && t >= config.slowFromNanos() && t < config.slowToNanos();
+    long d = done.get();
+    out.printf(Locale.ROOT,
+        "  %-14s %5.1fs  sent %6d/%d  in flight %4d  ok %6.2f%%  to slow backend %5.2f%%%s%n",
+        algorithm.id(), t / 1e9, sent, total, sent - d, 100.0 * ok.get() / Math.max(1, d),
+        100.0 * slowDelta / Math.max(1, sentDelta), inWindow ? "  [backend 0 slow]" : "");
+  }
+
+  private FramedServer.Handler handler(int index) {
+    long median = config.latencyNanos;
+    long stddev = config.stddevNanos();
+    return req -> {
+      long t = System.nanoTime() - start;
+      long latency;
+      boolean slow = slowWindow && t >= config.slowFromNanos() && t < config.slowToNanos();
+      if (slow) {
+        inWindow.incrementAndGet();
+      }
+      if (index == 0 && slow) {
+        slowInWindow.incrementAndGet();
+        latency = config.slowLatencyNanos;
+      } else {
+        latency = Math.max(0, Math.round(median + stddev * ThreadLocalRandom.current().nextGaussian()));
+      }
+      return req.replyAfter(Duration.ofNanos(latency), req.payload());
+    };
+  }
+
+  /** Sends {@code total} calls evenly spaced at the configured rate (an open loop). */
+  private final class Sender implements Runnable {
+    private final BallastClient<byte[], byte[]> client;
+    private final long total;
+    volatile long sent;
+
+    Sender(BallastClient<byte[], byte[]> client, long total) {
+      this.client = client;
+      this.total = total;
+    }
+
+    @Override
+    public void run() {
+      byte[] payload = new byte[16];
+      double gap = 1e9 / config.rate;
+      long n = 0;
+      while (n < total) {
+        long due = start + Math.round(n * gap);
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+          LockSupport.parkNanos(wait);
+          continue;
+        }
+        long t0 = System.nanoTime();
+        client.call(payload).whenComplete((rep, err) -> ended(t0, err));
+        sent = ++n;
+      }
+    }
+
+    private void ended(long t0, Throwable err) {
+      long latency = System.nanoTime() - t0;
+      if (err == null && latency <= config.timeoutNanos) {
+        ok.incrementAndGet();
+      }
+      if (err != null && !(unwrap(err) instanceof DeadlineExceededException)) {
+        errors.incrementAndGet();
+      }
+      synchronized (histogram) {
+        histogram.recordValue(Math.round(latency / 1000.0));
+      }
+      done.incrementAndGet();
+    }
+
+    private Throwable unwrap(Throwable t) {
+      while (t instanceof CompletionException && t.getCause() != null) {
+        t = t.getCause();
+      }
+      return t;
+    }
+  }
+}

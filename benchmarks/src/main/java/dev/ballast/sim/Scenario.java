@@ -1,0 +1,299 @@
+package dev.ballast.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One experiment: the backends and their latencies, slow windows, the request rate, how long it
+ * runs, the client's timeout and its retry and backup-request policy. Immutable; build one with
+ * {@link #builder()} or take a built-in one with {@link #named(String)}.
+ *
+ * @param name a short name for reports
+ * @param backends one latency distribution per backend
+ * @param slowWindows periods when a backend answers with another latency
+ * @param ratePerSecond requests sent per second of virtual time
+ * @param poisson whether arrivals are a Poisson process (else evenly spaced)
+ * @param durationNanos how long requests are sent
+ * @param timeoutNanos the client's deadline per request: a request not answered by then fails,
+ *     and its attempts complete as failures for the balancer at that moment
+ * @param retries how many more attempts a request may make after an attempt times out at the
+ *     per-try timeout (0: off)
+ * @param tryTimeoutNanos the per-attempt timeout when retries are on
+ * @param backupAfterNanos when to send one backup request if the first has not answered (0: off)
+ * @param enforceTimeout whether the client gives up at the deadline (its attempts then complete
+ *     for the balancer as failures at that moment); if false, the timeout is only a measuring
+ *     threshold, as in Linkerd's experiment: the client waits for every answer, the balancer sees
+ *     its real latency, and a request answered after the timeout counts as a failure
+ * @param seed the seed of every random draw (arrivals, latencies, balancer)
+ */
+public record Scenario(
+    String name,
+    List<LatencyDistribution> backends,
+    List<SlowWindow> slowWindows,
+    double ratePerSecond,
+    boolean poisson,
+    long durationNanos,
+    long timeoutNanos,
+    int retries,
+    long tryTimeoutNanos,
+    long backupAfterNanos,
+    boolean enforceTimeout,
+    long seed) {
+
+  /** The built-in scenarios' names. */
+  public static final List<String> BUILT_IN = List.of("linkerd", "linkerd-deadline");
+
+  /** Checks the fields. */
+  public Scenario {
+    Objects.requireNonNull(name, "name");
+    backends = List.copyOf(backends);
+    slowWindows = List.copyOf(slowWindows);
+    if (backends.isEmpty()) {
+      throw new IllegalArgumentException("backends: 0 (expected: > 0)");
+    }
+    for (SlowWindow w : slowWindows) {
+      if (w.backend() >= backends.size()) {
+        throw new IllegalArgumentException("slow window backend: " + w.backend()
+            + " (expected: < " + backends.size() + ", the number of backends)");
+      }
+    }
+    if (!(ratePerSecond > 0) || Double.isInfinite(ratePerSecond)) {
+      throw new IllegalArgumentException("rate: " + ratePerSecond + " (expected: > 0)");
+    }
+    if (durationNanos <= 0) {
+      throw new IllegalArgumentException("duration: " + durationNanos + "ns (expected: > 0)");
+    }
+    if (timeoutNanos <= 0) {
+      throw new IllegalArgumentException("timeout: " + timeoutNanos + "ns (expected: > 0)");
+    }
+    if (retries < 0) {
+      throw new IllegalArgumentException("retries: " + retries + " (expected: >= 0)");
+    }
+    if (retries > 0 && (tryTimeoutNanos <= 0 || tryTimeoutNanos > timeoutNanos)) {
+      throw new IllegalArgumentException("try timeout: " + Durations.format(tryTimeoutNanos)
+          + " (expected: > 0 and <= the timeout " + Durations.format(timeoutNanos) + ")");
+    }
+    if (backupAfterNanos < 0 || (backupAfterNanos > 0 && backupAfterNanos >= timeoutNanos)) {
+      throw new IllegalArgumentException("backup after: " + Durations.format(backupAfterNanos)
+          + " (expected: 0 for off, or less than the timeout " + Durations.format(timeoutNanos) + ")");
+    }
+  }
+
+  /**
+   * Returns a built-in scenario.
+   *
+   * <ul>
+   *   <li>{@code linkerd} is Linkerd's "Beyond Round Robin" experiment: 11 backends answering in
+   *       normal(167 ms, 5 ms), 1000 requests/s evenly spaced for 60 s, backend 0 answering in
+   *       2 s from 15 s to 45 s, success measured at a 1 s timeout, no retries, seed 1. As in that
+   *       experiment the timeout is a measuring threshold: the client waits for every answer,
+   *       so the balancers see the slow backend's real 2 s latency.
+   *   <li>{@code linkerd-deadline} is the same with the timeout enforced: the client gives up at
+   *       1 s and the balancer sees a failure of 1 s.
+   * </ul>
+   *
+   * @throws IllegalArgumentException naming the unknown scenario and the known ones
+   */
+  public static Scenario named(String name) {
+    switch (name.trim().toLowerCase(Locale.ROOT)) {
+      case "linkerd":
+        return linkerd(1);
+      case "linkerd-deadline":
+        return linkerd(1).toBuilder().name("linkerd-deadline").enforceTimeout(true).build();
+      default:
+        throw new IllegalArgumentException("scenario: " + name + " (expected: one of " + BUILT_IN + ")");
+    }
+  }
+
+  /** Returns Linkerd's experiment (see {@link #named}) with the given seed. */
+  public static Scenario linkerd(long seed) {
+    return builder()
+        .name("linkerd")
+        .backends(11, LatencyDistribution.normal(167_000_000L, 5_000_000L))
+        .slowWindow(new SlowWindow(0, 15_000_000_000L, 45_000_000_000L,
+            LatencyDistribution.constant(2_000_000_000L)))
+        .ratePerSecond(1000)
+        .durationNanos(60_000_000_000L)
+        .timeoutNanos(1_000_000_000L)
+        .enforceTimeout(false)
+        .seed(seed)
+        .build();
+  }
+
+  /** Returns a builder holding these settings. */
+  public Builder toBuilder() {
+    Builder b = builder().name(name).ratePerSecond(ratePerSecond).poisson(poisson)
+        .durationNanos(durationNanos).timeoutNanos(timeoutNanos).retries(retries)
+        .tryTimeoutNanos(tryTimeoutNanos).backupAfterNanos(backupAfterNanos)
+        .enforceTimeout(enforceTimeout).seed(seed);
+    b.backends.addAll(backends);
+    b.slowWindows.addAll(slowWindows);
+    return b;
+  }
+
+  /**
+   * Returns an empty builder. Defaults: name {@code custom}, no backends, no slow windows, 100
+   * requests/s evenly spaced, 10 s, timeout 1 s, no retries, no backup requests, seed 1.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Returns a one-line description, e.g. for a report's title. */
+  public String describe() {
+    StringBuilder s = new StringBuilder(name).append(": ").append(backends.size()).append(" backends ");
+    if (backends.stream().map(Object::toString).distinct().count() == 1) {
+      s.append(backends.get(0));
+    } else {
+      s.append(backends);
+    }
+    s.append(String.format(Locale.ROOT, ", %s req/s %s, %s, timeout %s", trimRate(ratePerSecond),
+        poisson ? "poisson" : "constant", Durations.format(durationNanos), Durations.format(timeoutNanos)));
+    if (!enforceTimeout) {
+      s.append(" (measured, not enforced)");
+    }
+    if (retries > 0) {
+      s.append(", ").append(retries).append(" retries after ").append(Durations.format(tryTimeoutNanos));
+    }
+    if (backupAfterNanos > 0) {
+      s.append(", backup request after ").append(Durations.format(backupAfterNanos));
+    }
+    for (SlowWindow w : slowWindows) {
+      s.append("; slow: ").append(w);
+    }
+    return s.append("; seed ").append(seed).toString();
+  }
+
+  private static String trimRate(double r) {
+    return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
+  }
+
+  /** Builds a {@link Scenario}; see {@link Scenario#builder()} for the defaults. */
+  public static final class Builder {
+    private String name = "custom";
+    private final List<LatencyDistribution> backends = new ArrayList<>();
+    private final List<SlowWindow> slowWindows = new ArrayList<>();
+    private double ratePerSecond = 100;
+    private boolean poisson;
+    private long durationNanos = 10_000_000_000L;
+    private long timeoutNanos = 1_000_000_000L;
+    private int retries;
+    private long tryTimeoutNanos;
+    private long backupAfterNanos;
+    private boolean enforceTimeout = true;
+    private long seed = 1;
+
+    private Builder() {}
+
+    /** Sets the name. */
+    public Builder name(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /** Replaces the backends by {@code count} backends of the same latency. */
+    public Builder backends(int count, LatencyDistribution latency) {
+      if (count < 1) {
+        throw new IllegalArgumentException("backends: " + count + " (expected: > 0)");
+      }
+      backends.clear();
+      for (int i = 0; i < count; i++) {
+        backends.add(Objects.requireNonNull(latency, "latency"));
+      }
+      return this;
+    }
+
+    /** Sets backend {@code index}'s latency (the backend must exist). */
+    public Builder backend(int index, LatencyDistribution latency) {
+      if (index < 0 || index >= backends.size()) {
+        throw new IllegalArgumentException(
+            "backend: " + index + " (expected: 0 to " + (backends.size() - 1) + ")");
+      }
+      backends.set(index, Objects.requireNonNull(latency, "latency"));
+      return this;
+    }
+
+    /** Returns how many backends there are so far. */
+    public int backendCount() {
+      return backends.size();
+    }
+
+    /** Adds a slow window. */
+    public Builder slowWindow(SlowWindow window) {
+      slowWindows.add(Objects.requireNonNull(window, "window"));
+      return this;
+    }
+
+    /** Removes every slow window. */
+    public Builder clearSlowWindows() {
+      slowWindows.clear();
+      return this;
+    }
+
+    /** Sets the request rate per second of virtual time; default 100. */
+    public Builder ratePerSecond(double ratePerSecond) {
+      this.ratePerSecond = ratePerSecond;
+      return this;
+    }
+
+    /** Sets whether arrivals are Poisson (else evenly spaced); default false. */
+    public Builder poisson(boolean poisson) {
+      this.poisson = poisson;
+      return this;
+    }
+
+    /** Sets how long requests are sent; default 10 s. */
+    public Builder durationNanos(long durationNanos) {
+      this.durationNanos = durationNanos;
+      return this;
+    }
+
+    /** Sets the per-request deadline; default 1 s. */
+    public Builder timeoutNanos(long timeoutNanos) {
+      this.timeoutNanos = timeoutNanos;
+      return this;
+    }
+
+    /** Sets the retries after a per-try timeout; default 0 (off). */
+    public Builder retries(int retries) {
+      this.retries = retries;
+      return this;
+    }
+
+    /** Sets the per-try timeout used when retries are on; default 0 (then timeout / (retries + 1)). */
+    public Builder tryTimeoutNanos(long tryTimeoutNanos) {
+      this.tryTimeoutNanos = tryTimeoutNanos;
+      return this;
+    }
+
+    /** Sets when a backup request is sent; default 0 (off). */
+    public Builder backupAfterNanos(long backupAfterNanos) {
+      this.backupAfterNanos = backupAfterNanos;
+      return this;
+    }
+
+    /**
+     * Sets whether the client gives up at the deadline (true, the default) or only measures
+     * against it, waiting for every answer (false); see {@link Scenario#enforceTimeout()}.
+     */
+    public Builder enforceTimeout(boolean enforceTimeout) {
+      this.enforceTimeout = enforceTimeout;
+      return this;
+    }
+
+    /** Sets the seed; default 1. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** Returns the scenario. */
+    public Scenario build() {
+      long tryTimeout = retries > 0 && tryTimeoutNanos == 0 ? timeoutNanos / (retries + 1) : tryTimeoutNanos;
+      return new Scenario(name, backends, slowWindows, ratePerSecond, poisson, durationNanos,
+          timeoutNanos, retries, tryTimeout, backupAfterNanos, enforceTimeout, seed);
+    }
+  }
+}

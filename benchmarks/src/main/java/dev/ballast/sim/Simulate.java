@@ -1,0 +1,270 @@
+package dev.ballast.sim;
+
+import dev.ballast.core.Algorithm;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The simulator's command line ({@code ./ballast simulate [flags]}): builds a scenario from a
+ * built-in name and flags, runs it with each chosen balancer, prints a table and writes the chart
+ * (and JSON on request). {@code --help} lists the flags.
+ */
+public final class Simulate {
+
+  /** The balancers compared when {@code --balancers} is not given. */
+  public static final List<Algorithm> DEFAULT_BALANCERS =
+      List.of(Algorithm.ROUND_ROBIN, Algorithm.LEAST_LOADED, Algorithm.P2C_PEAK_EWMA);
+
+  private static final String HELP = """
+      usage: ./ballast simulate [flags]      (flags apply in order, after --scenario)
+        --scenario NAME        start from a built-in scenario: linkerd (default), linkerd-deadline
+                               (the same with the timeout enforced), or custom (no backends)
+        --file FILE            read more flags from FILE (one or more per line, # comments)
+        --backends N           N backends, all with the latency of backend 0 (custom: needs --latency)
+        --latency DIST         every backend's latency: 20ms | constant:20ms | normal:167ms,5ms |
+                               lognormal:20ms,0.5 (median, sigma) | replay:FILE (one latency per line)
+        --backend-latency I=DIST   backend I's latency
+        --slow I:START:END:DIST    backend I answers with DIST for requests from START to END
+                               (repeatable; the first one replaces the scenario's windows)
+        --no-slow              no slow windows
+        --rate R               requests per second (linkerd: 1000)
+        --arrivals KIND        constant (evenly spaced, default) or poisson
+        --duration D           how long requests are sent (linkerd: 60s)
+        --timeout D            the client's deadline per request (linkerd: 1s)
+        --deadline MODE        enforce: the client gives up at the timeout and the balancer sees a
+                               failure then (default); measure: the client waits for every answer
+                               and counts late ones as failures (as in Linkerd's experiment: linkerd)
+        --retries N            retry an attempt that exceeds --try-timeout, up to N times (default 0)
+        --try-timeout D        per-attempt timeout with retries (default timeout / (N + 1))
+        --backup-after D       send one backup request after D without an answer (default off)
+        --seed S               random seed (default 1)
+        --balancers LIST       comma-separated, or all (default round_robin,least_loaded,p2c_peak_ewma)
+        --json FILE            also write the results as JSON
+        --chart FILE           where to write the SVG chart (default ballast-sim-NAME.svg; none: skip)
+        --markdown             also print the table as Markdown
+      """;
+
+  private Simulate() {}
+
+  /** Runs the command line; exits with status 2 on a bad flag. */
+  public static void main(String[] args) throws IOException {
+    try {
+      System.exit(run(args, System.out));
+    } catch (IllegalArgumentException e) {
+      System.err.println("ballast simulate: " + e.getMessage());
+      System.err.println("(./ballast simulate --help lists the flags)");
+      System.exit(2);
+    }
+  }
+
+  /** Runs the command line, printing to {@code out}; returns the exit status. */
+  public static int run(String[] args, PrintStream out) throws IOException {
+    Options o = parse(args);
+    if (o.help) {
+      out.print(HELP);
+      return 0;
+    }
+    Scenario scenario = o.scenario.build();
+    out.println("scenario " + scenario.describe());
+    long start = System.nanoTime();
+    List<Result> results = new Simulator(scenario).run(o.balancers);
+    out.print(Report.table(results));
+    if (o.markdown) {
+      out.println();
+      out.print(Report.markdown(results));
+    }
+    out.printf(Locale.ROOT, "(simulated %s of virtual time per balancer in %.1f s of real time)%n",
+        Durations.format(scenario.durationNanos()), (System.nanoTime() - start) / 1e9);
+    if (o.json != null) {
+      Report.writeJson(o.json, scenario.describe(), results);
+      out.println("json:  " + o.json);
+    }
+    if (o.chart != null) {
+      LatencyChart.write(o.chart, "Latency by balancer, scenario " + scenario.name()
+          + " (simulated, timeout " + Durations.format(scenario.timeoutNanos()) + ")",
+          scenario.describe(), scenario.timeoutNanos() / 1e6, results);
+      out.println("chart: " + o.chart);
+    }
+    return 0;
+  }
+
+  /** The parsed flags. */
+  static final class Options {
+    Scenario.Builder scenario = Scenario.named("linkerd").toBuilder();
+    List<Algorithm> balancers = DEFAULT_BALANCERS;
+    Path json;
+    Path chart;
+    boolean chartSet;
+    boolean markdown;
+    boolean help;
+    boolean slowGiven;
+  }
+
+  static Options parse(String[] args) throws IOException {
+    Options o = new Options();
+    apply(o, new ArrayList<>(Arrays.asList(args)), 0);
+    if (!o.chartSet) {
+      o.chart = Path.of("ballast-sim-" + o.scenario.build().name() + ".svg");
+    }
+    return o;
+  }
+
+  private static void apply(Options o, List<String> args, int depth) throws IOException {
+    for (int i = 0; i < args.size(); i++) {
+      String flag = args.get(i);
+      String value = null;
+      int eq = flag.indexOf('=');
+      if (flag.startsWith("--") && eq > 0) {
+        value = flag.substring(eq + 1);
+        flag = flag.substring(0, eq);
+      }
+      if (flag.equals("--help") || flag.equals("-h")) {
+        o.help = true;
+        continue;
+      }
+      if (flag.equals("--no-slow")) {
+        o.scenario.clearSlowWindows();
+        o.slowGiven = true;
+        continue;
+      }
+      if (flag.equals("--markdown")) {
+        o.markdown = true;
+        continue;
+      }
+      if (!flag.startsWith("--")) {
+        throw new IllegalArgumentException("argument: " + flag + " (expected: a flag such as --rate)");
+      }
+      if (value == null) {
+        if (i + 1 >= args.size()) {
+          throw new IllegalArgumentException(flag + ": missing value");
+        }
+        value = args.get(++i);
+      }
+      Scenario.Builder b = o.scenario;
+      switch (flag) {
+        case "--scenario" -> {
+          if (value.equalsIgnoreCase("custom")) {
+            o.scenario = Scenario.builder();
+          } else {
+            o.scenario = Scenario.named(value).toBuilder();
+          }
+          o.slowGiven = false;
+        }
+        case "--file" -> {
+          if (depth > 4) {
+            throw new IllegalArgumentException("--file: " + value + " (expected: files nested at most 4 deep)");
+          }
+          List<String> more = new ArrayList<>();
+          for (String line : Files.readAllLines(Path.of(value))) {
+            String t = line.strip();
+            if (!t.isEmpty() && !t.startsWith("#")) {
+              more.addAll(Arrays.asList(t.split("\\s+")));
+            }
+          }
+          apply(o, more, depth + 1);
+        }
+        case "--backends" -> {
+          int n = parseInt(flag, value, 1);
+          if (b.backendCount() == 0) {
+            throw new IllegalArgumentException("--backends: give --latency first for a custom scenario");
+          }
+          b.backends(n, b.build().backends().get(0));
+        }
+        case "--latency" -> {
+          LatencyDistribution d = LatencyDistribution.parse(value);
+          b.backends(Math.max(1, b.backendCount()), d);
+        }
+        case "--backend-latency" -> {
+          int at = value.indexOf('=');
+          if (at < 0) {
+            throw new IllegalArgumentException("--backend-latency: " + value + " (expected: I=DIST, e.g. 3=normal:50ms,5ms)");
+          }
+          b.backend(parseInt(flag, value.substring(0, at), 0), LatencyDistribution.parse(value.substring(at + 1)));
+        }
+        case "--slow" -> {
+          if (!o.slowGiven) {
+            b.clearSlowWindows();
+            o.slowGiven = true;
+          }
+          b.slowWindow(SlowWindow.parse(value));
+        }
+        case "--rate" -> b.ratePerSecond(parseDouble(flag, value));
+        case "--arrivals" -> {
+          switch (value.toLowerCase(Locale.ROOT)) {
+            case "constant" -> b.poisson(false);
+            case "poisson" -> b.poisson(true);
+            default -> throw new IllegalArgumentException("--arrivals: " + value + " (expected: constant or poisson)");
+          }
+        }
+        case "--duration" -> b.durationNanos(Durations.parseNanos(value));
+        case "--timeout" -> b.timeoutNanos(Durations.parseNanos(value));
+        case "--deadline" -> {
+          switch (value.toLowerCase(Locale.ROOT)) {
+            case "enforce" -> b.enforceTimeout(true);
+            case "measure" -> b.enforceTimeout(false);
+            default -> throw new IllegalArgumentException("--deadline: " + value + " (expected: enforce or measure)");
+          }
+        }
+        case "--retries" -> b.retries(parseInt(flag, value, 0));
+        case "--try-timeout" -> b.tryTimeoutNanos(Durations.parseNanos(value));
+        case "--backup-after" -> b.backupAfterNanos(Durations.parseNanos(value));
+        case "--seed" -> b.seed(parseLong(flag, value));
+        case "--name" -> b.name(value);
+        case "--balancers" -> o.balancers = parseBalancers(value);
+        case "--json" -> o.json = Path.of(value);
+        case "--chart" -> {
+          o.chartSet = true;
+          o.chart = value.equalsIgnoreCase("none") ? null : Path.of(value);
+        }
+        default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
+      }
+    }
+  }
+
+  /** Parses {@code all} or a comma-separated list of algorithm names. */
+  public static List<Algorithm> parseBalancers(String value) {
+    if (value.trim().equalsIgnoreCase("all")) {
+      return List.of(Algorithm.values());
+    }
+    List<Algorithm> list = new ArrayList<>();
+    for (String name : value.split(",")) {
+      if (!name.isBlank()) {
+        list.add(Algorithm.fromName(name));
+      }
+    }
+    if (list.isEmpty()) {
+      throw new IllegalArgumentException("--balancers: " + value + " (expected: at least one name)");
+    }
+    return list;
+  }
+
+  private static int parseInt(String flag, String value, int min) {
+    long v = parseLong(flag, value);
+    if (v < min || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer >= " + min + ")");
+    }
+    return (int) v;
+  }
+
+  private static long parseLong(String flag, String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer)", e);
+    }
+  }
+
+  private static double parseDouble(String flag, String value) {
+    try {
+      return Double.parseDouble(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + ": " + value + " (expected: a number)", e);
+    }
+  }
+}

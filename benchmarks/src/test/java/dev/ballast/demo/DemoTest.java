@@ -1,0 +1,66 @@
+package dev.ballast.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.sim.Result;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs a small demo end to end on real servers on 127.0.0.1 through the lb-netty client. */
+class DemoTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void smallDemoSendsEveryRequestThroughTheClientAndWritesTheReport() throws Exception {
+    Path chart = dir.resolve("demo.svg");
+    Path json = dir.resolve("demo.json");
+    // What is checked is that every request went through the client and ended, not how fast:
+    // a cold JVM on a busy machine can take seconds over its first requests.
+    Demo.DemoConfig c = Demo.DemoConfig.parse(new String[] {"--backends", "3", "--latency", "5ms",
+        "--slow-latency", "50ms", "--timeout", "2s", "--rate", "200", "--duration", "2s",
+        "--warmup", "0s", "--balancers", "round_robin,p2c_peak_ewma", "--chart", chart.toString(),
+        "--json", json.toString()});
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    List<Result> results = Demo.run(c, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+    assertThat(results).extracting(Result::balancer).containsExactly("round_robin", "p2c_peak_ewma");
+    for (Result r : results) {
+      assertThat(r.requests()).isEqualTo(400);
+      assertThat(r.successes()).isBetween(1L, 400L);
+      assertThat(r.histogram().getTotalCount()).isEqualTo(400);
+      assertThat(Arrays.stream(r.picksPerBackend()).sum()).isEqualTo(400);
+      assertThat(r.percentileMillis(50)).isGreaterThanOrEqualTo(5.0);
+    }
+    // Round robin, no retries: each of the 3 servers received a third of the requests.
+    assertThat(Arrays.stream(results.get(0).picksPerBackend()).boxed())
+        .allSatisfy(n -> assertThat(n).isBetween(133L, 134L));
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(out).contains("== round_robin", "== p2c_peak_ewma", "balancer", "chart: " + chart);
+    assertThat(Files.readString(chart).split("<polyline", -1)).hasSize(3);
+    assertThat(Files.readString(json)).contains("\"balancer\": \"round_robin\", \"requests\": 400");
+  }
+
+  @Test
+  void flagsAreCheckedAndDefaultToTheScaledExperiment() {
+    Demo.DemoConfig d = Demo.DemoConfig.parse(new String[0]);
+    assertThat(d.backends).isEqualTo(11);
+    assertThat(d.balancers).containsExactly(Algorithm.ROUND_ROBIN, Algorithm.LEAST_LOADED,
+        Algorithm.P2C_PEAK_EWMA);
+    assertThat(d.describe()).isEqualTo("11 backends normal(20ms,600us), 1000 req/s, 20s per"
+        + " balancer, timeout 120ms (measured, not enforced), slow: backend 0 240ms from 5s to 15s");
+    assertThatThrownBy(() -> Demo.DemoConfig.parse(new String[] {"--duration", "100ms"}))
+        .hasMessage("--duration: 100ms (expected: >= 1s)");
+    assertThatThrownBy(() -> Demo.DemoConfig.parse(new String[] {"--deadline", "maybe"}))
+        .hasMessage("--deadline: maybe (expected: enforce or measure)");
+  }
+}

@@ -1,0 +1,155 @@
+package dev.ballast.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.core.Algorithm;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SimulatorTest {
+
+  private static final long MS = 1_000_000L;
+  private static final long S = 1_000_000_000L;
+
+  private static Scenario.Builder oneBackend(long latencyNanos) {
+    return Scenario.builder()
+        .name("one")
+        .backends(1, LatencyDistribution.constant(latencyNanos))
+        .ratePerSecond(100)
+        .durationNanos(S)
+        .timeoutNanos(S);
+  }
+
+  @Test
+  void oneBackendWithConstantLatencyGivesExactFigures() {
+    for (Algorithm a : Algorithm.values()) {
+      Result r = new Simulator(oneBackend(20 * MS).build()).run(a);
+      assertThat(r.balancer()).isEqualTo(a.id());
+      assertThat(r.requests()).isEqualTo(100);
+      assertThat(r.successes()).isEqualTo(100);
+      assertThat(r.attempts()).isEqualTo(100);
+      assertThat(r.successRate()).isEqualTo(1.0);
+      assertThat(r.picksPerBackend()).containsExactly(100);
+      for (double p : Result.PERCENTILES) {
+        assertThat(r.percentileMillis(p)).as("p%s", p).isEqualTo(20.0);
+      }
+      assertThat(r.maxMillis()).isEqualTo(20.0);
+    }
+  }
+
+  @Test
+  void enforcedTimeoutFailsTheSlowWindowAtTheTimeout() {
+    Scenario s = oneBackend(20 * MS)
+        .slowWindow(new SlowWindow(0, 500 * MS, S, LatencyDistribution.constant(2 * S)))
+        .build();
+    Result r = new Simulator(s).run(Algorithm.ROUND_ROBIN);
+    // Requests arrive every 10 ms; the 50 from 500 ms on take 2 s and time out at 1 s.
+    assertThat(r.requests()).isEqualTo(100);
+    assertThat(r.successes()).isEqualTo(50);
+    assertThat(r.successRate()).isEqualTo(0.5);
+    assertThat(r.percentileMillis(50)).isEqualTo(20.0);
+    assertThat(r.percentileMillis(90)).isEqualTo(1000.0);
+    assertThat(r.maxMillis()).isEqualTo(1000.0);
+  }
+
+  @Test
+  void measuredTimeoutCountsLateAnswersAsFailuresWithTheirRealLatency() {
+    Scenario s = oneBackend(20 * MS)
+        .slowWindow(new SlowWindow(0, 500 * MS, S, LatencyDistribution.constant(2 * S)))
+        .enforceTimeout(false)
+        .build();
+    Result r = new Simulator(s).run(Algorithm.ROUND_ROBIN);
+    assertThat(r.successes()).isEqualTo(50);
+    assertThat(r.percentileMillis(50)).isEqualTo(20.0);
+    assertThat(r.maxMillis()).isEqualTo(2000.0);
+  }
+
+  @Test
+  void roundRobinSplitsEvenlyAndPercentilesFollowTheBackends() {
+    Scenario s = Scenario.builder()
+        .backends(2, LatencyDistribution.constant(10 * MS))
+        .backend(1, LatencyDistribution.constant(30 * MS))
+        .ratePerSecond(100)
+        .durationNanos(S)
+        .build();
+    Result r = new Simulator(s).run(Algorithm.ROUND_ROBIN);
+    assertThat(r.picksPerBackend()).containsExactly(50, 50);
+    assertThat(r.percentileMillis(50)).isEqualTo(10.0);
+    assertThat(r.percentileMillis(90)).isEqualTo(30.0);
+    assertThat(r.successRate()).isEqualTo(1.0);
+  }
+
+  @Test
+  void retriesSendANewAttemptAfterEachTryTimeout() {
+    // Try timeout 20 ms, 2 retries: attempts at 0, 20 and 40 ms; the third answers at 90 ms.
+    Scenario s = oneBackend(50 * MS).timeoutNanos(100 * MS).retries(2).tryTimeoutNanos(20 * MS).build();
+    Result r = new Simulator(s).run(Algorithm.P2C_PEAK_EWMA);
+    assertThat(r.successes()).isEqualTo(100);
+    assertThat(r.attempts()).isEqualTo(300);
+    assertThat(r.maxMillis()).isEqualTo(90.0);
+    assertThat(r.percentileMillis(50)).isEqualTo(90.0);
+  }
+
+  @Test
+  void backupRequestIsSentOnceAndTheFirstAnswerWins() {
+    Scenario s = Scenario.builder()
+        .backends(2, LatencyDistribution.constant(50 * MS))
+        .backend(1, LatencyDistribution.constant(5 * MS))
+        .ratePerSecond(10)
+        .durationNanos(S)
+        .backupAfterNanos(20 * MS)
+        .build();
+    Result r = new Simulator(s).run(Algorithm.ROUND_ROBIN);
+    // Round robin alternates: a request that went to the 50 ms backend sends its backup to the
+    // 5 ms one at 20 ms and is answered at 25 ms; one that went to the fast one needs no backup.
+    assertThat(r.requests()).isEqualTo(10);
+    assertThat(r.successes()).isEqualTo(10);
+    assertThat(r.maxMillis()).isEqualTo(25.0);
+    assertThat(r.attempts()).isBetween(10L, 20L);
+    long backups = r.attempts() - r.requests();
+    assertThat(r.histogram().getCountAtValue(25_000)).isEqualTo(backups);
+    assertThat(r.histogram().getCountAtValue(5_000)).isEqualTo(10 - backups);
+  }
+
+  @Test
+  void sameSeedGivesTheSameOutputAndAnotherSeedDoesNot() {
+    Scenario a = Scenario.linkerd(7).toBuilder().durationNanos(20 * S).poisson(true).build();
+    List<Algorithm> all = List.of(Algorithm.values());
+    String first = Report.json(a.describe(), new Simulator(a).run(all));
+    String second = Report.json(a.describe(), new Simulator(a).run(all));
+    assertThat(second).isEqualTo(first);
+    Scenario b = a.toBuilder().seed(8).build();
+    String other = Report.json(a.describe(), new Simulator(b).run(all));
+    assertThat(other).isNotEqualTo(first);
+  }
+
+  @Test
+  void linkerdScenarioMeetsThePublishedFigures() {
+    List<Result> results = new Simulator(Scenario.named("linkerd")).run(Simulate.DEFAULT_BALANCERS);
+    assertThat(results).extracting(Result::balancer)
+        .containsExactly("round_robin", "least_loaded", "p2c_peak_ewma");
+    assertThat(results).allSatisfy(r -> assertThat(r.requests()).isEqualTo(60_000));
+    assertThat(results.get(0).successRate()).isBetween(0.945, 0.955);
+    assertThat(results.get(1).successRate()).isGreaterThanOrEqualTo(0.99);
+    assertThat(results.get(2).successRate()).isGreaterThanOrEqualTo(0.999);
+    // Round robin sends 1/11 of the traffic to the slow backend whatever happens.
+    long[] picks = results.get(0).picksPerBackend();
+    assertThat(picks[0]).isBetween(60_000L / 11 - 1, 60_000L / 11 + 1);
+    // Load-aware balancers send it far less.
+    assertThat(results.get(2).picksPerBackend()[0]).isLessThan(picks[0] / 2);
+  }
+
+  @Test
+  void scenarioChecksItsArguments() {
+    assertThatThrownBy(() -> Scenario.builder().build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("backends: 0 (expected: > 0)");
+    assertThatThrownBy(() -> oneBackend(MS).slowWindow(SlowWindow.parse("1:1s:2s:2s")).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("slow window backend: 1 (expected: < 1");
+    assertThatThrownBy(() -> oneBackend(MS).ratePerSecond(0).build())
+        .hasMessage("rate: 0.0 (expected: > 0)");
+    assertThatThrownBy(() -> Scenario.named("nope"))
+        .hasMessageContaining("scenario: nope (expected: one of [linkerd, linkerd-deadline])");
+  }
+}
