@@ -1,0 +1,73 @@
+package dev.ballast.grpc;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.grpc.internal.AlgorithmPolicyConfig;
+import dev.ballast.grpc.internal.BalancerLoadBalancer;
+import io.grpc.LoadBalancer;
+import io.grpc.LoadBalancerProvider;
+import io.grpc.NameResolver.ConfigOrError;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A gRPC policy named after an lb-core {@link Algorithm} and balancing with it: one subchannel
+ * per address group, one lb-core balancer per channel, READY subchannels only. The concrete
+ * providers ({@link VnswrrLoadBalancerProvider}, ...) are registered through {@code
+ * META-INF/services/io.grpc.LoadBalancerProvider}; register an instance made with a custom
+ * {@link BalancerConfig} (e.g. a seeded random source) in a {@code LoadBalancerRegistry} to
+ * replace one.
+ */
+public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider {
+
+  private final Algorithm algorithm;
+  private final BalancerConfig base;
+
+  /**
+   * Creates the provider.
+   *
+   * @param base settings the service config's fields are applied to; panic picks are always off
+   */
+  protected AlgorithmLoadBalancerProvider(Algorithm algorithm, BalancerConfig base) {
+    this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+    this.base = Objects.requireNonNull(base, "base");
+  }
+
+  /** Returns the algorithm this policy balances with. */
+  public final Algorithm algorithm() {
+    return algorithm;
+  }
+
+  @Override
+  public final boolean isAvailable() {
+    return true;
+  }
+
+  /** Returns 5, the priority of gRPC's built-in policies. */
+  @Override
+  public final int getPriority() {
+    return 5;
+  }
+
+  /** Returns the algorithm's id, e.g. {@code p2c_peak_ewma}. */
+  @Override
+  public final String getPolicyName() {
+    return algorithm.id();
+  }
+
+  @Override
+  public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
+    return new BalancerLoadBalancer(helper, algorithm, base);
+  }
+
+  /**
+   * Parses the policy's JSON config; a bad value is returned as an error naming the field, never
+   * thrown. Fields: {@code p2c_peak_ewma}: {@code decayTime} (default "10s", &gt; 0), {@code
+   * defaultRtt} (default "30ms", &gt;= 0); {@code swrr}: {@code maxFails} (default 1, &gt; 0); the
+   * others take none. Durations are strings: a number and one of ns, us, ms, s, m, h.
+   */
+  @Override
+  public final ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
+    return AlgorithmPolicyConfig.parse(algorithm, rawConfig);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.ballast.grpc.internal;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A gRPC load balancer over one lb-core {@link Balancer} of a given algorithm. The balancer is
+ * made at the first address update from the policy config, and made anew (nodes lose their
+ * load state, subchannels are kept) only when the config changes.
+ */
+public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
+
+  private final Algorithm algorithm;
+  private final BalancerConfig base;
+  private final boolean feedback;
+  private AlgorithmPolicyConfig config;
+  private Balancer<Backend> balancer;
+
+  /**
+   * Creates the load balancer.
+   *
+   * @param base the lb-core settings the policy config is applied to (ticker, random source)
+   */
+  public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
+    super(helper, base.ticker());
+    this.algorithm = algorithm;
+    this.base = base;
+    // Load-aware algorithms need pending counts and latencies; SWRR lowers a failing node's
+    // effective weight (nginx max_fails). The others only need the pick released.
+    this.feedback = algorithm.isLoadAware() || algorithm == Algorithm.SWRR;
+  }
+
+  @Override
+  void update(Object policyConfig, List<Endpoint> endpoints,
+      Function<Endpoint, Backend> values) {
+    AlgorithmPolicyConfig c = policyConfig instanceof AlgorithmPolicyConfig
+        ? (AlgorithmPolicyConfig) policyConfig
+        : AlgorithmPolicyConfig.defaults(algorithm);
+    Balancer<Backend> target = balancer;
+    if (target == null || !c.equals(config)) {
+      target = algorithm.create(c.toBalancerConfig(base));
+    }
+    target.update(endpoints, values);
+    balancer = target;
+    config = c;
+  }
+
+  @Override
+  List<Node<Backend>> nodes() {
+    return balancer.nodes();
+  }
+
+  @Override
+  SubchannelPicker readyPicker() {
+    return new BalancerPicker(balancer, feedback);
+  }
+
+  /** Returns the balancer, for tests. */
+  Balancer<Backend> balancer() {
+    return balancer;
+  }
+}

@@ -1,0 +1,125 @@
+package dev.ballast.grpc.internal;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.grpc.EndpointAttributes;
+import dev.ballast.grpc.EndpointRegistry;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.NameResolver;
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/**
+ * Resolves a fixed endpoint list or follows a name in an {@link EndpointRegistry}. Host names
+ * are resolved on the offload executor; results reach the listener in the channel's
+ * synchronization context.
+ */
+public final class BallastNameResolver extends NameResolver {
+
+  private final String authority;
+  private final List<Endpoint> fixed;
+  private final String name;
+  private final EndpointRegistry registry;
+  private final SynchronizationContext syncContext;
+  private final Executor executor;
+
+  // Synchronization context only.
+  private Listener2 listener;
+  private EndpointRegistry.Subscription subscription;
+  private List<Endpoint> latest;
+  private boolean shutdown;
+
+  private BallastNameResolver(String authority, List<Endpoint> fixed, String name,
+      EndpointRegistry registry, Args args) {
+    this.authority = authority;
+    this.fixed = fixed;
+    this.name = name;
+    this.registry = registry;
+    this.syncContext = args.getSynchronizationContext();
+    Executor offload = args.getOffloadExecutor();
+    this.executor = offload != null ? offload : Runnable::run;
+  }
+
+  /** A resolver for a fixed list; the authority is the first endpoint's address. */
+  public static BallastNameResolver fixed(List<Endpoint> endpoints, Args args) {
+    return new BallastNameResolver(endpoints.get(0).address(), List.copyOf(endpoints), null, null,
+        args);
+  }
+
+  /** A resolver following a name in the registry; the authority is the name. */
+  public static BallastNameResolver following(String name, EndpointRegistry registry, Args args) {
+    return new BallastNameResolver(name, null, name, registry, args);
+  }
+
+  @Override
+  public String getServiceAuthority() {
+    return authority;
+  }
+
+  @Override
+  public void start(Listener2 listener) {
+    this.listener = listener;
+    if (fixed != null) {
+      resolve(fixed);
+      return;
+    }
+    subscription = registry.subscribe(name,
+        endpoints -> syncContext.execute(() -> resolve(endpoints)));
+    if (latest == null && registry.get(name).isEmpty()) {
+      listener.onError(Status.UNAVAILABLE.withDescription(
+          "ballast://" + name + ": no endpoints published under '" + name
+              + "' in the EndpointRegistry yet"));
+    }
+  }
+
+  @Override
+  public void refresh() {
+    if (latest != null) {
+      resolve(latest);
+    }
+  }
+
+  @Override
+  public void shutdown() {
+    shutdown = true;
+    if (subscription != null) {
+      subscription.close();
+    }
+  }
+
+  private void resolve(List<Endpoint> endpoints) {
+    if (shutdown) {
+      return;
+    }
+    latest = endpoints;
+    executor.execute(() -> {
+      List<EquivalentAddressGroup> groups = new ArrayList<>(endpoints.size());
+      List<String> unresolved = new ArrayList<>();
+      for (Endpoint e : endpoints) {
+        EquivalentAddressGroup g = EndpointAttributes.toAddressGroup(e);
+        if (((InetSocketAddress) g.getAddresses().get(0)).isUnresolved()) {
+          unresolved.add(e.host());
+        } else {
+          groups.add(g);
+        }
+      }
+      syncContext.execute(() -> deliver(endpoints, groups, unresolved));
+    });
+  }
+
+  private void deliver(List<Endpoint> endpoints, List<EquivalentAddressGroup> groups,
+      List<String> unresolved) {
+    if (shutdown || endpoints != latest) {
+      return; // a newer list is on its way
+    }
+    if (groups.isEmpty() && !unresolved.isEmpty()) {
+      listener.onError(Status.UNAVAILABLE.withDescription(
+          "ballast://" + authority + ": cannot resolve hosts " + unresolved));
+      return;
+    }
+    listener.onResult2(ResolutionResult.newBuilder().setAddresses(groups).build());
+  }
+}

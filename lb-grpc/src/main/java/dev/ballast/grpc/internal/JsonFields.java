@@ -1,0 +1,141 @@
+package dev.ballast.grpc.internal;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads fields of a parsed service-config JSON object ({@code Map<String, ?>} holding Strings,
+ * Doubles, Booleans, Lists and Maps). Every failure is an {@link IllegalArgumentException} whose
+ * message names the field and says what was expected.
+ */
+final class JsonFields {
+
+  private JsonFields() {}
+
+  /** Rejects keys outside {@code allowed}, so a misspelt field is not silently ignored. */
+  static void checkKeys(String policy, Map<String, ?> json, Set<String> allowed) {
+    for (String key : json.keySet()) {
+      if (!allowed.contains(key)) {
+        throw new IllegalArgumentException(policy + ": unknown field '" + key + "' (expected: "
+            + (allowed.isEmpty() ? "no fields" : "one of " + new java.util.TreeSet<>(allowed))
+            + ")");
+      }
+    }
+  }
+
+  /** Returns a string field, or null if absent. */
+  static String string(String field, Map<String, ?> json) {
+    Object v = json.get(field);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String)) {
+      throw new IllegalArgumentException(field + ": " + v + " (expected: a string)");
+    }
+    return (String) v;
+  }
+
+  /** Returns a positive integer field, or null if absent. */
+  static Integer positiveInt(String field, Map<String, ?> json) {
+    Object v = json.get(field);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof Number)) {
+      throw new IllegalArgumentException(field + ": " + v + " (expected: an integer > 0)");
+    }
+    double d = ((Number) v).doubleValue();
+    if (d != Math.rint(d) || d < 1 || d > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(field + ": " + v + " (expected: an integer > 0)");
+    }
+    return (int) d;
+  }
+
+  /** Returns a list field, or null if absent. */
+  static List<?> list(String field, Map<String, ?> json) {
+    Object v = json.get(field);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof List)) {
+      throw new IllegalArgumentException(field + ": " + v + " (expected: a list)");
+    }
+    return (List<?>) v;
+  }
+
+  /** Returns an object field, or null if absent. */
+  @SuppressWarnings("unchecked")
+  static Map<String, ?> object(String field, Map<String, ?> json) {
+    Object v = json.get(field);
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof Map)) {
+      throw new IllegalArgumentException(field + ": " + v + " (expected: an object)");
+    }
+    return (Map<String, ?>) v;
+  }
+
+  /**
+   * Returns a duration field written as a string: a decimal number and a unit, one of {@code
+   * ns, us, ms, s, m, h} ({@code "10s"}, {@code "30ms"}, {@code "0.5s"}, as in gRPC service
+   * configs), or null if absent.
+   */
+  static Duration duration(String field, Map<String, ?> json) {
+    Object v = json.get(field);
+    if (v == null) {
+      return null;
+    }
+    String expected = " (expected: a duration string such as \"10s\" or \"30ms\")";
+    if (!(v instanceof String)) {
+      throw new IllegalArgumentException(field + ": " + v + expected);
+    }
+    String text = ((String) v).trim().toLowerCase(Locale.ROOT);
+    int unitAt = text.length();
+    while (unitAt > 0 && Character.isLetter(text.charAt(unitAt - 1))) {
+      unitAt--;
+    }
+    String unit = text.substring(unitAt);
+    long nanosPerUnit;
+    switch (unit) {
+      case "ns":
+        nanosPerUnit = 1L;
+        break;
+      case "us":
+        nanosPerUnit = 1_000L;
+        break;
+      case "ms":
+        nanosPerUnit = 1_000_000L;
+        break;
+      case "s":
+        nanosPerUnit = 1_000_000_000L;
+        break;
+      case "m":
+        nanosPerUnit = 60_000_000_000L;
+        break;
+      case "h":
+        nanosPerUnit = 3_600_000_000_000L;
+        break;
+      default:
+        throw new IllegalArgumentException(field + ": \"" + v + "\"" + expected);
+    }
+    BigDecimal amount;
+    try {
+      amount = new BigDecimal(text.substring(0, unitAt));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(field + ": \"" + v + "\"" + expected, e);
+    }
+    BigDecimal nanos = amount.multiply(BigDecimal.valueOf(nanosPerUnit));
+    if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+      throw new IllegalArgumentException(field + ": \"" + v + "\" (expected: at most 292 years)");
+    }
+    if (nanos.signum() < 0) {
+      throw new IllegalArgumentException(field + ": \"" + v + "\" (expected: >= 0)");
+    }
+    return Duration.ofNanos(nanos.longValue());
+  }
+}

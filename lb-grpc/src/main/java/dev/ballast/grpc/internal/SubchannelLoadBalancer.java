@@ -1,0 +1,234 @@
+package dev.ballast.grpc.internal;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.core.Ticker;
+import dev.ballast.grpc.EndpointAttributes;
+import io.grpc.ConnectivityState;
+import io.grpc.ConnectivityStateInfo;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.Status;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The gRPC side shared by Ballast's policies: one subchannel per address group, their states
+ * mapped onto lb-core node availability, and a new immutable picker published on every change.
+ *
+ * <p>Contract followed (gRPC's LoadBalancer API): every method runs in the channel's
+ * synchronization context; a subchannel per {@link EquivalentAddressGroup}, connected eagerly;
+ * READY = {@code OPEN}, CONNECTING/IDLE = {@code BUSY} (IDLE asks for a connection again),
+ * TRANSIENT_FAILURE = {@code CLOSED} and stays so until READY (gRFC A61's sticky
+ * TRANSIENT_FAILURE); name resolution is refreshed on IDLE and TRANSIENT_FAILURE; an empty
+ * address list is returned as UNAVAILABLE; shutdown shuts every subchannel down.
+ *
+ * <p>Aggregate state: READY if any subchannel is; else CONNECTING if any is connecting or idle
+ * (picks wait); else TRANSIENT_FAILURE with the last connection error.
+ */
+abstract class SubchannelLoadBalancer extends LoadBalancer {
+
+  final Helper helper;
+  final Ticker ticker;
+  private final Map<String, Backend> backends = new LinkedHashMap<>();
+  private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
+  private boolean shutdown;
+
+  SubchannelLoadBalancer(Helper helper, Ticker ticker) {
+    this.helper = helper;
+    this.ticker = ticker;
+  }
+
+  /**
+   * Applies the policy config and the new endpoint set; {@code values} gives the backend of an
+   * endpoint (kept or new).
+   *
+   * @throws IllegalArgumentException if lb-core rejects the set; the previous set then stays
+   */
+  abstract void update(Object config, List<Endpoint> endpoints,
+      Function<Endpoint, Backend> values);
+
+  /** Returns the nodes now balanced, one per endpoint of the last update. */
+  abstract List<Node<Backend>> nodes();
+
+  /** Returns a picker over the current nodes, used while at least one subchannel is READY. */
+  abstract SubchannelPicker readyPicker();
+
+  @Override
+  public final Status acceptResolvedAddresses(ResolvedAddresses resolved) {
+    if (shutdown) {
+      return Status.OK;
+    }
+    List<EquivalentAddressGroup> groups = resolved.getAddresses();
+    if (groups.isEmpty()) {
+      Status status = Status.UNAVAILABLE.withDescription(
+          "name resolver returned no addresses for " + helper.getAuthority());
+      handleNameResolutionError(status);
+      return status;
+    }
+    List<Endpoint> endpoints = new ArrayList<>(groups.size());
+    Map<String, EquivalentAddressGroup> groupOf = new HashMap<>();
+    try {
+      for (EquivalentAddressGroup g : groups) {
+        Endpoint e = EndpointAttributes.toEndpoint(g);
+        if (groupOf.put(e.address(), g) != null) {
+          throw new IllegalArgumentException("address: " + e.address() + " given twice");
+        }
+        endpoints.add(e);
+      }
+      update(resolved.getLoadBalancingPolicyConfig(), endpoints, e -> backend(e, groupOf));
+    } catch (IllegalArgumentException e) {
+      Status status = Status.UNAVAILABLE.withDescription(
+          "bad addresses from the name resolver: " + e.getMessage()).withCause(e);
+      handleNameResolutionError(status);
+      return status;
+    }
+    for (Node<Backend> n : nodes()) {
+      n.value().bind(n);
+    }
+    for (Iterator<Backend> it = backends.values().iterator(); it.hasNext(); ) {
+      Backend b = it.next();
+      EquivalentAddressGroup g = groupOf.get(b.address);
+      if (g == null) {
+        it.remove();
+        b.subchannel.shutdown();
+        b.reclaimUnstarted();
+      } else if (!g.equals(b.group)) {
+        b.group = g;
+        b.subchannel.updateAddresses(List.of(g));
+      }
+    }
+    publish();
+    return Status.OK;
+  }
+
+  private Backend backend(Endpoint e, Map<String, EquivalentAddressGroup> groupOf) {
+    Backend b = backends.get(e.address());
+    if (b != null) {
+      return b;
+    }
+    EquivalentAddressGroup group = groupOf.get(e.address());
+    Subchannel subchannel = helper.createSubchannel(
+        CreateSubchannelArgs.newBuilder().setAddresses(group).build());
+    Backend created = new Backend(e.address(), subchannel, group, ticker);
+    backends.put(e.address(), created);
+    subchannel.start(info -> onSubchannelState(created, info));
+    subchannel.requestConnection();
+    return created;
+  }
+
+  private void onSubchannelState(Backend b, ConnectivityStateInfo info) {
+    if (shutdown || backends.get(b.address) != b) {
+      return; // a removed subchannel's last words
+    }
+    ConnectivityState s = info.getState();
+    if (s == ConnectivityState.SHUTDOWN) {
+      return;
+    }
+    if (s == ConnectivityState.IDLE || s == ConnectivityState.TRANSIENT_FAILURE) {
+      helper.refreshNameResolution();
+    }
+    if (s == ConnectivityState.IDLE) {
+      b.subchannel.requestConnection();
+    }
+    if (s == ConnectivityState.TRANSIENT_FAILURE) {
+      lastFailure = info.getStatus();
+    }
+    boolean sticky = b.state == ConnectivityState.TRANSIENT_FAILURE
+        && (s == ConnectivityState.CONNECTING || s == ConnectivityState.IDLE);
+    if (!sticky) {
+      b.setState(s);
+    }
+    // Any change ends picks that never became streams (see Backend).
+    b.reclaimUnstarted();
+    publish();
+  }
+
+  private void publish() {
+    boolean connecting = false;
+    boolean ready = false;
+    for (Backend b : backends.values()) {
+      if (b.state == ConnectivityState.READY) {
+        ready = true;
+        break;
+      }
+      connecting |= b.state == ConnectivityState.CONNECTING || b.state == ConnectivityState.IDLE;
+    }
+    if (ready) {
+      helper.updateBalancingState(ConnectivityState.READY, readyPicker());
+    } else if (connecting) {
+      helper.updateBalancingState(ConnectivityState.CONNECTING,
+          new FixedPicker(PickResult.withNoResult()));
+    } else {
+      Status s = Status.UNAVAILABLE.withDescription("no READY subchannel among "
+          + backends.size() + "; last error: " + lastFailure.getCode()
+          + (lastFailure.getDescription() == null ? "" : " " + lastFailure.getDescription()))
+          .withCause(lastFailure.getCause());
+      helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
+          new FixedPicker(PickResult.withError(s)));
+    }
+  }
+
+  @Override
+  public final void handleNameResolutionError(Status error) {
+    if (shutdown) {
+      return;
+    }
+    boolean anyReady = false;
+    for (Backend b : backends.values()) {
+      anyReady |= b.state == ConnectivityState.READY;
+    }
+    if (!anyReady) {
+      helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
+          new FixedPicker(PickResult.withError(error)));
+    }
+  }
+
+  @Override
+  public final void requestConnection() {
+    for (Backend b : backends.values()) {
+      if (b.state == ConnectivityState.IDLE) {
+        b.subchannel.requestConnection();
+      }
+    }
+  }
+
+  @Override
+  public final void shutdown() {
+    shutdown = true;
+    for (Backend b : backends.values()) {
+      b.subchannel.shutdown();
+      b.reclaimUnstarted();
+    }
+    backends.clear();
+  }
+
+  /** Returns the backends by address, for tests. */
+  final Map<String, Backend> backends() {
+    return backends;
+  }
+
+  /** A picker that always gives the same result (no result while connecting, or an error). */
+  static final class FixedPicker extends SubchannelPicker {
+    private final PickResult result;
+
+    FixedPicker(PickResult result) {
+      this.result = result;
+    }
+
+    @Override
+    public PickResult pickSubchannel(PickSubchannelArgs args) {
+      return result;
+    }
+
+    @Override
+    public String toString() {
+      return "FixedPicker{" + result + "}";
+    }
+  }
+}

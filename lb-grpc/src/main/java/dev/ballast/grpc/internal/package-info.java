@@ -1,0 +1,5 @@
+/**
+ * Non-API code of lb-grpc: the load balancer, its pickers and stream tracers, the config parser
+ * and the name resolver. May change without notice.
+ */
+package dev.ballast.grpc.internal;

@@ -1,0 +1,17 @@
+/**
+ * gRPC-java load-balancing policies and a name resolver over Ballast's lb-core.
+ *
+ * <p>Policies (registered through {@code META-INF/services/io.grpc.LoadBalancerProvider}, so a
+ * channel selects them by name with {@code defaultLoadBalancingPolicy(...)} or a service config):
+ * {@code vnswrr}, {@code swrr}, {@code weighted_random}, {@code least_loaded}, {@code
+ * p2c_peak_ewma} and {@code label_subset}. Each wraps the lb-core algorithm of the same name.
+ *
+ * <p>The {@code ballast} name resolver takes lb-core's textual endpoint form ({@code
+ * ballast:///10.0.0.1:443;weight=3;zone=a,10.0.0.2:443}) or a name published in an {@link
+ * dev.ballast.grpc.EndpointRegistry} ({@code ballast://orders}). Weights and labels travel to the
+ * policies as {@link dev.ballast.grpc.EndpointAttributes} on each {@code EquivalentAddressGroup},
+ * so any resolver can supply them.
+ *
+ * <p>Arguments and return values are non-null unless a method says otherwise.
+ */
+package dev.ballast.grpc;

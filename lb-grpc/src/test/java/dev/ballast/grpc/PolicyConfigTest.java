@@ -1,0 +1,137 @@
+package dev.ballast.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.grpc.internal.AlgorithmPolicyConfig;
+import io.grpc.LoadBalancerProvider;
+import io.grpc.LoadBalancerRegistry;
+import io.grpc.NameResolver.ConfigOrError;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** Service-config parsing of the algorithm policies: defaults, every field, every bad value. */
+class PolicyConfigTest {
+
+  private static LoadBalancerProvider provider(String name) {
+    LoadBalancerProvider p = LoadBalancerRegistry.getDefaultRegistry().getProvider(name);
+    assertThat(p).as("provider %s registered", name).isNotNull();
+    return p;
+  }
+
+  private static BalancerConfig parsed(String policy, Map<String, ?> json) {
+    ConfigOrError c = provider(policy).parseLoadBalancingPolicyConfig(json);
+    assertThat(c.getError()).as("error for %s", json).isNull();
+    return ((AlgorithmPolicyConfig) c.getConfig()).toBalancerConfig(BalancerConfig.defaults());
+  }
+
+  private static String error(String policy, Map<String, ?> json) {
+    ConfigOrError c = provider(policy).parseLoadBalancingPolicyConfig(json);
+    assertThat(c.getConfig()).as("config for %s", json).isNull();
+    return c.getError().getDescription();
+  }
+
+  @Test
+  void everyPolicyIsRegisteredUnderItsName() {
+    assertThat(provider("vnswrr")).isInstanceOf(VnswrrLoadBalancerProvider.class);
+    assertThat(provider("swrr")).isInstanceOf(SwrrLoadBalancerProvider.class);
+    assertThat(provider("weighted_random")).isInstanceOf(WeightedRandomLoadBalancerProvider.class);
+    assertThat(provider("least_loaded")).isInstanceOf(LeastLoadedLoadBalancerProvider.class);
+    assertThat(provider("p2c_peak_ewma")).isInstanceOf(P2cPeakEwmaLoadBalancerProvider.class);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"vnswrr", "swrr", "weighted_random", "least_loaded", "p2c_peak_ewma"})
+  void emptyConfigMeansLbCoreDefaultsWithoutPanicPicks(String policy) {
+    BalancerConfig c = parsed(policy, Map.of());
+
+    assertThat(c.decayTime()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(c.defaultRtt()).isEqualTo(Duration.ofMillis(30));
+    assertThat(c.maxFails()).isEqualTo(1);
+    assertThat(c.panicPick()).isFalse();
+  }
+
+  @Test
+  void panicPicksStayOffWhateverTheBase() {
+    BalancerConfig panicky = BalancerConfig.builder().panicPick(true).build();
+    AlgorithmPolicyConfig c = (AlgorithmPolicyConfig) provider("vnswrr")
+        .parseLoadBalancingPolicyConfig(Map.of()).getConfig();
+
+    assertThat(c.toBalancerConfig(panicky).panicPick()).isFalse();
+  }
+
+  @Test
+  void peakEwmaTakesEveryField() {
+    BalancerConfig c = parsed("p2c_peak_ewma", Map.of("decayTime", "5s", "defaultRtt", "12ms"));
+
+    assertThat(c.decayTime()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.defaultRtt()).isEqualTo(Duration.ofMillis(12));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"250ns, 250", "3us, 3000", "30ms, 30000000", "0.5s, 500000000",
+      "10s, 10000000000", "1.5m, 90000000000", "1h, 3600000000000", " 2S , 2000000000"})
+  void durationsTakeEveryUnit(String text, long nanos) {
+    assertThat(parsed("p2c_peak_ewma", Map.of("decayTime", text)).decayTime())
+        .isEqualTo(Duration.ofNanos(nanos));
+  }
+
+  @Test
+  void zeroDefaultRttIsAllowed() {
+    assertThat(parsed("p2c_peak_ewma", Map.of("defaultRtt", "0ms")).defaultRtt())
+        .isEqualTo(Duration.ZERO);
+  }
+
+  @Test
+  void swrrTakesMaxFails() {
+    assertThat(parsed("swrr", Map.of("maxFails", 3.0)).maxFails()).isEqualTo(3);
+  }
+
+  @Test
+  void badDurationsAreNamed() {
+    assertThat(error("p2c_peak_ewma", Map.of("decayTime", 10.0)))
+        .isEqualTo("p2c_peak_ewma config: decayTime: 10.0 (expected: a duration string such as"
+            + " \"10s\" or \"30ms\")");
+    assertThat(error("p2c_peak_ewma", Map.of("decayTime", "10")))
+        .contains("decayTime: \"10\" (expected: a duration string");
+    assertThat(error("p2c_peak_ewma", Map.of("decayTime", "10 parsecs")))
+        .contains("decayTime: \"10 parsecs\"");
+    assertThat(error("p2c_peak_ewma", Map.of("decayTime", "ten s")))
+        .contains("decayTime: \"ten s\"");
+    assertThat(error("p2c_peak_ewma", Map.of("decayTime", "s")))
+        .contains("decayTime: \"s\"");
+    assertThat(error("p2c_peak_ewma", Map.of("decayTime", "0s")))
+        .contains("decayTime: \"0s\" (expected: > 0)");
+    assertThat(error("p2c_peak_ewma", Map.of("decayTime", "-1s")))
+        .contains("decayTime: \"-1s\" (expected: >= 0)");
+    assertThat(error("p2c_peak_ewma", Map.of("decayTime", "9999999h")))
+        .contains("decayTime: \"9999999h\" (expected: at most 292 years)");
+    assertThat(error("p2c_peak_ewma", Map.of("defaultRtt", "-5ms")))
+        .contains("defaultRtt: \"-5ms\" (expected: >= 0)");
+    assertThat(error("p2c_peak_ewma", Map.of("defaultRtt", true)))
+        .contains("defaultRtt: true (expected: a duration string");
+  }
+
+  @Test
+  void badMaxFailsIsNamed() {
+    assertThat(error("swrr", Map.of("maxFails", 0.0)))
+        .isEqualTo("swrr config: maxFails: 0.0 (expected: an integer > 0)");
+    assertThat(error("swrr", Map.of("maxFails", 1.5))).contains("maxFails: 1.5");
+    assertThat(error("swrr", Map.of("maxFails", -2.0))).contains("maxFails: -2.0");
+    assertThat(error("swrr", Map.of("maxFails", "2"))).contains("maxFails: 2 (expected");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"vnswrr, decayTime, no fields", "weighted_random, x, no fields",
+      "least_loaded, maxFails, no fields", "swrr, decayTime, [maxFails]",
+      "p2c_peak_ewma, decaytime, '[decayTime, defaultRtt]'"})
+  void unknownFieldsAreNamedRatherThanIgnored(String policy, String field, String expected) {
+    assertThat(error(policy, Map.of(field, "1s")))
+        .isEqualTo(policy + " config: " + policy + ": unknown field '" + field + "' (expected: "
+            + (expected.startsWith("[") ? "one of " : "") + expected + ")");
+  }
+}

@@ -1,0 +1,119 @@
+package dev.ballast.grpc.internal;
+
+import io.grpc.Attributes;
+import io.grpc.ConnectivityState;
+import io.grpc.ConnectivityStateInfo;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.ManagedChannel;
+import io.grpc.SynchronizationContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A channel stand-in: records subchannels, states and pickers; runs everything inline. */
+final class FakeHelper extends LoadBalancer.Helper {
+
+  final SynchronizationContext syncContext = new SynchronizationContext((t, e) -> {
+    throw new AssertionError(e);
+  });
+  final List<FakeSubchannel> subchannels = new ArrayList<>();
+  ConnectivityState state;
+  LoadBalancer.SubchannelPicker picker;
+  int pickerUpdates;
+  int refreshes;
+
+  @Override
+  public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
+    FakeSubchannel s = new FakeSubchannel(args.getAddresses());
+    subchannels.add(s);
+    return s;
+  }
+
+  @Override
+  public ManagedChannel createOobChannel(EquivalentAddressGroup eag, String authority) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public void updateBalancingState(ConnectivityState newState,
+      LoadBalancer.SubchannelPicker newPicker) {
+    state = newState;
+    picker = newPicker;
+    pickerUpdates++;
+  }
+
+  @Override
+  public void refreshNameResolution() {
+    refreshes++;
+  }
+
+  @Override
+  public SynchronizationContext getSynchronizationContext() {
+    return syncContext;
+  }
+
+  @Override
+  public String getAuthority() {
+    return "fake-authority";
+  }
+
+  FakeSubchannel subchannel(int port) {
+    for (FakeSubchannel s : subchannels) {
+      if (((java.net.InetSocketAddress) s.getAddresses().getAddresses().get(0)).getPort()
+          == port) {
+        return s;
+      }
+    }
+    throw new AssertionError("no subchannel for port " + port);
+  }
+
+  /** A subchannel whose state the test sets. */
+  static final class FakeSubchannel extends LoadBalancer.Subchannel {
+    private List<EquivalentAddressGroup> groups;
+    LoadBalancer.SubchannelStateListener listener;
+    int connectionRequests;
+    boolean shutdown;
+
+    FakeSubchannel(List<EquivalentAddressGroup> groups) {
+      this.groups = groups;
+    }
+
+    @Override
+    public void start(LoadBalancer.SubchannelStateListener l) {
+      this.listener = l;
+    }
+
+    @Override
+    public void shutdown() {
+      shutdown = true;
+    }
+
+    @Override
+    public void requestConnection() {
+      connectionRequests++;
+    }
+
+    @Override
+    public List<EquivalentAddressGroup> getAllAddresses() {
+      return groups;
+    }
+
+    @Override
+    public void updateAddresses(List<EquivalentAddressGroup> addrs) {
+      this.groups = addrs;
+    }
+
+    @Override
+    public Attributes getAttributes() {
+      return Attributes.EMPTY;
+    }
+
+    void set(ConnectivityState s) {
+      listener.onSubchannelState(ConnectivityStateInfo.forNonError(s));
+    }
+
+    void fail(io.grpc.Status status) {
+      listener.onSubchannelState(ConnectivityStateInfo.forTransientFailure(status));
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.ballast.netty;
+
+/** Where the client reports what happens; the no-op one unless Micrometer is configured. */
+interface ClientMetrics {
+
+  ClientMetrics NOOP = new ClientMetrics() {};
+
+  /** Per-endpoint handle, made when the endpoint joins and closed when it leaves. */
+  interface ForEndpoint {
+    ForEndpoint NOOP = new ForEndpoint() {};
+
+    default void success(long latencyNanos) {}
+
+    default void failure(long latencyNanos, Throwable cause) {}
+
+    default void ejected() {}
+
+    default void close() {}
+  }
+
+  default ForEndpoint endpoint(EndpointClient<?, ?> endpoint) {
+    return ForEndpoint.NOOP;
+  }
+
+  default void retry() {}
+
+  default void budgetExhausted() {}
+
+  default void call(boolean success, long latencyNanos) {}
+}

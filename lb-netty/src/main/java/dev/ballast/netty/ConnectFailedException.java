@@ -1,0 +1,14 @@
+package dev.ballast.netty;
+
+/**
+ * Opening a connection to the endpoint failed (refused, unreachable, or the connect timeout\n * passed). The request never reached a server.
+ */
+public final class ConnectFailedException extends BallastException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Creates the exception for an endpoint and attempt; {@code cause} may be {@code null}. */
+  public ConnectFailedException(String what, String endpoint, int attempt, Throwable cause) {
+    super(what, endpoint, attempt, false, cause);
+  }
+}

@@ -1,0 +1,475 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Ticker;
+import dev.ballast.netty.internal.Dispatcher;
+import dev.ballast.netty.internal.Protocol;
+import dev.ballast.netty.internal.Transport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+
+/**
+ * The connections to one endpoint. An acquire takes a permit on the open connection with the
+ * fewest requests in flight below the per-connection cap; when there is none it opens a
+ * connection (up to the maximum) and waits in a bounded queue, failing with {@link
+ * PoolOverflowException} when the queue is full and {@link AcquireTimeoutException} when the
+ * wait is too long. A release returns the permit; a connection that broke, was abandoned
+ * mid-request or outlived its (jittered) lifetime is closed once its last request ends. A
+ * periodic task closes connections idle longer than the idle timeout (keeping the minimum) and
+ * opens the minimum.
+ *
+ * <p>Thread-safe: the pool's state is guarded by one lock, held only for bookkeeping; futures
+ * complete and channels close outside it. Created by {@link BallastClient}, one per endpoint;
+ * its counters are public for tests and metrics.
+ *
+ * @param <Req> the request type
+ * @param <Rep> the response type
+ */
+public final class ConnectionPool<Req, Rep> {
+
+  private enum State { OPEN, DRAINING, CLOSED }
+
+  private final Endpoint endpoint;
+  private final String address;
+  private final PoolConfig config;
+  private final int cap;
+  private final Bootstrap bootstrap;
+  private final InetSocketAddress remote;
+  private final Ticker ticker;
+  private final RandomGenerator random;
+  private final EventLoopGroup group;
+
+  private final ArrayList<PooledConnection<Req, Rep>> connections = new ArrayList<>();
+  private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  private int connecting;
+  private int inFlight;
+  private State state = State.OPEN;
+  private ScheduledFuture<?> reaper;
+
+  private final class Waiter implements Runnable {
+    final CompletableFuture<PooledConnection<Req, Rep>> future = new CompletableFuture<>();
+    final int attempt;
+    ScheduledFuture<?> timer;
+    long timeoutNanos;
+
+    Waiter(int attempt) {
+      this.attempt = attempt;
+    }
+
+    @Override
+    public void run() {
+      boolean removed;
+      synchronized (ConnectionPool.this) {
+        removed = waiters.remove(this);
+      }
+      if (removed) {
+        future.completeExceptionally(new AcquireTimeoutException(
+            "no connection free within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms",
+            address, attempt, null));
+      }
+    }
+  }
+
+  ConnectionPool(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
+      EventLoopGroup group, Ticker ticker, RandomGenerator random) {
+    this.endpoint = endpoint;
+    this.address = endpoint.address();
+    this.config = config;
+    this.cap = protocol.maxInFlightPerConnection();
+    this.group = group;
+    this.ticker = ticker;
+    this.random = random;
+    this.remote = InetSocketAddress.createUnresolved(endpoint.host(), endpoint.port());
+    this.bootstrap = Transport.configure(new Bootstrap(),
+            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
+        .group(group)
+        .handler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            protocol.init(ch.pipeline());
+          }
+        });
+    long period = Math.max(100, Math.min(1000, config.idleTimeout().toMillis() / 4));
+    this.reaper = group.next().scheduleWithFixedDelay(
+        this::maintain, period, period, TimeUnit.MILLISECONDS);
+    if (config.minConnections() > 0) {
+      group.next().execute(this::maintain);
+    }
+  }
+
+  /** Returns the endpoint this pool connects to. */
+  public Endpoint endpoint() {
+    return endpoint;
+  }
+
+  /** Returns the connections open now (busy or idle). */
+  public synchronized int connections() {
+    return connections.size();
+  }
+
+  /** Returns the open connections with no request in flight. */
+  public synchronized int idleConnections() {
+    int n = 0;
+    for (PooledConnection<Req, Rep> c : connections) {
+      if (c.inFlight == 0) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Returns the connections being opened. */
+  public synchronized int connecting() {
+    return connecting;
+  }
+
+  /** Returns the permits taken and not yet released: requests in flight on this pool. */
+  public synchronized int inFlight() {
+    return inFlight;
+  }
+
+  /** Returns the acquires waiting for a connection. */
+  public synchronized int pendingAcquires() {
+    return waiters.size();
+  }
+
+  /** Returns whether the pool was closed or is draining. */
+  public synchronized boolean isClosed() {
+    return state != State.OPEN;
+  }
+
+  /**
+   * Takes a permit on a connection, waiting at most {@code timeoutNanos} (capped by the acquire
+   * timeout).
+   */
+  CompletableFuture<PooledConnection<Req, Rep>> acquire(long timeoutNanos, int attempt) {
+    long now = ticker.nanoTime();
+    Waiter w;
+    boolean open = false;
+    synchronized (this) {
+      if (state != State.OPEN) {
+        return CompletableFuture.failedFuture(
+            new PoolClosedException("connection pool closed", address, attempt, null));
+      }
+      PooledConnection<Req, Rep> best = null;
+      for (int i = 0, n = connections.size(); i < n; i++) {
+        PooledConnection<Req, Rep> c = connections.get(i);
+        if (c.inFlight < cap && c.usable(now) && (best == null || c.inFlight < best.inFlight)) {
+          best = c;
+          if (c.inFlight == 0) {
+            break;
+          }
+        }
+      }
+      if (best != null) {
+        best.inFlight++;
+        inFlight++;
+        return CompletableFuture.completedFuture(best);
+      }
+      if (waiters.size() >= config.maxPendingAcquires()) {
+        return CompletableFuture.failedFuture(new PoolOverflowException(
+            "connection pool full: " + connections.size() + " connections busy and "
+                + waiters.size() + " acquires waiting (max " + config.maxPendingAcquires() + ")",
+            address, attempt, null));
+      }
+      w = new Waiter(attempt);
+      w.timeoutNanos = Math.max(0, Math.min(timeoutNanos, config.acquireTimeout().toNanos()));
+      waiters.add(w);
+      if (shouldOpen()) {
+        connecting++;
+        open = true;
+      }
+      w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+    if (open) {
+      connect();
+    }
+    return w.future;
+  }
+
+  // Guarded by this.
+  private boolean shouldOpen() {
+    return connections.size() + connecting < config.maxConnections()
+        && waiters.size() > (long) connecting * cap;
+  }
+
+  /**
+   * Returns a permit. {@code reusable} is false when the request broke or abandoned the
+   * connection; the connection is then closed once its last request ends.
+   */
+  void release(PooledConnection<Req, Rep> c, boolean reusable) {
+    long now = ticker.nanoTime();
+    Waiter next = null;
+    boolean close = false;
+    boolean open = false;
+    boolean done = false;
+    synchronized (this) {
+      c.inFlight--;
+      inFlight--;
+      c.lastUsed = now;
+      if (!reusable || !c.usable(now) || state != State.OPEN) {
+        c.retired = true;
+      }
+      if (c.retired) {
+        if (c.inFlight == 0) {
+          connections.remove(c);
+          close = true;
+        }
+        if (!waiters.isEmpty() && state == State.OPEN && shouldOpen()) {
+          connecting++;
+          open = true;
+        }
+      } else if (!waiters.isEmpty()) {
+        next = waiters.poll();
+        c.inFlight++;
+        inFlight++;
+      }
+      done = state == State.DRAINING && inFlight == 0;
+    }
+    if (close) {
+      c.channel.close();
+    }
+    if (next != null) {
+      handOver(next, c);
+    }
+    if (open) {
+      connect();
+    }
+    if (done) {
+      close();
+    }
+  }
+
+  private void handOver(Waiter w, PooledConnection<Req, Rep> c) {
+    if (w.timer != null) {
+      w.timer.cancel(false);
+    }
+    if (!w.future.complete(c)) {
+      release(c, true);
+    }
+  }
+
+  private void connect() {
+    ChannelFuture f = bootstrap.connect(
+        new InetSocketAddress(remote.getHostString(), remote.getPort()));
+    f.addListener(x -> onConnect(f));
+  }
+
+  @SuppressWarnings("unchecked")
+  private void onConnect(ChannelFuture f) {
+    long now = ticker.nanoTime();
+    List<Waiter> served = new ArrayList<>();
+    List<Waiter> failed = null;
+    PooledConnection<Req, Rep> c = null;
+    boolean closeIt = false;
+    if (f.isSuccess()) {
+      Channel ch = f.channel();
+      Dispatcher<Req, Rep> d = ch.pipeline().get(Dispatcher.class);
+      c = new PooledConnection<>(ch, d, now, expiry(now));
+      PooledConnection<Req, Rep> conn = c;
+      ch.closeFuture().addListener(x -> onClosed(conn));
+    }
+    synchronized (this) {
+      connecting--;
+      if (c != null) {
+        if (state != State.OPEN) {
+          closeIt = true;
+        } else {
+          connections.add(c);
+          while (!waiters.isEmpty() && c.inFlight < cap) {
+            served.add(waiters.poll());
+            c.inFlight++;
+            inFlight++;
+          }
+        }
+      } else if (connecting == 0 && connections.isEmpty() && !waiters.isEmpty()) {
+        failed = new ArrayList<>(waiters);
+        waiters.clear();
+      }
+    }
+    if (closeIt) {
+      c.channel.close();
+      return;
+    }
+    for (Waiter w : served) {
+      handOver(w, c);
+    }
+    if (failed != null) {
+      Throwable cause = f.cause();
+      for (Waiter w : failed) {
+        if (w.timer != null) {
+          w.timer.cancel(false);
+        }
+        w.future.completeExceptionally(new ConnectFailedException(
+            "connect failed: " + cause, address, w.attempt, cause));
+      }
+    }
+  }
+
+  private long expiry(long now) {
+    long life = config.maxLifetime().toNanos();
+    if (life <= 0) {
+      return Long.MAX_VALUE;
+    }
+    double jitter = config.lifetimeJitter() * random.nextDouble();
+    return now + (long) (life * (1 - jitter));
+  }
+
+  private void onClosed(PooledConnection<Req, Rep> c) {
+    boolean open = false;
+    synchronized (this) {
+      c.retired = true;
+      connections.remove(c);
+      if (state == State.OPEN && !waiters.isEmpty() && shouldOpen()) {
+        connecting++;
+        open = true;
+      }
+    }
+    if (open) {
+      connect();
+    }
+  }
+
+  /** Closes idle and expired connections, and opens up to the minimum. */
+  void maintain() {
+    long now = ticker.nanoTime();
+    long idle = config.idleTimeout().toNanos();
+    List<PooledConnection<Req, Rep>> toClose = new ArrayList<>();
+    int toOpen = 0;
+    synchronized (this) {
+      if (state != State.OPEN) {
+        return;
+      }
+      for (int i = connections.size() - 1; i >= 0; i--) {
+        PooledConnection<Req, Rep> c = connections.get(i);
+        boolean expired = !c.usable(now);
+        boolean idleTooLong = now - c.lastUsed >= idle
+            && connections.size() - toClose.size() > config.minConnections();
+        if (c.inFlight == 0 && (expired || idleTooLong)) {
+          c.retired = true;
+          connections.remove(i);
+          toClose.add(c);
+        } else if (expired) {
+          c.retired = true;
+        }
+      }
+      int have = connections.size() + connecting;
+      if (have < config.minConnections()) {
+        toOpen = config.minConnections() - have;
+        connecting += toOpen;
+      }
+    }
+    for (PooledConnection<Req, Rep> c : toClose) {
+      c.channel.close();
+    }
+    for (int i = 0; i < toOpen; i++) {
+      connect();
+    }
+  }
+
+  /**
+   * Stops new acquires (they fail with {@link PoolClosedException}, which the client retries
+   * elsewhere) and closes connections as their requests end; returns a future completed when
+   * the pool is closed.
+   */
+  CompletableFuture<Void> drain() {
+    List<Waiter> failed;
+    boolean done;
+    synchronized (this) {
+      if (state == State.OPEN) {
+        state = State.DRAINING;
+      }
+      failed = new ArrayList<>(waiters);
+      waiters.clear();
+      done = inFlight == 0;
+    }
+    failWaiters(failed, "connection pool draining");
+    if (done) {
+      close();
+    } else {
+      maintainDraining();
+    }
+    return terminated;
+  }
+
+  private void maintainDraining() {
+    List<PooledConnection<Req, Rep>> idle = new ArrayList<>();
+    synchronized (this) {
+      for (int i = connections.size() - 1; i >= 0; i--) {
+        PooledConnection<Req, Rep> c = connections.get(i);
+        c.retired = true;
+        if (c.inFlight == 0) {
+          connections.remove(i);
+          idle.add(c);
+        }
+      }
+    }
+    for (PooledConnection<Req, Rep> c : idle) {
+      c.channel.close();
+    }
+  }
+
+  /**
+   * Closes the pool now: waiting acquires fail with {@link PoolClosedException}, every channel
+   * is closed (requests on them fail with {@link ConnectionClosedException}). Returns a future
+   * completed when every channel has closed.
+   */
+  CompletableFuture<Void> close() {
+    List<Waiter> failed;
+    List<PooledConnection<Req, Rep>> all;
+    synchronized (this) {
+      if (state == State.CLOSED) {
+        return terminated;
+      }
+      state = State.CLOSED;
+      failed = new ArrayList<>(waiters);
+      waiters.clear();
+      all = new ArrayList<>(connections);
+      for (PooledConnection<Req, Rep> c : all) {
+        c.retired = true;
+      }
+      connections.clear();
+    }
+    reaper.cancel(false);
+    failWaiters(failed, "connection pool closed");
+    CompletableFuture<?>[] closes = new CompletableFuture<?>[all.size()];
+    for (int i = 0; i < closes.length; i++) {
+      CompletableFuture<Void> cf = new CompletableFuture<>();
+      all.get(i).channel.close().addListener(x -> cf.complete(null));
+      closes[i] = cf;
+    }
+    CompletableFuture.allOf(closes).whenComplete((v, e) -> terminated.complete(null));
+    return terminated;
+  }
+
+  /** Returns a future completed once the pool has closed all its channels. */
+  CompletableFuture<Void> terminationFuture() {
+    return terminated;
+  }
+
+  private void failWaiters(List<Waiter> failed, String what) {
+    for (Waiter w : failed) {
+      if (w.timer != null) {
+        w.timer.cancel(false);
+      }
+      w.future.completeExceptionally(new PoolClosedException(what, address, w.attempt, null));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ConnectionPool{" + address + "}";
+  }
+}

@@ -1,0 +1,27 @@
+package dev.ballast.netty;
+
+import java.time.Duration;
+
+/**
+ * The call's deadline passed before a response came; names the endpoint of the attempt in
+ * flight at that moment ({@code null} if none was) and how many attempts were made.
+ */
+public final class DeadlineExceededException extends BallastException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final Duration timeout;
+
+  /** Creates the exception. */
+  public DeadlineExceededException(
+      Duration timeout, String endpoint, int attempt, boolean reachedServer) {
+    super("deadline of " + timeout.toMillis() + " ms exceeded", endpoint, attempt, reachedServer,
+        null);
+    this.timeout = timeout;
+  }
+
+  /** Returns the call's timeout. */
+  public Duration timeout() {
+    return timeout;
+  }
+}

@@ -1,0 +1,19 @@
+package dev.ballast.netty;
+
+/**
+ * A snapshot of one endpoint of a client, for tests, dashboards and the demo.
+ *
+ * @param address the endpoint's {@code host:port}
+ * @param weight its weight
+ * @param pending requests picked by the balancer and not yet ended
+ * @param inFlight connection-pool permits taken and not yet released
+ * @param connections open connections
+ * @param idleConnections open connections with no request
+ * @param pendingAcquires acquires waiting for a connection
+ * @param ejected whether outlier detection has ejected it
+ * @param successes requests that succeeded on it
+ * @param failures attempts that failed on it
+ */
+public record EndpointStats(String address, int weight, int pending, int inFlight,
+    int connections, int idleConnections, int pendingAcquires, boolean ejected, long successes,
+    long failures) {}

@@ -1,0 +1,170 @@
+package dev.ballast.netty;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Micrometer meters of a client, all under {@code ballast.client.} and tagged {@code client}:
+ *
+ * <ul>
+ *   <li>{@code ballast.client.requests} (counter; tags endpoint, outcome=success|failure|
+ *       deadline|refused|overflow|...) — attempts by outcome
+ *   <li>{@code ballast.client.latency} (timer; tag endpoint; p50/p90/p95/p99) — attempt latency
+ *   <li>{@code ballast.client.calls} (timer; tag outcome) — whole calls, retries included
+ *   <li>{@code ballast.client.pending} (gauge; endpoint) — balancer pending count
+ *   <li>{@code ballast.client.connections} (gauge; endpoint, state=active|idle)
+ *   <li>{@code ballast.client.acquires.pending} (gauge; endpoint)
+ *   <li>{@code ballast.client.retries}, {@code ballast.client.retries.budget.exhausted} (counters)
+ *   <li>{@code ballast.client.ejections} (counter; endpoint)
+ * </ul>
+ *
+ * <p>Only loaded when a registry is configured, so Micrometer stays optional.
+ */
+final class MicrometerClientMetrics implements ClientMetrics {
+
+  private final MeterRegistry registry;
+  private final Tags tags;
+  private final Counter retries;
+  private final Counter exhausted;
+  private final Timer callsOk;
+  private final Timer callsFailed;
+
+  private MicrometerClientMetrics(MeterRegistry registry, String client) {
+    this.registry = registry;
+    this.tags = Tags.of("client", client);
+    this.retries = Counter.builder("ballast.client.retries").tags(tags)
+        .description("retried attempts").register(registry);
+    this.exhausted = Counter.builder("ballast.client.retries.budget.exhausted").tags(tags)
+        .description("retries refused by the retry budget").register(registry);
+    this.callsOk = callTimer("success");
+    this.callsFailed = callTimer("failure");
+  }
+
+  private Timer callTimer(String outcome) {
+    return Timer.builder("ballast.client.calls").tags(tags).tag("outcome", outcome)
+        .publishPercentiles(0.5, 0.9, 0.95, 0.99).register(registry);
+  }
+
+  static void check(Object registry) {
+    if (!(registry instanceof MeterRegistry)) {
+      throw new IllegalArgumentException("meterRegistry: " + registry.getClass().getName()
+          + " (expected: an io.micrometer.core.instrument.MeterRegistry)");
+    }
+  }
+
+  static ClientMetrics create(Object registry, String client) {
+    return new MicrometerClientMetrics((MeterRegistry) registry, client);
+  }
+
+  @Override
+  public void retry() {
+    retries.increment();
+  }
+
+  @Override
+  public void budgetExhausted() {
+    exhausted.increment();
+  }
+
+  @Override
+  public void call(boolean success, long latencyNanos) {
+    (success ? callsOk : callsFailed).record(latencyNanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public ForEndpoint endpoint(EndpointClient<?, ?> ep) {
+    return new PerEndpoint(ep);
+  }
+
+  private final class PerEndpoint implements ForEndpoint {
+    private final Tags et;
+    private final List<Meter> meters = new ArrayList<>();
+    private final Counter ok;
+    private final Timer latency;
+    private final Counter ejections;
+
+    PerEndpoint(EndpointClient<?, ?> ep) {
+      this.et = tags.and("endpoint", ep.address);
+      ConnectionPool<?, ?> pool = ep.pool;
+      ok = add(Counter.builder("ballast.client.requests").tags(et).tag("outcome", "success")
+          .register(registry));
+      latency = add(Timer.builder("ballast.client.latency").tags(et)
+          .publishPercentiles(0.5, 0.9, 0.95, 0.99).register(registry));
+      ejections = add(Counter.builder("ballast.client.ejections").tags(et).register(registry));
+      add(Gauge.builder("ballast.client.pending", ep,
+          e -> e.node == null ? 0 : e.node.pending()).tags(et).register(registry));
+      add(Gauge.builder("ballast.client.connections", pool, p -> p.connections()
+          - p.idleConnections()).tags(et).tag("state", "active").register(registry));
+      add(Gauge.builder("ballast.client.connections", pool, ConnectionPool::idleConnections)
+          .tags(et).tag("state", "idle").register(registry));
+      add(Gauge.builder("ballast.client.acquires.pending", pool,
+          ConnectionPool::pendingAcquires).tags(et).register(registry));
+    }
+
+    private <M extends Meter> M add(M m) {
+      meters.add(m);
+      return m;
+    }
+
+    @Override
+    public void success(long latencyNanos) {
+      ok.increment();
+      latency.record(latencyNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void failure(long latencyNanos, Throwable cause) {
+      Counter c = Counter.builder("ballast.client.requests").tags(et)
+          .tag("outcome", outcome(cause)).register(registry);
+      c.increment();
+      latency.record(latencyNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void ejected() {
+      ejections.increment();
+    }
+
+    @Override
+    public void close() {
+      for (Meter m : meters) {
+        registry.remove(m);
+      }
+      for (String o : new String[] {"failure", "refused", "overflow", "acquire_timeout",
+          "closed", "protocol_error", "remote_error", "deadline", "pool_closed"}) {
+        Meter m = registry.find("ballast.client.requests").tags(et).tag("outcome", o).counter();
+        if (m != null) {
+          registry.remove(m);
+        }
+      }
+    }
+  }
+
+  private static String outcome(Throwable cause) {
+    if (cause instanceof ConnectFailedException) {
+      return "refused";
+    } else if (cause instanceof PoolOverflowException) {
+      return "overflow";
+    } else if (cause instanceof AcquireTimeoutException) {
+      return "acquire_timeout";
+    } else if (cause instanceof ConnectionClosedException) {
+      return "closed";
+    } else if (cause instanceof ProtocolErrorException) {
+      return "protocol_error";
+    } else if (cause instanceof RemoteException) {
+      return "remote_error";
+    } else if (cause instanceof PoolClosedException) {
+      return "pool_closed";
+    } else if (cause == null) {
+      return "deadline";
+    }
+    return "failure";
+  }
+}

@@ -1,0 +1,176 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Ticker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Decides ejections from request outcomes (see {@link OutlierDetection}). Time and randomness
+ * are injected; {@link #reinstateExpired()} returns the hosts whose ejection ended, and the
+ * client calls it from a timer (tests call it after moving their ticker).
+ */
+final class OutlierDetector {
+
+  /** Hears about ejections and reinstatements. */
+  interface Listener {
+    void ejected(Host host, long durationNanos, String reason);
+
+    void reinstated(Host host);
+  }
+
+  /** One endpoint's detection state; guarded by the detector's lock. */
+  static final class Host {
+    final String address;
+    int consecutiveFailures;
+    long windowStart;
+    int windowTotal;
+    int windowFailures;
+    volatile boolean ejected;
+    long ejectedUntil;
+    int ejections;
+    long reinstatedAt;
+    boolean removed;
+
+    Host(String address, long now) {
+      this.address = address;
+      this.windowStart = now;
+      this.reinstatedAt = now;
+    }
+
+    boolean isEjected() {
+      return ejected;
+    }
+  }
+
+  private final OutlierDetection config;
+  private final Ticker ticker;
+  private final RandomGenerator random;
+  private final Listener listener;
+  private final List<Host> hosts = new ArrayList<>();
+  private int ejectedCount;
+
+  OutlierDetector(OutlierDetection config, Ticker ticker, RandomGenerator random,
+      Listener listener) {
+    this.config = config;
+    this.ticker = ticker;
+    this.random = random;
+    this.listener = listener;
+  }
+
+  synchronized Host add(String address) {
+    Host h = new Host(address, ticker.nanoTime());
+    hosts.add(h);
+    return h;
+  }
+
+  synchronized void remove(Host h) {
+    if (hosts.remove(h)) {
+      h.removed = true;
+      if (h.ejected) {
+        h.ejected = false;
+        ejectedCount--;
+      }
+    }
+  }
+
+  synchronized int ejectedCount() {
+    return ejectedCount;
+  }
+
+  /** Records one outcome; may eject the host (the listener hears it, outside the lock). */
+  void record(Host h, boolean success) {
+    if (!config.enabled) {
+      return;
+    }
+    long now = ticker.nanoTime();
+    long duration = 0;
+    String reason = null;
+    synchronized (this) {
+      if (h.removed) {
+        return;
+      }
+      if (now - h.windowStart >= config.interval.toNanos()) {
+        h.windowStart = now;
+        h.windowTotal = 0;
+        h.windowFailures = 0;
+      }
+      h.windowTotal++;
+      if (success) {
+        h.consecutiveFailures = 0;
+        return;
+      }
+      h.windowFailures++;
+      h.consecutiveFailures++;
+      if (h.ejected) {
+        return;
+      }
+      if (h.consecutiveFailures >= config.consecutiveFailures) {
+        reason = h.consecutiveFailures + " consecutive failures";
+      } else if (config.successRateThreshold > 0
+          && h.windowTotal >= config.successRateMinRequests
+          && (h.windowTotal - h.windowFailures) < config.successRateThreshold * h.windowTotal) {
+        reason = "success rate " + (h.windowTotal - h.windowFailures) + "/" + h.windowTotal
+            + " below " + config.successRateThreshold;
+      } else {
+        return;
+      }
+      if (!canEject()) {
+        return;
+      }
+      // Healthy for ten base ejection times since the last reinstatement: forget past ejections.
+      if (now - h.reinstatedAt > 10 * config.baseEjectionTime.toNanos()) {
+        h.ejections = 0;
+      }
+      h.ejections++;
+      duration = ejectionNanos(h.ejections);
+      h.ejected = true;
+      h.ejectedUntil = now + duration;
+      ejectedCount++;
+    }
+    listener.ejected(h, duration, reason);
+  }
+
+  // Guarded by this. At most maxEjectionPercent of the hosts, but one of two or more may go.
+  private boolean canEject() {
+    int n = hosts.size();
+    int max = (int) ((long) n * config.maxEjectionPercent / 100);
+    if (max == 0 && n >= 2 && config.maxEjectionPercent > 0) {
+      max = 1;
+    }
+    return ejectedCount < max;
+  }
+
+  long ejectionNanos(int ejections) {
+    long base = config.baseEjectionTime.toNanos();
+    long max = config.maxEjectionTime.toNanos();
+    int shift = Math.min(ejections - 1, 30);
+    long d = base > (max >> shift) ? max : Math.min(max, base << shift);
+    double factor = 1 + config.jitter * (2 * random.nextDouble() - 1);
+    return Math.max(1, Math.min(max, (long) (d * factor)));
+  }
+
+  /** Reinstates every host whose ejection has ended; returns them. */
+  List<Host> reinstateExpired() {
+    long now = ticker.nanoTime();
+    List<Host> back = new ArrayList<>();
+    synchronized (this) {
+      for (Host h : hosts) {
+        if (h.ejected && now - h.ejectedUntil >= 0) {
+          h.ejected = false;
+          h.consecutiveFailures = 0;
+          h.windowStart = now;
+          h.windowTotal = 0;
+          h.windowFailures = 0;
+          h.reinstatedAt = now;
+          ejectedCount--;
+          back.add(h);
+        }
+      }
+    }
+    for (Host h : back) {
+      listener.reinstated(h);
+    }
+    return back;
+  }
+}

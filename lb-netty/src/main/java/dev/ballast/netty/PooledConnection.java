@@ -1,0 +1,25 @@
+package dev.ballast.netty;
+
+import dev.ballast.netty.internal.Dispatcher;
+import io.netty.channel.Channel;
+
+/** One connection of a {@link ConnectionPool}; its counters are guarded by the pool's lock. */
+final class PooledConnection<Req, Rep> {
+  final Channel channel;
+  final Dispatcher<Req, Rep> dispatcher;
+  final long expiresAt; // Long.MAX_VALUE when no lifetime
+  int inFlight;
+  long lastUsed;
+  boolean retired;
+
+  PooledConnection(Channel channel, Dispatcher<Req, Rep> dispatcher, long now, long expiresAt) {
+    this.channel = channel;
+    this.dispatcher = dispatcher;
+    this.lastUsed = now;
+    this.expiresAt = expiresAt;
+  }
+
+  boolean usable(long now) {
+    return !retired && now < expiresAt && channel.isActive() && !dispatcher.isPoisoned();
+  }
+}

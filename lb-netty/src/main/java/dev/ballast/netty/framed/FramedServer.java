@@ -1,0 +1,303 @@
+package dev.ballast.netty.framed;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.netty.internal.Transport;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The server side of the framed protocol: accepts connections, decodes request frames, hands
+ * each payload to a {@link Handler} and writes its answer back with the same request id, in
+ * whatever order the answers complete. A handler whose future fails (or which throws) answers
+ * with an error frame carrying the message; the client sees a {@link
+ * dev.ballast.netty.RemoteException}.
+ *
+ * <p>Stand up a backend on an ephemeral loopback port:
+ *
+ * <pre>{@code
+ * FramedServer server = FramedServer.start(FramedServer.delayed(Duration.ofMillis(5),
+ *     req -> CompletableFuture.completedFuture(req.payload())));
+ * Endpoint endpoint = server.endpoint();   // 127.0.0.1:<port>
+ * ...
+ * server.close();
+ * }</pre>
+ */
+public final class FramedServer implements AutoCloseable {
+
+  /** Answers one request; must not block (it runs on the connection's event loop). */
+  @FunctionalInterface
+  public interface Handler {
+    /** Returns the future response payload for one request. */
+    CompletableFuture<byte[]> handle(Request request);
+  }
+
+  /** One request as seen by a {@link Handler}. */
+  public static final class Request {
+    private final byte[] payload;
+    private final Channel channel;
+
+    Request(byte[] payload, Channel channel) {
+      this.payload = payload;
+      this.channel = channel;
+    }
+
+    /** Returns the request payload. */
+    public byte[] payload() {
+      return payload;
+    }
+
+    /**
+     * Returns the connection's event loop, to schedule work without blocking, e.g. an artificial
+     * latency: {@code request.executor().schedule(...)}.
+     */
+    public ScheduledExecutorService executor() {
+      return channel.eventLoop();
+    }
+
+    /** Returns the client's address. */
+    public InetSocketAddress remoteAddress() {
+      return (InetSocketAddress) channel.remoteAddress();
+    }
+
+    /** Returns a future completed with {@code response} after {@code delay}, on the event loop. */
+    public CompletableFuture<byte[]> replyAfter(Duration delay, byte[] response) {
+      CompletableFuture<byte[]> f = new CompletableFuture<>();
+      long nanos = delay.toNanos();
+      if (nanos <= 0) {
+        f.complete(response);
+      } else {
+        channel.eventLoop().schedule(() -> f.complete(response), nanos, TimeUnit.NANOSECONDS);
+      }
+      return f;
+    }
+  }
+
+  /** Returns a handler that echoes the request payload. */
+  public static Handler echo() {
+    return req -> CompletableFuture.completedFuture(req.payload());
+  }
+
+  /** Returns a handler that answers like {@code handler} but {@code delay} later (no sleeping). */
+  public static Handler delayed(Duration delay, Handler handler) {
+    long nanos = delay.toNanos();
+    return req -> {
+      CompletableFuture<byte[]> f = new CompletableFuture<>();
+      req.executor().schedule(() -> {
+        try {
+          handler.handle(req).whenComplete((v, e) -> {
+            if (e != null) {
+              f.completeExceptionally(e);
+            } else {
+              f.complete(v);
+            }
+          });
+        } catch (RuntimeException e) {
+          f.completeExceptionally(e);
+        }
+      }, nanos, TimeUnit.NANOSECONDS);
+      return f;
+    };
+  }
+
+  /** Returns a handler whose latency per request is chosen by {@code delay} (e.g. random). */
+  public static Handler delayed(Function<Request, Duration> delay, Handler handler) {
+    return req -> delayed(delay.apply(req), handler).handle(req);
+  }
+
+  private final Channel serverChannel;
+  private final ChannelGroup children;
+  private final AtomicLong requests = new AtomicLong();
+  private final InetSocketAddress address;
+
+  private FramedServer(Builder b) throws InterruptedException {
+    this.children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    Handler handler = b.handler;
+    int maxFrameSize = b.maxFrameSize;
+    FrameEncoder encoder = new FrameEncoder(maxFrameSize);
+    ServerBootstrap sb = Transport.configure(new ServerBootstrap())
+        .group(b.group)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            children.add(ch);
+            ch.pipeline().addLast(new FrameDecoder(maxFrameSize), encoder,
+                new ServerHandler(handler));
+          }
+        });
+    this.serverChannel = sb.bind(b.host, b.port).sync().channel();
+    this.address = (InetSocketAddress) serverChannel.localAddress();
+  }
+
+  /** Starts a server with this handler on an ephemeral port of 127.0.0.1. */
+  public static FramedServer start(Handler handler) {
+    return builder().handler(handler).start();
+  }
+
+  /** Returns a builder: host 127.0.0.1, ephemeral port, 16 MiB frames, the shared event loops. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Returns the bound address. */
+  public InetSocketAddress address() {
+    return address;
+  }
+
+  /** Returns the bound port. */
+  public int port() {
+    return address.getPort();
+  }
+
+  /** Returns this server as an endpoint of weight 1: {@code 127.0.0.1:<port>}. */
+  public Endpoint endpoint() {
+    return Endpoint.of(address.getAddress().getHostAddress(), address.getPort());
+  }
+
+  /** Returns how many request frames this server has received. */
+  public long requests() {
+    return requests.get();
+  }
+
+  /** Returns how many client connections are open now. */
+  public int connections() {
+    return children.size();
+  }
+
+  /**
+   * Closes the listening socket and every open connection at once (in-flight requests are
+   * dropped: this is how tests kill a backend), and waits up to 10 s for it.
+   */
+  @Override
+  public void close() {
+    serverChannel.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
+    children.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public String toString() {
+    return "FramedServer{" + address + "}";
+  }
+
+  private final class ServerHandler extends SimpleChannelInboundHandler<Frame> {
+    private final Handler handler;
+
+    ServerHandler(Handler handler) {
+      this.handler = handler;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+      if (frame.type() != Frame.REQUEST) {
+        exceptionCaught(ctx, new MalformedFrameException(
+            "frame type: " + frame.type() + " (expected: 1, a request)"));
+        return;
+      }
+      requests.incrementAndGet();
+      long id = frame.id();
+      Channel ch = ctx.channel();
+      CompletableFuture<byte[]> answer;
+      try {
+        answer = Objects.requireNonNull(handler.handle(new Request(frame.payload(), ch)),
+            "handler returned null");
+      } catch (RuntimeException e) {
+        answer = CompletableFuture.failedFuture(e);
+      }
+      answer.whenComplete((payload, error) -> {
+        if (!ch.isActive()) {
+          return;
+        }
+        Frame reply = error == null
+            ? new Frame(Frame.RESPONSE, id, payload)
+            : new Frame(Frame.ERROR, id, String.valueOf(error.getMessage())
+                .getBytes(StandardCharsets.UTF_8));
+        ch.writeAndFlush(reply, ch.voidPromise());
+      });
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ctx.close();
+    }
+  }
+
+  /** Builds and starts a {@link FramedServer}. */
+  public static final class Builder {
+    private Handler handler = echo();
+    private String host = "127.0.0.1";
+    private int port;
+    private int maxFrameSize = FrameDecoder.DEFAULT_MAX_FRAME_SIZE;
+    private EventLoopGroup group = Transport.sharedGroup();
+
+    private Builder() {}
+
+    /** Sets the handler; default {@link #echo()}. */
+    public Builder handler(Handler handler) {
+      this.handler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /** Sets the host to bind; default {@code 127.0.0.1}. */
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /** Sets the port; default 0 (ephemeral). */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port: " + port + " (expected: 0-65535)");
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** Sets the maximum frame size; default 16 MiB. */
+    public Builder maxFrameSize(int maxFrameSize) {
+      if (maxFrameSize < Frame.HEADER_BYTES) {
+        throw new IllegalArgumentException(
+            "maxFrameSize: " + maxFrameSize + " (expected: >= " + Frame.HEADER_BYTES + ")");
+      }
+      this.maxFrameSize = maxFrameSize;
+      return this;
+    }
+
+    /** Sets the event-loop group; default the process-wide shared one. */
+    public Builder eventLoopGroup(EventLoopGroup group) {
+      this.group = Objects.requireNonNull(group, "group");
+      return this;
+    }
+
+    /**
+     * Binds and returns the running server.
+     *
+     * @throws IllegalStateException if binding fails
+     */
+    public FramedServer start() {
+      try {
+        return new FramedServer(this);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while binding " + host + ":" + port, e);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException("cannot bind " + host + ":" + port + ": " + e, e);
+      }
+    }
+  }
+}

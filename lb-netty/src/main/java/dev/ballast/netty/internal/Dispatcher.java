@@ -1,0 +1,29 @@
+package dev.ballast.netty.internal;
+
+import io.netty.channel.ChannelInboundHandlerAdapter;
+
+/**
+ * The last handler of a client connection's pipeline: writes requests and matches responses to
+ * them. Thread-safe: {@link #send} and {@link #cancel} may be called from any thread.
+ *
+ * @param <Req> the request type
+ * @param <Rep> the response type
+ */
+public abstract class Dispatcher<Req, Rep> extends ChannelInboundHandlerAdapter {
+
+  /**
+   * Writes the request; the exchange hears about the outcome.
+   *
+   * @return a token for {@link #cancel(long)}
+   */
+  public abstract long send(Req request, Exchange<Rep> exchange);
+
+  /**
+   * Forgets the request with this token (its deadline passed): a late answer is dropped. A
+   * protocol that cannot drop late answers poisons the connection instead.
+   */
+  public abstract void cancel(long token);
+
+  /** Returns whether the connection must not be reused (broken, or a request was abandoned). */
+  public abstract boolean isPoisoned();
+}

@@ -1,0 +1,25 @@
+package dev.ballast.netty.internal;
+
+/**
+ * The callbacks of one request on one connection. The dispatcher calls {@link #onWritten()} at
+ * most once, then exactly one of {@link #onResponse} or {@link #onFailure}, unless the request
+ * was cancelled first.
+ *
+ * @param <Rep> the response type
+ */
+public interface Exchange<Rep> {
+
+  /** The request was written to the socket. */
+  void onWritten();
+
+  /** The response arrived. */
+  void onResponse(Rep response);
+
+  /**
+   * The request failed: the connection closed or broke ({@link java.io.IOException}, {@link
+   * java.nio.channels.ClosedChannelException}), the server sent bad bytes ({@link
+   * io.netty.handler.codec.CorruptedFrameException} and kin), or answered with an error ({@link
+   * RemoteError}).
+   */
+  void onFailure(Throwable cause);
+}

@@ -1,0 +1,140 @@
+package dev.ballast.netty.internal;
+
+import dev.ballast.netty.framed.Frame;
+import dev.ballast.netty.framed.FrameDecoder;
+import dev.ballast.netty.framed.FrameEncoder;
+import dev.ballast.netty.framed.MalformedFrameException;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The framed protocol on the client side: many requests per connection, matched by id. */
+public final class FramedProtocol implements Protocol<byte[], byte[]> {
+
+  private final int maxFrameSize;
+  private final int maxInFlight;
+  private final FrameEncoder encoder;
+
+  /** Creates the protocol with a maximum frame size and a per-connection in-flight cap. */
+  public FramedProtocol(int maxFrameSize, int maxInFlight) {
+    this.maxFrameSize = maxFrameSize;
+    this.maxInFlight = maxInFlight;
+    this.encoder = new FrameEncoder(maxFrameSize);
+  }
+
+  @Override
+  public Dispatcher<byte[], byte[]> init(ChannelPipeline pipeline) {
+    FramedDispatcher d = new FramedDispatcher();
+    pipeline.addLast(new FrameDecoder(maxFrameSize), encoder, d);
+    return d;
+  }
+
+  @Override
+  public int maxInFlightPerConnection() {
+    return maxInFlight;
+  }
+
+  static final class FramedDispatcher extends Dispatcher<byte[], byte[]> {
+    private final ConcurrentHashMap<Long, Exchange<byte[]>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong lastId = new AtomicLong();
+    private volatile Channel channel;
+    private volatile Throwable failure;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+      channel = ctx.channel();
+    }
+
+    @Override
+    public long send(byte[] request, Exchange<byte[]> exchange) {
+      long id = lastId.incrementAndGet();
+      pending.put(id, exchange);
+      Channel ch = channel;
+      Throwable f = failure;
+      if (f != null || !ch.isActive()) {
+        if (pending.remove(id) != null) {
+          exchange.onFailure(f != null ? f : new ClosedChannelException());
+        }
+        return id;
+      }
+      ch.writeAndFlush(new Frame(Frame.REQUEST, id, request)).addListener(
+          (ChannelFutureListener) future -> {
+            if (future.isSuccess()) {
+              exchange.onWritten();
+            } else if (pending.remove(id) != null) {
+              exchange.onFailure(future.cause());
+            }
+          });
+      return id;
+    }
+
+    @Override
+    public void cancel(long token) {
+      pending.remove(token);
+    }
+
+    @Override
+    public boolean isPoisoned() {
+      return failure != null || !channel.isActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      Frame frame = (Frame) msg;
+      long id = frame.id();
+      if (frame.type() == Frame.REQUEST) {
+        fail(ctx, new MalformedFrameException("frame type: 1 (expected: 2 or 3, a response)"));
+        return;
+      }
+      Exchange<byte[]> ex = pending.remove(id);
+      if (ex == null) {
+        if (id <= 0 || id > lastId.get()) {
+          fail(ctx, new MalformedFrameException(
+              "response id: " + id + " (expected: an id this connection sent, 1-" + lastId.get()
+                  + ")"));
+        }
+        // else: the answer to a request whose deadline passed; dropped.
+        return;
+      }
+      if (frame.type() == Frame.RESPONSE) {
+        ex.onResponse(frame.payload());
+      } else {
+        ex.onFailure(new RemoteError(new String(frame.payload(), StandardCharsets.UTF_8)));
+      }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      fail(ctx, cause);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      Throwable f = failure;
+      failAll(f != null ? f : new ClosedChannelException());
+      ctx.fireChannelInactive();
+    }
+
+    private void fail(ChannelHandlerContext ctx, Throwable cause) {
+      if (failure == null) {
+        failure = cause;
+      }
+      failAll(cause);
+      ctx.close();
+    }
+
+    private void failAll(Throwable cause) {
+      for (Long id : pending.keySet()) {
+        Exchange<byte[]> ex = pending.remove(id);
+        if (ex != null) {
+          ex.onFailure(cause);
+        }
+      }
+    }
+  }
+}

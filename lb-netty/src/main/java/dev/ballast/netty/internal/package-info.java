@@ -1,0 +1,2 @@
+/** Non-API code of lb-netty: transport selection, protocol dispatchers. May change at any time. */
+package dev.ballast.netty.internal;
