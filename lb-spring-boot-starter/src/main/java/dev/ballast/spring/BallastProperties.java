@@ -37,6 +37,9 @@ public class BallastProperties {
   /** Micrometer settings. */
   private final Metrics metrics = new Metrics();
 
+  /** gRPC settings. */
+  private final Grpc grpc = new Grpc();
+
   /** Returns the named clients; empty by default. */
   public Map<String, Client> getClients() {
     return clients;
@@ -55,6 +58,11 @@ public class BallastProperties {
   /** Returns the Micrometer settings. */
   public Metrics getMetrics() {
     return metrics;
+  }
+
+  /** Returns the gRPC settings. */
+  public Grpc getGrpc() {
+    return grpc;
   }
 
   /** The settings of one client. Field comments give each property's meaning and default. */
@@ -88,7 +96,16 @@ public class BallastProperties {
     private boolean panicPick = false;
 
     /** Deadline of one call, retries included; must be positive. */
-    private Duration timeout = Duration.ofSeconds(10);
+    private Duration timeout = Duration.ofSeconds(5);
+
+    /** Most attempts per call, the first included (1 turns retries off); >= 1. */
+    private int maxAttempts = 3;
+
+    /** Attempts at least this slow are logged with endpoint, latency and attempt; >= 0. */
+    private Duration slowRequestThreshold = Duration.ofSeconds(1);
+
+    /** How long closing the client lets calls in flight finish; >= 0. */
+    private Duration closeGrace = Duration.ofSeconds(5);
 
     /** Protocol spoken to the endpoints: framed (Ballast's framed binary protocol) or http. */
     private String protocol = "framed";
@@ -165,7 +182,7 @@ public class BallastProperties {
       this.panicPick = panicPick;
     }
 
-    /** Returns the call deadline; default 10 s. */
+    /** Returns the call deadline; default 5 s. */
     public Duration getTimeout() {
       return timeout;
     }
@@ -173,6 +190,36 @@ public class BallastProperties {
     /** Sets the call deadline. */
     public void setTimeout(Duration timeout) {
       this.timeout = timeout;
+    }
+
+    /** Returns the most attempts per call; default 3. */
+    public int getMaxAttempts() {
+      return maxAttempts;
+    }
+
+    /** Sets the most attempts per call. */
+    public void setMaxAttempts(int maxAttempts) {
+      this.maxAttempts = maxAttempts;
+    }
+
+    /** Returns the slow-attempt log threshold; default 1 s. */
+    public Duration getSlowRequestThreshold() {
+      return slowRequestThreshold;
+    }
+
+    /** Sets the slow-attempt log threshold. */
+    public void setSlowRequestThreshold(Duration slowRequestThreshold) {
+      this.slowRequestThreshold = slowRequestThreshold;
+    }
+
+    /** Returns the close grace period; default 5 s. */
+    public Duration getCloseGrace() {
+      return closeGrace;
+    }
+
+    /** Sets the close grace period. */
+    public void setCloseGrace(Duration closeGrace) {
+      this.closeGrace = closeGrace;
     }
 
     /** Returns the protocol; default {@code framed}. */
@@ -474,6 +521,26 @@ public class BallastProperties {
     }
 
     /** Turns metrics on or off. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+
+  /** gRPC settings. */
+  public static class Grpc {
+
+    /**
+     * Whether every client's endpoints are published for gRPC targets ballast://<name> (when
+     * lb-grpc is on the class path).
+     */
+    private boolean enabled = true;
+
+    /** Returns whether endpoints are published for gRPC; default true. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Turns publishing for gRPC on or off. */
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
     }

@@ -48,8 +48,7 @@ public final class BallastSettings {
       String prefix = prefix(name);
       BallastProperties.Client client = new BallastProperties.Client();
       binder.bind("ballast.defaults", Bindable.ofInstance(client));
-      binder.bind(ConfigurationPropertyName.of("ballast.clients[" + name + "]"),
-          Bindable.ofInstance(client));
+      binder.bind(ConfigurationPropertyName.of(prefix), Bindable.ofInstance(client));
       result.put(name, ClientSettings.from(name, prefix, client, true));
     }
     return new BallastSettings(result.values());
@@ -75,7 +74,12 @@ public final class BallastSettings {
     return clients;
   }
 
-  /** Returns the property prefix of a client, e.g. {@code ballast.clients.orders}. */
+  /**
+   * Returns the property prefix of a client: {@code ballast.clients.orders}, or the bracketed
+   * {@code ballast.clients[orders.eu]} for a name that is not a plain lowercase element (a plain
+   * name must not be bracketed: Spring compares {@code [order-svc]} and {@code order-svc} as
+   * different names).
+   */
   static String prefix(String name) {
     checkName(name);
     return name.matches("[a-z0-9][a-z0-9-]*")

@@ -22,7 +22,10 @@ import java.util.TreeMap;
  * @param endpoints the endpoints, in the order given
  * @param algorithm the balancing algorithm; default {@link Algorithm#P2C_PEAK_EWMA}
  * @param balancerConfig the balancer's settings (decay time, default RTT, max effort, panic pick)
- * @param timeout the deadline of one call, retries included; default 10 s
+ * @param timeout the deadline of one call, retries included; default 5 s
+ * @param maxAttempts the most attempts per call, the first included; default 3
+ * @param slowRequestThreshold attempts at least this slow are logged; default 1 s
+ * @param closeGrace how long closing lets calls in flight finish; default 5 s
  * @param protocol the protocol spoken to the endpoints; default {@link Protocol#FRAMED}
  * @param subset the label-subset settings
  * @param pool the per-endpoint connection-pool settings
@@ -35,6 +38,9 @@ public record ClientSettings(
     Algorithm algorithm,
     BalancerConfig balancerConfig,
     Duration timeout,
+    int maxAttempts,
+    Duration slowRequestThreshold,
+    Duration closeGrace,
     Protocol protocol,
     Subset subset,
     Pool pool,
@@ -149,7 +155,11 @@ public record ClientSettings(
         .build();
     Duration timeout = p.positive("timeout", client.getTimeout());
     Protocol protocol = p.oneOf("protocol", client.getProtocol(), Protocol.class);
-    return new ClientSettings(name, endpoints, algorithm, config, timeout, protocol,
+    int maxAttempts = p.atLeast("max-attempts", client.getMaxAttempts(), 1);
+    Duration slow = p.notNegative("slow-request-threshold", client.getSlowRequestThreshold());
+    Duration grace = p.notNegative("close-grace", client.getCloseGrace());
+    return new ClientSettings(name, endpoints, algorithm, config, timeout, maxAttempts, slow,
+        grace, protocol,
         subset(p, client.getSubset()), pool(p, client.getPool()),
         retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()));
   }

@@ -67,7 +67,10 @@ class BallastAutoConfigurationTest {
           assertThat(users.balancerConfig().defaultRtt()).isEqualTo(Duration.ofMillis(30));
           assertThat(users.balancerConfig().maxEffort()).isEqualTo(5);
           assertThat(users.balancerConfig().panicPick()).isFalse();
-          assertThat(users.timeout()).isEqualTo(Duration.ofSeconds(10));
+          assertThat(users.timeout()).isEqualTo(Duration.ofSeconds(5));
+          assertThat(users.maxAttempts()).isEqualTo(3);
+          assertThat(users.slowRequestThreshold()).isEqualTo(Duration.ofSeconds(1));
+          assertThat(users.closeGrace()).isEqualTo(Duration.ofSeconds(5));
           assertThat(users.protocol()).isEqualTo(ClientSettings.Protocol.FRAMED);
           assertThat(users.subset().enabled()).isFalse();
           assertThat(users.subset().fallbackPolicy())
@@ -107,6 +110,21 @@ class BallastAutoConfigurationTest {
     runner.withPropertyValues("ballast.clients.orders.endpoints=127.0.0.1:1;weight=2,127.0.0.1:2")
         .run(ctx -> assertThat(ctx.getBean(BallastSettings.class).get("orders").endpoints())
             .extracting(Endpoint::weight).containsExactly(2, 1));
+  }
+
+  @Test
+  void dashedAndDottedClientNamesBind() {
+    runner.withPropertyValues("ballast.clients.order-svc.endpoints=127.0.0.1:1",
+            "ballast.clients.order-svc.balancer=vnswrr",
+            "ballast.clients[orders.eu].endpoints=127.0.0.1:2",
+            "ballast.clients[orders.eu].balancer=swrr")
+        .run(ctx -> {
+          BallastSettings settings = ctx.getBean(BallastSettings.class);
+          assertThat(settings.get("order-svc").algorithm()).isEqualTo(Algorithm.VNSWRR);
+          assertThat(settings.get("orders.eu").algorithm()).isEqualTo(Algorithm.SWRR);
+          assertThat(settings.get("orders.eu").endpoints())
+              .containsExactly(Endpoint.of("127.0.0.1", 2));
+        });
   }
 
   @Test

@@ -1,0 +1,45 @@
+package dev.ballast.spring;
+
+import dev.ballast.grpc.EndpointRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Serves gRPC targets {@code ballast://<name>} from {@code ballast.clients.<name>.endpoints}
+ * when lb-grpc and gRPC are on the class path, so that a channel (including a Spring gRPC one,
+ * {@code spring.grpc.client.channels.x.target=ballast://orders}) follows the configured
+ * endpoints with no code. Off with {@code ballast.grpc.enabled=false}.
+ */
+@AutoConfiguration(after = BallastAutoConfiguration.class)
+@ConditionalOnClass(name = {"dev.ballast.grpc.EndpointRegistry", "io.grpc.NameResolverProvider"})
+@ConditionalOnBean(BallastSettings.class)
+@ConditionalOnProperty(name = "ballast.grpc.enabled", havingValue = "true", matchIfMissing = true)
+public class BallastGrpcAutoConfiguration {
+
+  /** Creates the auto-configuration. */
+  public BallastGrpcAutoConfiguration() {}
+
+  /**
+   * The registry the {@code ballast} name resolver reads: by default the process-wide {@link
+   * EndpointRegistry#global()} that the resolver registered through {@code META-INF/services}
+   * uses. A user bean of this type replaces it (then register a {@code
+   * BallastNameResolverProvider} over it yourself).
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public EndpointRegistry ballastEndpointRegistry() {
+    return EndpointRegistry.global();
+  }
+
+  /** Publishes every client's endpoints under its name. A user bean replaces it. */
+  @Bean
+  @ConditionalOnMissingBean
+  public BallastGrpcEndpoints ballastGrpcEndpoints(
+      BallastSettings settings, EndpointRegistry registry) {
+    return new BallastGrpcEndpoints(settings, registry);
+  }
+}

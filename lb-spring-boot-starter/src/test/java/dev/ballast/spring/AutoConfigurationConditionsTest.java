@@ -1,0 +1,221 @@
+package dev.ballast.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.grpc.EndpointRegistry;
+import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.ClientClosedException;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Each auto-configured bean is there exactly under its conditions; user beans win. */
+class AutoConfigurationConditionsTest {
+
+  private static final String METRICS_CUSTOMIZER = "ballastMeterRegistryCustomizer";
+
+  // Port 1 on loopback: clients open connections on demand, so nothing needs to listen.
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class,
+          BallastNettyAutoConfiguration.class, BallastGrpcAutoConfiguration.class))
+      .withPropertyValues("ballast.clients.cond-orders.endpoints=127.0.0.1:1;zone=a",
+          "ballast.clients.cond-users.endpoints=127.0.0.1:2",
+          "ballast.clients.cond-users.protocol=http");
+
+  @Test
+  void everythingPresentWithAllLibrariesButNoMeterRegistry() {
+    runner.run(ctx -> {
+      assertThat(ctx).hasNotFailed()
+          .hasSingleBean(BallastSettings.class)
+          .hasSingleBean(BallastClients.class)
+          .hasSingleBean(EndpointRegistry.class)
+          .hasSingleBean(BallastGrpcEndpoints.class)
+          .doesNotHaveBean(METRICS_CUSTOMIZER);
+      BallastClients clients = ctx.getBean(BallastClients.class);
+      assertThat(clients.names()).containsExactly("cond-orders", "cond-users");
+      assertThat(clients.framed("cond-orders").endpoints())
+          .containsExactly(Endpoint.parse("127.0.0.1:1;zone=a"));
+      assertThat(clients.framed("cond-orders").balancerName()).isEqualTo("p2c_peak_ewma");
+      assertThat(clients.http("cond-users").endpoints())
+          .containsExactly(Endpoint.parse("127.0.0.1:2"));
+      assertThatThrownBy(() -> clients.http("cond-orders"))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("ballast.clients.cond-orders.protocol=http");
+      assertThatThrownBy(() -> clients.get("nope"))
+          .hasMessageContaining("client: nope (expected: one of [cond-orders, cond-users]");
+      // The gRPC resolver's registry got the same endpoints.
+      assertThat(EndpointRegistry.global().get("cond-orders"))
+          .contains(List.of(Endpoint.parse("127.0.0.1:1;zone=a")));
+      assertThat(ctx.getBean(EndpointRegistry.class)).isSameAs(EndpointRegistry.global());
+    });
+  }
+
+  @Test
+  void meterRegistryBeanBindsMetrics() {
+    runner.withUserConfiguration(MeterRegistryConfig.class).run(ctx -> {
+      assertThat(ctx).hasNotFailed().hasBean(METRICS_CUSTOMIZER)
+          .hasSingleBean(BallastClients.class);
+    });
+  }
+
+  @Test
+  void metricsCanBeTurnedOff() {
+    runner.withUserConfiguration(MeterRegistryConfig.class)
+        .withPropertyValues("ballast.metrics.enabled=false")
+        .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean(METRICS_CUSTOMIZER)
+            .hasSingleBean(BallastClients.class));
+  }
+
+  @Test
+  void withoutMicrometerNoMetricsBindingEvenWithARegistryBean() {
+    runner.withUserConfiguration(MeterRegistryConfig.class)
+        .withClassLoader(new FilteredClassLoader("io.micrometer"))
+        .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean(METRICS_CUSTOMIZER)
+            .hasSingleBean(BallastClients.class));
+  }
+
+  @Test
+  void withoutLbNettyNoClients() {
+    runner.withClassLoader(new FilteredClassLoader(BallastClient.class))
+        .withUserConfiguration(MeterRegistryConfig.class)
+        .run(ctx -> assertThat(ctx).hasNotFailed()
+            .hasSingleBean(BallastSettings.class)
+            .doesNotHaveBean(BallastClients.class)
+            .doesNotHaveBean(METRICS_CUSTOMIZER)
+            .hasSingleBean(BallastGrpcEndpoints.class));
+  }
+
+  @Test
+  void withoutLbGrpcNoResolverFeed() {
+    runner.withClassLoader(new FilteredClassLoader("dev.ballast.grpc"))
+        .run(ctx -> assertThat(ctx).hasNotFailed()
+            .doesNotHaveBean(EndpointRegistry.class)
+            .doesNotHaveBean(BallastGrpcEndpoints.class)
+            .hasSingleBean(BallastClients.class));
+  }
+
+  @Test
+  void withoutGrpcItselfNoResolverFeed() {
+    runner.withClassLoader(new FilteredClassLoader("io.grpc"))
+        .run(ctx -> assertThat(ctx).hasNotFailed()
+            .doesNotHaveBean(BallastGrpcEndpoints.class)
+            .hasSingleBean(BallastClients.class));
+  }
+
+  @Test
+  void grpcFeedCanBeTurnedOff() {
+    runner.withPropertyValues("ballast.grpc.enabled=false")
+        .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean(BallastGrpcEndpoints.class));
+  }
+
+  @Test
+  void withOnlyLbCoreJustSettings() {
+    runner.withClassLoader(new FilteredClassLoader("dev.ballast.netty", "dev.ballast.grpc",
+            "io.micrometer", "io.grpc"))
+        .run(ctx -> assertThat(ctx).hasNotFailed()
+            .hasSingleBean(BallastSettings.class)
+            .doesNotHaveBean(BallastClients.class)
+            .doesNotHaveBean(BallastGrpcEndpoints.class));
+  }
+
+  @Test
+  void userBeansWin() {
+    runner.withUserConfiguration(UserBeans.class).run(ctx -> {
+      assertThat(ctx).hasNotFailed();
+      assertThat(ctx.getBean(BallastClients.class)).isSameAs(ctx.getBean("myClients"));
+      assertThat(ctx.getBean(EndpointRegistry.class)).isSameAs(UserBeans.REGISTRY);
+      // The feed publishes into the user's registry, not the global one.
+      assertThat(UserBeans.REGISTRY.get("cond-users"))
+          .contains(List.of(Endpoint.parse("127.0.0.1:2")));
+    });
+    runner.withUserConfiguration(UserFeed.class).run(ctx -> assertThat(ctx).hasNotFailed()
+        .getBean(BallastGrpcEndpoints.class).isSameAs(ctx.getBean("myFeed")));
+  }
+
+  @Test
+  void customizersSeeEveryClientBuilderInOrder() {
+    runner.withUserConfiguration(Customizers.class).run(ctx -> {
+      assertThat(ctx).hasNotFailed();
+      assertThat(ctx.getBean(Customizers.class).seen)
+          .containsExactly("cond-orders", "cond-users");
+    });
+  }
+
+  @Test
+  void clientsCloseWithTheContext() throws Exception {
+    BallastClient<byte[], byte[]>[] orders = new BallastClient[1];
+    runner.run(ctx -> orders[0] = ctx.getBean(BallastClients.class).framed("cond-orders"));
+    assertThatThrownBy(() -> orders[0].call(new byte[] {1}).get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(ClientClosedException.class);
+  }
+
+  @Test
+  void serviceConfigCarriesTheBalancerAndItsSettings() {
+    runner.withPropertyValues("ballast.clients.cond-orders.decay-time=2s",
+            "ballast.clients.cond-orders.default-rtt=5ms",
+            "ballast.clients.cond-users.balancer=vnswrr")
+        .run(ctx -> {
+          BallastGrpcEndpoints feed = ctx.getBean(BallastGrpcEndpoints.class);
+          assertThat(feed.serviceConfig("cond-orders")).isEqualTo(Map.of("loadBalancingConfig",
+              List.of(Map.of("p2c_peak_ewma", Map.of("decayTime", "2s", "defaultRtt", "5ms")))));
+          assertThat(feed.serviceConfig("cond-users")).isEqualTo(
+              Map.of("loadBalancingConfig", List.of(Map.of("vnswrr", Map.of()))));
+          assertThat(feed.target("cond-users")).isEqualTo("ballast://cond-users");
+        });
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class MeterRegistryConfig {
+    @Bean
+    MeterRegistry meterRegistry() {
+      return new SimpleMeterRegistry();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class UserBeans {
+    static final EndpointRegistry REGISTRY = new EndpointRegistry();
+
+    @Bean
+    BallastClients myClients(BallastSettings settings) {
+      return BallastClients.create(settings, List.of());
+    }
+
+    @Bean
+    EndpointRegistry myRegistry() {
+      return REGISTRY;
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class UserFeed {
+    @Bean
+    BallastGrpcEndpoints myFeed(BallastSettings settings) {
+      return new BallastGrpcEndpoints(settings, new EndpointRegistry());
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class Customizers {
+    final List<String> seen = new CopyOnWriteArrayList<>();
+
+    @Bean
+    BallastClientCustomizer recordingCustomizer() {
+      return (settings, builder) -> seen.add(settings.name());
+    }
+  }
+
+}
