@@ -1,21 +1,24 @@
 package dev.ballast.spring;
 
+import dev.ballast.core.Ticker;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.OutlierDetection;
 import dev.ballast.netty.PoolConfig;
 import dev.ballast.netty.RetryBudget;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
-import dev.ballast.core.Ticker;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * The named lb-netty clients configured under {@code ballast.clients.<name>.}, built at start-up
@@ -27,6 +30,8 @@ import java.util.concurrent.CompletableFuture;
  * }</pre>
  */
 public final class BallastClients implements AutoCloseable {
+
+  private static final Log LOG = LogFactory.getLog(BallastClients.class);
 
   private final Map<String, BallastClient<?, ?>> clients;
   private final Map<String, ClientSettings.Protocol> protocols;
@@ -53,6 +58,13 @@ public final class BallastClients implements AutoCloseable {
             ? BallastClient.http()
             : BallastClient.framed();
         apply(s, builder);
+        if (s.subset().enabled()) {
+          // Checked and kept in ClientSettings, but lb-netty's client does not route by request
+          // labels yet: say so rather than ignore the setting silently.
+          LOG.warn("Client " + s.name() + ": subset settings are checked but not applied, since"
+              + " lb-netty clients do not route by request labels yet; calls may go to every"
+              + " endpoint");
+        }
         for (BallastClientCustomizer c : customizers) {
           c.customize(s, builder);
         }
@@ -140,9 +152,9 @@ public final class BallastClients implements AutoCloseable {
     BallastClient<?, ?> c = get(name);
     ClientSettings.Protocol actual = protocols.get(name);
     if (actual != wanted) {
-      String lower = wanted.name().toLowerCase(java.util.Locale.ROOT);
+      String lower = wanted.name().toLowerCase(Locale.ROOT);
       throw new IllegalStateException("client " + name + " speaks "
-          + actual.name().toLowerCase(java.util.Locale.ROOT) + " (expected: ballast.clients."
+          + actual.name().toLowerCase(Locale.ROOT) + " (expected: ballast.clients."
           + name + ".protocol=" + lower + " to use it as a " + lower + " client)");
     }
     return c;

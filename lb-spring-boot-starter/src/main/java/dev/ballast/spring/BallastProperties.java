@@ -253,7 +253,11 @@ public class BallastProperties {
     }
   }
 
-  /** Label subsets (Envoy's subset load balancer, built on lb-core's label index). */
+  /**
+   * Label subsets (Envoy's subset load balancer). Checked at start-up and kept in {@link
+   * ClientSettings#subset()}; lb-netty clients do not route by request labels yet, so a client
+   * with selectors logs a warning and balances over every endpoint.
+   */
   public static class Subset {
 
     /**

@@ -71,6 +71,26 @@ class AutoConfigurationConditionsTest {
   }
 
   @Test
+  void springBootsOwnMeterRegistryIsFoundWhateverTheOrderOfAutoConfigurations() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(BallastGrpcAutoConfiguration.class,
+            BallastNettyAutoConfiguration.class, BallastAutoConfiguration.class,
+            org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration.class,
+            org.springframework.boot.micrometer.metrics.autoconfigure
+                .CompositeMeterRegistryAutoConfiguration.class,
+            org.springframework.boot.micrometer.metrics.autoconfigure.export.simple
+                .SimpleMetricsExportAutoConfiguration.class))
+        .withPropertyValues("ballast.clients.cond-orders.endpoints=127.0.0.1:1")
+        .run(ctx -> {
+          assertThat(ctx).hasNotFailed().hasSingleBean(MeterRegistry.class)
+              .hasBean(METRICS_CUSTOMIZER);
+          // The client registered its meters in Boot's registry.
+          assertThat(ctx.getBean(MeterRegistry.class).find("ballast.client.calls")
+              .tag("client", "cond-orders").timers()).isNotEmpty();
+        });
+  }
+
+  @Test
   void metricsCanBeTurnedOff() {
     runner.withUserConfiguration(MeterRegistryConfig.class)
         .withPropertyValues("ballast.metrics.enabled=false")

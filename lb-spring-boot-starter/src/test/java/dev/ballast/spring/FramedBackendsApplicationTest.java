@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -86,8 +87,19 @@ class FramedBackendsApplicationTest {
     Timer callsOk = meters.find("ballast.client.calls")
         .tags("client", "orders", "outcome", "success").timer();
     assertThat(callsOk).isNotNull();
+    // lb-netty records a call's timer (and forgets the call) on its event loop just after
+    // completing the call's future, so the last call may still be on its way: wait for it.
+    awaitUntil(() -> callsOk.count() == calls && orders.inFlightCalls() == 0);
     assertThat(callsOk.count()).isEqualTo(calls);
     assertThat(orders.inFlightCalls()).isZero();
+  }
+
+  /** Spins (no sleep) until the condition holds, for at most 10 s. */
+  private static void awaitUntil(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
   }
 
   private static FramedServer.Handler reply(String name) {
