@@ -22,6 +22,9 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.EncoderException;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import io.netty.util.TimerTask;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,6 +85,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private final Protocol<Req, Rep> protocol;
   private final PoolConfig poolConfig;
   private final EventLoopGroup group;
+  private final Timer timer = Transport.sharedTimer();
   private final Ticker ticker;
   private final RandomGenerator poolRandom;
   private final Duration timeout;
@@ -189,7 +193,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       call.fail(new ClientClosedException("client " + name + " is closed", null, 0, false));
       return call.future;
     }
-    call.timer = group.next().schedule(call, t.toNanos(), TimeUnit.NANOSECONDS);
+    call.timer = timer.newTimeout(call, t.toNanos(), TimeUnit.NANOSECONDS);
     budget.deposit();
     startAttempt(call);
     return call.future;
@@ -311,8 +315,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       graceTimer.cancel(false);
       for (Call c : calls) {
         Attempt a = c.current;
-        c.fail(new ClientClosedException("client " + name + " closed before the call ended",
-            a == null ? null : a.ep.address, c.attempts, a != null && a.written));
+        c.end(new ClientClosedException("client " + name + " closed before the call ended",
+            addressOf(a), c.attempts, a != null && a.written));
       }
       List<CompletableFuture<Void>> pools = new ArrayList<>();
       synchronized (updateLock) {
@@ -345,6 +349,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     ep.setAvailability(Availability.CLOSED);
     ep.metrics.ejected();
     group.next().schedule(detector::reinstateExpired, nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private String addressOf(Attempt a) {
+    return a == null ? null : a.ep.address;
   }
 
   private void startAttempt(Call call) {
@@ -422,7 +430,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   }
 
   /** One call: its deadline timer (this runnable) and its attempts. */
-  private final class Call implements Runnable {
+  private final class Call implements TimerTask {
     final Req request;
     final CallOptions options;
     final Duration timeout;
@@ -431,7 +439,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     final CompletableFuture<Rep> future = new CompletableFuture<>();
     volatile int attempts;
     volatile Attempt current;
-    volatile ScheduledFuture<?> timer;
+    volatile Timeout timer;
 
     Call(Req request, CallOptions options, Duration timeout, long start) {
       this.request = request;
@@ -442,14 +450,21 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
 
     @Override
-    public void run() {
-      Attempt a = current;
-      if (fail(new DeadlineExceededException(timeout, a == null ? null : a.ep.address, attempts,
-          a != null && a.written))) {
-        if (a != null) {
-          a.abandon();
-        }
+    public void run(Timeout t) {
+      end(new DeadlineExceededException(timeout, addressOf(current), attempts,
+          current != null && current.written));
+    }
+
+    /** Ends the call with {@code t}, first giving back what its attempt holds. */
+    void end(BallastException t) {
+      if (future.isDone()) {
+        return;
       }
+      Attempt a = current;
+      if (a != null) {
+        a.abandon();
+      }
+      fail(t);
     }
 
     void succeed(Rep rep) {
@@ -467,9 +482,9 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
 
     private void done(boolean success) {
-      ScheduledFuture<?> t = timer;
+      Timeout t = timer;
       if (t != null) {
-        t.cancel(false);
+        t.cancel();
       }
       calls.remove(this);
       metrics.call(success, ticker.nanoTime() - start);
@@ -606,7 +621,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         node.complete(latency, false);
         detector.record(ep.host, false);
         ep.failures.increment();
-        ep.metrics.failure(latency, call.future.isCompletedExceptionally() ? null : null);
+        ep.metrics.failure(latency, null);
       } else {
         node.cancel();
       }

@@ -356,7 +356,7 @@ public final class ConnectionPool<Req, Rep> {
         PooledConnection<Req, Rep> c = connections.get(i);
         boolean expired = !c.usable(now);
         boolean idleTooLong = now - c.lastUsed >= idle
-            && connections.size() - toClose.size() > config.minConnections();
+            && connections.size() > config.minConnections();
         if (c.inFlight == 0 && (expired || idleTooLong)) {
           c.retired = true;
           connections.remove(i);

@@ -43,7 +43,10 @@ final class Backend extends ClientStreamTracer.Factory {
 
   final String address;
   final Subchannel subchannel;
-  private final Ticker ticker;
+  /** The time source for latencies, or null when the algorithm ignores latency. */
+  private volatile Ticker ticker;
+  /** The tracer shared by all streams of the node when no latency is measured. */
+  private volatile ClientStreamTracer untimed;
   /** The pick handed to gRPC when completions are tracked: this subchannel, this factory. */
   final PickResult tracedPick;
   /** The pick handed to gRPC when they are not. */
@@ -58,11 +61,10 @@ final class Backend extends ClientStreamTracer.Factory {
   EquivalentAddressGroup group;
   ConnectivityState state = ConnectivityState.CONNECTING;
 
-  Backend(String address, Subchannel subchannel, EquivalentAddressGroup group, Ticker ticker) {
+  Backend(String address, Subchannel subchannel, EquivalentAddressGroup group) {
     this.address = address;
     this.subchannel = subchannel;
     this.group = group;
-    this.ticker = ticker;
     this.tracedPick = PickResult.withSubchannel(subchannel, this);
     this.plainPick = PickResult.withSubchannel(subchannel);
   }
@@ -71,9 +73,16 @@ final class Backend extends ClientStreamTracer.Factory {
     return node;
   }
 
-  /** Binds the node made for this backend and sets its availability from the state. */
-  void bind(Node<Backend> n) {
+  /**
+   * Binds the node made for this backend and sets its availability from the state.
+   *
+   * @param streamTicker the time source for stream latencies, or null if the algorithm ignores
+   *     them (then every stream shares one tracer and nothing is allocated per call)
+   */
+  void bind(Node<Backend> n, Ticker streamTicker) {
+    ticker = streamTicker;
     if (node != n) {
+      untimed = new UntimedTracer(n);
       node = n;
       UNSTARTED.setVolatile(this, 0); // picks of an earlier node release on that node only
     }
@@ -129,6 +138,8 @@ final class Backend extends ClientStreamTracer.Factory {
   public ClientStreamTracer newClientStreamTracer(
       ClientStreamTracer.StreamInfo info, Metadata headers) {
     Node<Backend> n = node;
+    ClientStreamTracer shared = untimed;
+    Ticker t = ticker;
     int u;
     do {
       u = unstarted;
@@ -136,12 +147,29 @@ final class Backend extends ClientStreamTracer.Factory {
         return NOOP; // its pick was reclaimed: pending was already released
       }
     } while (!UNSTARTED.weakCompareAndSet(this, u, u - 1));
-    return new CompletionTracer(n, ticker);
+    return t == null ? shared : new CompletionTracer(n, t);
   }
 
   @Override
   public String toString() {
     return "Backend{" + address + ", " + state + "}";
+  }
+
+  /**
+   * Ends started streams on a node without timing them (least_loaded, swrr): one instance serves
+   * every stream, since gRPC calls {@code streamClosed} exactly once per stream.
+   */
+  private static final class UntimedTracer extends ClientStreamTracer {
+    private final Node<Backend> node;
+
+    UntimedTracer(Node<Backend> node) {
+      this.node = node;
+    }
+
+    @Override
+    public void streamClosed(Status status) {
+      node.complete(0, status.isOk());
+    }
   }
 
   /** Ends one started stream on its node: latency from creation to close, success if OK. */

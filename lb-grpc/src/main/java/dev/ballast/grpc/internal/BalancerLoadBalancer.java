@@ -5,6 +5,7 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.Ticker;
 import java.util.List;
 import java.util.function.Function;
 
@@ -27,12 +28,12 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    super(helper, base.ticker());
+    super(helper);
     this.algorithm = algorithm;
     this.base = base;
     // Load-aware algorithms need pending counts and latencies; SWRR lowers a failing node's
     // effective weight (nginx max_fails). The others only need the pick released.
-    this.feedback = algorithm.isLoadAware() || algorithm == Algorithm.SWRR;
+    this.feedback = needsFeedback(algorithm);
   }
 
   @Override
@@ -53,6 +54,21 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
   @Override
   List<Node<Backend>> nodes() {
     return balancer.nodes();
+  }
+
+  @Override
+  Ticker streamTicker() {
+    return streamTicker(algorithm, base);
+  }
+
+  /** Only peak EWMA reads latencies; the other algorithms' streams are not timed. */
+  static Ticker streamTicker(Algorithm algorithm, BalancerConfig base) {
+    return algorithm == Algorithm.P2C_PEAK_EWMA ? base.ticker() : null;
+  }
+
+  /** Whether picks need stream feedback: load-aware algorithms, and SWRR's failure drops. */
+  static boolean needsFeedback(Algorithm algorithm) {
+    return algorithm.isLoadAware() || algorithm == Algorithm.SWRR;
   }
 
   @Override

@@ -34,14 +34,12 @@ import java.util.function.Function;
 abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
-  final Ticker ticker;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
 
-  SubchannelLoadBalancer(Helper helper, Ticker ticker) {
+  SubchannelLoadBalancer(Helper helper) {
     this.helper = helper;
-    this.ticker = ticker;
   }
 
   /**
@@ -55,6 +53,9 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   /** Returns the nodes now balanced, one per endpoint of the last update. */
   abstract List<Node<Backend>> nodes();
+
+  /** Returns the time source for stream latencies, or null if the policy ignores them. */
+  abstract Ticker streamTicker();
 
   /** Returns a picker over the current nodes, used while at least one subchannel is READY. */
   abstract SubchannelPicker readyPicker();
@@ -84,12 +85,13 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       update(resolved.getLoadBalancingPolicyConfig(), endpoints, e -> backend(e, groupOf));
     } catch (IllegalArgumentException e) {
       Status status = Status.UNAVAILABLE.withDescription(
-          "bad addresses from the name resolver: " + e.getMessage()).withCause(e);
+          "cannot balance the resolved addresses: " + e.getMessage()).withCause(e);
       handleNameResolutionError(status);
       return status;
     }
+    Ticker ticker = streamTicker();
     for (Node<Backend> n : nodes()) {
-      n.value().bind(n);
+      n.value().bind(n, ticker);
     }
     for (Iterator<Backend> it = backends.values().iterator(); it.hasNext(); ) {
       Backend b = it.next();
@@ -115,7 +117,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     EquivalentAddressGroup group = groupOf.get(e.address());
     Subchannel subchannel = helper.createSubchannel(
         CreateSubchannelArgs.newBuilder().setAddresses(group).build());
-    Backend created = new Backend(e.address(), subchannel, group, ticker);
+    Backend created = new Backend(e.address(), subchannel, group);
     backends.put(e.address(), created);
     subchannel.start(info -> onSubchannelState(created, info));
     subchannel.requestConnection();

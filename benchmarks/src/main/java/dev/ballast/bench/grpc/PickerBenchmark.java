@@ -1,0 +1,324 @@
+package dev.ballast.bench.grpc;
+
+import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.grpc.EndpointAttributes;
+import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;
+import io.grpc.Attributes;
+import io.grpc.CallOptions;
+import io.grpc.ChannelLogger;
+import io.grpc.ClientStreamTracer;
+import io.grpc.ConnectivityState;
+import io.grpc.ConnectivityStateInfo;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.LoadBalancerProvider;
+import io.grpc.LoadBalancerRegistry;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The load balancer's cost per call: {@code pickSubchannel} plus, when the pick carries a stream
+ * tracer factory (Ballast's load-aware policies and swrr, gRPC's least_request), the tracer's
+ * creation and close, which is what a real call adds. Every policy is built through its
+ * registered {@link LoadBalancerProvider} over N READY fake subchannels, so gRPC's own pickers
+ * (round_robin: a child pick_first per address; least_request_experimental: P2C over active
+ * request counters) run exactly as in a channel.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar PickerBenchmark -f 1 -wi 3 -w 1s -i 5
+ * -r 1s -prof gc}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class PickerBenchmark {
+
+  /**
+   * The policy; {@code label_subset_header} and {@code label_subset_option} are label_subset
+   * over four zones with a least_loaded child, the zone read from an {@code x-lb-zone} header or
+   * from the {@code REQUEST_LABELS} call option.
+   */
+  @Param({"round_robin", "least_request_experimental", "vnswrr", "swrr", "weighted_random",
+      "least_loaded", "p2c_peak_ewma", "label_subset_header", "label_subset_option"})
+  public String policy;
+
+  @Param({"10", "100", "1000"})
+  public int subchannels;
+
+  private BenchHelper helper;
+  private LoadBalancer lb;
+  private LoadBalancer.SubchannelPicker picker;
+  private LoadBalancer.PickSubchannelArgs args;
+  private final ClientStreamTracer.StreamInfo info = ClientStreamTracer.StreamInfo.newBuilder()
+      .build();
+  private final Metadata headers = new Metadata();
+
+  @Setup
+  public void setUp() {
+    boolean subset = policy.startsWith("label_subset");
+    String name = subset ? "label_subset" : policy;
+    LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider(name);
+    if (provider == null) {
+      throw new IllegalStateException("no LoadBalancerProvider registered for " + name);
+    }
+    helper = new BenchHelper();
+    List<EquivalentAddressGroup> groups = new ArrayList<>(subchannels);
+    for (int i = 0; i < subchannels; i++) {
+      groups.add(new EquivalentAddressGroup(
+          new InetSocketAddress("10.0." + (i / 250) + "." + (i % 250 + 1), 443),
+          Attributes.newBuilder()
+              .set(EndpointAttributes.LABELS, java.util.Map.of("zone", "z" + (i % 4)))
+              .build()));
+    }
+    java.util.Map<String, Object> raw = new java.util.HashMap<>();
+    Metadata requestHeaders = new Metadata();
+    CallOptions options = CallOptions.DEFAULT;
+    if (subset) {
+      raw.put("selectors", List.of(List.of("zone")));
+      raw.put("childPolicy", List.of(java.util.Map.of("least_loaded", java.util.Map.of())));
+      if (policy.endsWith("header")) {
+        requestHeaders.put(Metadata.Key.of("x-lb-zone", Metadata.ASCII_STRING_MARSHALLER), "z1");
+      } else {
+        options = options.withOption(LabelSubsetLoadBalancerProvider.REQUEST_LABELS,
+            RequestLabels.of("zone", "z1"));
+      }
+    }
+    args = new Args(requestHeaders, options);
+    Object config = provider.parseLoadBalancingPolicyConfig(raw).getConfig();
+    helper.syncContext.execute(() -> {
+      lb = provider.newLoadBalancer(helper);
+      Status s = lb.acceptResolvedAddresses(LoadBalancer.ResolvedAddresses.newBuilder()
+          .setAddresses(groups).setLoadBalancingPolicyConfig(config).build());
+      if (!s.isOk()) {
+        throw new IllegalStateException(policy + ": " + s);
+      }
+    });
+    // Everything connects: CONNECTING then READY, as a real subchannel reports.
+    for (BenchSubchannel sc : new ArrayList<>(helper.subchannels)) {
+      helper.syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));
+    }
+    for (BenchSubchannel sc : new ArrayList<>(helper.subchannels)) {
+      helper.syncContext.execute(() -> sc.report(ConnectivityState.READY));
+    }
+    if (helper.state != ConnectivityState.READY) {
+      throw new IllegalStateException(policy + " is " + helper.state + ", not READY");
+    }
+    picker = helper.picker;
+    // Every subchannel must be reachable: pick until all were seen (bounded).
+    java.util.Set<LoadBalancer.Subchannel> seen = new java.util.HashSet<>();
+    for (int i = 0; i < subchannels * 200 && seen.size() < subchannels; i++) {
+      LoadBalancer.PickResult r = callOnce();
+      seen.add(r.getSubchannel());
+    }
+    int reachable = subset ? subchannels / 4 : subchannels;
+    if (seen.size() < reachable * 9 / 10) {
+      throw new IllegalStateException(policy + " reached only " + seen.size() + " of "
+          + subchannels + " subchannels");
+    }
+  }
+
+  @TearDown
+  public void tearDown() {
+    helper.syncContext.execute(lb::shutdown);
+  }
+
+  private LoadBalancer.PickResult callOnce() {
+    LoadBalancer.PickResult r = picker.pickSubchannel(args);
+    ClientStreamTracer.Factory f = r.getStreamTracerFactory();
+    if (f != null) {
+      f.newClientStreamTracer(info, headers).streamClosed(Status.OK);
+    }
+    return r;
+  }
+
+  /** One call's worth of load-balancer work: the pick and, if any, the tracer's life. */
+  @Benchmark
+  public void pickAndComplete(Blackhole bh) {
+    LoadBalancer.PickResult r = picker.pickSubchannel(args);
+    ClientStreamTracer.Factory f = r.getStreamTracerFactory();
+    if (f != null) {
+      ClientStreamTracer t = f.newClientStreamTracer(info, headers);
+      t.streamClosed(Status.OK);
+    }
+    bh.consume(r.getSubchannel());
+  }
+
+  // --- the fake channel ---
+
+  private static final MethodDescriptor<Void, Void> METHOD = MethodDescriptor.<Void, Void>newBuilder()
+      .setType(MethodDescriptor.MethodType.UNARY)
+      .setFullMethodName("bench.Service/Call")
+      .setRequestMarshaller(NoMarshaller.INSTANCE)
+      .setResponseMarshaller(NoMarshaller.INSTANCE)
+      .build();
+
+  private static final class Args extends LoadBalancer.PickSubchannelArgs {
+    private final Metadata headers;
+    private final CallOptions options;
+
+    Args(Metadata headers, CallOptions options) {
+      this.headers = headers;
+      this.options = options;
+    }
+
+    @Override
+    public CallOptions getCallOptions() {
+      return options;
+    }
+
+    @Override
+    public Metadata getHeaders() {
+      return headers;
+    }
+
+    @Override
+    public MethodDescriptor<?, ?> getMethodDescriptor() {
+      return METHOD;
+    }
+  }
+
+  private enum NoMarshaller implements MethodDescriptor.Marshaller<Void> {
+    INSTANCE;
+
+    @Override
+    public InputStream stream(Void value) {
+      return InputStream.nullInputStream();
+    }
+
+    @Override
+    public Void parse(InputStream stream) {
+      return null;
+    }
+  }
+
+  private static final java.util.concurrent.ScheduledExecutorService TIMER =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "picker-benchmark-timer");
+        t.setDaemon(true);
+        return t;
+      });
+
+  private static final class BenchHelper extends LoadBalancer.Helper {
+    final SynchronizationContext syncContext = new SynchronizationContext((t, e) -> {
+      throw new IllegalStateException(e);
+    });
+    final List<BenchSubchannel> subchannels = new ArrayList<>();
+    ConnectivityState state;
+    LoadBalancer.SubchannelPicker picker;
+
+    @Override
+    public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
+      BenchSubchannel s = new BenchSubchannel(args);
+      subchannels.add(s);
+      return s;
+    }
+
+    @Override
+    public ManagedChannel createOobChannel(EquivalentAddressGroup eag, String authority) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void updateBalancingState(ConnectivityState newState,
+        LoadBalancer.SubchannelPicker newPicker) {
+      state = newState;
+      picker = newPicker;
+    }
+
+    @Override
+    public void refreshNameResolution() {}
+
+    @Override
+    public SynchronizationContext getSynchronizationContext() {
+      return syncContext;
+    }
+
+    @Override
+    public String getAuthority() {
+      return "bench";
+    }
+
+    @Override
+    public ChannelLogger getChannelLogger() {
+      return NoLogger.INSTANCE;
+    }
+
+    @Override
+    public java.util.concurrent.ScheduledExecutorService getScheduledExecutorService() {
+      return TIMER; // pick_first's connection timers; they never fire here, all are READY
+    }
+  }
+
+  private static final class BenchSubchannel extends LoadBalancer.Subchannel {
+    private final LoadBalancer.CreateSubchannelArgs args;
+    private LoadBalancer.SubchannelStateListener listener;
+
+    BenchSubchannel(LoadBalancer.CreateSubchannelArgs args) {
+      this.args = args;
+    }
+
+    @Override
+    public void start(LoadBalancer.SubchannelStateListener l) {
+      listener = l;
+    }
+
+    void report(ConnectivityState s) {
+      if (listener != null) {
+        listener.onSubchannelState(ConnectivityStateInfo.forNonError(s));
+      }
+      LoadBalancer.SubchannelStateListener health =
+          args.getOption(LoadBalancer.HEALTH_CONSUMER_LISTENER_ARG_KEY);
+      if (health != null && s == ConnectivityState.READY) {
+        health.onSubchannelState(ConnectivityStateInfo.forNonError(s));
+      }
+    }
+
+    @Override
+    public void shutdown() {}
+
+    @Override
+    public void requestConnection() {}
+
+    @Override
+    public List<EquivalentAddressGroup> getAllAddresses() {
+      return args.getAddresses();
+    }
+
+    @Override
+    public Attributes getAttributes() {
+      return args.getAttributes();
+    }
+
+    @Override
+    public ChannelLogger getChannelLogger() {
+      return NoLogger.INSTANCE;
+    }
+  }
+
+  private static final class NoLogger extends ChannelLogger {
+    static final NoLogger INSTANCE = new NoLogger();
+
+    @Override
+    public void log(ChannelLogLevel level, String message) {}
+
+    @Override
+    public void log(ChannelLogLevel level, String messageFormat, Object... args) {}
+  }
+}

@@ -1,0 +1,151 @@
+package dev.ballast.bench.netty;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
+import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.framed.Frame;
+import dev.ballast.netty.framed.FrameDecoder;
+import dev.ballast.netty.framed.FrameEncoder;
+import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.internal.Transport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.SimpleChannelInboundHandler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Calls per second through the whole client stack (deadline, retry budget, balancer, outlier
+ * detection, connection pool, framed codec) over 4 loopback backends, against one raw Netty
+ * channel with the same codec and a minimal request-id dispatcher: what the stack costs.
+ *
+ * <p>Each invocation sends {@value #IN_FLIGHT} calls at once and waits for all of them, so both
+ * sides keep 64 requests in flight; scores are calls per second.
+ *
+ * <pre>
+ * java -jar benchmarks/target/benchmarks.jar StackCostBenchmark -f 1 -wi 3 -w 2s -i 5 -r 2s
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class StackCostBenchmark {
+
+  static final int IN_FLIGHT = 64;
+
+  /** The balancer of the stack variant. */
+  @Param({"p2c_peak_ewma", "round_robin"})
+  public String balancer;
+
+  private final List<FramedServer> servers = new ArrayList<>();
+  private BallastClient<byte[], byte[]> client;
+  private RawClient raw;
+  private final byte[] payload = new byte[64];
+  @SuppressWarnings("unchecked")
+  private final CompletableFuture<byte[]>[] calls = new CompletableFuture[IN_FLIGHT];
+
+  /** Starts 4 echo backends, the client and the raw channel. */
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      FramedServer s = FramedServer.start(FramedServer.echo());
+      servers.add(s);
+      endpoints.add(s.endpoint());
+    }
+    client = BallastClient.framed()
+        .endpoints(endpoints)
+        .balancer(Algorithm.fromName(balancer))
+        .timeout(Duration.ofSeconds(10))
+        .slowRequestThreshold(Duration.ofSeconds(10))
+        .build();
+    raw = new RawClient(servers.get(0));
+  }
+
+  /** Stops everything. */
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    client.close();
+    raw.close();
+    servers.forEach(FramedServer::close);
+  }
+
+  /** 64 calls through the full stack over 4 backends. */
+  @Benchmark
+  @OperationsPerInvocation(IN_FLIGHT)
+  public void stack() throws Exception {
+    for (int i = 0; i < IN_FLIGHT; i++) {
+      calls[i] = client.call(payload);
+    }
+    CompletableFuture.allOf(calls).get(10, TimeUnit.SECONDS);
+  }
+
+  /** 64 calls on one raw channel with the same codec: the baseline. */
+  @Benchmark
+  @OperationsPerInvocation(IN_FLIGHT)
+  public void rawChannel() throws Exception {
+    for (int i = 0; i < IN_FLIGHT; i++) {
+      calls[i] = raw.call(payload);
+    }
+    CompletableFuture.allOf(calls).get(10, TimeUnit.SECONDS);
+  }
+
+  /** One Netty channel, FrameEncoder/FrameDecoder and an id-to-future map: nothing else. */
+  static final class RawClient {
+    private final Channel channel;
+    private final ConcurrentHashMap<Long, CompletableFuture<byte[]>> pending =
+        new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+
+    RawClient(FramedServer server) throws InterruptedException {
+      channel = Transport.configure(new Bootstrap(), 2000)
+          .group(Transport.sharedGroup())
+          .handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+              ch.pipeline().addLast(new FrameDecoder(), new FrameEncoder(),
+                  new SimpleChannelInboundHandler<Frame>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, Frame f) {
+                      CompletableFuture<byte[]> cf = pending.remove(f.id());
+                      if (cf != null) {
+                        cf.complete(f.payload());
+                      }
+                    }
+                  });
+            }
+          })
+          .connect(server.address()).sync().channel();
+    }
+
+    CompletableFuture<byte[]> call(byte[] payload) {
+      long id = ids.incrementAndGet();
+      CompletableFuture<byte[]> cf = new CompletableFuture<>();
+      pending.put(id, cf);
+      channel.writeAndFlush(new Frame(Frame.REQUEST, id, payload), channel.voidPromise());
+      return cf;
+    }
+
+    void close() {
+      channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+  }
+}

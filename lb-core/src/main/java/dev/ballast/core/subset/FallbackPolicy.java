@@ -1,0 +1,17 @@
+package dev.ballast.core.subset;
+
+/**
+ * What a {@link SubsetSelector} does when a request's labels match no subset (Envoy's names for
+ * its subset load balancer's fallback policies).
+ */
+public enum FallbackPolicy {
+  /** Fail the pick with {@link dev.ballast.core.NoAvailableEndpointException}; the default. */
+  NO_FALLBACK,
+  /** Balance over every endpoint, whatever its labels. */
+  ANY_ENDPOINT,
+  /**
+   * Balance over the endpoints that have the configured default labels; when none has them, fail
+   * as {@link #NO_FALLBACK} does.
+   */
+  DEFAULT_SUBSET
+}

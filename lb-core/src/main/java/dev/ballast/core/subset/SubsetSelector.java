@@ -1,0 +1,391 @@
+package dev.ballast.core.subset;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.Node;
+import dev.ballast.core.subset.internal.SelectorTable;
+import dev.ballast.core.subset.internal.Subset;
+import dev.ballast.core.subset.internal.SubsetIndex;
+import dev.ballast.core.subset.internal.SubsetState;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Routes each request to the endpoints whose labels match the request's, then lets a child
+ * balancer pick among them (label subsets, as in Envoy's subset load balancer and MOSN).
+ *
+ * <p><b>Selectors and subsets.</b> A selector is a set of label keys, e.g. {@code [zone]} or
+ * {@code [zone, version]}. Each combination of values of a selector's keys that some endpoint has
+ * is a subset: with endpoints {@code zone=a,version=1}, {@code zone=a,version=2} and {@code
+ * zone=b,version=1}, the selector {@code [zone, version]} makes three subsets of one endpoint
+ * each. Endpoints lacking one of the keys are in none of its subsets. Empty subsets are never
+ * made, and subsets with the same members share one child balancer.
+ *
+ * <p><b>Picking.</b> {@link #pick(RequestLabels)} finds the subset whose labels equal the
+ * request's, and picks from its child balancer. Build the {@link RequestLabels} once and reuse
+ * it: the lookup then hashes nothing and allocates nothing. When the request's keys are not
+ * exactly a selector's, the request misses, unless {@linkplain Builder#allowRedundantKeys
+ * redundant keys} are allowed. A miss applies the {@linkplain FallbackPolicy fallback policy}.
+ * A subset whose endpoints are all busy or closed does not fall back: its child balancer
+ * decides (fail or panic pick, per {@link BalancerConfig#panicPick()}).
+ *
+ * <p><b>Nodes and updates.</b> The selector owns the nodes: it makes them with its balancer
+ * algorithm and gives each child balancer its members, so every child shares the selector's
+ * nodes and their load state. {@link #update} replaces the endpoint set; nodes whose address
+ * stays keep their state. It swaps one immutable state atomically while picks go on; when few
+ * endpoints change, only the subsets they touch are rebuilt. Child balancers are made on the
+ * first pick of their subset, so an update never pays for subsets nobody uses.
+ *
+ * <p>Build: one pass fills an inverted index {@code key=value -> RoaringBitmap} of endpoint
+ * slots; a selector's subsets are the non-empty intersections of its keys' bitmaps (MOSN's
+ * approach, which made their build at 8000 hosts 21.8x faster than scanning every host per
+ * subset).
+ *
+ * @param <T> the thing being balanced (a connection pool, a gRPC subchannel)
+ */
+public final class SubsetSelector<T> {
+
+  private final SubsetIndex<T> index;
+  private final FallbackPolicy fallbackPolicy;
+  private final RequestLabels defaultLabels;
+  private final boolean allowRedundantKeys;
+  private final String name;
+  private final LongAdder misses = new LongAdder();
+  private final LongAdder fallbacks = new LongAdder();
+  private volatile SubsetState<T> state;
+
+  private SubsetSelector(Builder<T> b) {
+    this.fallbackPolicy = b.fallbackPolicy;
+    this.defaultLabels = b.fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET ? b.defaultLabels : null;
+    this.allowRedundantKeys = b.allowRedundantKeys;
+    Supplier<? extends Balancer<T>> factory = b.factory;
+    if (factory == null) {
+      Algorithm algorithm = b.algorithm;
+      BalancerConfig config = b.config;
+      factory = () -> algorithm.create(config);
+    }
+    this.index = new SubsetIndex<>(factory, new ArrayList<>(b.selectors), defaultLabels,
+        b.rebuildThreshold, b.resolutionCacheSize, RequestLabels::ofSorted);
+    this.name = "label_subset(" + index.prototype().name() + ")";
+    this.state = index.state();
+  }
+
+  /** Returns a builder: no selectors, {@link FallbackPolicy#NO_FALLBACK}, round robin. */
+  public static <T> Builder<T> builder() {
+    return new Builder<>();
+  }
+
+  /**
+   * Picks a node among the endpoints whose labels match the request's, and counts one pending
+   * request on it; end it with {@link Node#complete} or {@link Node#cancel}. Lock-free and, for
+   * labels whose keys are exactly a selector's, allocation-free.
+   *
+   * @throws NoAvailableEndpointException if the labels match no subset and the fallback policy
+   *     gives nothing to pick from (the message names the labels), or if the chosen set has no
+   *     open endpoint and panic picks are off
+   */
+  public Node<T> pick(RequestLabels labels) {
+    SubsetState<T> s = state;
+    Subset<T> subset = find(s, labels);
+    if (subset != null) {
+      return subset.child().pick();
+    }
+    return fallback(s, labels);
+  }
+
+  /**
+   * Picks like {@link #pick(RequestLabels)} for labels given as a map; converts the map on every
+   * call, so prefer a reused {@link RequestLabels} on hot paths.
+   */
+  public Node<T> pick(Map<String, String> labels) {
+    return pick(RequestLabels.of(labels));
+  }
+
+  private Subset<T> find(SubsetState<T> s, RequestLabels labels) {
+    SelectorTable<T>[] tables = s.tables;
+    int h = labels.keysHash;
+    for (SelectorTable<T> t : tables) {
+      if (t.keysHash == h && labels.sameKeys(t.keys)) {
+        return t.subsets.get(labels);
+      }
+    }
+    if (allowRedundantKeys && !labels.isEmpty()) {
+      return s.resolve(labels);
+    }
+    return null;
+  }
+
+  private Node<T> fallback(SubsetState<T> s, RequestLabels labels) {
+    misses.increment();
+    Subset<T> target = null;
+    if (fallbackPolicy == FallbackPolicy.ANY_ENDPOINT) {
+      target = s.all;
+    } else if (fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET) {
+      target = s.defaultSubset;
+    }
+    if (target != null) {
+      fallbacks.increment();
+      return target.child().pick();
+    }
+    String why;
+    if (fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET) {
+      why = "fallback DEFAULT_SUBSET " + defaultLabels + " matches no endpoint either";
+    } else if (fallbackPolicy == FallbackPolicy.ANY_ENDPOINT) {
+      why = "fallback ANY_ENDPOINT, but there are no endpoints";
+    } else {
+      why = "fallback NO_FALLBACK";
+    }
+    throw new NoAvailableEndpointException(
+        name + ": request labels " + labels + " match no subset (" + why + ")", 0);
+  }
+
+  /**
+   * Replaces the endpoint set and swaps in the new subsets atomically. Nodes whose address stays
+   * keep their state and value and take the new weight and labels; new addresses get a node
+   * whose value is made by {@code values}, called only after the whole set is validated.
+   *
+   * @return the nodes removed by this update, so their values can be closed or drained
+   * @throws IllegalArgumentException if two endpoints share an address or the weights add up to
+   *     more than {@link Integer#MAX_VALUE}; the previous set then stays in force, untouched
+   */
+  public synchronized List<Node<T>> update(
+      Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values) {
+    Objects.requireNonNull(endpoints, "endpoints");
+    Objects.requireNonNull(values, "values");
+    List<Node<T>> removed = index.update(endpoints, values);
+    state = index.state();
+    return removed;
+  }
+
+  /** Returns the current nodes, in update order. */
+  public List<Node<T>> nodes() {
+    return state.nodes;
+  }
+
+  /**
+   * Returns the nodes a pick with these labels would choose from, without falling back: the
+   * matching subset's members in a stable order, or an empty list on a miss.
+   */
+  public List<Node<T>> members(RequestLabels labels) {
+    Subset<T> subset = find(state, labels);
+    return subset == null ? List.of() : subset.nodes();
+  }
+
+  /** Returns the nodes the fallback policy picks from on a miss; empty for NO_FALLBACK. */
+  public List<Node<T>> fallbackMembers() {
+    SubsetState<T> s = state;
+    Subset<T> target = fallbackPolicy == FallbackPolicy.ANY_ENDPOINT ? s.all
+        : fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET ? s.defaultSubset : null;
+    return target == null ? List.of() : target.nodes();
+  }
+
+  /** Returns {@code label_subset(<child algorithm>)}, e.g. {@code label_subset(round_robin)}. */
+  public String name() {
+    return name;
+  }
+
+  /** Returns the fallback policy. */
+  public FallbackPolicy fallbackPolicy() {
+    return fallbackPolicy;
+  }
+
+  /** Returns the current subsets, their sizes and the miss and fallback counts. */
+  public SubsetStats stats() {
+    SubsetState<T> s = state;
+    List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
+    Set<Subset<T>> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (SelectorTable<T> t : s.tables) {
+      List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.subsets.entrySet());
+      entries.sort((a, b) -> a.getKey().toString().compareTo(b.getKey().toString()));
+      for (Map.Entry<RequestLabels, Subset<T>> e : entries) {
+        infos.add(new SubsetStats.SubsetInfo(e.getKey(), e.getValue().size()));
+        distinct.add(e.getValue());
+      }
+    }
+    Subset<T> fallback = fallbackPolicy == FallbackPolicy.ANY_ENDPOINT ? s.all
+        : fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET ? s.defaultSubset : null;
+    if (fallback != null) {
+      distinct.add(fallback);
+    }
+    int dflt = s.defaultSubset == null ? 0 : s.defaultSubset.size();
+    return new SubsetStats(s.nodes.size(), infos, distinct.size(), dflt, misses.sum(),
+        fallbacks.sum(), index.fullBuilds(), index.incrementalUpdates());
+  }
+
+  @Override
+  public String toString() {
+    return name + stats();
+  }
+
+  /**
+   * Builds a {@link SubsetSelector}. Defaults: no selectors (every request misses), {@link
+   * FallbackPolicy#NO_FALLBACK}, child balancers {@link Algorithm#ROUND_ROBIN} (Envoy's default
+   * policy) with {@link BalancerConfig#defaults()}, redundant keys not allowed, a cache of 1024
+   * resolved label sets, and a rebuild threshold of 0.25.
+   *
+   * @param <T> the thing being balanced
+   */
+  public static final class Builder<T> {
+    private final Set<List<String>> selectors = new LinkedHashSet<>();
+    private FallbackPolicy fallbackPolicy = FallbackPolicy.NO_FALLBACK;
+    private RequestLabels defaultLabels;
+    private Algorithm algorithm = Algorithm.ROUND_ROBIN;
+    private BalancerConfig config = BalancerConfig.defaults();
+    private Supplier<? extends Balancer<T>> factory;
+    private boolean allowRedundantKeys;
+    private int resolutionCacheSize = 1024;
+    private double rebuildThreshold = 0.25;
+
+    private Builder() {}
+
+    /**
+     * Adds a selector: the label keys whose value combinations make subsets.
+     *
+     * @throws IllegalArgumentException if there is no key, a key is empty or repeated, or the
+     *     same selector was added before
+     */
+    public Builder<T> selector(String... keys) {
+      Objects.requireNonNull(keys, "keys");
+      return selector(List.of(keys));
+    }
+
+    /** Adds a selector given as a collection of keys; see {@link #selector(String...)}. */
+    public Builder<T> selector(Collection<String> keys) {
+      Objects.requireNonNull(keys, "keys");
+      if (keys.isEmpty()) {
+        throw new IllegalArgumentException("selector: no keys (expected: at least one key)");
+      }
+      TreeSet<String> sorted = new TreeSet<>();
+      for (String k : keys) {
+        Objects.requireNonNull(k, "selector key");
+        if (k.isEmpty()) {
+          throw new IllegalArgumentException("selector " + keys + ": empty key (expected: non-empty)");
+        }
+        if (!sorted.add(k)) {
+          throw new IllegalArgumentException("selector " + keys + ": key " + k + " given twice");
+        }
+      }
+      if (!selectors.add(List.copyOf(sorted))) {
+        throw new IllegalArgumentException("selector " + sorted + ": given twice");
+      }
+      return this;
+    }
+
+    /** Adds several selectors; see {@link #selector(String...)}. */
+    public Builder<T> selectors(Collection<? extends Collection<String>> selectorList) {
+      Objects.requireNonNull(selectorList, "selectors");
+      for (Collection<String> s : selectorList) {
+        selector(s);
+      }
+      return this;
+    }
+
+    /** Sets what a request matching no subset gets; default {@link FallbackPolicy#NO_FALLBACK}. */
+    public Builder<T> fallbackPolicy(FallbackPolicy policy) {
+      this.fallbackPolicy = Objects.requireNonNull(policy, "fallbackPolicy");
+      return this;
+    }
+
+    /**
+     * Sets the labels of the default subset, used by {@link FallbackPolicy#DEFAULT_SUBSET}: the
+     * endpoints having all of them (every endpoint for empty labels). They need not be a
+     * selector's keys. No default.
+     */
+    public Builder<T> defaultSubset(Map<String, String> labels) {
+      this.defaultLabels = RequestLabels.of(Objects.requireNonNull(labels, "defaultSubset"));
+      return this;
+    }
+
+    /** Sets the default subset's labels; see {@link #defaultSubset(Map)}. */
+    public Builder<T> defaultSubset(RequestLabels labels) {
+      this.defaultLabels = Objects.requireNonNull(labels, "defaultSubset");
+      return this;
+    }
+
+    /** Sets the child balancers' algorithm; default {@link Algorithm#ROUND_ROBIN}. */
+    public Builder<T> algorithm(Algorithm algorithm) {
+      this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+      this.factory = null;
+      return this;
+    }
+
+    /** Sets the child balancers' settings; default {@link BalancerConfig#defaults()}. */
+    public Builder<T> config(BalancerConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /**
+     * Sets a factory of child balancers instead of {@link #algorithm} and {@link #config}. Every
+     * balancer it makes must be of the same algorithm: the selector makes the nodes with one of
+     * them and hands them to the others.
+     */
+    public Builder<T> balancerFactory(Supplier<? extends Balancer<T>> factory) {
+      this.factory = Objects.requireNonNull(factory, "balancerFactory");
+      return this;
+    }
+
+    /**
+     * Sets whether request labels may differ from every selector's keys (Envoy's {@code
+     * allow_redundant_keys}); default false: the request's keys must be exactly a selector's.
+     * When true, request labels whose key is in no selector are ignored, and the request goes
+     * to the endpoints having all its remaining labels, found by intersecting their bitmaps
+     * once and cached until the next update. If the remaining keys are exactly a selector's,
+     * this is that selector's subset. No remaining labels is a miss.
+     */
+    public Builder<T> allowRedundantKeys(boolean allow) {
+      this.allowRedundantKeys = allow;
+      return this;
+    }
+
+    /** Sets how many resolved label sets are cached between updates; default 1024. */
+    public Builder<T> resolutionCacheSize(int size) {
+      if (size < 1) {
+        throw new IllegalArgumentException("resolutionCacheSize: " + size + " (expected: > 0)");
+      }
+      this.resolutionCacheSize = size;
+      return this;
+    }
+
+    /**
+     * Sets the fraction of endpoints that may change (added, removed, relabelled, reweighted) in
+     * one update for it to rebuild only the touched subsets; above it, every subset is rebuilt.
+     * 0 always rebuilds; default 0.25.
+     */
+    public Builder<T> rebuildThreshold(double fraction) {
+      if (!(fraction >= 0 && fraction <= 1)) {
+        throw new IllegalArgumentException("rebuildThreshold: " + fraction + " (expected: 0-1)");
+      }
+      this.rebuildThreshold = fraction;
+      return this;
+    }
+
+    /**
+     * Returns the selector, with no endpoints until the first {@link SubsetSelector#update}.
+     *
+     * @throws IllegalStateException if the fallback policy is DEFAULT_SUBSET and no default
+     *     subset was set
+     */
+    public SubsetSelector<T> build() {
+      if (fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET && defaultLabels == null) {
+        throw new IllegalStateException(
+            "defaultSubset: not set (expected: labels when fallbackPolicy is DEFAULT_SUBSET)");
+      }
+      return new SubsetSelector<>(this);
+    }
+  }
+}

@@ -1,0 +1,790 @@
+package dev.ballast.core.subset.internal;
+
+import dev.ballast.core.Balancer;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.core.subset.RequestLabels;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.RoaringBitmapWriter;
+
+/**
+ * The updater's side of a selector: stable slot ids per address, the inverted index {@code
+ * key=value -> RoaringBitmap} of slot ids, and the build of each {@link SubsetState}. Not
+ * thread-safe: the selector serialises updates; picks only read published states.
+ *
+ * <p><b>Slots.</b> Every address keeps the slot id it got when it appeared, until it is removed;
+ * freed ids are reused by later updates. So an update that changes a few endpoints changes a few
+ * bits, and the bitmaps of untouched subsets stay valid.
+ *
+ * <p><b>Full build</b> (the first update, or one that changes many endpoints): one pass over the
+ * slots fills the index; then each selector's subsets come from its keys in a fixed global order
+ * (fewest distinct values first), expanding each key prefix's subsets by the next key: {@code
+ * prefix AND (key=value)} for every value of that key, skipping empty results. Prefixes are
+ * shared between selectors ({zone} is computed once for {zone}, {zone, version}, ...), and an AND
+ * with a bitmap holding every endpoint is skipped, so a constant label costs nothing. A key with
+ * many values (more than {@value #GROUP_BY_VALUES}) is expanded by grouping the prefix's members
+ * by their value instead, which costs the prefix's size rather than values times size.
+ *
+ * <p><b>Incremental update</b> (few endpoints added, removed, relabelled or reweighted): the
+ * index bitmaps of the changed {@code key=value} pairs are copied and patched; for each selector,
+ * only the subsets that a changed endpoint leaves, joins, or belongs to with a new weight are
+ * recomputed, by intersecting the pairs' bitmaps. Everything else, including the already made
+ * child balancers, is shared with the previous state.
+ *
+ * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer).
+ *
+ * @param <T> the thing being balanced
+ */
+public final class SubsetIndex<T> {
+
+  /** Above this many values, a key is expanded by grouping rather than by AND per value. */
+  static final int GROUP_BY_VALUES = 16;
+
+  private final Supplier<? extends Balancer<T>> factory;
+  private final Balancer<T> prototype;
+  private final String[][] selectors;
+  private final Set<String> selectorKeys;
+  private final String[] defaultKeys;
+  private final String[] defaultValues;
+  private final String[] indexKeys;
+  private final double rebuildThreshold;
+  private final int cacheSize;
+  private final BiFunction<String[], String[], RequestLabels> labelsFactory;
+
+  private final HashMap<String, Integer> slotByAddress = new HashMap<>();
+  private Endpoint[] endpoints = new Endpoint[16];
+  private int[] seen = new int[16];
+  private int epoch;
+  private int highWater;
+  private int[] free = new int[16];
+  private int freeCount;
+  private long fullBuilds;
+  private long incrementalUpdates;
+  private SubsetState<T> state;
+
+  /**
+   * Creates an empty index.
+   *
+   * @param factory makes the child balancers, all of one algorithm
+   * @param selectors each selector's keys, non-empty and distinct
+   * @param defaultLabels the default subset's labels, or {@code null} for none
+   * @param rebuildThreshold the fraction of changed endpoints above which an update rebuilds all
+   * @param cacheSize the bound of each state's cache of resolved label sets
+   * @param labelsFactory makes subset labels from sorted keys and values, without copying
+   */
+  public SubsetIndex(Supplier<? extends Balancer<T>> factory, List<List<String>> selectors,
+      RequestLabels defaultLabels, double rebuildThreshold, int cacheSize,
+      BiFunction<String[], String[], RequestLabels> labelsFactory) {
+    this.factory = factory;
+    this.prototype = Objects.requireNonNull(factory.get(), "balancer factory returned null");
+    this.selectors = new String[selectors.size()][];
+    Set<String> keys = new LinkedHashSet<>();
+    for (int i = 0; i < selectors.size(); i++) {
+      String[] s = new TreeSet<>(selectors.get(i)).toArray(new String[0]);
+      this.selectors[i] = s;
+      keys.addAll(Arrays.asList(s));
+    }
+    this.selectorKeys = Set.copyOf(keys);
+    if (defaultLabels != null) {
+      defaultKeys = new String[defaultLabels.size()];
+      defaultValues = new String[defaultLabels.size()];
+      for (int i = 0; i < defaultKeys.length; i++) {
+        defaultKeys[i] = defaultLabels.key(i);
+        defaultValues[i] = defaultLabels.value(i);
+        keys.add(defaultKeys[i]);
+      }
+    } else {
+      defaultKeys = null;
+      defaultValues = null;
+    }
+    this.indexKeys = keys.toArray(new String[0]);
+    this.rebuildThreshold = rebuildThreshold;
+    this.cacheSize = cacheSize;
+    this.labelsFactory = labelsFactory;
+    this.state = emptyState();
+  }
+
+  /** Returns the current state. */
+  public SubsetState<T> state() {
+    return state;
+  }
+
+  /** Returns the prototype balancer (for its name). */
+  public Balancer<T> prototype() {
+    return prototype;
+  }
+
+  /** Returns how many updates rebuilt every subset. */
+  public long fullBuilds() {
+    return fullBuilds;
+  }
+
+  /** Returns how many updates rebuilt only the affected subsets. */
+  public long incrementalUpdates() {
+    return incrementalUpdates;
+  }
+
+  int cacheSize() {
+    return cacheSize;
+  }
+
+  boolean isSelectorKey(String key) {
+    return selectorKeys.contains(key);
+  }
+
+  RequestLabels labels(String[] sortedKeys, String[] values) {
+    return labelsFactory.apply(sortedKeys, values);
+  }
+
+  Subset<T> newSubset(RoaringBitmap members, Node<T>[] bySlot) {
+    return new Subset<>(members, bySlot, factory);
+  }
+
+  @SuppressWarnings("unchecked")
+  private SubsetState<T> emptyState() {
+    SelectorTable<T>[] tables = new SelectorTable[selectors.length];
+    for (int i = 0; i < selectors.length; i++) {
+      tables[i] = new SelectorTable<>(selectors[i], Arrays.hashCode(selectors[i]), Map.of());
+    }
+    return new SubsetState<>(this, List.of(), new Node[0], Map.of(), new RoaringBitmap(), tables,
+        null, null);
+  }
+
+  /**
+   * Applies a new endpoint set and publishes nothing: the caller reads {@link #state()} after.
+   * Validates everything before changing anything.
+   *
+   * @return the removed nodes
+   */
+  @SuppressWarnings("unchecked")
+  public List<Node<T>> update(Collection<Endpoint> endpointSet,
+      Function<? super Endpoint, ? extends T> values) {
+    Endpoint[] es = endpointSet.toArray(new Endpoint[0]);
+    int n = es.length;
+    int e = ++epoch;
+    int[] slotOf = new int[n];
+    int[] addedIdx = new int[8];
+    int nAdded = 0;
+    int[] changedIdx = new int[8];
+    int nChanged = 0;
+    Set<String> newAddresses = null;
+    long sum = 0;
+    for (int i = 0; i < n; i++) {
+      Endpoint ep = Objects.requireNonNull(es[i], "endpoint");
+      sum += ep.weight();
+      Integer s = slotByAddress.get(ep.address());
+      if (s == null) {
+        if (newAddresses == null) {
+          newAddresses = new HashSet<>();
+        }
+        if (!newAddresses.add(ep.address())) {
+          throw new IllegalArgumentException("address: " + ep.address() + " given twice");
+        }
+        slotOf[i] = -1;
+        if (nAdded == addedIdx.length) {
+          addedIdx = Arrays.copyOf(addedIdx, nAdded * 2);
+        }
+        addedIdx[nAdded++] = i;
+      } else {
+        int slot = s;
+        if (seen[slot] == e) {
+          throw new IllegalArgumentException("address: " + ep.address() + " given twice");
+        }
+        seen[slot] = e;
+        slotOf[i] = slot;
+        Endpoint old = endpoints[slot];
+        if (old != ep && !old.equals(ep)) {
+          if (nChanged == changedIdx.length) {
+            changedIdx = Arrays.copyOf(changedIdx, nChanged * 2);
+          }
+          changedIdx[nChanged++] = i;
+        }
+      }
+    }
+    if (sum > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "weights: sum " + sum + " (expected: <= " + Integer.MAX_VALUE + ")");
+    }
+    // Values only after the whole set is valid; a throwing factory leaves everything untouched.
+    Node<T>[] addedNodes = new Node[nAdded];
+    for (int j = 0; j < nAdded; j++) {
+      Endpoint ep = es[addedIdx[j]];
+      addedNodes[j] = prototype.newNode(ep, values.apply(ep));
+    }
+
+    SubsetState<T> prev = state;
+    int oldLive = prev.live.getCardinality();
+    int nRemoved = oldLive - (n - nAdded);
+    int nDirty = nAdded + nRemoved + nChanged;
+
+    // Dirty slots: old and new endpoint (null when added or removed).
+    int[] dSlot = new int[nDirty];
+    Endpoint[] dOld = new Endpoint[nDirty];
+    Endpoint[] dNew = new Endpoint[nDirty];
+    boolean[] dWeight = new boolean[nDirty];
+    int d = 0;
+    List<Node<T>> removed = new ArrayList<>(nRemoved);
+    if (nRemoved > 0) {
+      for (int slot = 0; slot < highWater; slot++) {
+        if (endpoints[slot] != null && seen[slot] != e) {
+          dSlot[d] = slot;
+          dOld[d] = endpoints[slot];
+          removed.add(prev.bySlot[slot]);
+          d++;
+        }
+      }
+    }
+    if (nChanged > 0) {
+      List<Node<T>> changedNodes = new ArrayList<>(nChanged);
+      List<Endpoint> changedEndpoints = new ArrayList<>(nChanged);
+      for (int j = 0; j < nChanged; j++) {
+        int slot = slotOf[changedIdx[j]];
+        Endpoint ep = es[changedIdx[j]];
+        dSlot[d] = slot;
+        dOld[d] = endpoints[slot];
+        dNew[d] = ep;
+        dWeight[d] = dOld[d].weight() != ep.weight();
+        d++;
+        changedNodes.add(prev.bySlot[slot]);
+        changedEndpoints.add(ep);
+      }
+      renew(changedNodes, changedEndpoints);
+    }
+    // New addresses take freed slots from earlier updates, then fresh ones.
+    int[] addedSlots = new int[nAdded];
+    for (int j = 0; j < nAdded; j++) {
+      int slot = freeCount > 0 ? free[--freeCount] : highWater++;
+      addedSlots[j] = slot;
+      slotOf[addedIdx[j]] = slot;
+      dSlot[d] = slot;
+      dNew[d] = es[addedIdx[j]];
+      d++;
+    }
+    if (highWater > endpoints.length) {
+      int cap = Math.max(highWater, endpoints.length * 2);
+      endpoints = Arrays.copyOf(endpoints, cap);
+      seen = Arrays.copyOf(seen, cap);
+    }
+    Node<T>[] bySlot = prev.bySlot;
+    if (nAdded > 0 || nRemoved > 0) {
+      bySlot = Arrays.copyOf(prev.bySlot, highWater);
+    }
+    for (int j = 0; j < nDirty; j++) {
+      int slot = dSlot[j];
+      endpoints[slot] = dNew[j];
+      if (dNew[j] == null) {
+        bySlot[slot] = null;
+        slotByAddress.remove(dOld[j].address());
+      } else if (dOld[j] == null) {
+        slotByAddress.put(dNew[j].address(), slot);
+      }
+    }
+    for (int j = 0; j < nAdded; j++) {
+      bySlot[addedSlots[j]] = addedNodes[j];
+    }
+    for (int j = 0; j < nRemoved; j++) {
+      if (freeCount == free.length) {
+        free = Arrays.copyOf(free, freeCount * 2);
+      }
+      free[freeCount++] = dSlot[j];
+    }
+
+    Node<T>[] ordered = new Node[n];
+    for (int i = 0; i < n; i++) {
+      ordered[i] = bySlot[slotOf[i]];
+    }
+    List<Node<T>> nodes = Collections.unmodifiableList(Arrays.asList(ordered));
+
+    if (nDirty == 0) {
+      state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.live, prev.tables, prev.all,
+          prev.defaultSubset);
+    } else if (prev.nodes.isEmpty() || nDirty > rebuildThreshold * (oldLive + nAdded)) {
+      fullBuilds++;
+      state = buildAll(nodes, bySlot);
+    } else {
+      incrementalUpdates++;
+      state = patch(prev, nodes, bySlot, dSlot, dOld, dNew, dWeight, nAdded + nRemoved > 0);
+    }
+    return removed;
+  }
+
+  /**
+   * Gives surviving nodes their new endpoint (weight, labels) through the public balancer
+   * contract: a balancer of the same algorithm adopts the nodes with {@code setNodes}, then an
+   * {@code update} with the new endpoints keeps each node by address and renews its endpoint.
+   */
+  private void renew(List<Node<T>> nodes, List<Endpoint> newEndpoints) {
+    Balancer<T> b = factory.get();
+    b.setNodes(nodes);
+    b.update(newEndpoints, ep -> {
+      throw new IllegalStateException("address " + ep.address() + " has no node to renew");
+    });
+  }
+
+  // ---------------------------------------------------------------- full build
+
+  private SubsetState<T> buildAll(List<Node<T>> nodes, Node<T>[] bySlot) {
+    int nk = indexKeys.length;
+    List<HashMap<String, RoaringBitmapWriter<RoaringBitmap>>> writers = new ArrayList<>(nk);
+    for (int k = 0; k < nk; k++) {
+      writers.add(new HashMap<>());
+    }
+    RoaringBitmapWriter<RoaringBitmap> liveWriter = RoaringBitmapWriter.writer().get();
+    Endpoint[] eps = endpoints;
+    for (int slot = 0; slot < highWater; slot++) {
+      Endpoint ep = eps[slot];
+      if (ep == null) {
+        continue;
+      }
+      liveWriter.add(slot);
+      Map<String, String> labels = ep.labels();
+      if (labels.isEmpty()) {
+        continue;
+      }
+      for (int k = 0; k < nk; k++) {
+        String v = labels.get(indexKeys[k]);
+        if (v != null) {
+          HashMap<String, RoaringBitmapWriter<RoaringBitmap>> w = writers.get(k);
+          RoaringBitmapWriter<RoaringBitmap> bw = w.get(v);
+          if (bw == null) {
+            bw = RoaringBitmapWriter.writer().get();
+            w.put(v, bw);
+          }
+          bw.add(slot);
+        }
+      }
+    }
+    RoaringBitmap live = liveWriter.get();
+    Map<String, Map<String, RoaringBitmap>> index = new HashMap<>();
+    for (int k = 0; k < nk; k++) {
+      Map<String, RoaringBitmap> inner = new HashMap<>();
+      for (Map.Entry<String, RoaringBitmapWriter<RoaringBitmap>> en : writers.get(k).entrySet()) {
+        inner.put(en.getKey(), en.getValue().get());
+      }
+      if (!inner.isEmpty()) {
+        index.put(indexKeys[k], inner);
+      }
+    }
+
+    Canon canon = new Canon(bySlot);
+    int liveCount = live.getCardinality();
+    Subset<T> all = liveCount == 0 ? null : canon.of(live);
+    Subset<T> dflt = null;
+    if (defaultKeys != null) {
+      RoaringBitmap bm = intersect(index, live, defaultKeys, defaultValues);
+      dflt = bm.isEmpty() ? null : canon.of(bm);
+    }
+
+    // Global key order: fewest distinct values first, then by name.
+    Comparator<String> order = Comparator
+        .comparingInt((String k) -> index.containsKey(k) ? index.get(k).size() : 0)
+        .thenComparing(Comparator.naturalOrder());
+    Map<String, Combos> memo = new HashMap<>();
+    @SuppressWarnings("unchecked")
+    SelectorTable<T>[] tables = new SelectorTable[selectors.length];
+    for (int i = 0; i < selectors.length; i++) {
+      String[] sorted = selectors[i];
+      String[] ordered = sorted.clone();
+      Arrays.sort(ordered, order);
+      Combos combos = combos(ordered, ordered.length, memo, index, live, liveCount);
+      // perm[j]: position in the ordered prefix of the j-th key in name order
+      int[] perm = new int[sorted.length];
+      for (int j = 0; j < sorted.length; j++) {
+        perm[j] = Arrays.asList(ordered).indexOf(sorted[j]);
+      }
+      Map<RequestLabels, Subset<T>> map = new HashMap<>(Math.max(4, combos.size() * 2));
+      for (int c = 0; c < combos.size(); c++) {
+        String[] v = combos.values.get(c);
+        String[] vs = new String[v.length];
+        for (int j = 0; j < vs.length; j++) {
+          vs[j] = v[perm[j]];
+        }
+        map.put(labels(sorted, vs), canon.of(combos.bitmaps.get(c)));
+      }
+      tables[i] = new SelectorTable<>(sorted, Arrays.hashCode(sorted), map);
+    }
+    return new SubsetState<>(this, nodes, bySlot, index, live, tables, all, dflt);
+  }
+
+  /** The non-empty value combinations of a key prefix: values in prefix order and members. */
+  private static final class Combos {
+    final List<String[]> values = new ArrayList<>();
+    final List<RoaringBitmap> bitmaps = new ArrayList<>();
+
+    int size() {
+      return values.size();
+    }
+
+    void add(String[] v, RoaringBitmap bm) {
+      values.add(v);
+      bitmaps.add(bm);
+    }
+  }
+
+  private Combos combos(String[] ordered, int len, Map<String, Combos> memo,
+      Map<String, Map<String, RoaringBitmap>> index, RoaringBitmap live, int liveCount) {
+    String memoKey = String.join("\u0000", Arrays.asList(ordered).subList(0, len));
+    Combos done = memo.get(memoKey);
+    if (done != null) {
+      return done;
+    }
+    Combos result = new Combos();
+    String key = ordered[len - 1];
+    Map<String, RoaringBitmap> byValue = index.getOrDefault(key, Map.of());
+    if (len == 1) {
+      for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
+        result.add(new String[] {en.getKey()}, en.getValue());
+      }
+    } else if (!byValue.isEmpty()) {
+      Combos parent = combos(ordered, len - 1, memo, index, live, liveCount);
+      for (int p = 0; p < parent.size(); p++) {
+        String[] pv = parent.values.get(p);
+        RoaringBitmap pb = parent.bitmaps.get(p);
+        if (byValue.size() > GROUP_BY_VALUES) {
+          groupBy(pv, pb, key, result);
+          continue;
+        }
+        boolean parentAll = pb.getCardinality() == liveCount;
+        for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
+          RoaringBitmap vb = en.getValue();
+          RoaringBitmap r;
+          if (parentAll) {
+            r = vb;
+          } else if (vb.getCardinality() == liveCount) {
+            r = pb;
+          } else {
+            r = RoaringBitmap.and(pb, vb);
+            if (r.isEmpty()) {
+              continue;
+            }
+          }
+          String[] v = Arrays.copyOf(pv, len);
+          v[len - 1] = en.getKey();
+          result.add(v, r);
+        }
+      }
+    }
+    memo.put(memoKey, result);
+    return result;
+  }
+
+  /** Splits a prefix's members by their value of {@code key}: O(members), for many values. */
+  private void groupBy(String[] pv, RoaringBitmap pb, String key, Combos out) {
+    Map<String, RoaringBitmapWriter<RoaringBitmap>> groups = new HashMap<>();
+    Endpoint[] eps = endpoints;
+    pb.forEach((int slot) -> {
+      String v = eps[slot].label(key);
+      if (v != null) {
+        groups.computeIfAbsent(v, x -> RoaringBitmapWriter.writer().get()).add(slot);
+      }
+    });
+    for (Map.Entry<String, RoaringBitmapWriter<RoaringBitmap>> en : groups.entrySet()) {
+      String[] v = Arrays.copyOf(pv, pv.length + 1);
+      v[pv.length] = en.getKey();
+      out.add(v, en.getValue().get());
+    }
+  }
+
+  /**
+   * Returns the slots having every {@code keys[i]=values[i]}: the AND of their bitmaps, smallest
+   * first; a bitmap of every endpoint is skipped. May return an index bitmap itself (never
+   * modify the result).
+   */
+  static RoaringBitmap intersect(Map<String, Map<String, RoaringBitmap>> index, RoaringBitmap live,
+      String[] keys, String[] values) {
+    if (keys.length == 0) {
+      return live;
+    }
+    RoaringBitmap[] bms = new RoaringBitmap[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      Map<String, RoaringBitmap> inner = index.get(keys[i]);
+      RoaringBitmap bm = inner == null ? null : inner.get(values[i]);
+      if (bm == null) {
+        return new RoaringBitmap();
+      }
+      bms[i] = bm;
+    }
+    if (bms.length == 1) {
+      return bms[0];
+    }
+    Arrays.sort(bms, Comparator.comparingInt(RoaringBitmap::getCardinality));
+    int liveCount = live.getCardinality();
+    RoaringBitmap r = bms[0];
+    boolean owned = false;
+    for (int i = 1; i < bms.length; i++) {
+      if (bms[i].getCardinality() == liveCount) {
+        continue;
+      }
+      if (owned) {
+        r.and(bms[i]);
+      } else {
+        r = RoaringBitmap.and(r, bms[i]);
+        owned = true;
+      }
+      if (r.isEmpty()) {
+        return r;
+      }
+    }
+    return r;
+  }
+
+  /** Gives equal bitmaps one shared {@link Subset}. */
+  private final class Canon {
+    private final Node<T>[] bySlot;
+    private final IdentityHashMap<RoaringBitmap, Subset<T>> byIdentity = new IdentityHashMap<>();
+    private final HashMap<BitmapKey, Subset<T>> byContent = new HashMap<>();
+
+    Canon(Node<T>[] bySlot) {
+      this.bySlot = bySlot;
+    }
+
+    /** Registers an existing subset so that equal new bitmaps reuse it. */
+    void keep(Subset<T> s) {
+      if (s != null && byIdentity.putIfAbsent(s.members(), s) == null) {
+        byContent.putIfAbsent(new BitmapKey(s.members()), s);
+      }
+    }
+
+    Subset<T> of(RoaringBitmap bm) {
+      Subset<T> s = byIdentity.get(bm);
+      if (s != null) {
+        return s;
+      }
+      BitmapKey key = new BitmapKey(bm);
+      s = byContent.get(key);
+      if (s == null) {
+        s = new Subset<>(bm, bySlot, factory);
+        byContent.put(key, s);
+      }
+      byIdentity.put(bm, s);
+      return s;
+    }
+  }
+
+  /** A bitmap keyed by a cheap signature (size, first, last), then by content. */
+  private static final class BitmapKey {
+    final RoaringBitmap bm;
+    final int hash;
+
+    BitmapKey(RoaringBitmap bm) {
+      this.bm = bm;
+      int card = bm.getCardinality();
+      this.hash = card == 0 ? 0 : (card * 31 + bm.first()) * 31 + bm.last();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof BitmapKey && ((BitmapKey) o).hash == hash
+          && (((BitmapKey) o).bm == bm || ((BitmapKey) o).bm.equals(bm));
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  // ---------------------------------------------------------------- incremental update
+
+  private SubsetState<T> patch(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot,
+      int[] dSlot, Endpoint[] dOld, Endpoint[] dNew, boolean[] dWeight, boolean membership) {
+    int nDirty = dSlot.length;
+    boolean anyWeight = false;
+    for (boolean w : dWeight) {
+      anyWeight |= w;
+    }
+    // 1. Index: copy and patch the bitmaps of changed key=value pairs.
+    Map<String, Map<String, RoaringBitmap>> index = prev.index;
+    Map<String, Map<String, RoaringBitmap>> copiedIndex = null;
+    Set<RoaringBitmap> owned = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<String> copiedKeys = new HashSet<>();
+    for (String key : indexKeys) {
+      for (int j = 0; j < nDirty; j++) {
+        String ov = dOld[j] == null ? null : dOld[j].label(key);
+        String nv = dNew[j] == null ? null : dNew[j].label(key);
+        if (Objects.equals(ov, nv)) {
+          continue;
+        }
+        if (copiedIndex == null) {
+          copiedIndex = new HashMap<>(prev.index);
+        }
+        if (copiedKeys.add(key)) {
+          copiedIndex.put(key, new HashMap<>(prev.index.getOrDefault(key, Map.of())));
+        }
+        Map<String, RoaringBitmap> inner = copiedIndex.get(key);
+        if (ov != null) {
+          mutable(inner, ov, owned).remove(dSlot[j]);
+        }
+        if (nv != null) {
+          mutable(inner, nv, owned).add(dSlot[j]);
+        }
+      }
+    }
+    if (copiedIndex != null) {
+      for (String key : copiedKeys) {
+        Map<String, RoaringBitmap> inner = copiedIndex.get(key);
+        inner.values().removeIf(RoaringBitmap::isEmpty);
+        if (inner.isEmpty()) {
+          copiedIndex.remove(key);
+        }
+      }
+      index = copiedIndex;
+    }
+    RoaringBitmap live = prev.live;
+    if (membership) {
+      live = live.clone();
+      for (int j = 0; j < nDirty; j++) {
+        if (dNew[j] == null) {
+          live.remove(dSlot[j]);
+        } else if (dOld[j] == null) {
+          live.add(dSlot[j]);
+        }
+      }
+    }
+
+    // 2. Which subsets of which selectors change, and their new member bitmaps.
+    List<int[]> pendingTable = new ArrayList<>();
+    List<RequestLabels> pendingLabels = new ArrayList<>();
+    List<RoaringBitmap> pendingBitmaps = new ArrayList<>();
+    @SuppressWarnings("unchecked")
+    Map<RequestLabels, Subset<T>>[] maps = new Map[selectors.length];
+    for (int i = 0; i < selectors.length; i++) {
+      String[] keys = selectors[i];
+      Set<RequestLabels> affected = null;
+      for (int j = 0; j < nDirty; j++) {
+        String[] ov = tuple(dOld[j], keys);
+        String[] nv = tuple(dNew[j], keys);
+        if (ov == null && nv == null) {
+          continue;
+        }
+        if (ov != null && nv != null && !dWeight[j] && Arrays.equals(ov, nv)) {
+          continue;
+        }
+        if (affected == null) {
+          affected = new HashSet<>();
+        }
+        if (ov != null) {
+          affected.add(labels(keys, ov));
+        }
+        if (nv != null) {
+          affected.add(labels(keys, nv));
+        }
+      }
+      if (affected == null) {
+        continue;
+      }
+      maps[i] = new HashMap<>(prev.tables[i].subsets);
+      for (RequestLabels l : affected) {
+        String[] vs = new String[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+          vs[k] = l.value(k);
+        }
+        RoaringBitmap bm = intersect(index, live, keys, vs);
+        if (bm.isEmpty()) {
+          maps[i].remove(l);
+        } else {
+          pendingTable.add(new int[] {i});
+          pendingLabels.add(l);
+          pendingBitmaps.add(bm);
+          maps[i].remove(l); // re-added below, after sharing is decided
+        }
+      }
+    }
+
+    // 3. Share equal bitmaps: first the subsets kept as they are, then the new ones.
+    Canon canon = new Canon(bySlot);
+    Subset<T> all = prev.all;
+    if (membership || anyWeight) {
+      all = null;
+    }
+    Subset<T> dflt = prev.defaultSubset;
+    RoaringBitmap dfltBits = null;
+    if (defaultKeys != null) {
+      dfltBits = intersect(index, live, defaultKeys, defaultValues);
+      if (dflt != null && touches(dflt.members(), dfltBits, dSlot)) {
+        dflt = null;
+      }
+    }
+    canon.keep(all);
+    canon.keep(dflt);
+    for (int i = 0; i < selectors.length; i++) {
+      Map<RequestLabels, Subset<T>> m = maps[i] != null ? maps[i] : prev.tables[i].subsets;
+      for (Subset<T> s : m.values()) {
+        canon.keep(s);
+      }
+    }
+    if (all == null && !live.isEmpty()) {
+      all = canon.of(live);
+    }
+    if (dflt == null && dfltBits != null && !dfltBits.isEmpty()) {
+      dflt = canon.of(dfltBits);
+    }
+    for (int p = 0; p < pendingLabels.size(); p++) {
+      maps[pendingTable.get(p)[0]].put(pendingLabels.get(p), canon.of(pendingBitmaps.get(p)));
+    }
+    @SuppressWarnings("unchecked")
+    SelectorTable<T>[] tables = new SelectorTable[selectors.length];
+    for (int i = 0; i < selectors.length; i++) {
+      tables[i] = maps[i] == null ? prev.tables[i]
+          : new SelectorTable<>(selectors[i], prev.tables[i].keysHash, maps[i]);
+    }
+    return new SubsetState<>(this, nodes, bySlot, index, live, tables, all, dflt);
+  }
+
+  private static boolean touches(RoaringBitmap a, RoaringBitmap b, int[] slots) {
+    for (int s : slots) {
+      if (a.contains(s) || b.contains(s)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static RoaringBitmap mutable(Map<String, RoaringBitmap> inner, String value,
+      Set<RoaringBitmap> owned) {
+    RoaringBitmap bm = inner.get(value);
+    if (bm == null) {
+      bm = new RoaringBitmap();
+      inner.put(value, bm);
+      owned.add(bm);
+    } else if (!owned.contains(bm)) {
+      bm = bm.clone();
+      inner.put(value, bm);
+      owned.add(bm);
+    }
+    return bm;
+  }
+
+  /** Returns the endpoint's values of the keys, or {@code null} if it lacks one (or is null). */
+  private static String[] tuple(Endpoint ep, String[] keys) {
+    if (ep == null) {
+      return null;
+    }
+    Map<String, String> labels = ep.labels();
+    String[] v = new String[keys.length];
+    for (int k = 0; k < keys.length; k++) {
+      v[k] = labels.get(keys[k]);
+      if (v[k] == null) {
+        return null;
+      }
+    }
+    return v;
+  }
+}

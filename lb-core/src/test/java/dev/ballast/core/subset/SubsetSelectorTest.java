@@ -1,0 +1,348 @@
+package dev.ballast.core.subset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Availability;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.Node;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SubsetSelectorTest {
+
+  private static final List<Endpoint> THREE = Endpoint.parseList(
+      "10.0.0.1:80;zone=a;version=1,10.0.0.2:80;zone=a;version=2,10.0.0.3:80;zone=b;version=1");
+
+  private static SubsetSelector.Builder<String> builder() {
+    return SubsetSelector.<String>builder()
+        .selector("zone")
+        .selector("zone", "version")
+        .config(BalancerConfig.builder().random(new SplittableRandom(7)).build());
+  }
+
+  private static List<String> pickMany(SubsetSelector<String> s, RequestLabels labels, int n) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Node<String> node = s.pick(labels);
+      out.add(node.value());
+      node.cancel();
+    }
+    return out;
+  }
+
+  @Test
+  void picksOnlyFromTheMatchingSubset() {
+    SubsetSelector<String> s = builder().build();
+    s.update(THREE, Endpoint::address);
+
+    assertThat(pickMany(s, RequestLabels.of("zone", "a"), 20))
+        .containsOnly("10.0.0.1:80", "10.0.0.2:80").contains("10.0.0.1:80", "10.0.0.2:80");
+    assertThat(pickMany(s, RequestLabels.of("zone", "a", "version", "1"), 5))
+        .containsOnly("10.0.0.1:80");
+    assertThat(pickMany(s, RequestLabels.of("version", "1", "zone", "b"), 5))
+        .containsOnly("10.0.0.3:80");
+    assertThat(s.pick(Map.of("zone", "b")).value()).isEqualTo("10.0.0.3:80");
+
+    SubsetStats stats = s.stats();
+    // zone=a, zone=b, {a,1}, {a,2}, {b,1}; {b} and {b,1} have the same member
+    assertThat(stats.subsetCount()).isEqualTo(5);
+    assertThat(stats.distinctMemberSets()).isEqualTo(4);
+    assertThat(stats.subsets()).extracting(SubsetStats.SubsetInfo::endpoints)
+        .containsExactly(2, 1, 1, 1, 1);
+    assertThat(stats.misses()).isZero();
+  }
+
+  @Test
+  void noFallbackThrowsNamingTheLabels() {
+    SubsetSelector<String> s = builder().build();
+    s.update(THREE, Endpoint::address);
+
+    assertThatThrownBy(() -> s.pick(RequestLabels.of("zone", "c")))
+        .isInstanceOf(NoAvailableEndpointException.class)
+        .hasMessageContaining("{zone=c}")
+        .hasMessageContaining("NO_FALLBACK");
+    // keys that are no selector's: a miss too, without redundant keys
+    assertThatThrownBy(() -> s.pick(RequestLabels.of("version", "1")))
+        .isInstanceOf(NoAvailableEndpointException.class)
+        .hasMessageContaining("{version=1}");
+    assertThatThrownBy(() -> s.pick(RequestLabels.empty()))
+        .isInstanceOf(NoAvailableEndpointException.class);
+    assertThat(s.stats().misses()).isEqualTo(3);
+    assertThat(s.stats().fallbacks()).isZero();
+  }
+
+  @Test
+  void anyEndpointFallsBackToEveryEndpoint() {
+    SubsetSelector<String> s = builder().fallbackPolicy(FallbackPolicy.ANY_ENDPOINT).build();
+    assertThatThrownBy(() -> s.pick(RequestLabels.of("zone", "a")))
+        .isInstanceOf(NoAvailableEndpointException.class)
+        .hasMessageContaining("no endpoints");
+    s.update(THREE, Endpoint::address);
+
+    assertThat(pickMany(s, RequestLabels.of("zone", "c"), 30))
+        .containsOnly("10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80")
+        .contains("10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80");
+    assertThat(s.stats().misses()).isEqualTo(31);
+    assertThat(s.stats().fallbacks()).isEqualTo(30);
+  }
+
+  @Test
+  void defaultSubsetServesMisses() {
+    SubsetSelector<String> s = builder()
+        .fallbackPolicy(FallbackPolicy.DEFAULT_SUBSET)
+        .defaultSubset(Map.of("version", "1"))
+        .build();
+    s.update(THREE, Endpoint::address);
+
+    assertThat(pickMany(s, RequestLabels.of("zone", "c"), 20))
+        .containsOnly("10.0.0.1:80", "10.0.0.3:80").contains("10.0.0.1:80", "10.0.0.3:80");
+    assertThat(s.fallbackMembers()).extracting(Node::address)
+        .containsExactly("10.0.0.1:80", "10.0.0.3:80");
+    assertThat(s.stats().defaultSubsetSize()).isEqualTo(2);
+    assertThat(s.stats().fallbacks()).isEqualTo(20);
+  }
+
+  @Test
+  void defaultSubsetMatchingNothingActsAsNoFallback() {
+    SubsetSelector<String> s = builder()
+        .fallbackPolicy(FallbackPolicy.DEFAULT_SUBSET)
+        .defaultSubset(Map.of("version", "3"))
+        .build();
+    s.update(THREE, Endpoint::address);
+
+    assertThat(s.stats().defaultSubsetSize()).isZero();
+    assertThatThrownBy(() -> s.pick(RequestLabels.of("zone", "c")))
+        .isInstanceOf(NoAvailableEndpointException.class)
+        .hasMessageContaining("{zone=c}")
+        .hasMessageContaining("DEFAULT_SUBSET {version=3} matches no endpoint");
+    assertThat(s.stats().misses()).isEqualTo(1);
+    assertThat(s.stats().fallbacks()).isZero();
+    // subsets still work
+    assertThat(s.pick(RequestLabels.of("zone", "b")).value()).isEqualTo("10.0.0.3:80");
+
+    // once an endpoint has the default labels, misses go to it (an incremental update)
+    List<Endpoint> more = new ArrayList<>(THREE);
+    more.add(Endpoint.parse("10.0.0.4:80;zone=c2;version=3"));
+    s.update(more, Endpoint::address);
+    assertThat(s.pick(RequestLabels.of("zone", "c")).value()).isEqualTo("10.0.0.4:80");
+    assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
+  }
+
+  @Test
+  void redundantKeysAreIgnoredOnlyWhenAllowed() {
+    RequestLabels withExtra = RequestLabels.of("zone", "a", "version", "2", "trace", "on");
+    SubsetSelector<String> strict = builder().build();
+    strict.update(THREE, Endpoint::address);
+    assertThat(strict.members(withExtra)).isEmpty();
+
+    SubsetSelector<String> lenient = builder().allowRedundantKeys(true).build();
+    lenient.update(THREE, Endpoint::address);
+    assertThat(pickMany(lenient, withExtra, 3)).containsOnly("10.0.0.2:80");
+    // only unknown keys: a miss
+    assertThat(lenient.members(RequestLabels.of("trace", "on"))).isEmpty();
+  }
+
+  @Test
+  void labelsSpanningSeveralSelectorsAreIntersected() {
+    SubsetSelector<String> s = SubsetSelector.<String>builder()
+        .selector("zone")
+        .selector("version")
+        .allowRedundantKeys(true)
+        .build();
+    s.update(THREE, Endpoint::address);
+    RequestLabels both = RequestLabels.of("zone", "a", "version", "1");
+    assertThat(s.members(both)).extracting(Node::address).containsExactly("10.0.0.1:80");
+    assertThat(pickMany(s, both, 3)).containsOnly("10.0.0.1:80");
+    assertThat(s.members(RequestLabels.of("zone", "b", "version", "2"))).isEmpty();
+
+    // the cache is per update: after a relabel the same labels resolve again
+    List<Endpoint> next = new ArrayList<>(THREE);
+    next.set(2, Endpoint.parse("10.0.0.3:80;zone=b;version=2"));
+    s.update(next, Endpoint::address);
+    assertThat(s.members(RequestLabels.of("zone", "b", "version", "2")))
+        .extracting(Node::address).containsExactly("10.0.0.3:80");
+  }
+
+  @Test
+  void relabelledNodeKeepsItsLoadStateAndMovesSubset() {
+    SubsetSelector<String> s = builder().rebuildThreshold(1).build();
+    s.update(THREE, Endpoint::address);
+    Node<String> picked = s.pick(RequestLabels.of("zone", "b"));
+    assertThat(picked.pending()).isEqualTo(1);
+
+    List<Endpoint> next = new ArrayList<>(THREE);
+    next.set(2, Endpoint.parse("10.0.0.3:80;zone=c;version=1"));
+    List<Node<String>> removed = s.update(next, a -> "new " + a);
+    assertThat(removed).isEmpty();
+    assertThat(s.members(RequestLabels.of("zone", "b"))).isEmpty();
+    Node<String> again = s.pick(RequestLabels.of("zone", "c"));
+    assertThat(again).isSameAs(picked);
+    assertThat(again.pending()).isEqualTo(2);
+    assertThat(again.value()).isEqualTo("10.0.0.3:80");
+    assertThat(again.endpoint().label("zone")).isEqualTo("c");
+    assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
+  }
+
+  @Test
+  void weightChangesReachTheChildBalancers() {
+    for (double threshold : new double[] {0, 1}) {
+      SubsetSelector<String> s = builder().algorithm(Algorithm.SWRR).rebuildThreshold(threshold)
+          .build();
+      s.update(THREE, Endpoint::address);
+      RequestLabels zoneA = RequestLabels.of("zone", "a");
+      List<String> before = pickMany(s, zoneA, 40);
+      assertThat(before.stream().filter("10.0.0.1:80"::equals).count()).isEqualTo(20);
+
+      List<Endpoint> next = new ArrayList<>(THREE);
+      next.set(0, THREE.get(0).withWeight(3));
+      s.update(next, Endpoint::address);
+      List<String> after = pickMany(s, zoneA, 40);
+      assertThat(after.stream().filter("10.0.0.1:80"::equals).count()).isEqualTo(30);
+      // the narrower subset that holds the node was rebuilt too
+      assertThat(s.members(RequestLabels.of("zone", "a", "version", "1")).get(0).weight())
+          .isEqualTo(3);
+    }
+  }
+
+  @Test
+  void removedNodesAreReturnedAndSlotsReused() {
+    SubsetSelector<String> s = builder().rebuildThreshold(1).build();
+    s.update(THREE, Endpoint::address);
+    Node<String> first = s.nodes().get(0);
+    List<Node<String>> removed = s.update(THREE.subList(1, 3), Endpoint::address);
+    assertThat(removed).containsExactly(first);
+    assertThat(s.members(RequestLabels.of("zone", "a", "version", "1"))).isEmpty();
+
+    // a new address takes the freed slot; the subsets it leaves and joins are right
+    List<Endpoint> next = new ArrayList<>(THREE.subList(1, 3));
+    next.add(Endpoint.parse("10.0.0.9:80;zone=b;version=2"));
+    s.update(next, Endpoint::address);
+    assertThat(s.members(RequestLabels.of("zone", "b"))).extracting(Node::address)
+        .containsExactlyInAnyOrder("10.0.0.3:80", "10.0.0.9:80");
+    assertThat(s.members(RequestLabels.of("zone", "a", "version", "1"))).isEmpty();
+    assertThat(s.nodes()).extracting(Node::address)
+        .containsExactly("10.0.0.2:80", "10.0.0.3:80", "10.0.0.9:80");
+  }
+
+  @Test
+  void invalidUpdatesLeaveTheSelectorUntouched() {
+    SubsetSelector<String> s = builder().build();
+    s.update(THREE, Endpoint::address);
+    List<Node<String>> nodes = s.nodes();
+    SubsetStats stats = s.stats();
+
+    List<Endpoint> dup = new ArrayList<>(THREE);
+    dup.add(Endpoint.parse("10.0.0.1:80;zone=z"));
+    assertThatThrownBy(() -> s.update(dup, Endpoint::address))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("10.0.0.1:80 given twice");
+    List<Endpoint> twoNew = List.of(Endpoint.parse("10.0.0.7:80"), Endpoint.parse("10.0.0.7:80"));
+    assertThatThrownBy(() -> s.update(twoNew, Endpoint::address))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("10.0.0.7:80 given twice");
+    List<Endpoint> heavy = List.of(Endpoint.parse("10.0.0.1:80;weight=2147483647"),
+        Endpoint.parse("10.0.0.2:80;weight=2"));
+    assertThatThrownBy(() -> s.update(heavy, Endpoint::address))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("weights: sum 2147483649");
+    List<Endpoint> added = new ArrayList<>(THREE);
+    added.add(Endpoint.parse("10.0.0.8:80;zone=a"));
+    assertThatThrownBy(() -> s.update(added, e -> {
+      throw new IllegalStateException("cannot connect");
+    })).isInstanceOf(IllegalStateException.class);
+
+    assertThat(s.nodes()).isEqualTo(nodes);
+    assertThat(s.stats().subsets()).extracting(SubsetStats.SubsetInfo::labels)
+        .isEqualTo(stats.subsets().stream().map(SubsetStats.SubsetInfo::labels).toList());
+    assertThat(pickMany(s, RequestLabels.of("zone", "a"), 4))
+        .containsOnly("10.0.0.1:80", "10.0.0.2:80");
+    // and a valid update still works after the failures
+    s.update(added, Endpoint::address);
+    assertThat(s.members(RequestLabels.of("zone", "a"))).hasSize(3);
+  }
+
+  @Test
+  void aClosedSubsetDoesNotFallBack() {
+    SubsetSelector<String> s = builder().fallbackPolicy(FallbackPolicy.ANY_ENDPOINT).build();
+    s.update(THREE, Endpoint::address);
+    s.members(RequestLabels.of("zone", "b")).get(0).setAvailability(Availability.CLOSED);
+    assertThatThrownBy(() -> s.pick(RequestLabels.of("zone", "b")))
+        .isInstanceOf(NoAvailableEndpointException.class)
+        .hasMessageContaining("busy or closed");
+    assertThat(s.stats().fallbacks()).isZero();
+  }
+
+  @Test
+  void builderAndLabelsCheckTheirArguments() {
+    assertThatThrownBy(() -> SubsetSelector.builder().selector())
+        .hasMessageContaining("expected: at least one key");
+    assertThatThrownBy(() -> SubsetSelector.builder().selector("a", "a"))
+        .hasMessageContaining("key a given twice");
+    assertThatThrownBy(() -> SubsetSelector.builder().selector("a", "b").selector("b", "a"))
+        .hasMessageContaining("[a, b]: given twice");
+    assertThatThrownBy(() -> SubsetSelector.builder().rebuildThreshold(1.5))
+        .hasMessageContaining("rebuildThreshold: 1.5 (expected: 0-1)");
+    assertThatThrownBy(() -> SubsetSelector.builder().resolutionCacheSize(0))
+        .hasMessageContaining("resolutionCacheSize: 0 (expected: > 0)");
+    assertThatThrownBy(() -> SubsetSelector.builder()
+        .fallbackPolicy(FallbackPolicy.DEFAULT_SUBSET).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("defaultSubset: not set");
+    assertThatThrownBy(() -> RequestLabels.of("zone"))
+        .hasMessageContaining("expected: an even number");
+    assertThatThrownBy(() -> RequestLabels.of("zone", "a", "zone", "b"))
+        .hasMessageContaining("label zone: given twice");
+    assertThatThrownBy(() -> RequestLabels.of("zone", ""))
+        .hasMessageContaining("label zone: empty value");
+  }
+
+  @Test
+  void requestLabelsAreValuesSortedByKey() {
+    Map<String, String> map = new HashMap<>();
+    map.put("zone", "a");
+    map.put("app", "x");
+    RequestLabels a = RequestLabels.of(map);
+    RequestLabels b = RequestLabels.of("zone", "a", "app", "x");
+    assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    assertThat(a.toString()).isEqualTo("{app=x, zone=a}");
+    assertThat(a.get("zone")).isEqualTo("a");
+    assertThat(a.get("none")).isNull();
+    assertThat(a.asMap()).isEqualTo(map);
+    assertThat(a).isNotEqualTo(RequestLabels.of("zone", "a", "app", "y"));
+    assertThat(RequestLabels.of(Map.of())).isSameAs(RequestLabels.empty());
+  }
+
+  @Test
+  void pickingAPreIndexedSubsetAllocatesNothing() {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      endpoints.add(Endpoint.of("10.1.0." + (i + 1), 80, 1,
+          Map.of("zone", "z" + (i % 3), "version", "v" + (i % 2))));
+    }
+    SubsetSelector<String> s = builder().build();
+    s.update(endpoints, Endpoint::address);
+    RequestLabels labels = RequestLabels.of("zone", "z1", "version", "v0");
+    for (int i = 0; i < 20_000; i++) {
+      s.pick(labels).cancel();
+    }
+    long id = Thread.currentThread().getId();
+    long before = threads.getThreadAllocatedBytes(id);
+    for (int i = 0; i < 100_000; i++) {
+      s.pick(labels).cancel();
+    }
+    long allocated = threads.getThreadAllocatedBytes(id) - before;
+    // 100k picks: zero per pick; allow a few hundred bytes for the measuring itself
+    assertThat(allocated).isLessThan(1_000);
+  }
+}

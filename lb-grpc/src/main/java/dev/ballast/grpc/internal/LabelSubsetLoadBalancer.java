@@ -1,0 +1,87 @@
+package dev.ballast.grpc.internal;
+
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.core.Ticker;
+import dev.ballast.core.subset.SubsetSelector;
+import io.grpc.CallOptions;
+import dev.ballast.core.subset.RequestLabels;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * {@code label_subset}: lb-core's {@link SubsetSelector} over one subchannel per address, with
+ * a child algorithm balancing inside each subset. The selector is made at the first address
+ * update and made anew only when the config changes.
+ */
+public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
+
+  private final BalancerConfig base;
+  private final CallOptions.Key<RequestLabels> labelsKey;
+  private LabelSubsetPolicyConfig config;
+  private SubsetSelector<Backend> selector;
+  private RequestLabelReader reader;
+
+  /**
+   * Creates the load balancer.
+   *
+   * @param labelsKey the call option whose labels override the request headers
+   */
+  public LabelSubsetLoadBalancer(Helper helper, BalancerConfig base,
+      CallOptions.Key<RequestLabels> labelsKey) {
+    super(helper);
+    this.base = base;
+    this.labelsKey = labelsKey;
+  }
+
+  @Override
+  void update(Object policyConfig, List<Endpoint> endpoints, Function<Endpoint, Backend> values) {
+    if (!(policyConfig instanceof LabelSubsetPolicyConfig)) {
+      throw new IllegalArgumentException(LabelSubsetPolicyConfig.NAME
+          + ": no config (expected: a service config with at least \"selectors\")");
+    }
+    LabelSubsetPolicyConfig c = (LabelSubsetPolicyConfig) policyConfig;
+    SubsetSelector<Backend> target = selector;
+    if (target == null || !c.equals(config)) {
+      SubsetSelector.Builder<Backend> b = SubsetSelector.<Backend>builder()
+          .selectors(c.selectors)
+          .fallbackPolicy(c.fallbackPolicy)
+          .allowRedundantKeys(c.allowRedundantKeys)
+          .algorithm(c.child.algorithm())
+          .config(c.child.toBalancerConfig(base));
+      if (c.defaultSubset != null) {
+        b.defaultSubset(c.defaultSubset);
+      }
+      target = b.build();
+    }
+    target.update(endpoints, values);
+    selector = target;
+    if (!c.equals(config)) {
+      reader = new RequestLabelReader(c.selectors, c.headerPrefix, labelsKey);
+    }
+    config = c;
+  }
+
+  @Override
+  List<Node<Backend>> nodes() {
+    return selector.nodes();
+  }
+
+  @Override
+  Ticker streamTicker() {
+    return BalancerLoadBalancer.streamTicker(config.child.algorithm(), base);
+  }
+
+  @Override
+  SubchannelPicker readyPicker() {
+    return new LabelSubsetPicker(selector, reader,
+        BalancerLoadBalancer.needsFeedback(config.child.algorithm()));
+  }
+
+  /** Returns the selector, for tests. */
+  SubsetSelector<Backend> selector() {
+    return selector;
+  }
+
+}

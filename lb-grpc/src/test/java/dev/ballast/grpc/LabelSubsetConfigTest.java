@@ -1,0 +1,119 @@
+package dev.ballast.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.subset.FallbackPolicy;
+import dev.ballast.grpc.internal.LabelSubsetPolicyConfig;
+import io.grpc.LoadBalancerProvider;
+import io.grpc.LoadBalancerRegistry;
+import io.grpc.NameResolver.ConfigOrError;
+import io.grpc.internal.JsonParser;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Service-config parsing of {@code label_subset}: defaults, every field, every bad value. */
+class LabelSubsetConfigTest {
+
+  private static final LoadBalancerProvider PROVIDER =
+      LoadBalancerRegistry.getDefaultRegistry().getProvider("label_subset");
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, ?> json(String text) {
+    try {
+      return (Map<String, ?>) JsonParser.parse(text.replace('\'', '"'));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static LabelSubsetPolicyConfig parsed(String text) {
+    ConfigOrError c = PROVIDER.parseLoadBalancingPolicyConfig(json(text));
+    assertThat(c.getError()).as("error for %s", text).isNull();
+    return (LabelSubsetPolicyConfig) c.getConfig();
+  }
+
+  private static String error(String text) {
+    ConfigOrError c = PROVIDER.parseLoadBalancingPolicyConfig(json(text));
+    assertThat(c.getConfig()).as("config for %s", text).isNull();
+    return c.getError().getDescription();
+  }
+
+  @Test
+  void registeredUnderItsName() {
+    assertThat(PROVIDER).isInstanceOf(LabelSubsetLoadBalancerProvider.class);
+  }
+
+  @Test
+  void defaultsBesideTheRequiredSelectors() {
+    LabelSubsetPolicyConfig c = parsed("{'selectors': [['zone']]}");
+
+    assertThat(c.selectors()).containsExactly(List.of("zone"));
+    assertThat(c.fallbackPolicy()).isEqualTo(FallbackPolicy.NO_FALLBACK);
+    assertThat(c.defaultSubset()).isNull();
+    assertThat(c.headerPrefix()).isEqualTo("x-lb-");
+    assertThat(c.allowRedundantKeys()).isFalse();
+    assertThat(c.child().algorithm()).isEqualTo(Algorithm.ROUND_ROBIN);
+  }
+
+  @Test
+  void everyField() {
+    LabelSubsetPolicyConfig c = parsed("{'selectors': [['zone'], ['zone', 'version']],"
+        + " 'fallbackPolicy': 'DEFAULT_SUBSET', 'defaultSubset': {'version': 'v1'},"
+        + " 'headerPrefix': 'x-route-', 'allowRedundantKeys': true,"
+        + " 'childPolicy': [{'no_such_policy': {}}, {'p2c_peak_ewma': {'decayTime': '2s'}},"
+        + " {'vnswrr': {}}]}");
+
+    assertThat(c.selectors()).containsExactly(List.of("zone"), List.of("zone", "version"));
+    assertThat(c.fallbackPolicy()).isEqualTo(FallbackPolicy.DEFAULT_SUBSET);
+    assertThat(c.defaultSubset()).isEqualTo(Map.of("version", "v1"));
+    assertThat(c.headerPrefix()).isEqualTo("x-route-");
+    assertThat(c.allowRedundantKeys()).isTrue();
+    assertThat(c.child().algorithm()).isEqualTo(Algorithm.P2C_PEAK_EWMA);
+    assertThat(c.child().decayTime()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "{}| selectors: missing (expected: a list of label-key lists",
+      "{'selectors': []}| selectors: [] (expected",
+      "{'selectors': 'zone'}| selectors: zone (expected: a list)",
+      "{'selectors': [[]]}| selectors: [] (expected: a non-empty list of label keys)",
+      "{'selectors': ['zone']}| selectors: zone (expected: a non-empty list of label keys)",
+      "{'selectors': [[1]]}| selectors: key 1.0 in [1.0] (expected: a string)",
+      "{'selectors': [['zone', 'zone']]}| selectors: selector [zone, zone]: key zone given twice",
+      "{'selectors': [['zone'], ['zone']]}| selectors: selector [zone]: given twice",
+      "{'selectors': [['a/b']]}| selectors: key \"a/b\" cannot travel in header x-lb-a/b",
+      "{'selectors': [['zone']], 'fallbackPolicy': 'ANY'}| fallbackPolicy: \"ANY\" (expected: one"
+          + " of NO_FALLBACK, ANY_ENDPOINT, DEFAULT_SUBSET)",
+      "{'selectors': [['zone']], 'fallbackPolicy': 3}| fallbackPolicy: 3.0 (expected: a string)",
+      "{'selectors': [['zone']], 'fallbackPolicy': 'DEFAULT_SUBSET'}| defaultSubset: missing"
+          + " (expected: labels when fallbackPolicy is DEFAULT_SUBSET)",
+      "{'selectors': [['zone']], 'defaultSubset': ['v1']}| defaultSubset: [v1] (expected: an"
+          + " object)",
+      "{'selectors': [['zone']], 'defaultSubset': {'version': 1}}| defaultSubset: version=1.0"
+          + " (expected: non-empty string keys and values)",
+      "{'selectors': [['zone']], 'headerPrefix': 'X-LB-'}| headerPrefix: \"X-LB-\" (expected:"
+          + " lowercase letters",
+      "{'selectors': [['zone']], 'allowRedundantKeys': 'yes'}| allowRedundantKeys: yes"
+          + " (expected: true or false)",
+      "{'selectors': [['zone']], 'childPolicy': [{'pick_first': {}}]}| childPolicy: none of"
+          + " [pick_first] is supported (expected: one of [vnswrr, swrr, weighted_random,"
+          + " least_loaded, p2c_peak_ewma, round_robin])",
+      "{'selectors': [['zone']], 'childPolicy': ['vnswrr']}| childPolicy: vnswrr (expected: an"
+          + " object with one policy name",
+      "{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewma': {'decayTime': 'soon'}}]}|"
+          + " childPolicy: decayTime: \"soon\" (expected: a duration string",
+      "{'selectors': [['zone']], 'childPolicy': [{'vnswrr': 1}]}| childPolicy: vnswrr: 1.0"
+          + " (expected: an object)",
+      "{'selectors': [['zone']], 'selector': [['zone']]}| label_subset: unknown field 'selector'"
+  })
+  void badValuesAreNamed(String config, String expected) {
+    assertThat(error(config)).startsWith("label_subset config: ").contains(expected.trim());
+  }
+}

@@ -1,0 +1,198 @@
+package dev.ballast.grpc.internal;
+
+import static dev.ballast.grpc.internal.BalancerLoadBalancerTest.group;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Node;
+import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;
+import io.grpc.CallOptions;
+import io.grpc.ClientStreamTracer;
+import io.grpc.ConnectivityState;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.LoadBalancer.PickResult;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.internal.JsonParser;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** label_subset through a fake channel helper: routing by header and call option, fallbacks. */
+class LabelSubsetLoadBalancerTest {
+
+  private final FakeHelper helper = new FakeHelper();
+  private final LabelSubsetLoadBalancerProvider provider = new LabelSubsetLoadBalancerProvider(
+      BalancerConfig.builder().random(new SplittableRandom(7)).build());
+  private final LoadBalancer lb = provider.newLoadBalancer(helper);
+
+  // a1, a2 in zone a (a2 is v2); b1, b2 in zone b.
+  private static final EquivalentAddressGroup[] GROUPS = {
+      group(2001, 1, Map.of("zone", "a", "version", "v1")),
+      group(2002, 1, Map.of("zone", "a", "version", "v2")),
+      group(2003, 1, Map.of("zone", "b", "version", "v1")),
+      group(2004, 1, Map.of("zone", "b", "version", "v1"))};
+
+  private Status accept(String config) throws Exception {
+    @SuppressWarnings("unchecked")
+    Map<String, ?> json = (Map<String, ?>) JsonParser.parse(config.replace('\'', '"'));
+    Object parsed = provider.parseLoadBalancingPolicyConfig(json).getConfig();
+    Status[] out = new Status[1];
+    helper.syncContext.execute(() -> out[0] = lb.acceptResolvedAddresses(
+        LoadBalancer.ResolvedAddresses.newBuilder().setAddresses(List.of(GROUPS))
+            .setLoadBalancingPolicyConfig(parsed).build()));
+    return out[0];
+  }
+
+  private void allReady() {
+    for (FakeHelper.FakeSubchannel s : List.copyOf(helper.subchannels)) {
+      helper.syncContext.execute(() -> s.set(ConnectivityState.READY));
+    }
+  }
+
+  private static LoadBalancer.PickSubchannelArgs args(Metadata headers, CallOptions options) {
+    return new LoadBalancer.PickSubchannelArgs() {
+      @Override
+      public CallOptions getCallOptions() {
+        return options;
+      }
+
+      @Override
+      public Metadata getHeaders() {
+        return headers;
+      }
+
+      @Override
+      public MethodDescriptor<?, ?> getMethodDescriptor() {
+        return null;
+      }
+    };
+  }
+
+  private static Metadata header(String name, String value) {
+    Metadata md = new Metadata();
+    md.put(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER), value);
+    return md;
+  }
+
+  private Set<Integer> portsPicked(LoadBalancer.PickSubchannelArgs a) {
+    Set<Integer> ports = new HashSet<>();
+    for (int i = 0; i < 200; i++) {
+      PickResult r = helper.picker.pickSubchannel(a);
+      assertThat(r.getSubchannel()).as("pick %s", r).isNotNull();
+      ports.add(((java.net.InetSocketAddress) r.getSubchannel().getAddresses().getAddresses()
+          .get(0)).getPort());
+      if (r.getStreamTracerFactory() != null) {
+        r.getStreamTracerFactory().newClientStreamTracer(
+            ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata())
+            .streamClosed(Status.OK);
+      }
+    }
+    return ports;
+  }
+
+  @Test
+  void headerRoutesToTheMatchingSubsetOnly() throws Exception {
+    assertThat(accept("{'selectors': [['zone'], ['version', 'zone']],"
+        + " 'childPolicy': [{'least_loaded': {}}]}").isOk()).isTrue();
+    allReady();
+
+    assertThat(portsPicked(args(header("x-lb-zone", "b"), CallOptions.DEFAULT)))
+        .containsExactlyInAnyOrder(2003, 2004);
+    Metadata two = header("x-lb-zone", "a");
+    two.put(Metadata.Key.of("x-lb-version", Metadata.ASCII_STRING_MARSHALLER), "v2");
+    assertThat(portsPicked(args(two, CallOptions.DEFAULT))).containsExactly(2002);
+    // The load feedback ended every pick.
+    for (Node<Backend> n : ((LabelSubsetLoadBalancer) lb).selector().nodes()) {
+      assertThat(n.pending()).isZero();
+    }
+  }
+
+  @Test
+  void callOptionLabelsOverrideHeaders() throws Exception {
+    accept("{'selectors': [['zone']]}");
+    allReady();
+
+    CallOptions options = CallOptions.DEFAULT.withOption(
+        LabelSubsetLoadBalancerProvider.REQUEST_LABELS, RequestLabels.of("zone", "a"));
+    assertThat(portsPicked(args(header("x-lb-zone", "b"), options)))
+        .containsExactlyInAnyOrder(2001, 2002);
+  }
+
+  @Test
+  void customHeaderPrefix() throws Exception {
+    accept("{'selectors': [['zone']], 'headerPrefix': 'route-'}");
+    allReady();
+
+    assertThat(portsPicked(args(header("route-zone", "a"), CallOptions.DEFAULT)))
+        .containsExactlyInAnyOrder(2001, 2002);
+  }
+
+  @Test
+  void noFallbackFailsAMissNamingTheLabels() throws Exception {
+    accept("{'selectors': [['zone']]}");
+    allReady();
+
+    PickResult miss = helper.picker.pickSubchannel(
+        args(header("x-lb-zone", "c"), CallOptions.DEFAULT));
+    assertThat(miss.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(miss.getStatus().getDescription()).contains("zone=c").contains("NO_FALLBACK");
+
+    PickResult none = helper.picker.pickSubchannel(args(new Metadata(), CallOptions.DEFAULT));
+    assertThat(none.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+  }
+
+  @Test
+  void anyEndpointFallbackTakesEveryone() throws Exception {
+    accept("{'selectors': [['zone']], 'fallbackPolicy': 'ANY_ENDPOINT'}");
+    allReady();
+
+    assertThat(portsPicked(args(header("x-lb-zone", "c"), CallOptions.DEFAULT)))
+        .containsExactlyInAnyOrder(2001, 2002, 2003, 2004);
+  }
+
+  @Test
+  void defaultSubsetFallbackTakesTheDefaultOnly() throws Exception {
+    accept("{'selectors': [['zone']], 'fallbackPolicy': 'DEFAULT_SUBSET',"
+        + " 'defaultSubset': {'version': 'v1'}}");
+    allReady();
+
+    assertThat(portsPicked(args(new Metadata(), CallOptions.DEFAULT)))
+        .containsExactlyInAnyOrder(2001, 2003, 2004);
+  }
+
+  @Test
+  void subsetStillConnectingWaitsAndAllFailedFails() throws Exception {
+    accept("{'selectors': [['zone']]}");
+    helper.syncContext.execute(() -> helper.subchannel(2001).set(ConnectivityState.READY));
+    LoadBalancer.PickSubchannelArgs zoneB = args(header("x-lb-zone", "b"), CallOptions.DEFAULT);
+
+    PickResult waiting = helper.picker.pickSubchannel(zoneB);
+    assertThat(waiting.hasResult()).isFalse();
+    assertThat(waiting.getStatus().isOk()).isTrue();
+
+    helper.syncContext.execute(() -> helper.subchannel(2003).fail(Status.UNAVAILABLE));
+    helper.syncContext.execute(() -> helper.subchannel(2004).fail(Status.UNAVAILABLE));
+    PickResult failed = helper.picker.pickSubchannel(zoneB);
+    assertThat(failed.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(failed.getStatus().getDescription())
+        .contains("all 2 endpoints for request labels").contains("zone=b");
+  }
+
+  @Test
+  void missingConfigIsReturnedAsUnavailable() {
+    Status[] out = new Status[1];
+    helper.syncContext.execute(() -> out[0] = lb.acceptResolvedAddresses(
+        LoadBalancer.ResolvedAddresses.newBuilder().setAddresses(List.of(GROUPS)).build()));
+
+    assertThat(out[0].getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(out[0].getDescription()).contains("label_subset: no config");
+    assertThat(helper.subchannels).isEmpty();
+  }
+}

@@ -1,0 +1,178 @@
+package dev.ballast.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.ballast.netty.framed.FrameDecoder;
+import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.internal.FramedProtocol;
+import dev.ballast.netty.internal.Transport;
+import dev.ballast.netty.testing.Await;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The pool against a real server; time for idle and lifetime checks is a fake ticker. */
+class ConnectionPoolTest {
+
+  private FramedServer server;
+  private ConnectionPool<byte[], byte[]> pool;
+  private long now = 1_000_000_000L;
+
+  @BeforeEach
+  void start() {
+    server = FramedServer.start(FramedServer.echo());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (pool != null) {
+      pool.close().get(10, TimeUnit.SECONDS);
+    }
+    server.close();
+  }
+
+  private ConnectionPool<byte[], byte[]> pool(PoolConfig config, int inFlightCap) {
+    pool = new ConnectionPool<>(server.endpoint(), config,
+        new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, inFlightCap),
+        Transport.sharedGroup(), () -> now, new SplittableRandom(1));
+    return pool;
+  }
+
+  private static <T> T get(CompletableFuture<T> f) throws Exception {
+    return f.get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void overflowAndAcquireTimeoutAreTyped() throws Exception {
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(1)
+        .maxPendingAcquires(1).build(), 1);
+    PooledConnection<byte[], byte[]> c1 = get(p.acquire(Long.MAX_VALUE, 1));
+    CompletableFuture<PooledConnection<byte[], byte[]>> waiting =
+        p.acquire(TimeUnit.MILLISECONDS.toNanos(100), 2);
+    assertThat(p.pendingAcquires()).isEqualTo(1);
+    Throwable overflow = catchThrowable(() -> get(p.acquire(Long.MAX_VALUE, 3)));
+    assertThat(overflow).isInstanceOf(ExecutionException.class)
+        .cause().isInstanceOf(PoolOverflowException.class)
+        .hasMessageContaining(server.endpoint().address()).hasMessageContaining("attempt 3");
+    Throwable timeout = catchThrowable(() -> get(waiting));
+    assertThat(timeout).cause().isInstanceOf(AcquireTimeoutException.class)
+        .hasMessageContaining("within 100 ms");
+    assertThat(((BallastException) timeout.getCause()).reachedServer()).isFalse();
+    assertThat(p.pendingAcquires()).isZero();
+    p.release(c1, true);
+    assertThat(p.inFlight()).isZero();
+  }
+
+  @Test
+  void releaseHandsTheConnectionToAWaiter() throws Exception {
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(1).build(), 1);
+    PooledConnection<byte[], byte[]> c1 = get(p.acquire(Long.MAX_VALUE, 1));
+    CompletableFuture<PooledConnection<byte[], byte[]>> waiting = p.acquire(Long.MAX_VALUE, 1);
+    assertThat(waiting).isNotDone();
+    p.release(c1, true);
+    assertThat(get(waiting)).isSameAs(c1);
+    assertThat(p.inFlight()).isEqualTo(1);
+    p.release(c1, true);
+    assertThat(p.inFlight()).isZero();
+    assertThat(p.connections()).isEqualTo(1);
+  }
+
+  @Test
+  void multiplexesUpToTheCapThenOpensAnother() throws Exception {
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(2).build(), 3);
+    PooledConnection<byte[], byte[]> a = get(p.acquire(Long.MAX_VALUE, 1));
+    assertThat(get(p.acquire(Long.MAX_VALUE, 1))).isSameAs(a);
+    assertThat(get(p.acquire(Long.MAX_VALUE, 1))).isSameAs(a);
+    PooledConnection<byte[], byte[]> b = get(p.acquire(Long.MAX_VALUE, 1));
+    assertThat(b).isNotSameAs(a);
+    assertThat(p.connections()).isEqualTo(2);
+    assertThat(p.inFlight()).isEqualTo(4);
+    for (int i = 0; i < 3; i++) {
+      p.release(a, true);
+    }
+    p.release(b, true);
+    assertThat(p.inFlight()).isZero();
+  }
+
+  @Test
+  void unhealthyConnectionIsDroppedOnRelease() throws Exception {
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.defaults(), 8);
+    PooledConnection<byte[], byte[]> c = get(p.acquire(Long.MAX_VALUE, 1));
+    p.release(c, false);
+    assertThat(p.connections()).isZero();
+    Await.until(Duration.ofSeconds(5), () -> "server connections " + server.connections(),
+        () -> server.connections() == 0);
+    assertThat(get(p.acquire(Long.MAX_VALUE, 1))).isNotSameAs(c);
+  }
+
+  @Test
+  void idleConnectionsAreEvictedDownToTheMinimum() throws Exception {
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(1))
+        .minConnections(1).maxConnections(4).build(), 1);
+    Await.until(Duration.ofSeconds(5), () -> "min connection", () -> p.connections() == 1);
+    PooledConnection<byte[], byte[]> a = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> b = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> c = get(p.acquire(Long.MAX_VALUE, 1));
+    assertThat(p.connections()).isEqualTo(3);
+    p.release(a, true);
+    p.release(b, true);
+    p.release(c, true);
+    p.maintain();
+    assertThat(p.connections()).isEqualTo(3); // not idle long enough yet
+    now += Duration.ofSeconds(2).toNanos();
+    p.maintain();
+    assertThat(p.connections()).isEqualTo(1);
+    assertThat(p.idleConnections()).isEqualTo(1);
+    Await.until(Duration.ofSeconds(5), () -> "server connections " + server.connections(),
+        () -> server.connections() == 1);
+  }
+
+  @Test
+  void connectionsAreReplacedAfterTheirLifetime() throws Exception {
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder()
+        .maxLifetime(Duration.ofSeconds(10)).lifetimeJitter(0.5).build(), 4);
+    PooledConnection<byte[], byte[]> first = get(p.acquire(Long.MAX_VALUE, 1));
+    p.release(first, true);
+    now += Duration.ofSeconds(4).toNanos(); // under the lowest jittered lifetime (5 s)
+    assertThat(get(p.acquire(Long.MAX_VALUE, 1))).isSameAs(first);
+    p.release(first, true);
+    now += Duration.ofSeconds(7).toNanos(); // past the longest (10 s)
+    PooledConnection<byte[], byte[]> second = get(p.acquire(Long.MAX_VALUE, 1));
+    assertThat(second).isNotSameAs(first);
+    p.maintain();
+    assertThat(first.channel.closeFuture().await(5, TimeUnit.SECONDS)).isTrue();
+    p.release(second, true);
+  }
+
+  @Test
+  void connectRefusedFailsWaitersWithTheEndpoint() throws Exception {
+    server.close();
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.defaults(), 8);
+    Throwable t = catchThrowable(() -> get(p.acquire(Long.MAX_VALUE, 2)));
+    assertThat(t).cause().isInstanceOf(ConnectFailedException.class)
+        .hasMessageContaining(server.endpoint().address()).hasMessageContaining("attempt 2");
+    assertThat(p.inFlight()).isZero();
+    assertThat(p.pendingAcquires()).isZero();
+  }
+
+  @Test
+  void closeFailsWaitersAndLaterAcquires() throws Exception {
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(1).build(), 1);
+    PooledConnection<byte[], byte[]> c = get(p.acquire(Long.MAX_VALUE, 1));
+    CompletableFuture<PooledConnection<byte[], byte[]>> waiting = p.acquire(Long.MAX_VALUE, 1);
+    p.close().get(10, TimeUnit.SECONDS);
+    assertThat(catchThrowable(() -> get(waiting))).cause()
+        .isInstanceOf(PoolClosedException.class);
+    assertThat(catchThrowable(() -> get(p.acquire(Long.MAX_VALUE, 1)))).cause()
+        .isInstanceOf(PoolClosedException.class);
+    assertThat(c.channel.isOpen()).isFalse();
+    p.release(c, true);
+    assertThat(p.inFlight()).isZero();
+  }
+}

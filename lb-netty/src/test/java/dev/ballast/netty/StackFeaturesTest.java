@@ -1,0 +1,171 @@
+package dev.ballast.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
+import dev.ballast.netty.framed.FramedServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+/** Filters, idempotent retries, the retry budget, metrics and the slow-request log. */
+class StackFeaturesTest {
+
+  @Test
+  void filtersComposeInOrder() throws Exception {
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    Filter<byte[], byte[]> a = (req, next) -> {
+      order.add("a");
+      return next.call(req).thenApply(r -> concat(r, "A"));
+    };
+    Filter<byte[], byte[]> b = (req, next) -> {
+      order.add("b");
+      return next.call(concat(req, "b"));
+    };
+    try (FramedServer s = FramedServer.start(FramedServer.echo());
+        BallastClient<byte[], byte[]> client = BallastClient.framed()
+            .endpoints(List.of(s.endpoint())).filter(a).filter(b).build()) {
+      byte[] r = client.call("x".getBytes(StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
+      assertThat(new String(r, StandardCharsets.UTF_8)).isEqualTo("xbA");
+      assertThat(order).containsExactly("a", "b");
+    }
+    Service<byte[], byte[]> svc = a.andThen(b).andThen(req -> CompletableFuture.completedFuture(req));
+    assertThat(new String(svc.call("y".getBytes(StandardCharsets.UTF_8)).get(),
+        StandardCharsets.UTF_8)).isEqualTo("ybA");
+  }
+
+  private static byte[] concat(byte[] a, String s) {
+    return (new String(a, StandardCharsets.UTF_8) + s).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void onlyIdempotentCallsAreRetriedAfterReachingAServer() throws Exception {
+    AtomicInteger n = new AtomicInteger();
+    // Fails every other request.
+    FramedServer.Handler flaky = req -> n.getAndIncrement() % 2 == 0
+        ? CompletableFuture.failedFuture(new IllegalStateException("flaky"))
+        : CompletableFuture.completedFuture(req.payload());
+    try (FramedServer s = FramedServer.start(flaky);
+        BallastClient<byte[], byte[]> client = BallastClient.framed()
+            .endpoints(List.of(s.endpoint()))
+            .outlierDetection(OutlierDetection.disabled())
+            .build()) {
+      Throwable t = catchThrowable(() -> client.call(new byte[] {1}).get(10, TimeUnit.SECONDS));
+      assertThat(t).cause().isInstanceOf(RemoteException.class)
+          .hasMessageContaining("attempt 1");
+      assertThat(s.requests()).isEqualTo(1);
+      n.set(0);
+      assertThat(client.call(new byte[] {2}, CallOptions.idempotent()).get(10, TimeUnit.SECONDS))
+          .containsExactly(2);
+      assertThat(s.requests()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void anEmptyBudgetStopsRetries() throws Exception {
+    Endpoint refused;
+    try (ServerSocket ss = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      refused = Endpoint.of("127.0.0.1", ss.getLocalPort());
+    }
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (FramedServer good = FramedServer.start(FramedServer.echo());
+        BallastClient<byte[], byte[]> client = BallastClient.framed()
+            .endpoints(List.of(refused, good.endpoint()))
+            .balancer(Algorithm.ROUND_ROBIN)
+            .retryBudget(RetryBudget.none())
+            .outlierDetection(OutlierDetection.disabled())
+            .meterRegistry(registry)
+            .build()) {
+      int refusedCalls = 0;
+      for (int i = 0; i < 4; i++) {
+        Throwable t = catchThrowable(() -> client.call(new byte[] {1}).get(10, TimeUnit.SECONDS));
+        if (t != null) {
+          assertThat(t).cause().isInstanceOf(ConnectFailedException.class);
+          refusedCalls++;
+        }
+      }
+      assertThat(refusedCalls).isEqualTo(2);
+      assertThat(registry.get("ballast.client.retries.budget.exhausted").counter().count())
+          .isEqualTo(2);
+      assertThat(registry.get("ballast.client.requests").tag("outcome", "refused")
+          .counter().count()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void micrometerMetricsAndSlowLog() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    List<String> slow = Collections.synchronizedList(new ArrayList<>());
+    Logger jul = Logger.getLogger("dev.ballast.netty.slow");
+    Handler h = new Handler() {
+      @Override
+      public void publish(LogRecord r) {
+        slow.add(r.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    jul.addHandler(h);
+    try (FramedServer fast = FramedServer.start(FramedServer.echo());
+        FramedServer lazy = FramedServer.start(FramedServer.delayed(Duration.ofMillis(200),
+            FramedServer.echo()));
+        BallastClient<byte[], byte[]> client = BallastClient.framed()
+            .name("orders")
+            .endpoints(List.of(fast.endpoint(), lazy.endpoint()))
+            .balancer(Algorithm.ROUND_ROBIN)
+            .slowRequestThreshold(Duration.ofMillis(150))
+            .meterRegistry(registry)
+            .build()) {
+      for (int i = 0; i < 10; i++) {
+        client.call(new byte[] {1}).get(10, TimeUnit.SECONDS);
+      }
+      String lazyAddr = lazy.endpoint().address();
+      assertThat(registry.get("ballast.client.requests").tag("client", "orders")
+          .tag("endpoint", lazyAddr).tag("outcome", "success").counter().count()).isEqualTo(5);
+      assertThat(registry.get("ballast.client.latency").tag("endpoint", lazyAddr).timer()
+          .count()).isEqualTo(5);
+      assertThat(registry.get("ballast.client.latency").tag("endpoint", lazyAddr).timer()
+          .max(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(200);
+      assertThat(registry.get("ballast.client.calls").tag("outcome", "success").timer().count())
+          .isEqualTo(10);
+      assertThat(registry.get("ballast.client.pending").tag("endpoint", lazyAddr).gauge()
+          .value()).isZero();
+      assertThat(registry.get("ballast.client.connections").tag("endpoint", lazyAddr)
+          .tag("state", "idle").gauge().value()).isEqualTo(1);
+      assertThat(registry.get("ballast.client.acquires.pending").tag("endpoint", lazyAddr)
+          .gauge().value()).isZero();
+      assertThat(registry.get("ballast.client.retries").counter().count()).isZero();
+      // Only the lazy endpoint's requests were slow; each line names endpoint and attempt.
+      assertThat(slow).hasSize(5).allSatisfy(line -> assertThat(line)
+          .startsWith("slow request: endpoint " + lazyAddr + ", attempt 1, latency ")
+          .contains("client orders"));
+      client.updateEndpoints(List.of(fast.endpoint()));
+      String gone = lazyAddr;
+      dev.ballast.netty.testing.Await.until(Duration.ofSeconds(10), () -> "meters of " + gone,
+          () -> registry.find("ballast.client.pending").tag("endpoint", gone).gauges()
+              .isEmpty());
+      assertThat(registry.find("ballast.client.pending").gauges()).hasSize(1);
+    } finally {
+      jul.removeHandler(h);
+    }
+    // Closing the client removes the remaining endpoint meters.
+    assertThat(registry.find("ballast.client.pending").gauges()).isEmpty();
+  }
+}

@@ -1,0 +1,118 @@
+package dev.ballast.netty.testing;
+
+import dev.ballast.core.Endpoint;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real nginx on 127.0.0.1, started from /usr/sbin/nginx (installed by
+ * scripts/install-test-deps.sh) with a generated configuration in a temporary directory
+ * (prefix, pid, error log, no access log, daemon off), answering every request with a fixed
+ * body; {@link #close()} stops it and deletes the directory.
+ */
+public final class Nginx implements AutoCloseable {
+
+  /** Where the tests expect nginx. */
+  public static final Path BINARY = Path.of("/usr/sbin/nginx");
+
+  private final Path dir;
+  private final int port;
+  private final Process process;
+
+  private Nginx(String body) throws IOException {
+    if (!Files.isExecutable(BINARY)) {
+      throw new IllegalStateException(BINARY + " not found (expected: nginx installed by "
+          + "scripts/install-test-deps.sh, e.g. apt-get install nginx-light)");
+    }
+    dir = Files.createTempDirectory("ballast-nginx");
+    port = freePort();
+    String conf = String.join("\n",
+        "daemon off;",
+        "worker_processes 1;",
+        "pid " + dir.resolve("nginx.pid") + ";",
+        "error_log " + dir.resolve("error.log") + " warn;",
+        "events { worker_connections 256; }",
+        "http {",
+        "  access_log off;",
+        "  client_body_temp_path " + dir.resolve("body") + ";",
+        "  proxy_temp_path " + dir.resolve("proxy") + ";",
+        "  fastcgi_temp_path " + dir.resolve("fastcgi") + ";",
+        "  uwsgi_temp_path " + dir.resolve("uwsgi") + ";",
+        "  scgi_temp_path " + dir.resolve("scgi") + ";",
+        "  server {",
+        "    listen 127.0.0.1:" + port + ";",
+        "    location / { default_type text/plain; return 200 \"" + body + "\"; }",
+        "  }",
+        "}", "");
+    Path confFile = dir.resolve("nginx.conf");
+    Files.writeString(confFile, conf, StandardCharsets.UTF_8);
+    process = new ProcessBuilder(BINARY.toString(), "-p", dir.toString(), "-c",
+        confFile.toString(), "-e", dir.resolve("error.log").toString())
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("stdout.log").toFile())
+        .start();
+    Await.until(Duration.ofSeconds(10), this::diagnostics, this::accepting);
+  }
+
+  /** Starts nginx on a free loopback port, answering {@code body} to every request. */
+  public static Nginx start(String body) throws IOException {
+    return new Nginx(body);
+  }
+
+  /** Returns the endpoint {@code 127.0.0.1:port}. */
+  public Endpoint endpoint() {
+    return Endpoint.of("127.0.0.1", port);
+  }
+
+  private boolean accepting() {
+    if (!process.isAlive()) {
+      throw new IllegalStateException("nginx exited: " + diagnostics());
+    }
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private String diagnostics() {
+    try {
+      Path log = dir.resolve("error.log");
+      return "nginx on port " + port + ": " + (Files.exists(log) ? Files.readString(log) : "")
+          + Files.readString(dir.resolve("stdout.log"));
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** Stops nginx (TERM, then KILL after 10 s) and deletes its directory. */
+  @Override
+  public void close() throws IOException, InterruptedException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    process.destroy();
+    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}
