@@ -61,9 +61,9 @@ public final class BallastClients implements AutoCloseable {
         if (s.subset().enabled()) {
           // Checked and kept in ClientSettings, but lb-netty's client does not route by request
           // labels yet: say so rather than ignore the setting silently.
-          LOG.warn("Client " + s.name() + ": subset settings are checked but not applied, since"
-              + " lb-netty clients do not route by request labels yet; calls may go to every"
-              + " endpoint");
+          LOG.warn("Client " + s.name() + ": subset settings apply to gRPC channels only;"
+              + " lb-netty clients do not route by request labels yet, so this client's calls"
+              + " may go to every endpoint");
         }
         for (BallastClientCustomizer c : customizers) {
           c.customize(s, builder);

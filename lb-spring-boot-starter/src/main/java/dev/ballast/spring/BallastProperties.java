@@ -254,9 +254,10 @@ public class BallastProperties {
   }
 
   /**
-   * Label subsets (Envoy's subset load balancer). Checked at start-up and kept in {@link
-   * ClientSettings#subset()}; lb-netty clients do not route by request labels yet, so a client
-   * with selectors logs a warning and balances over every endpoint.
+   * Label subsets (Envoy's subset load balancer). Applied to gRPC channels through lb-grpc's
+   * {@code label_subset} policy ({@link BallastGrpcEndpoints#serviceConfig(String)}); lb-netty
+   * clients do not route by request labels yet, so such a client logs a warning and balances over
+   * every endpoint.
    */
   public static class Subset {
 
@@ -272,8 +273,17 @@ public class BallastProperties {
      */
     private String fallbackPolicy = "no-fallback";
 
-    /** Labels of the default subset, used by fallback-policy=default-subset. Empty by default. */
+    /**
+     * Labels of the default subset, required by fallback-policy=default-subset. Empty by
+     * default.
+     */
     private Map<String, String> defaultSubset = new LinkedHashMap<>();
+
+    /** Whether request labels outside every selector are ignored (Envoy's allow_redundant_keys). */
+    private boolean allowRedundantKeys = false;
+
+    /** gRPC: request label k comes from the call header header-prefix + k, e.g. x-lb-zone. */
+    private String headerPrefix = "x-lb-";
 
     /** Returns the selectors; empty by default. */
     public List<String> getSelectors() {
@@ -303,6 +313,26 @@ public class BallastProperties {
     /** Sets the default subset's labels. */
     public void setDefaultSubset(Map<String, String> defaultSubset) {
       this.defaultSubset = defaultSubset;
+    }
+
+    /** Returns whether redundant request labels are ignored; default false. */
+    public boolean isAllowRedundantKeys() {
+      return allowRedundantKeys;
+    }
+
+    /** Sets whether redundant request labels are ignored. */
+    public void setAllowRedundantKeys(boolean allowRedundantKeys) {
+      this.allowRedundantKeys = allowRedundantKeys;
+    }
+
+    /** Returns the gRPC header prefix of request labels; default {@code x-lb-}. */
+    public String getHeaderPrefix() {
+      return headerPrefix;
+    }
+
+    /** Sets the gRPC header prefix of request labels. */
+    public void setHeaderPrefix(String headerPrefix) {
+      this.headerPrefix = headerPrefix;
     }
   }
 

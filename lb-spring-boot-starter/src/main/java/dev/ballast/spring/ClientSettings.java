@@ -76,9 +76,17 @@ public record ClientSettings(
    * @param selectors the selectors, each a set of label keys; empty means no subsets
    * @param fallbackPolicy what an unmatched call gets; default {@link FallbackPolicy#NO_FALLBACK}
    * @param defaultSubset the default subset's labels; empty by default
+   * @param allowRedundantKeys whether request labels outside every selector are ignored; default
+   *     false
+   * @param headerPrefix gRPC: the prefix of the call headers carrying request labels; default
+   *     {@code x-lb-}
    */
   public record Subset(
-      List<Set<String>> selectors, FallbackPolicy fallbackPolicy, Map<String, String> defaultSubset) {
+      List<Set<String>> selectors,
+      FallbackPolicy fallbackPolicy,
+      Map<String, String> defaultSubset,
+      boolean allowRedundantKeys,
+      String headerPrefix) {
 
     /** Returns whether any selector is configured. */
     public boolean enabled() {
@@ -236,7 +244,22 @@ public record ClientSettings(
         defaults.put(e.getKey(), e.getValue());
       }
     }
-    return new Subset(List.copyOf(selectors), fallback, Collections.unmodifiableMap(defaults));
+    if (fallback == FallbackPolicy.DEFAULT_SUBSET && defaults.isEmpty()) {
+      throw p.invalid("subset.default-subset", null,
+          "no labels while subset.fallback-policy is default-subset",
+          "label key=value pairs, e.g. subset.default-subset.version=v1");
+    }
+    String prefix = s.getHeaderPrefix() == null ? "" : s.getHeaderPrefix();
+    for (int i = 0; i < prefix.length(); i++) {
+      char c = prefix.charAt(i);
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
+          || c == '.')) {
+        throw p.invalid("subset.header-prefix", prefix, "unexpected character '" + c + "'",
+            "a lowercase header-name prefix of letters, digits, '-', '_' or '.', e.g. x-lb-");
+      }
+    }
+    return new Subset(List.copyOf(selectors), fallback, Collections.unmodifiableMap(defaults),
+        s.isAllowRedundantKeys(), prefix);
   }
 
   private static Pool pool(PropertyChecks p, BallastProperties.Pool pool) {

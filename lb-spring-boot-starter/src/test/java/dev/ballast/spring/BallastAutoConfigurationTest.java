@@ -55,6 +55,8 @@ class BallastAutoConfigurationTest {
           assertThat(orders.subset().fallbackPolicy())
               .isEqualTo(ClientSettings.FallbackPolicy.DEFAULT_SUBSET);
           assertThat(orders.subset().defaultSubset()).containsExactly(Map.entry("zone", "a"));
+          assertThat(orders.subset().headerPrefix()).isEqualTo("x-lb-");
+          assertThat(orders.subset().allowRedundantKeys()).isFalse();
           assertThat(orders.pool().maxConnections()).isEqualTo(2);
           assertThat(orders.pool().acquireTimeout()).isEqualTo(Duration.ofMillis(250));
           assertThat(orders.retryBudget().percent()).isEqualTo(5.0);

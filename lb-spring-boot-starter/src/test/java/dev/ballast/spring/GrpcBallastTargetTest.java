@@ -1,11 +1,17 @@
 package dev.ballast.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.CallOptions;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -86,6 +92,51 @@ class GrpcBallastTargetTest {
         GrpcServers.shutdown(channel);
       }
     });
+  }
+
+  @Test
+  void subsetPropertiesRouteByTheZoneHeader() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class,
+            BallastGrpcAutoConfiguration.class))
+        .withPropertyValues(
+            "ballast.clients.zoned.endpoints[0]=127.0.0.1:" + servers.port(0) + ";zone=a",
+            "ballast.clients.zoned.endpoints[1]=127.0.0.1:" + servers.port(1) + ";zone=b",
+            "ballast.clients.zoned.endpoints[2]=127.0.0.1:" + servers.port(2) + ";zone=b",
+            "ballast.clients.zoned.balancer=round-robin",
+            "ballast.clients.zoned.subset.selectors[0]=zone")
+        .run(ctx -> {
+          BallastGrpcEndpoints feed = ctx.getBean(BallastGrpcEndpoints.class);
+          ManagedChannel channel = ManagedChannelBuilder.forTarget("ballast://zoned")
+              .defaultServiceConfig(feed.serviceConfig("zoned"))
+              .usePlaintext()
+              .build();
+          try {
+            servers.resetCalls();
+            for (int i = 0; i < 100; i++) {
+              assertThat(call(channel, "b")).isIn("1", "2");
+            }
+            assertThat(servers.calls()[0]).isZero();
+            assertThat(servers.calls()[1] + servers.calls()[2]).isEqualTo(100);
+            for (int i = 0; i < 20; i++) {
+              assertThat(call(channel, "a")).isEqualTo("0");
+            }
+            // No fallback (the default): a zone nobody has fails instead of going anywhere.
+            assertThatThrownBy(() -> call(channel, "c"))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                    e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+          } finally {
+            GrpcServers.shutdown(channel);
+          }
+        });
+  }
+
+  private static String call(ManagedChannel channel, String zone) {
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("x-lb-zone", Metadata.ASCII_STRING_MARSHALLER), zone);
+    return ClientCalls.blockingUnaryCall(
+        ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)),
+        GrpcServers.WHO, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), "who");
   }
 
   /** Calls until every server has answered once, so that every subchannel is READY. */
