@@ -18,7 +18,7 @@ public final class InvalidBallastPropertyFailureAnalyzer
     String description = "Invalid Ballast property '" + cause.property() + "':\n\n"
         + "    Property: " + cause.property() + "\n"
         + "    Value: " + value + "\n"
-        + "    Reason: " + cause.reason() + "\n";
+        + "    Reason: " + cause.reason();
     String action = "Update '" + cause.property() + "' in your application's configuration to "
         + cause.expected() + ".";
     return new FailureAnalysis(description, action, cause);
