@@ -26,8 +26,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class BallastProperties {
 
   /**
-   * Named clients; each key is a client name (also the gRPC target {@code ballast://<name>}) and
-   * each value has the properties documented under {@code ballast.defaults.}.
+   * Named clients; each key is a client name (also the gRPC target ballast://name) and each
+   * value has the properties documented under ballast.defaults.
    */
   private Map<String, Client> clients = new LinkedHashMap<>();
 
