@@ -50,7 +50,7 @@ public final class BallastGrpcEndpoints {
    * Returns a gRPC service config (for {@code ManagedChannelBuilder.defaultServiceConfig}) that
    * selects the client's balancer with its settings: lb-grpc's policies {@code vnswrr}, {@code
    * swrr}, {@code weighted_random}, {@code least_loaded}, {@code p2c_peak_ewma} (with {@code
-   * decayTime} and {@code defaultRtt}), and gRPC's own {@code round_robin}; with {@code
+   * decayTime} and {@code defaultRtt}; {@code swrr} with {@code maxFails}), and gRPC's own {@code round_robin}; with {@code
    * subset.selectors} set, that policy becomes the child of lb-grpc's {@code label_subset}
    * (request labels from headers {@code <subset.header-prefix><key>}, e.g. {@code x-lb-zone}).
    *
@@ -62,6 +62,9 @@ public final class BallastGrpcEndpoints {
     if (c.algorithm() == Algorithm.P2C_PEAK_EWMA) {
       policyConfig.put("decayTime", PropertyChecks.format(c.balancerConfig().decayTime()));
       policyConfig.put("defaultRtt", PropertyChecks.format(c.balancerConfig().defaultRtt()));
+    } else if (c.algorithm() == Algorithm.SWRR) {
+      // Service-config maps hold JSON numbers as Double; gRPC rejects other number types.
+      policyConfig.put("maxFails", (double) c.balancerConfig().maxFails());
     }
     Map<String, Object> policy = Map.of(c.algorithm().id(), policyConfig);
     ClientSettings.Subset subset = c.subset();

@@ -95,6 +95,12 @@ public class BallastProperties {
      */
     private boolean panicPick = false;
 
+    /**
+     * nginx's max_fails for swrr: a failure lowers an endpoint's effective weight by
+     * weight/max-fails, recovering by 1 per pick; >= 1.
+     */
+    private int maxFails = 1;
+
     /** Deadline of one call, retries included; must be positive. */
     private Duration timeout = Duration.ofSeconds(5);
 
@@ -180,6 +186,16 @@ public class BallastProperties {
     /** Sets whether picks fall back to busy or closed endpoints. */
     public void setPanicPick(boolean panicPick) {
       this.panicPick = panicPick;
+    }
+
+    /** Returns nginx's max_fails for swrr; default 1. */
+    public int getMaxFails() {
+      return maxFails;
+    }
+
+    /** Sets nginx's max_fails for swrr. */
+    public void setMaxFails(int maxFails) {
+      this.maxFails = maxFails;
     }
 
     /** Returns the call deadline; default 5 s. */

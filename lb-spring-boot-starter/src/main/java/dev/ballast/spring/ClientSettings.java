@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * @param name the client's name (the key under {@code ballast.clients.})
  * @param endpoints the endpoints, in the order given
  * @param algorithm the balancing algorithm; default {@link Algorithm#P2C_PEAK_EWMA}
- * @param balancerConfig the balancer's settings (decay time, default RTT, max effort, panic pick)
+ * @param balancerConfig the balancer's settings (decay time, default RTT, max effort, panic pick,
+ *     max fails)
  * @param timeout the deadline of one call, retries included; default 5 s
  * @param maxAttempts the most attempts per call, the first included; default 3
  * @param slowRequestThreshold attempts at least this slow are logged; default 1 s
@@ -149,9 +150,10 @@ public record ClientSettings(
       String name, String prefix, BallastProperties.Client client, boolean requireEndpoints) {
     PropertyChecks p = new PropertyChecks(prefix);
     List<Endpoint> endpoints = endpoints(p, client.getEndpoints(), requireEndpoints);
+    String balancer = p.notBlank("balancer", client.getBalancer(), BALANCER_FORM);
     Algorithm algorithm;
     try {
-      algorithm = Algorithm.fromName(p.notBlank("balancer", client.getBalancer(), BALANCER_FORM));
+      algorithm = Algorithm.fromName(balancer);
     } catch (IllegalArgumentException e) {
       throw p.invalid("balancer", client.getBalancer(), "unknown balancer", BALANCER_FORM);
     }
@@ -160,6 +162,7 @@ public record ClientSettings(
         .defaultRtt(p.notNegative("default-rtt", client.getDefaultRtt()))
         .maxEffort(p.atLeast("max-effort", client.getMaxEffort(), 1))
         .panicPick(client.isPanicPick())
+        .maxFails(p.atLeast("max-fails", client.getMaxFails(), 1))
         .build();
     Duration timeout = p.positive("timeout", client.getTimeout());
     Protocol protocol = p.oneOf("protocol", client.getProtocol(), Protocol.class);

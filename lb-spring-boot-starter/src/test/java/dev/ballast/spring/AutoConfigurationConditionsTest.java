@@ -186,14 +186,34 @@ class AutoConfigurationConditionsTest {
   void serviceConfigCarriesTheBalancerAndItsSettings() {
     runner.withPropertyValues("ballast.clients.cond-orders.decay-time=2s",
             "ballast.clients.cond-orders.default-rtt=5ms",
-            "ballast.clients.cond-users.balancer=vnswrr")
+            "ballast.clients.cond-users.balancer=vnswrr",
+            "ballast.clients.cond-swrr.endpoints=127.0.0.1:3;zone=a",
+            "ballast.clients.cond-swrr.balancer=swrr",
+            "ballast.clients.cond-swrr.max-fails=4",
+            "ballast.clients.cond-swrr.subset.selectors=zone",
+            "ballast.clients.cond-swrr.subset.fallback-policy=default-subset",
+            "ballast.clients.cond-swrr.subset.default-subset.zone=a")
         .run(ctx -> {
           BallastGrpcEndpoints feed = ctx.getBean(BallastGrpcEndpoints.class);
           assertThat(feed.serviceConfig("cond-orders")).isEqualTo(Map.of("loadBalancingConfig",
               List.of(Map.of("p2c_peak_ewma", Map.of("decayTime", "2s", "defaultRtt", "5ms")))));
           assertThat(feed.serviceConfig("cond-users")).isEqualTo(
               Map.of("loadBalancingConfig", List.of(Map.of("vnswrr", Map.of()))));
+          assertThat(feed.serviceConfig("cond-swrr")).isEqualTo(Map.of("loadBalancingConfig",
+              List.of(Map.of("label_subset", Map.of(
+                  "selectors", List.of(List.of("zone")),
+                  "fallbackPolicy", "DEFAULT_SUBSET",
+                  "defaultSubset", Map.of("zone", "a"),
+                  "headerPrefix", "x-lb-",
+                  "allowRedundantKeys", false,
+                  "childPolicy", List.of(Map.of("swrr", Map.of("maxFails", 4.0))))))));
           assertThat(feed.target("cond-users")).isEqualTo("ballast://cond-users");
+          // gRPC accepts each config (it rejects maps with non-JSON value types).
+          for (String name : List.of("cond-orders", "cond-users", "cond-swrr")) {
+            io.grpc.ManagedChannel ch = io.grpc.ManagedChannelBuilder.forTarget(feed.target(name))
+                .defaultServiceConfig(feed.serviceConfig(name)).usePlaintext().build();
+            ch.shutdownNow();
+          }
         });
   }
 
