@@ -1,18 +1,23 @@
 package dev.ballast.spring;
 
 import dev.ballast.grpc.EndpointRegistry;
+import dev.ballast.spring.internal.BallastChannelServiceConfig;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Serves gRPC targets {@code ballast://<name>} from {@code ballast.clients.<name>.endpoints}
  * when lb-grpc and gRPC are on the class path, so that a channel (including a Spring gRPC one,
  * {@code spring.grpc.client.channels.x.target=ballast://orders}) follows the configured
- * endpoints with no code. Off with {@code ballast.grpc.enabled=false}.
+ * endpoints with no code; with Spring Boot's gRPC client, such a channel that names no policy
+ * also gets the client's balancer and subsets. Off with {@code ballast.grpc.enabled=false}.
  */
 @AutoConfiguration(after = BallastAutoConfiguration.class)
 @ConditionalOnClass(name = {"dev.ballast.grpc.EndpointRegistry", "io.grpc.NameResolverProvider"})
@@ -41,5 +46,26 @@ public class BallastGrpcAutoConfiguration {
   public BallastGrpcEndpoints ballastGrpcEndpoints(
       BallastSettings settings, EndpointRegistry registry) {
     return new BallastGrpcEndpoints(settings, registry);
+  }
+
+  /**
+   * With Spring Boot's gRPC client: a channel targeting {@code ballast://<name>} that names no
+   * load-balancing policy of its own gets the one of {@code ballast.clients.<name>}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.grpc.client.autoconfigure"
+      + ".GrpcClientDefaultServiceConfigCustomizer")
+  public static class SpringGrpcClient {
+
+    /** Creates the configuration. */
+    public SpringGrpcClient() {}
+
+    /** The service-config customizer of {@code ballast://} channels. */
+    @Bean
+    @ConditionalOnMissingBean(BallastChannelServiceConfig.class)
+    public BallastChannelServiceConfig ballastChannelServiceConfig(
+        BallastGrpcEndpoints endpoints, BallastSettings settings, Environment environment) {
+      return new BallastChannelServiceConfig(endpoints, settings, Binder.get(environment));
+    }
   }
 }

@@ -135,6 +135,47 @@ class AutoConfigurationConditionsTest {
   }
 
   @Test
+  void springGrpcChannelsGetTheServiceConfigOnlyWithSpringBootsGrpcClient() {
+    runner.run(ctx -> assertThat(ctx).hasSingleBean(
+        dev.ballast.spring.internal.BallastChannelServiceConfig.class));
+    runner.withClassLoader(new FilteredClassLoader("org.springframework.boot.grpc"))
+        .run(ctx -> assertThat(ctx).hasNotFailed().hasSingleBean(BallastGrpcEndpoints.class)
+            .doesNotHaveBean(dev.ballast.spring.internal.BallastChannelServiceConfig.class));
+  }
+
+  @Test
+  void serviceConfigGoesOnlyToBallastChannelsWithoutAPolicyOfTheirOwn() {
+    runner.withPropertyValues("ballast.clients.cond-users.balancer=vnswrr",
+            "spring.grpc.client.channel.a.target=ballast://cond-users",
+            "spring.grpc.client.channel.b.target=ballast://cond-users",
+            "spring.grpc.client.channel.b.default.load-balancing-policy=round_robin",
+            "spring.grpc.client.channel.c.target=static://127.0.0.1:1",
+            "spring.grpc.client.channel.d.target=ballast://unknown")
+        .run(ctx -> {
+          var customizer = ctx.getBean(dev.ballast.spring.internal.BallastChannelServiceConfig.class);
+          Map<String, Object> a = new java.util.HashMap<>();
+          customizer.customize("a", a);
+          assertThat(a).isEqualTo(Map.of("loadBalancingConfig",
+              List.of(Map.of("vnswrr", Map.of()))));
+          for (String channel : List.of("b", "c", "d")) {
+            Map<String, Object> config = new java.util.HashMap<>();
+            customizer.customize(channel, config);
+            assertThat(config).as("channel %s", channel).isEmpty();
+          }
+          // A channel made straight from the target, without a channel entry, is served too.
+          Map<String, Object> direct = new java.util.HashMap<>();
+          customizer.customize("ballast://cond-users", direct);
+          assertThat(direct).isEqualTo(a);
+          // A service config that already balances is left alone.
+          Map<String, Object> own = new java.util.HashMap<>(Map.of("loadBalancingConfig",
+              List.of(Map.of("pick_first", Map.of()))));
+          customizer.customize("a", own);
+          assertThat(own.get("loadBalancingConfig")).isEqualTo(
+              List.of(Map.of("pick_first", Map.of())));
+        });
+  }
+
+  @Test
   void grpcFeedCanBeTurnedOff() {
     runner.withPropertyValues("ballast.grpc.enabled=false")
         .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean(BallastGrpcEndpoints.class));

@@ -37,7 +37,7 @@ class SpringGrpcChannelTest {
     servers.close();
   }
 
-  private static ConfigurableApplicationContext start(String policy) {
+  private static ConfigurableApplicationContext start(String... extra) {
     return new SpringApplicationBuilder(App.class)
         .web(WebApplicationType.NONE)
         .properties(
@@ -45,30 +45,47 @@ class SpringGrpcChannelTest {
             "ballast.clients.orders.endpoints[0]=127.0.0.1:" + servers.port(0) + ";weight=1",
             "ballast.clients.orders.endpoints[1]=127.0.0.1:" + servers.port(1) + ";weight=2",
             "ballast.clients.orders.endpoints[2]=127.0.0.1:" + servers.port(2) + ";weight=3",
-            "spring.grpc.client.channel.orders.target=ballast://orders",
-            "spring.grpc.client.channel.orders.default.load-balancing-policy=" + policy)
+            "spring.grpc.client.channel.orders.target=ballast://orders")
+        .properties(extra)
         .run();
+  }
+
+  private static ConfigurableApplicationContext start(String policy) {
+    return start(new String[] {
+        "spring.grpc.client.channel.orders.default.load-balancing-policy=" + policy});
   }
 
   @Test
   void vnswrrPolicyByPropertySplitsExactlyByTheConfiguredWeights() throws Exception {
     try (ConfigurableApplicationContext ctx = start("vnswrr")) {
-      ManagedChannel channel = ctx.getBean(GrpcChannelFactory.class).createChannel("orders");
-      try {
-        servers.resetCalls();
-        for (int i = 0; i < 2_000 && Arrays.stream(servers.calls()).anyMatch(c -> c == 0); i++) {
-          call(channel);
-        }
-        assertThat(servers.calls()).as("every server reached during warm-up").doesNotContain(0);
-        servers.resetCalls();
-        for (int i = 0; i < 600; i++) {
-          call(channel);
-        }
-        // gRPC's pick_first would give one server everything, round_robin 200 each.
-        assertThat(servers.calls()).containsExactly(100, 200, 300);
-      } finally {
-        GrpcServers.shutdown(channel);
+      assertExactWeightedSplit(ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
+    }
+  }
+
+  @Test
+  void withoutAPolicyOfItsOwnTheChannelTakesTheBalancerFromBallastProperties() throws Exception {
+    try (ConfigurableApplicationContext ctx =
+        start(new String[] {"ballast.clients.orders.balancer=vnswrr"})) {
+      assertExactWeightedSplit(ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
+    }
+  }
+
+  private static void assertExactWeightedSplit(ManagedChannel channel) throws Exception {
+    try {
+      servers.resetCalls();
+      for (int i = 0; i < 2_000 && Arrays.stream(servers.calls()).anyMatch(c -> c == 0); i++) {
+        call(channel);
       }
+      assertThat(servers.calls()).as("every server reached during warm-up").doesNotContain(0);
+      servers.resetCalls();
+      for (int i = 0; i < 600; i++) {
+        call(channel);
+      }
+      // vnswrr: every run of 6 picks holds 1, 2 and 3 of them. gRPC's pick_first would give
+      // one server everything, its round_robin 200 each.
+      assertThat(servers.calls()).containsExactly(100, 200, 300);
+    } finally {
+      GrpcServers.shutdown(channel);
     }
   }
 
