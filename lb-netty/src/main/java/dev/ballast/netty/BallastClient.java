@@ -371,8 +371,13 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       a.abandon();
       return;
     }
-    long remaining = call.deadline - ticker.nanoTime();
-    node.value().pool.acquire(remaining, number).whenComplete(a);
+    ConnectionPool<Req, Rep> pool = node.value().pool;
+    PooledConnection<Req, Rep> free = pool.tryAcquire();
+    if (free != null) {
+      a.accept(free, null);
+    } else {
+      pool.acquire(call.deadline - ticker.nanoTime(), number).whenComplete(a);
+    }
   }
 
   private Node<EndpointClient<Req, Rep>> pick(Call call) {

@@ -163,19 +163,8 @@ public final class ConnectionPool<Req, Rep> {
         return CompletableFuture.failedFuture(
             new PoolClosedException("connection pool closed", address, attempt, null));
       }
-      PooledConnection<Req, Rep> best = null;
-      for (int i = 0, n = connections.size(); i < n; i++) {
-        PooledConnection<Req, Rep> c = connections.get(i);
-        if (c.inFlight < cap && c.usable(now) && (best == null || c.inFlight < best.inFlight)) {
-          best = c;
-          if (c.inFlight == 0) {
-            break;
-          }
-        }
-      }
+      PooledConnection<Req, Rep> best = takeFree(now);
       if (best != null) {
-        best.inFlight++;
-        inFlight++;
         return CompletableFuture.completedFuture(best);
       }
       if (waiters.size() >= config.maxPendingAcquires()) {
@@ -197,6 +186,33 @@ public final class ConnectionPool<Req, Rep> {
       connect();
     }
     return w.future;
+  }
+
+  /**
+   * Takes a permit on a free connection if there is one, without waiting and without
+   * allocating; returns {@code null} otherwise (then call {@link #acquire}).
+   */
+  synchronized PooledConnection<Req, Rep> tryAcquire() {
+    return state == State.OPEN ? takeFree(ticker.nanoTime()) : null;
+  }
+
+  // Guarded by this: the open connection with the fewest requests below the cap.
+  private PooledConnection<Req, Rep> takeFree(long now) {
+    PooledConnection<Req, Rep> best = null;
+    for (int i = 0, n = connections.size(); i < n; i++) {
+      PooledConnection<Req, Rep> c = connections.get(i);
+      if (c.inFlight < cap && c.usable(now) && (best == null || c.inFlight < best.inFlight)) {
+        best = c;
+        if (c.inFlight == 0) {
+          break;
+        }
+      }
+    }
+    if (best != null) {
+      best.inFlight++;
+      inFlight++;
+    }
+    return best;
   }
 
   // Guarded by this.

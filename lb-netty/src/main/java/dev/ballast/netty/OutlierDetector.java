@@ -19,7 +19,7 @@ final class OutlierDetector {
     void reinstated(Host host);
   }
 
-  /** One endpoint's detection state; guarded by the detector's lock. */
+  /** One endpoint's detection state; guarded by its own lock (lock order: detector, host). */
   static final class Host {
     final String address;
     int consecutiveFailures;
@@ -66,10 +66,12 @@ final class OutlierDetector {
 
   synchronized void remove(Host h) {
     if (hosts.remove(h)) {
-      h.removed = true;
-      if (h.ejected) {
-        h.ejected = false;
-        ejectedCount--;
+      synchronized (h) {
+        h.removed = true;
+        if (h.ejected) {
+          h.ejected = false;
+          ejectedCount--;
+        }
       }
     }
   }
@@ -78,15 +80,17 @@ final class OutlierDetector {
     return ejectedCount;
   }
 
-  /** Records one outcome; may eject the host (the listener hears it, outside the lock). */
+  /**
+   * Records one outcome; may eject the host (the listener hears it, outside the locks). A
+   * success takes only the host's lock; the detector's lock is taken only to eject.
+   */
   void record(Host h, boolean success) {
     if (!config.enabled) {
       return;
     }
     long now = ticker.nanoTime();
-    long duration = 0;
-    String reason = null;
-    synchronized (this) {
+    String reason;
+    synchronized (h) {
       if (h.removed) {
         return;
       }
@@ -115,18 +119,23 @@ final class OutlierDetector {
       } else {
         return;
       }
-      if (!canEject()) {
-        return;
+    }
+    long duration;
+    synchronized (this) {
+      synchronized (h) {
+        if (h.removed || h.ejected || !canEject()) {
+          return;
+        }
+        // Healthy for ten base ejection times since the last reinstatement: forget the past.
+        if (now - h.reinstatedAt > 10 * config.baseEjectionTime.toNanos()) {
+          h.ejections = 0;
+        }
+        h.ejections++;
+        duration = ejectionNanos(h.ejections);
+        h.ejected = true;
+        h.ejectedUntil = now + duration;
+        ejectedCount++;
       }
-      // Healthy for ten base ejection times since the last reinstatement: forget past ejections.
-      if (now - h.reinstatedAt > 10 * config.baseEjectionTime.toNanos()) {
-        h.ejections = 0;
-      }
-      h.ejections++;
-      duration = ejectionNanos(h.ejections);
-      h.ejected = true;
-      h.ejectedUntil = now + duration;
-      ejectedCount++;
     }
     listener.ejected(h, duration, reason);
   }
@@ -156,15 +165,17 @@ final class OutlierDetector {
     List<Host> back = new ArrayList<>();
     synchronized (this) {
       for (Host h : hosts) {
-        if (h.ejected && now - h.ejectedUntil >= 0) {
-          h.ejected = false;
-          h.consecutiveFailures = 0;
-          h.windowStart = now;
-          h.windowTotal = 0;
-          h.windowFailures = 0;
-          h.reinstatedAt = now;
-          ejectedCount--;
-          back.add(h);
+        synchronized (h) {
+          if (h.ejected && now - h.ejectedUntil >= 0) {
+            h.ejected = false;
+            h.consecutiveFailures = 0;
+            h.windowStart = now;
+            h.windowTotal = 0;
+            h.windowFailures = 0;
+            h.reinstatedAt = now;
+            ejectedCount--;
+            back.add(h);
+          }
         }
       }
     }

@@ -49,6 +49,9 @@ class BackendKillTest {
         .balancer(Algorithm.ROUND_ROBIN)
         .timeout(TIMEOUT)
         .slowRequestThreshold(TIMEOUT)
+        // Without ejection the dead backend keeps being picked, so that calls keep meeting a
+        // refused connection there, and must be retried elsewhere.
+        .outlierDetection(OutlierDetection.disabled())
         .pool(PoolConfig.builder().maxConnections(4).maxInFlightPerConnection(256)
             .maxPendingAcquires(CALLS).build())
         .build()) {

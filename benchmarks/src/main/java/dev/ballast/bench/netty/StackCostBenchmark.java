@@ -55,6 +55,10 @@ public class StackCostBenchmark {
   @Param({"p2c_peak_ewma", "round_robin"})
   public String balancer;
 
+  /** How many backends the stack balances over (the raw channel always uses one). */
+  @Param({"4"})
+  public int backends = 4;
+
   private final List<FramedServer> servers = new ArrayList<>();
   private BallastClient<byte[], byte[]> client;
   private RawClient raw;
@@ -69,7 +73,9 @@ public class StackCostBenchmark {
     for (int i = 0; i < 4; i++) {
       FramedServer s = FramedServer.start(FramedServer.echo());
       servers.add(s);
-      endpoints.add(s.endpoint());
+      if (i < backends) {
+        endpoints.add(s.endpoint());
+      }
     }
     client = BallastClient.framed()
         .endpoints(endpoints)

@@ -11,6 +11,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -137,8 +138,9 @@ public final class FramedServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             children.add(ch);
-            ch.pipeline().addLast(new FrameDecoder(maxFrameSize), encoder,
-                new ServerHandler(handler));
+            // Answers written while a read is being handled go out in one flush.
+            ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
+                new FrameDecoder(maxFrameSize), encoder, new ServerHandler(handler));
           }
         });
     this.serverChannel = sb.bind(b.host, b.port).sync().channel();
