@@ -1,0 +1,182 @@
+package dev.ballast.spring;
+
+import dev.ballast.core.Ticker;
+import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.OutlierDetection;
+import dev.ballast.netty.PoolConfig;
+import dev.ballast.netty.RetryBudget;
+import dev.ballast.netty.http.HttpRequest;
+import dev.ballast.netty.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The named lb-netty clients configured under {@code ballast.clients.<name>.}, built at start-up
+ * and closed with the application context.
+ *
+ * <pre>{@code
+ * BallastClient<byte[], byte[]> orders = clients.framed("orders");
+ * byte[] reply = orders.call(request).join();
+ * }</pre>
+ */
+public final class BallastClients implements AutoCloseable {
+
+  private static final Log LOG = LogFactory.getLog(BallastClients.class);
+
+  private final Map<String, BallastClient<?, ?>> clients;
+  private final Map<String, ClientSettings.Protocol> protocols;
+
+  private BallastClients(
+      Map<String, BallastClient<?, ?>> clients, Map<String, ClientSettings.Protocol> protocols) {
+    this.clients = Collections.unmodifiableMap(clients);
+    this.protocols = Collections.unmodifiableMap(protocols);
+  }
+
+  /**
+   * Builds one client per configured name, applying the settings and then the customizers in
+   * the given order. Clients open connections on demand, so no endpoint needs to be up.
+   */
+  public static BallastClients create(
+      BallastSettings settings, List<? extends BallastClientCustomizer> customizers) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(customizers, "customizers");
+    Map<String, BallastClient<?, ?>> clients = new LinkedHashMap<>();
+    Map<String, ClientSettings.Protocol> protocols = new LinkedHashMap<>();
+    try {
+      for (ClientSettings s : settings.clients().values()) {
+        BallastClient.Builder<?, ?> builder = s.protocol() == ClientSettings.Protocol.HTTP
+            ? BallastClient.http()
+            : BallastClient.framed();
+        apply(s, builder);
+        if (s.subset().enabled()) {
+          // Checked and kept in ClientSettings, but lb-netty's client does not route by request
+          // labels yet: say so rather than ignore the setting silently.
+          LOG.warn("Client " + s.name() + ": subset settings apply to gRPC channels only;"
+              + " lb-netty clients do not route by request labels yet, so this client's calls"
+              + " may go to every endpoint");
+        }
+        for (BallastClientCustomizer c : customizers) {
+          c.customize(s, builder);
+        }
+        clients.put(s.name(), builder.build());
+        protocols.put(s.name(), s.protocol());
+      }
+    } catch (RuntimeException e) {
+      new BallastClients(clients, protocols).close();
+      throw e;
+    }
+    return new BallastClients(clients, protocols);
+  }
+
+  /** Applies every setting to a builder. */
+  static void apply(ClientSettings s, BallastClient.Builder<?, ?> b) {
+    ClientSettings.Pool p = s.pool();
+    ClientSettings.OutlierDetection o = s.outlierDetection();
+    ClientSettings.RetryBudget r = s.retryBudget();
+    b.name(s.name())
+        .endpoints(s.endpoints())
+        .balancer(s.algorithm())
+        .balancerConfig(s.balancerConfig())
+        .timeout(s.timeout())
+        .maxAttempts(s.maxAttempts())
+        .slowRequestThreshold(s.slowRequestThreshold())
+        .closeGrace(s.closeGrace())
+        .retryBudget(RetryBudget.create(r.ttl(), r.minRetriesPerSecond(), r.percent() / 100.0,
+            Ticker.system()))
+        .pool(PoolConfig.builder()
+            .connectTimeout(p.connectTimeout())
+            .minConnections(p.minConnections())
+            .maxConnections(p.maxConnections())
+            .maxInFlightPerConnection(p.maxInFlightPerConnection())
+            .maxPendingAcquires(p.maxPendingAcquires())
+            .acquireTimeout(p.acquireTimeout())
+            .idleTimeout(p.idleTimeout())
+            .maxLifetime(p.maxLifetime())
+            .build())
+        .outlierDetection(OutlierDetection.builder()
+            .enabled(o.enabled())
+            .consecutiveFailures(o.consecutiveFailures())
+            .baseEjectionTime(o.baseEjectionTime())
+            .maxEjectionPercent(o.maxEjectionPercent())
+            .build());
+  }
+
+  /**
+   * Returns the client of a name configured with {@code protocol=framed} (the default).
+   *
+   * @throws NoSuchElementException if no client has the name
+   * @throws IllegalStateException if the client speaks another protocol
+   */
+  @SuppressWarnings("unchecked")
+  public BallastClient<byte[], byte[]> framed(String name) {
+    return (BallastClient<byte[], byte[]>) typed(name, ClientSettings.Protocol.FRAMED);
+  }
+
+  /**
+   * Returns the client of a name configured with {@code protocol=http}.
+   *
+   * @throws NoSuchElementException if no client has the name
+   * @throws IllegalStateException if the client speaks another protocol
+   */
+  @SuppressWarnings("unchecked")
+  public BallastClient<HttpRequest, HttpResponse> http(String name) {
+    return (BallastClient<HttpRequest, HttpResponse>) typed(name, ClientSettings.Protocol.HTTP);
+  }
+
+  /** Returns the client of a name, whatever its protocol. @throws NoSuchElementException */
+  public BallastClient<?, ?> get(String name) {
+    BallastClient<?, ?> c = clients.get(name);
+    if (c == null) {
+      throw new NoSuchElementException("client: " + name + " (expected: one of "
+          + clients.keySet() + ", configured under ballast.clients.<name>)");
+    }
+    return c;
+  }
+
+  /** Returns the client names, in configuration order. */
+  public Set<String> names() {
+    return clients.keySet();
+  }
+
+  private BallastClient<?, ?> typed(String name, ClientSettings.Protocol wanted) {
+    BallastClient<?, ?> c = get(name);
+    ClientSettings.Protocol actual = protocols.get(name);
+    if (actual != wanted) {
+      String lower = wanted.name().toLowerCase(Locale.ROOT);
+      throw new IllegalStateException("client " + name + " speaks "
+          + actual.name().toLowerCase(Locale.ROOT) + " (expected: ballast.clients."
+          + name + ".protocol=" + lower + " to use it as a " + lower + " client)");
+    }
+    return c;
+  }
+
+  /**
+   * Closes every client at once, each with its grace period, and waits for them: new calls fail
+   * at once, calls in flight get the grace period to finish.
+   */
+  @Override
+  public void close() {
+    List<CompletableFuture<Void>> closing = new ArrayList<>();
+    for (BallastClient<?, ?> c : clients.values()) {
+      closing.add(CompletableFuture.runAsync(c::close));
+    }
+    for (CompletableFuture<Void> f : closing) {
+      f.join();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "BallastClients" + clients.keySet();
+  }
+}

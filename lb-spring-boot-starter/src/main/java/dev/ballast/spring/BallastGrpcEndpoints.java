@@ -1,0 +1,94 @@
+package dev.ballast.spring;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.grpc.EndpointRegistry;
+import dev.ballast.spring.internal.PropertyChecks;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Feeds gRPC channels targeting {@code ballast://<name>}: publishes every configured client's
+ * endpoints (with their weights and labels) into lb-grpc's {@link EndpointRegistry} under the
+ * client's name, where the {@code ballast} name resolver reads them. Gives the matching service
+ * config too (balancer, its settings and label subsets), for channels built by hand.
+ *
+ * <pre>{@code
+ * ManagedChannel ch = ManagedChannelBuilder.forTarget("ballast://orders")
+ *     .defaultServiceConfig(endpoints.serviceConfig("orders"))  // or a policy name of your own
+ *     .usePlaintext().build();
+ * }</pre>
+ */
+public final class BallastGrpcEndpoints {
+
+  private final BallastSettings settings;
+  private final EndpointRegistry registry;
+
+  /** Publishes every client's endpoints into the registry at once. */
+  public BallastGrpcEndpoints(BallastSettings settings, EndpointRegistry registry) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.registry = Objects.requireNonNull(registry, "registry");
+    for (ClientSettings c : settings.clients().values()) {
+      registry.publish(c.name(), c.endpoints());
+    }
+  }
+
+  /** Returns the registry the endpoints are published in. */
+  public EndpointRegistry registry() {
+    return registry;
+  }
+
+  /** Returns the target of a configured client, {@code ballast://<name>}. */
+  public String target(String name) {
+    return "ballast://" + settings.get(name).name();
+  }
+
+  /**
+   * Returns a gRPC service config (for {@code ManagedChannelBuilder.defaultServiceConfig}) that
+   * selects the client's balancer with its settings: lb-grpc's policies {@code vnswrr}, {@code
+   * swrr}, {@code weighted_random}, {@code least_loaded}, {@code p2c_peak_ewma} (with {@code
+   * decayTime} and {@code defaultRtt}; {@code swrr} with {@code maxFails}), and gRPC's own {@code round_robin}; with {@code
+   * subset.selectors} set, that policy becomes the child of lb-grpc's {@code label_subset}
+   * (request labels from headers {@code <subset.header-prefix><key>}, e.g. {@code x-lb-zone}).
+   *
+   * @throws java.util.NoSuchElementException if no client has the name
+   */
+  public Map<String, ?> serviceConfig(String name) {
+    ClientSettings c = settings.get(name);
+    Map<String, Object> policyConfig = new LinkedHashMap<>();
+    if (c.algorithm() == Algorithm.P2C_PEAK_EWMA) {
+      policyConfig.put("decayTime", PropertyChecks.format(c.balancerConfig().decayTime()));
+      policyConfig.put("defaultRtt", PropertyChecks.format(c.balancerConfig().defaultRtt()));
+    } else if (c.algorithm() == Algorithm.SWRR) {
+      // Service-config maps hold JSON numbers as Double; gRPC rejects other number types.
+      policyConfig.put("maxFails", (double) c.balancerConfig().maxFails());
+    }
+    Map<String, Object> policy = Map.of(c.algorithm().id(), policyConfig);
+    ClientSettings.Subset subset = c.subset();
+    if (subset.enabled()) {
+      Map<String, Object> subsetConfig = new LinkedHashMap<>();
+      List<List<String>> selectors = new ArrayList<>();
+      for (Set<String> keys : subset.selectors()) {
+        selectors.add(List.copyOf(keys));
+      }
+      subsetConfig.put("selectors", selectors);
+      subsetConfig.put("fallbackPolicy", subset.fallbackPolicy().name());
+      if (!subset.defaultSubset().isEmpty()) {
+        subsetConfig.put("defaultSubset", subset.defaultSubset());
+      }
+      subsetConfig.put("headerPrefix", subset.headerPrefix());
+      subsetConfig.put("allowRedundantKeys", subset.allowRedundantKeys());
+      subsetConfig.put("childPolicy", List.of(policy));
+      policy = Map.of("label_subset", subsetConfig);
+    }
+    return Map.of("loadBalancingConfig", List.of(policy));
+  }
+
+  @Override
+  public String toString() {
+    return "BallastGrpcEndpoints" + settings.names();
+  }
+}

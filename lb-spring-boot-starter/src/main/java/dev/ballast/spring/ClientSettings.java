@@ -1,0 +1,311 @@
+package dev.ballast.spring;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.spring.internal.PropertyChecks;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The checked, immutable settings of one named client, made from {@link BallastProperties}: the
+ * endpoints parsed, the balancer resolved, every duration and number within its range.
+ *
+ * @param name the client's name (the key under {@code ballast.clients.})
+ * @param endpoints the endpoints, in the order given
+ * @param algorithm the balancing algorithm; default {@link Algorithm#P2C_PEAK_EWMA}
+ * @param balancerConfig the balancer's settings (decay time, default RTT, max effort, panic pick,
+ *     max fails)
+ * @param timeout the deadline of one call, retries included; default 5 s
+ * @param maxAttempts the most attempts per call, the first included; default 3
+ * @param slowRequestThreshold attempts at least this slow are logged; default 1 s
+ * @param closeGrace how long closing lets calls in flight finish; default 5 s
+ * @param protocol the protocol spoken to the endpoints; default {@link Protocol#FRAMED}
+ * @param subset the label-subset settings
+ * @param pool the per-endpoint connection-pool settings
+ * @param retryBudget the retry-budget settings
+ * @param outlierDetection the outlier-detection settings
+ */
+public record ClientSettings(
+    String name,
+    List<Endpoint> endpoints,
+    Algorithm algorithm,
+    BalancerConfig balancerConfig,
+    Duration timeout,
+    int maxAttempts,
+    Duration slowRequestThreshold,
+    Duration closeGrace,
+    Protocol protocol,
+    Subset subset,
+    Pool pool,
+    RetryBudget retryBudget,
+    OutlierDetection outlierDetection) {
+
+  private static final String ENDPOINT_FORM =
+      "host:port[;weight=N][;key=value...], e.g. 10.0.0.1:7000;weight=3;zone=us-east";
+  private static final String BALANCER_FORM =
+      "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma";
+
+  /** The protocol a client speaks to its endpoints. */
+  public enum Protocol {
+    /** Ballast's length-prefixed framed binary protocol with request ids (lb-netty). */
+    FRAMED,
+    /** HTTP/1.1. */
+    HTTP
+  }
+
+  /** What a call whose labels match no subset gets (Envoy's names). */
+  public enum FallbackPolicy {
+    /** The call fails. */
+    NO_FALLBACK,
+    /** The call may go to any endpoint. */
+    ANY_ENDPOINT,
+    /** The call goes to the endpoints matching the default subset. */
+    DEFAULT_SUBSET
+  }
+
+  /**
+   * Label-subset settings.
+   *
+   * @param selectors the selectors, each a set of label keys; empty means no subsets
+   * @param fallbackPolicy what an unmatched call gets; default {@link FallbackPolicy#NO_FALLBACK}
+   * @param defaultSubset the default subset's labels; empty by default
+   * @param allowRedundantKeys whether request labels outside every selector are ignored; default
+   *     false
+   * @param headerPrefix gRPC: the prefix of the call headers carrying request labels; default
+   *     {@code x-lb-}
+   */
+  public record Subset(
+      List<Set<String>> selectors,
+      FallbackPolicy fallbackPolicy,
+      Map<String, String> defaultSubset,
+      boolean allowRedundantKeys,
+      String headerPrefix) {
+
+    /** Returns whether any selector is configured. */
+    public boolean enabled() {
+      return !selectors.isEmpty();
+    }
+  }
+
+  /**
+   * Per-endpoint connection-pool settings (defaults in {@link BallastProperties.Pool}).
+   *
+   * @param connectTimeout how long opening a connection may take; default 2 s
+   * @param minConnections connections kept when idle; default 0
+   * @param maxConnections most connections; default 8
+   * @param maxInFlightPerConnection in-flight cap per multiplexed connection; default 256
+   * @param maxPendingAcquires bound of waiting acquires; default 1024
+   * @param acquireTimeout how long a call may wait for a connection; default 5 s
+   * @param idleTimeout how long an unused connection stays open; default 60 s
+   * @param maxLifetime most a connection lives, zero for forever; default 30 min
+   */
+  public record Pool(
+      Duration connectTimeout,
+      int minConnections,
+      int maxConnections,
+      int maxInFlightPerConnection,
+      int maxPendingAcquires,
+      Duration acquireTimeout,
+      Duration idleTimeout,
+      Duration maxLifetime) {}
+
+  /**
+   * Retry-budget settings (Finagle's defaults).
+   *
+   * @param percent the share of calls that may be retried, in percent; default 20
+   * @param minRetriesPerSecond retries allowed per second whatever the traffic; default 10
+   * @param ttl how long a call counts towards the budget; default 10 s
+   */
+  public record RetryBudget(double percent, int minRetriesPerSecond, Duration ttl) {}
+
+  /**
+   * Outlier-detection settings.
+   *
+   * @param enabled whether detection is on; default true
+   * @param consecutiveFailures failures in a row that eject; default 5
+   * @param baseEjectionTime the first ejection's duration; default 5 s
+   * @param maxEjectionPercent most endpoints ejected at once, in percent; default 50
+   */
+  public record OutlierDetection(
+      boolean enabled, int consecutiveFailures, Duration baseEjectionTime, int maxEjectionPercent) {}
+
+  /**
+   * Checks one client's properties and makes its settings.
+   *
+   * @param name the client's name
+   * @param prefix the properties' prefix, for messages, e.g. {@code ballast.clients.orders}
+   * @param client the bound properties
+   * @param requireEndpoints whether an empty endpoint list is an error
+   * @throws InvalidBallastPropertyException naming the first bad property
+   */
+  public static ClientSettings from(
+      String name, String prefix, BallastProperties.Client client, boolean requireEndpoints) {
+    PropertyChecks p = new PropertyChecks(prefix);
+    List<Endpoint> endpoints = endpoints(p, client.getEndpoints(), requireEndpoints);
+    String balancer = p.notBlank("balancer", client.getBalancer(), BALANCER_FORM);
+    Algorithm algorithm;
+    try {
+      algorithm = Algorithm.fromName(balancer);
+    } catch (IllegalArgumentException e) {
+      throw p.invalid("balancer", client.getBalancer(), "unknown balancer", BALANCER_FORM);
+    }
+    BalancerConfig config = BalancerConfig.builder()
+        .decayTime(p.positive("decay-time", client.getDecayTime()))
+        .defaultRtt(p.notNegative("default-rtt", client.getDefaultRtt()))
+        .maxEffort(p.atLeast("max-effort", client.getMaxEffort(), 1))
+        .panicPick(client.isPanicPick())
+        .maxFails(p.atLeast("max-fails", client.getMaxFails(), 1))
+        .build();
+    Duration timeout = p.positive("timeout", client.getTimeout());
+    Protocol protocol = p.oneOf("protocol", client.getProtocol(), Protocol.class);
+    int maxAttempts = p.atLeast("max-attempts", client.getMaxAttempts(), 1);
+    Duration slow = p.notNegative("slow-request-threshold", client.getSlowRequestThreshold());
+    Duration grace = p.notNegative("close-grace", client.getCloseGrace());
+    return new ClientSettings(name, endpoints, algorithm, config, timeout, maxAttempts, slow,
+        grace, protocol,
+        subset(p, client.getSubset()), pool(p, client.getPool()),
+        retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()));
+  }
+
+  private static List<Endpoint> endpoints(PropertyChecks p, List<String> texts, boolean required) {
+    if (texts == null || texts.isEmpty()) {
+      if (required) {
+        throw p.invalid("endpoints", null, "no endpoint given", "at least one endpoint "
+            + ENDPOINT_FORM);
+      }
+      return List.of();
+    }
+    List<Endpoint> result = new ArrayList<>(texts.size());
+    Map<String, Integer> seen = new HashMap<>();
+    for (int i = 0; i < texts.size(); i++) {
+      String property = "endpoints[" + i + "]";
+      String text = texts.get(i);
+      if (text == null || text.isBlank()) {
+        throw p.invalid(property, text, "empty endpoint", ENDPOINT_FORM);
+      }
+      Endpoint endpoint;
+      try {
+        endpoint = Endpoint.parse(text.trim());
+      } catch (IllegalArgumentException e) {
+        throw p.invalid(property, text, e.getMessage(), ENDPOINT_FORM);
+      }
+      Integer earlier = seen.putIfAbsent(endpoint.address(), i);
+      if (earlier != null) {
+        throw p.invalid(property, text, "address " + endpoint.address()
+            + " already given in endpoints[" + earlier + "]", "each address once");
+      }
+      result.add(endpoint);
+    }
+    return List.copyOf(result);
+  }
+
+  private static Subset subset(PropertyChecks p, BallastProperties.Subset s) {
+    String form = "comma-separated label keys, e.g. zone,version";
+    List<Set<String>> selectors = new ArrayList<>();
+    List<String> texts = s.getSelectors() == null ? List.of() : s.getSelectors();
+    for (int i = 0; i < texts.size(); i++) {
+      String property = "subset.selectors[" + i + "]";
+      String text = texts.get(i);
+      if (text == null || text.isBlank()) {
+        throw p.invalid(property, text, "empty selector", form);
+      }
+      Set<String> keys = new LinkedHashSet<>();
+      for (String key : text.split(",", -1)) {
+        String k = key.trim();
+        String problem = PropertyChecks.labelKeyProblem(k);
+        if (problem != null) {
+          throw p.invalid(property, text, problem, form);
+        }
+        if (!keys.add(k)) {
+          throw p.invalid(property, text, "label key " + k + " given twice", form);
+        }
+      }
+      selectors.add(Collections.unmodifiableSet(keys));
+    }
+    FallbackPolicy fallback = p.oneOf("subset.fallback-policy", s.getFallbackPolicy(),
+        FallbackPolicy.class);
+    TreeMap<String, String> defaults = new TreeMap<>();
+    if (s.getDefaultSubset() != null) {
+      for (Map.Entry<String, String> e : s.getDefaultSubset().entrySet()) {
+        String property = "subset.default-subset." + e.getKey();
+        String problem = PropertyChecks.labelKeyProblem(e.getKey());
+        if (problem == null) {
+          problem = PropertyChecks.labelValueProblem(e.getValue());
+        }
+        if (problem != null) {
+          throw p.invalid(property, e.getValue(), problem,
+              "label key=value pairs, e.g. subset.default-subset.version=v1");
+        }
+        defaults.put(e.getKey(), e.getValue());
+      }
+    }
+    if (fallback == FallbackPolicy.DEFAULT_SUBSET && defaults.isEmpty()) {
+      throw p.invalid("subset.default-subset", null,
+          "no labels while subset.fallback-policy is default-subset",
+          "label key=value pairs, e.g. subset.default-subset.version=v1");
+    }
+    String prefix = s.getHeaderPrefix() == null ? "" : s.getHeaderPrefix();
+    for (int i = 0; i < prefix.length(); i++) {
+      char c = prefix.charAt(i);
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
+          || c == '.')) {
+        throw p.invalid("subset.header-prefix", prefix, "unexpected character '" + c + "'",
+            "a lowercase header-name prefix of letters, digits, '-', '_' or '.', e.g. x-lb-");
+      }
+    }
+    return new Subset(List.copyOf(selectors), fallback, Collections.unmodifiableMap(defaults),
+        s.isAllowRedundantKeys(), prefix);
+  }
+
+  private static Pool pool(PropertyChecks p, BallastProperties.Pool pool) {
+    int min = p.atLeast("pool.min-connections", pool.getMinConnections(), 0);
+    int max = p.atLeast("pool.max-connections", pool.getMaxConnections(), 1);
+    if (max < min) {
+      throw p.invalid("pool.max-connections", max, "below pool.min-connections (" + min + ")",
+          "an integer >= pool.min-connections");
+    }
+    return new Pool(
+        p.positive("pool.connect-timeout", pool.getConnectTimeout()),
+        min,
+        max,
+        p.atLeast("pool.max-in-flight-per-connection", pool.getMaxInFlightPerConnection(), 1),
+        p.atLeast("pool.max-pending-acquires", pool.getMaxPendingAcquires(), 0),
+        p.positive("pool.acquire-timeout", pool.getAcquireTimeout()),
+        p.positive("pool.idle-timeout", pool.getIdleTimeout()),
+        p.notNegative("pool.max-lifetime", pool.getMaxLifetime()));
+  }
+
+  private static RetryBudget retryBudget(PropertyChecks p, BallastProperties.RetryBudget b) {
+    double percent = b.getPercent();
+    if (!(percent >= 0 && percent <= 100)) {
+      throw p.invalid("retry-budget.percent", percent, "out of range",
+          "a percentage in 0-100, e.g. 20");
+    }
+    Duration ttl = p.positive("retry-budget.ttl", b.getTtl());
+    if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(Duration.ofSeconds(60)) > 0) {
+      throw p.invalid("retry-budget.ttl", PropertyChecks.format(ttl), "out of range",
+          "a duration in 1s-60s, e.g. 10s");
+    }
+    return new RetryBudget(percent,
+        p.atLeast("retry-budget.min-retries-per-second", b.getMinRetriesPerSecond(), 0), ttl);
+  }
+
+  private static OutlierDetection outlier(PropertyChecks p, BallastProperties.OutlierDetection o) {
+    int percent = o.getMaxEjectionPercent();
+    if (percent < 0 || percent > 100) {
+      throw p.invalid("outlier-detection.max-ejection-percent", percent, "out of range",
+          "a percentage in 0-100, e.g. 50");
+    }
+    return new OutlierDetection(o.isEnabled(),
+        p.atLeast("outlier-detection.consecutive-failures", o.getConsecutiveFailures(), 1),
+        p.positive("outlier-detection.base-ejection-time", o.getBaseEjectionTime()), percent);
+  }
+}

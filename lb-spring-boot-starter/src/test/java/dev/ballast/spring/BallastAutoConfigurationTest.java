@@ -1,0 +1,151 @@
+package dev.ballast.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+class BallastAutoConfigurationTest {
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class));
+
+  @Test
+  void noClientsConfiguredGivesEmptySettings() {
+    runner.run(ctx -> {
+      assertThat(ctx).hasNotFailed().hasSingleBean(BallastSettings.class);
+      assertThat(ctx.getBean(BallastSettings.class).names()).isEmpty();
+    });
+  }
+
+  @Test
+  void propertiesBecomeCheckedSettingsWithDocumentedDefaults() {
+    runner.withPropertyValues(
+            "ballast.clients.orders.endpoints[0]=10.0.0.1:7000;weight=3;zone=a",
+            "ballast.clients.orders.endpoints[1]=[::1]:7001;zone=b",
+            "ballast.clients.orders.balancer=vnswrr",
+            "ballast.clients.orders.subset.selectors[0]=zone",
+            "ballast.clients.orders.subset.selectors[1]=zone, version",
+            "ballast.clients.orders.subset.fallback-policy=DEFAULT_SUBSET",
+            "ballast.clients.orders.subset.default-subset.zone=a",
+            "ballast.clients.orders.pool.max-connections=2",
+            "ballast.clients.orders.pool.acquire-timeout=250ms",
+            "ballast.clients.orders.retry-budget.percent=5",
+            "ballast.clients.users.endpoints=10.0.0.9:80")
+        .run(ctx -> {
+          BallastSettings settings = ctx.getBean(BallastSettings.class);
+          assertThat(settings.names()).containsExactly("orders", "users");
+
+          ClientSettings orders = settings.get("orders");
+          assertThat(orders.endpoints()).containsExactly(
+              Endpoint.of("10.0.0.1", 7000, 3, Map.of("zone", "a")),
+              Endpoint.of("::1", 7001, 1, Map.of("zone", "b")));
+          assertThat(orders.algorithm()).isEqualTo(Algorithm.VNSWRR);
+          assertThat(orders.subset().selectors())
+              .containsExactly(Set.of("zone"), Set.of("zone", "version"));
+          assertThat(orders.subset().fallbackPolicy())
+              .isEqualTo(ClientSettings.FallbackPolicy.DEFAULT_SUBSET);
+          assertThat(orders.subset().defaultSubset()).containsExactly(Map.entry("zone", "a"));
+          assertThat(orders.subset().headerPrefix()).isEqualTo("x-lb-");
+          assertThat(orders.subset().allowRedundantKeys()).isFalse();
+          assertThat(orders.pool().maxConnections()).isEqualTo(2);
+          assertThat(orders.pool().acquireTimeout()).isEqualTo(Duration.ofMillis(250));
+          assertThat(orders.retryBudget().percent()).isEqualTo(5.0);
+
+          // Everything not given takes the documented default.
+          ClientSettings users = settings.get("users");
+          assertThat(users.endpoints()).containsExactly(Endpoint.of("10.0.0.9", 80));
+          assertThat(users.algorithm()).isEqualTo(Algorithm.P2C_PEAK_EWMA);
+          assertThat(users.balancerConfig().decayTime()).isEqualTo(Duration.ofSeconds(10));
+          assertThat(users.balancerConfig().defaultRtt()).isEqualTo(Duration.ofMillis(30));
+          assertThat(users.balancerConfig().maxEffort()).isEqualTo(5);
+          assertThat(users.balancerConfig().panicPick()).isFalse();
+          assertThat(users.timeout()).isEqualTo(Duration.ofSeconds(5));
+          assertThat(users.maxAttempts()).isEqualTo(3);
+          assertThat(users.slowRequestThreshold()).isEqualTo(Duration.ofSeconds(1));
+          assertThat(users.closeGrace()).isEqualTo(Duration.ofSeconds(5));
+          assertThat(users.protocol()).isEqualTo(ClientSettings.Protocol.FRAMED);
+          assertThat(users.subset().enabled()).isFalse();
+          assertThat(users.subset().fallbackPolicy())
+              .isEqualTo(ClientSettings.FallbackPolicy.NO_FALLBACK);
+          assertThat(users.pool()).isEqualTo(new ClientSettings.Pool(Duration.ofSeconds(2), 0, 8,
+              256, 1024, Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofMinutes(30)));
+          assertThat(users.retryBudget())
+              .isEqualTo(new ClientSettings.RetryBudget(20, 10, Duration.ofSeconds(10)));
+          assertThat(users.outlierDetection())
+              .isEqualTo(new ClientSettings.OutlierDetection(true, 5, Duration.ofSeconds(5), 50));
+        });
+  }
+
+  @Test
+  void clientsInheritBallastDefaultsAndOverrideThem() {
+    runner.withPropertyValues(
+            "ballast.defaults.balancer=least-loaded",
+            "ballast.defaults.timeout=3s",
+            "ballast.defaults.pool.max-connections=4",
+            "ballast.clients.a.endpoints=127.0.0.1:1",
+            "ballast.clients.b.endpoints=127.0.0.1:2",
+            "ballast.clients.b.balancer=round-robin",
+            "ballast.clients.b.pool.max-connections=1")
+        .run(ctx -> {
+          BallastSettings settings = ctx.getBean(BallastSettings.class);
+          assertThat(settings.get("a").algorithm()).isEqualTo(Algorithm.LEAST_LOADED);
+          assertThat(settings.get("a").timeout()).isEqualTo(Duration.ofSeconds(3));
+          assertThat(settings.get("a").pool().maxConnections()).isEqualTo(4);
+          assertThat(settings.get("b").algorithm()).isEqualTo(Algorithm.ROUND_ROBIN);
+          assertThat(settings.get("b").timeout()).isEqualTo(Duration.ofSeconds(3));
+          assertThat(settings.get("b").pool().maxConnections()).isEqualTo(1);
+        });
+  }
+
+  @Test
+  void commaSeparatedEndpointListBindsToo() {
+    runner.withPropertyValues("ballast.clients.orders.endpoints=127.0.0.1:1;weight=2,127.0.0.1:2")
+        .run(ctx -> assertThat(ctx.getBean(BallastSettings.class).get("orders").endpoints())
+            .extracting(Endpoint::weight).containsExactly(2, 1));
+  }
+
+  @Test
+  void dashedAndDottedClientNamesBind() {
+    runner.withPropertyValues("ballast.clients.order-svc.endpoints=127.0.0.1:1",
+            "ballast.clients.order-svc.balancer=vnswrr",
+            "ballast.clients[orders.eu].endpoints=127.0.0.1:2",
+            "ballast.clients[orders.eu].balancer=swrr")
+        .run(ctx -> {
+          BallastSettings settings = ctx.getBean(BallastSettings.class);
+          assertThat(settings.get("order-svc").algorithm()).isEqualTo(Algorithm.VNSWRR);
+          assertThat(settings.get("orders.eu").algorithm()).isEqualTo(Algorithm.SWRR);
+          assertThat(settings.get("orders.eu").endpoints())
+              .containsExactly(Endpoint.of("127.0.0.1", 2));
+        });
+  }
+
+  @Test
+  void userSettingsBeanWins() {
+    runner.withUserConfiguration(UserSettings.class)
+        .withPropertyValues("ballast.clients.orders.endpoints=127.0.0.1:1")
+        .run(ctx -> {
+          assertThat(ctx).hasSingleBean(BallastSettings.class);
+          assertThat(ctx.getBean(BallastSettings.class)).isSameAs(UserSettings.SETTINGS);
+        });
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class UserSettings {
+    static final BallastSettings SETTINGS = new BallastSettings(List.of());
+
+    @Bean
+    BallastSettings mySettings() {
+      return SETTINGS;
+    }
+  }
+}

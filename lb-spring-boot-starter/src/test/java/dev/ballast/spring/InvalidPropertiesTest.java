@@ -1,0 +1,131 @@
+package dev.ballast.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.spring.internal.InvalidBallastPropertyFailureAnalyzer;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/** Every kind of bad property stops start-up with a report naming it and the expected form. */
+@ExtendWith(OutputCaptureExtension.class)
+class InvalidPropertiesTest {
+
+  private static final String OK = "ballast.clients.orders.endpoints[0]=10.0.0.1:7000";
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class));
+
+  static Stream<Arguments> invalidProperties() {
+    return Stream.of(
+        bad("ballast.clients.orders.endpoints[1]", "port: x (expected: 1-65535)",
+            "host:port[;weight=N][;key=value...]",
+            OK, "ballast.clients.orders.endpoints[1]=10.0.0.2:x"),
+        bad("ballast.clients.orders.endpoints[0]", "weight: -1 (expected: > 0)",
+            "host:port[;weight=N][;key=value...]",
+            "ballast.clients.orders.endpoints[0]=10.0.0.1:80;weight=-1"),
+        bad("ballast.clients.orders.endpoints[1]", "already given in endpoints[0]",
+            "each address once",
+            OK, "ballast.clients.orders.endpoints[1]=10.0.0.1:7000;zone=b"),
+        bad("ballast.clients.orders.endpoints", "no endpoint given", "at least one endpoint",
+            "ballast.clients.orders.balancer=vnswrr"),
+        bad("ballast.clients.orders.balancer", "unknown balancer",
+            "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma",
+            OK, "ballast.clients.orders.balancer=fastest"),
+        bad("ballast.clients.orders.decay-time", "not positive", "a positive duration",
+            OK, "ballast.clients.orders.decay-time=-5s"),
+        bad("ballast.clients.orders.default-rtt", "negative", "a duration >= 0",
+            OK, "ballast.clients.orders.default-rtt=-1ms"),
+        bad("ballast.clients.orders.timeout", "not positive", "a positive duration",
+            OK, "ballast.clients.orders.timeout=0s"),
+        bad("ballast.clients.orders.pool.acquire-timeout", "not positive", "a positive duration",
+            OK, "ballast.clients.orders.pool.acquire-timeout=-100ms"),
+        bad("ballast.clients.orders.pool.max-connections", "below 1", "an integer >= 1",
+            OK, "ballast.clients.orders.pool.max-connections=0"),
+        bad("ballast.clients.orders.retry-budget.percent", "out of range", "0-100",
+            OK, "ballast.clients.orders.retry-budget.percent=150"),
+        bad("ballast.clients.orders.subset.selectors[1]", "empty label key",
+            "comma-separated label keys",
+            OK, "ballast.clients.orders.subset.selectors[0]=zone",
+            "ballast.clients.orders.subset.selectors[1]=zone,,version"),
+        bad("ballast.clients.orders.subset.fallback-policy", "unknown value",
+            "one of no-fallback, any-endpoint, default-subset",
+            OK, "ballast.clients.orders.subset.fallback-policy=sometimes"),
+        bad("ballast.clients.orders.subset.default-subset", "no labels while",
+            "label key=value pairs",
+            OK, "ballast.clients.orders.subset.selectors[0]=zone",
+            "ballast.clients.orders.subset.fallback-policy=default-subset"),
+        bad("ballast.clients.orders.subset.header-prefix", "unexpected character 'X'",
+            "a lowercase header-name prefix",
+            OK, "ballast.clients.orders.subset.header-prefix=X-Lb-"),
+        bad("ballast.clients.orders.protocol", "unknown value", "one of framed, http",
+            OK, "ballast.clients.orders.protocol=smtp"),
+        bad("ballast.defaults.decay-time", "not positive", "a positive duration",
+            OK, "ballast.defaults.decay-time=-1s"));
+  }
+
+  private static Arguments bad(String property, String reason, String expected, String... props) {
+    return Arguments.of(property, reason, expected, List.of(props));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidProperties")
+  void startupFailsNamingTheProperty(
+      String property, String reason, String expected, List<String> props) {
+    runner.withPropertyValues(props.toArray(String[]::new)).run(ctx -> {
+      assertThat(ctx).hasFailed();
+      FailureAnalysis analysis =
+          new InvalidBallastPropertyFailureAnalyzer().analyze(ctx.getStartupFailure());
+      assertThat(analysis).as("analysis of %s", ctx.getStartupFailure()).isNotNull();
+      assertThat(analysis.getDescription())
+          .contains("Invalid Ballast property '" + property + "'")
+          .contains(reason);
+      assertThat(analysis.getAction()).contains("'" + property + "'").contains(expected);
+    });
+  }
+
+  /** Through a real SpringApplication: the analyzer is found in META-INF/spring.factories. */
+  @Test
+  void realApplicationPrintsTheAnalysis(CapturedOutput output) {
+    SpringApplicationBuilder app = new SpringApplicationBuilder(App.class)
+        .web(WebApplicationType.NONE)
+        .properties("ballast.clients.orders.endpoints[0]=10.0.0.1:7000",
+            "ballast.clients.orders.endpoints[1]=10.0.0.2",
+            "spring.main.banner-mode=off");
+    assertThatThrownBy(app::run).hasRootCauseInstanceOf(InvalidBallastPropertyException.class);
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("Invalid Ballast property 'ballast.clients.orders.endpoints[1]'")
+        .contains("Value: \"10.0.0.2\"")
+        .contains("address: 10.0.0.2 (expected: host:port)")
+        .contains("host:port[;weight=N][;key=value...], e.g. 10.0.0.1:7000;weight=3;zone=us-east");
+  }
+
+  @Test
+  void malformedDurationIsReportedBySpringsBindAnalysisNamingTheProperty(CapturedOutput output) {
+    SpringApplicationBuilder app = new SpringApplicationBuilder(App.class)
+        .web(WebApplicationType.NONE)
+        .properties(OK, "ballast.clients.orders.decay-time=soon", "spring.main.banner-mode=off");
+    assertThatThrownBy(app::run).isNotNull();
+    assertThat(output).contains("APPLICATION FAILED TO START").contains("decay-time")
+        .contains("soon");
+  }
+
+  @SpringBootConfiguration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class App {}
+}
