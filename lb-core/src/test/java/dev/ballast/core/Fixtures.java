@@ -23,8 +23,12 @@ final class Fixtures {
     return "10.0." + (i / 250) + "." + (i % 250 + 1);
   }
 
+  /** A config with a seeded random source and a clock that stands still: fully deterministic. */
   static BalancerConfig seeded(long seed) {
-    return BalancerConfig.builder().random(new SplittableRandom(seed)).build();
+    return BalancerConfig.builder()
+        .random(new SplittableRandom(seed))
+        .ticker(new ManualTicker())
+        .build();
   }
 
   /** Creates the balancer and loads the weights; node values are their indices. */
