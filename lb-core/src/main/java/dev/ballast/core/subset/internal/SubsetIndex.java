@@ -21,8 +21,8 @@ import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
-import org.roaringbitmap.RoaringBitmapWriter;
 
 /**
  * The updater's side of a selector: stable slot ids per address, the inverted index {@code
@@ -36,11 +36,12 @@ import org.roaringbitmap.RoaringBitmapWriter;
  * <p><b>Full build</b> (the first update, or one that changes many endpoints): one pass over the
  * slots fills the index; then each selector's subsets come from its keys in a fixed global order
  * (fewest distinct values first), expanding each key prefix's subsets by the next key: {@code
- * prefix AND (key=value)} for every value of that key, skipping empty results. Prefixes are
- * shared between selectors ({zone} is computed once for {zone}, {zone, version}, ...), and an AND
- * with a bitmap holding every endpoint is skipped, so a constant label costs nothing. A key with
- * many values (more than {@value #GROUP_BY_VALUES}) is expanded by grouping the prefix's members
- * by their value instead, which costs the prefix's size rather than values times size.
+ * prefix AND (key=value)} for every value of that key, keeping only non-empty results. Prefixes
+ * are shared between selectors ({zone} is computed once for {zone}, {zone, version}, ...); a
+ * prefix holding every endpoint yields the value bitmaps themselves, and a value covering the
+ * whole prefix yields the prefix, so constant labels cost nothing. The intersections of one
+ * prefix with all values of a key are computed together in one pass over the prefix's members
+ * (see {@link #split}).
  *
  * <p><b>Incremental update</b> (few endpoints added, removed, relabelled or reweighted): the
  * index bitmaps of the changed {@code key=value} pairs are copied and patched; for each selector,
@@ -54,9 +55,6 @@ import org.roaringbitmap.RoaringBitmapWriter;
  */
 public final class SubsetIndex<T> {
 
-  /** Above this many values, a key is expanded by grouping rather than by AND per value. */
-  static final int GROUP_BY_VALUES = 16;
-
   private final Supplier<? extends Balancer<T>> factory;
   private final Balancer<T> prototype;
   private final String[][] selectors;
@@ -68,7 +66,12 @@ public final class SubsetIndex<T> {
   private final int cacheSize;
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
 
-  private final HashMap<String, Integer> slotByAddress = new HashMap<>();
+  private final SlotMap slotByAddress = new SlotMap();
+  // Per index key: value -> id, id -> value, and each slot's value id (-1: no such label).
+  private final List<HashMap<String, Integer>> valueIds = new ArrayList<>();
+  private final List<List<String>> valueNames = new ArrayList<>();
+  private int[][] idsBySlot;
+  private final Map<String, Integer> indexKeyPosition = new HashMap<>();
   private Endpoint[] endpoints = new Endpoint[16];
   private int[] seen = new int[16];
   private int epoch;
@@ -115,6 +118,14 @@ public final class SubsetIndex<T> {
       defaultValues = null;
     }
     this.indexKeys = keys.toArray(new String[0]);
+    for (int k = 0; k < indexKeys.length; k++) {
+      indexKeyPosition.put(indexKeys[k], k);
+    }
+    this.idsBySlot = new int[indexKeys.length][16];
+    for (int k = 0; k < indexKeys.length; k++) {
+      valueIds.add(new HashMap<>());
+      valueNames.add(new ArrayList<>());
+    }
     this.rebuildThreshold = rebuildThreshold;
     this.cacheSize = cacheSize;
     this.labelsFactory = labelsFactory;
@@ -184,49 +195,51 @@ public final class SubsetIndex<T> {
     int nAdded = 0;
     int[] changedIdx = new int[8];
     int nChanged = 0;
-    Set<String> newAddresses = null;
     long sum = 0;
-    for (int i = 0; i < n; i++) {
-      Endpoint ep = Objects.requireNonNull(es[i], "endpoint");
-      sum += ep.weight();
-      Integer s = slotByAddress.get(ep.address());
-      if (s == null) {
-        if (newAddresses == null) {
-          newAddresses = new HashSet<>();
-        }
-        if (!newAddresses.add(ep.address())) {
-          throw new IllegalArgumentException("address: " + ep.address() + " given twice");
-        }
-        slotOf[i] = -1;
-        if (nAdded == addedIdx.length) {
-          addedIdx = Arrays.copyOf(addedIdx, nAdded * 2);
-        }
-        addedIdx[nAdded++] = i;
-      } else {
-        int slot = s;
-        if (seen[slot] == e) {
-          throw new IllegalArgumentException("address: " + ep.address() + " given twice");
-        }
-        seen[slot] = e;
-        slotOf[i] = slot;
-        Endpoint old = endpoints[slot];
-        if (old != ep && !old.equals(ep)) {
-          if (nChanged == changedIdx.length) {
-            changedIdx = Arrays.copyOf(changedIdx, nChanged * 2);
+    Node<T>[] addedNodes;
+    try {
+      for (int i = 0; i < n; i++) {
+        Endpoint ep = Objects.requireNonNull(es[i], "endpoint");
+        sum += ep.weight();
+        int slot = slotByAddress.get(ep.address());
+        if (slot == SlotMap.ABSENT) {
+          // a new address: marked pending (negative) so that a second one is caught
+          slotByAddress.put(ep.address(), -1 - nAdded);
+          slotOf[i] = -1;
+          if (nAdded == addedIdx.length) {
+            addedIdx = Arrays.copyOf(addedIdx, nAdded * 2);
           }
-          changedIdx[nChanged++] = i;
+          addedIdx[nAdded++] = i;
+        } else {
+          if (slot < 0 || seen[slot] == e) {
+            throw new IllegalArgumentException("address: " + ep.address() + " given twice");
+          }
+          seen[slot] = e;
+          slotOf[i] = slot;
+          Endpoint old = endpoints[slot];
+          if (old != ep && !old.equals(ep)) {
+            if (nChanged == changedIdx.length) {
+              changedIdx = Arrays.copyOf(changedIdx, nChanged * 2);
+            }
+            changedIdx[nChanged++] = i;
+          }
         }
       }
-    }
-    if (sum > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(
-          "weights: sum " + sum + " (expected: <= " + Integer.MAX_VALUE + ")");
-    }
-    // Values only after the whole set is valid; a throwing factory leaves everything untouched.
-    Node<T>[] addedNodes = new Node[nAdded];
-    for (int j = 0; j < nAdded; j++) {
-      Endpoint ep = es[addedIdx[j]];
-      addedNodes[j] = prototype.newNode(ep, values.apply(ep));
+      if (sum > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "weights: sum " + sum + " (expected: <= " + Integer.MAX_VALUE + ")");
+      }
+      // Values only after the whole set is valid; a throwing factory leaves all untouched.
+      addedNodes = new Node[nAdded];
+      for (int j = 0; j < nAdded; j++) {
+        Endpoint ep = es[addedIdx[j]];
+        addedNodes[j] = prototype.newNode(ep, values.apply(ep));
+      }
+    } catch (RuntimeException | Error ex) {
+      for (int j = 0; j < nAdded; j++) {
+        slotByAddress.remove(es[addedIdx[j]].address());
+      }
+      throw ex;
     }
 
     SubsetState<T> prev = state;
@@ -281,6 +294,9 @@ public final class SubsetIndex<T> {
       int cap = Math.max(highWater, endpoints.length * 2);
       endpoints = Arrays.copyOf(endpoints, cap);
       seen = Arrays.copyOf(seen, cap);
+      for (int k = 0; k < idsBySlot.length; k++) {
+        idsBySlot[k] = Arrays.copyOf(idsBySlot[k], cap);
+      }
     }
     Node<T>[] bySlot = prev.bySlot;
     if (nAdded > 0 || nRemoved > 0) {
@@ -292,8 +308,15 @@ public final class SubsetIndex<T> {
       if (dNew[j] == null) {
         bySlot[slot] = null;
         slotByAddress.remove(dOld[j].address());
-      } else if (dOld[j] == null) {
-        slotByAddress.put(dNew[j].address(), slot);
+      } else {
+        if (dOld[j] == null) {
+          slotByAddress.put(dNew[j].address(), slot);
+        }
+        Map<String, String> labels = dNew[j].labels();
+        for (int k = 0; k < indexKeys.length; k++) {
+          String v = labels.isEmpty() ? null : labels.get(indexKeys[k]);
+          idsBySlot[k][slot] = v == null ? -1 : valueId(k, v);
+        }
       }
     }
     for (int j = 0; j < nAdded; j++) {
@@ -325,6 +348,16 @@ public final class SubsetIndex<T> {
     return removed;
   }
 
+  private int valueId(int k, String value) {
+    Integer id = valueIds.get(k).get(value);
+    if (id == null) {
+      id = valueNames.get(k).size();
+      valueNames.get(k).add(value);
+      valueIds.get(k).put(value, id);
+    }
+    return id;
+  }
+
   /**
    * Gives surviving nodes their new endpoint (weight, labels) through the public balancer
    * contract: a balancer of the same algorithm adopts the nodes with {@code setNodes}, then an
@@ -341,33 +374,47 @@ public final class SubsetIndex<T> {
   // ---------------------------------------------------------------- full build
 
   private SubsetState<T> buildAll(List<Node<T>> nodes, Node<T>[] bySlot) {
+    // Two passes over the slots' cached value ids: count, then fill exactly sized bitmaps.
     int nk = indexKeys.length;
-    List<HashMap<String, RoaringBitmapWriter<RoaringBitmap>>> writers = new ArrayList<>(nk);
-    for (int k = 0; k < nk; k++) {
-      writers.add(new HashMap<>());
-    }
-    RoaringBitmapWriter<RoaringBitmap> liveWriter = RoaringBitmapWriter.writer().get();
     Endpoint[] eps = endpoints;
+    int[][] ids = idsBySlot;
+    int[][] counts = new int[nk][];
+    for (int k = 0; k < nk; k++) {
+      counts[k] = new int[valueNames.get(k).size()];
+    }
+    int liveCount = 0;
     for (int slot = 0; slot < highWater; slot++) {
-      Endpoint ep = eps[slot];
-      if (ep == null) {
+      if (eps[slot] == null) {
+        continue;
+      }
+      liveCount++;
+      for (int k = 0; k < nk; k++) {
+        int id = ids[k][slot];
+        if (id >= 0) {
+          counts[k][id]++;
+        }
+      }
+    }
+    @SuppressWarnings("unchecked")
+    ExactBitmapBuilder[][] writers = new ExactBitmapBuilder[nk][];
+    for (int k = 0; k < nk; k++) {
+      writers[k] = new ExactBitmapBuilder[counts[k].length];
+      for (int id = 0; id < counts[k].length; id++) {
+        if (counts[k][id] > 0) {
+          writers[k][id] = new ExactBitmapBuilder(counts[k][id], highWater);
+        }
+      }
+    }
+    ExactBitmapBuilder liveWriter = new ExactBitmapBuilder(liveCount, highWater);
+    for (int slot = 0; slot < highWater; slot++) {
+      if (eps[slot] == null) {
         continue;
       }
       liveWriter.add(slot);
-      Map<String, String> labels = ep.labels();
-      if (labels.isEmpty()) {
-        continue;
-      }
       for (int k = 0; k < nk; k++) {
-        String v = labels.get(indexKeys[k]);
-        if (v != null) {
-          HashMap<String, RoaringBitmapWriter<RoaringBitmap>> w = writers.get(k);
-          RoaringBitmapWriter<RoaringBitmap> bw = w.get(v);
-          if (bw == null) {
-            bw = RoaringBitmapWriter.writer().get();
-            w.put(v, bw);
-          }
-          bw.add(slot);
+        int id = ids[k][slot];
+        if (id >= 0) {
+          writers[k][id].add(slot);
         }
       }
     }
@@ -375,8 +422,10 @@ public final class SubsetIndex<T> {
     Map<String, Map<String, RoaringBitmap>> index = new HashMap<>();
     for (int k = 0; k < nk; k++) {
       Map<String, RoaringBitmap> inner = new HashMap<>();
-      for (Map.Entry<String, RoaringBitmapWriter<RoaringBitmap>> en : writers.get(k).entrySet()) {
-        inner.put(en.getKey(), en.getValue().get());
+      for (int id = 0; id < writers[k].length; id++) {
+        if (writers[k][id] != null) {
+          inner.put(valueNames.get(k).get(id), writers[k][id].get());
+        }
       }
       if (!inner.isEmpty()) {
         index.put(indexKeys[k], inner);
@@ -384,7 +433,6 @@ public final class SubsetIndex<T> {
     }
 
     Canon canon = new Canon(bySlot);
-    int liveCount = live.getCardinality();
     Subset<T> all = liveCount == 0 ? null : canon.of(live);
     Subset<T> dflt = null;
     if (defaultKeys != null) {
@@ -454,30 +502,19 @@ public final class SubsetIndex<T> {
       }
     } else if (!byValue.isEmpty()) {
       Combos parent = combos(ordered, len - 1, memo, index, live, liveCount);
+      int k = indexKeyPosition.get(key);
       for (int p = 0; p < parent.size(); p++) {
         String[] pv = parent.values.get(p);
         RoaringBitmap pb = parent.bitmaps.get(p);
-        if (byValue.size() > GROUP_BY_VALUES) {
-          groupBy(pv, pb, key, result);
-          continue;
-        }
-        boolean parentAll = pb.getCardinality() == liveCount;
-        for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
-          RoaringBitmap vb = en.getValue();
-          RoaringBitmap r;
-          if (parentAll) {
-            r = vb;
-          } else if (vb.getCardinality() == liveCount) {
-            r = pb;
-          } else {
-            r = RoaringBitmap.and(pb, vb);
-            if (r.isEmpty()) {
-              continue;
-            }
+        if (pb.getCardinality() == liveCount) {
+          // prefix = every endpoint: prefix AND (key=value) is the value's own bitmap
+          for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
+            String[] v = Arrays.copyOf(pv, len);
+            v[len - 1] = en.getKey();
+            result.add(v, en.getValue());
           }
-          String[] v = Arrays.copyOf(pv, len);
-          v[len - 1] = en.getKey();
-          result.add(v, r);
+        } else {
+          split(pv, pb, k, result);
         }
       }
     }
@@ -485,22 +522,60 @@ public final class SubsetIndex<T> {
     return result;
   }
 
-  /** Splits a prefix's members by their value of {@code key}: O(members), for many values. */
-  private void groupBy(String[] pv, RoaringBitmap pb, String key, Combos out) {
-    Map<String, RoaringBitmapWriter<RoaringBitmap>> groups = new HashMap<>();
-    Endpoint[] eps = endpoints;
-    pb.forEach((int slot) -> {
-      String v = eps[slot].label(key);
-      if (v != null) {
-        groups.computeIfAbsent(v, x -> RoaringBitmapWriter.writer().get()).add(slot);
+  /**
+   * Intersects a prefix's members with every value bitmap of key {@code k} at once: one pass
+   * counts the members per value (each slot's value id is cached), a second fills bitmaps
+   * allocated at their exact size. Costs the prefix's size, however many values the key has,
+   * where an AND per value costs values x size and allocates a prefix-sized array per value
+   * (RoaringBitmap sizes an AND's result for the smaller input): at 8000 hosts and 3 values per
+   * key, that was 3x the bytes. A value holding the whole prefix reuses the prefix's bitmap.
+   */
+  private void split(String[] pv, RoaringBitmap pb, int k, Combos out) {
+    int[] ids = idsBySlot[k];
+    int[] counts = new int[valueNames.get(k).size()];
+    PeekableIntIterator it = pb.getIntIterator();
+    while (it.hasNext()) {
+      int id = ids[it.next()];
+      if (id >= 0) {
+        counts[id]++;
       }
-    });
-    for (Map.Entry<String, RoaringBitmapWriter<RoaringBitmap>> en : groups.entrySet()) {
-      String[] v = Arrays.copyOf(pv, pv.length + 1);
-      v[pv.length] = en.getKey();
-      out.add(v, en.getValue().get());
+    }
+    int card = pb.getCardinality();
+    @SuppressWarnings("unchecked")
+    ExactBitmapBuilder[] writers = new ExactBitmapBuilder[counts.length];
+    boolean fill = false;
+    for (int id = 0; id < counts.length; id++) {
+      if (counts[id] == card) {
+        out.add(extend(pv, valueNames.get(k).get(id)), pb);
+      } else if (counts[id] > 0) {
+        writers[id] = new ExactBitmapBuilder(counts[id], highWater);
+        fill = true;
+      }
+    }
+    if (!fill) {
+      return;
+    }
+    it = pb.getIntIterator();
+    while (it.hasNext()) {
+      int slot = it.next();
+      int id = ids[slot];
+      if (id >= 0 && writers[id] != null) {
+        writers[id].add(slot);
+      }
+    }
+    for (int id = 0; id < counts.length; id++) {
+      if (writers[id] != null) {
+        out.add(extend(pv, valueNames.get(k).get(id)), writers[id].get());
+      }
     }
   }
+
+  private static String[] extend(String[] pv, String value) {
+    String[] v = Arrays.copyOf(pv, pv.length + 1);
+    v[pv.length] = value;
+    return v;
+  }
+
 
   /**
    * Returns the slots having every {@code keys[i]=values[i]}: the AND of their bitmaps, smallest

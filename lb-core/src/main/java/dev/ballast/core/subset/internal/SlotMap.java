@@ -1,0 +1,99 @@
+package dev.ballast.core.subset.internal;
+
+/**
+ * Address to slot id, open addressing with linear probing: no boxed integers and no entry
+ * objects, so a build of thousands of endpoints allocates two arrays instead of an entry per
+ * endpoint. Not thread-safe.
+ */
+final class SlotMap {
+
+  static final int ABSENT = Integer.MIN_VALUE;
+
+  private String[] keys = new String[16];
+  private int[] values = new int[16];
+  private int size;
+
+  int size() {
+    return size;
+  }
+
+  /** Returns the value of the key, or {@link #ABSENT}. */
+  int get(String key) {
+    int mask = keys.length - 1;
+    for (int i = mix(key.hashCode()) & mask; ; i = (i + 1) & mask) {
+      String k = keys[i];
+      if (k == null) {
+        return ABSENT;
+      }
+      if (k == key || k.equals(key)) {
+        return values[i];
+      }
+    }
+  }
+
+  /** Sets the value of the key. */
+  void put(String key, int value) {
+    if ((size + 1) * 2 > keys.length) {
+      grow();
+    }
+    int mask = keys.length - 1;
+    for (int i = mix(key.hashCode()) & mask; ; i = (i + 1) & mask) {
+      String k = keys[i];
+      if (k == null) {
+        keys[i] = key;
+        values[i] = value;
+        size++;
+        return;
+      }
+      if (k == key || k.equals(key)) {
+        values[i] = value;
+        return;
+      }
+    }
+  }
+
+  /** Removes the key if present (backward-shift deletion keeps probe chains intact). */
+  void remove(String key) {
+    int mask = keys.length - 1;
+    int i = mix(key.hashCode()) & mask;
+    for (; ; i = (i + 1) & mask) {
+      String k = keys[i];
+      if (k == null) {
+        return;
+      }
+      if (k == key || k.equals(key)) {
+        break;
+      }
+    }
+    size--;
+    int hole = i;
+    for (int j = (hole + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
+      int home = mix(keys[j].hashCode()) & mask;
+      // move j into the hole if its home is not in the cyclic range (hole, j]
+      boolean inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+      if (!inRange) {
+        keys[hole] = keys[j];
+        values[hole] = values[j];
+        hole = j;
+      }
+    }
+    keys[hole] = null;
+  }
+
+  private void grow() {
+    String[] oldKeys = keys;
+    int[] oldValues = values;
+    keys = new String[oldKeys.length * 2];
+    values = new int[oldKeys.length * 2];
+    size = 0;
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] != null) {
+        put(oldKeys[i], oldValues[i]);
+      }
+    }
+  }
+
+  private static int mix(int h) {
+    return (h ^ (h >>> 16)) * 0x9E3779B1;
+  }
+}
