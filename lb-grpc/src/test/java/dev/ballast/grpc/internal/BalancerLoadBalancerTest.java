@@ -387,4 +387,43 @@ class BalancerLoadBalancerTest {
     assertThat(second).isNotSameAs(first);
     assertThat(helper.picker).isNotSameAs(second);
   }
+
+  @Test
+  void swrrAndLeastLoadedShareOneTracerPerSubchannelAndEndEveryCall() {
+    for (Algorithm algorithm : List.of(Algorithm.SWRR, Algorithm.LEAST_LOADED)) {
+      FakeHelper h = new FakeHelper();
+      BalancerLoadBalancer lb = new BalancerLoadBalancer(h, algorithm, base);
+      h.syncContext.execute(() -> lb.acceptResolvedAddresses(LoadBalancer.ResolvedAddresses
+          .newBuilder().setAddresses(List.of(group(1001))).build()));
+      h.syncContext.execute(() -> h.subchannel(1001).set(ConnectivityState.READY));
+
+      PickResult first = h.picker.pickSubchannel(ARGS);
+      PickResult second = h.picker.pickSubchannel(ARGS);
+      ClientStreamTracer t1 = first.getStreamTracerFactory().newClientStreamTracer(
+          ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+      ClientStreamTracer t2 = second.getStreamTracerFactory().newClientStreamTracer(
+          ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+      assertThat(t2).as(algorithm.id()).isSameAs(t1);
+      assertThat(pendingSum(lb)).isEqualTo(2);
+      t1.streamClosed(Status.UNAVAILABLE);
+      t2.streamClosed(Status.OK);
+      assertThat(pendingSum(lb)).as(algorithm.id()).isZero();
+    }
+  }
+
+  @Test
+  void resolutionErrorFailsPicksOnlyWhenNothingIsReady() {
+    BalancerLoadBalancer lb = lb(Algorithm.VNSWRR);
+    Status error = Status.UNAVAILABLE.withDescription("dns down");
+
+    helper.syncContext.execute(() -> lb.handleNameResolutionError(error));
+    assertThat(helper.state).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+    assertThat(pick().getStatus()).isSameAs(error);
+
+    accept(lb, group(1001));
+    set(helper.subchannel(1001), ConnectivityState.READY);
+    helper.syncContext.execute(() -> lb.handleNameResolutionError(error));
+    assertThat(helper.state).isEqualTo(ConnectivityState.READY);
+    assertThat(pick().getSubchannel()).isSameAs(helper.subchannel(1001));
+  }
 }
