@@ -77,7 +77,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private static final System.Logger SLOW_LOG = System.getLogger("dev.ballast.netty.slow");
 
   private final String name;
-  private final Balancer<EndpointClient<Req, Rep>> balancer;
+  private final Router<EndpointClient<Req, Rep>> balancer;
   private final Protocol<Req, Rep> protocol;
   private final PoolConfig poolConfig;
   private final EventLoopGroup group;
@@ -112,7 +112,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     this.slowNanos = b.slowThreshold.toNanos();
     this.closeGrace = b.closeGrace;
     BalancerConfig config = b.balancerConfig;
-    this.balancer = b.balancerFactory.create(config);
+    this.balancer = Router.of(b.balancerFactory.create(config));
     this.detector = new OutlierDetector(b.outlier, ticker, new SplittableRandom(b.seed + 1),
         new OutlierDetector.Listener() {
           @Override
@@ -383,12 +383,12 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   }
 
   private Node<EndpointClient<Req, Rep>> pick(Call call) {
-    Node<EndpointClient<Req, Rep>> node = balancer.pick();
+    Node<EndpointClient<Req, Rep>> node = balancer.pick(call.options);
     Attempt last = call.current;
     // A retry avoids the endpoint that just failed, with bounded effort.
     for (int i = 0; i < 3 && last != null && node.value() == last.ep; i++) {
       node.cancel();
-      node = balancer.pick();
+      node = balancer.pick(call.options);
     }
     return node;
   }
