@@ -22,16 +22,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.EncoderException;
-import io.netty.util.Timeout;
-import io.netty.util.Timer;
-import io.netty.util.TimerTask;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,11 +77,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private static final System.Logger SLOW_LOG = System.getLogger("dev.ballast.netty.slow");
 
   private final String name;
-  private final Balancer<EndpointClient<Req, Rep>> balancer;
+  private final Router<EndpointClient<Req, Rep>> balancer;
   private final Protocol<Req, Rep> protocol;
   private final PoolConfig poolConfig;
   private final EventLoopGroup group;
-  private final Timer timer = Transport.sharedTimer();
   private final Ticker ticker;
   private final RandomGenerator poolRandom;
   private final Duration timeout;
@@ -98,7 +93,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private final ClientMetrics metrics;
   private final ConcurrentHashMap<String, EndpointClient<Req, Rep>> byAddress =
       new ConcurrentHashMap<>();
-  private final Set<Call> calls = ConcurrentHashMap.newKeySet();
+  private final DeadlineWheel<Call> calls;
+  private final ScheduledFuture<?> sweeper;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final Object updateLock = new Object();
@@ -116,7 +112,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     this.slowNanos = b.slowThreshold.toNanos();
     this.closeGrace = b.closeGrace;
     BalancerConfig config = b.balancerConfig;
-    this.balancer = b.balancerFactory.create(config);
+    this.balancer = Router.of(b.balancerFactory.create(config));
     this.detector = new OutlierDetector(b.outlier, ticker, new SplittableRandom(b.seed + 1),
         new OutlierDetector.Listener() {
           @Override
@@ -135,6 +131,12 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     this.metrics = b.meterRegistry != null
         ? MicrometerClientMetrics.create(b.meterRegistry, name)
         : ClientMetrics.NOOP;
+    // Deadlines: a sweep every 5 ms over a wheel of 1024 buckets (5.12 s per turn; longer
+    // deadlines wait in their bucket for later turns).
+    long tick = TimeUnit.MILLISECONDS.toNanos(5);
+    this.calls = new DeadlineWheel<>(tick, 1024, ticker.nanoTime());
+    this.sweeper = group.next().scheduleAtFixedRate(
+        () -> calls.sweep(ticker.nanoTime(), Call::expire), tick, tick, TimeUnit.NANOSECONDS);
     Service<Req, Rep> core = req -> call(req, CallOptions.DEFAULT);
     this.filtered = b.filters.isEmpty() ? null : compose(b.filters, core);
     updateEndpoints(b.endpoints);
@@ -193,7 +195,6 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       call.fail(new ClientClosedException("client " + name + " is closed", null, 0, false));
       return call.future;
     }
-    call.timer = timer.newTimeout(call, t.toNanos(), TimeUnit.NANOSECONDS);
     budget.deposit();
     startAttempt(call);
     return call.future;
@@ -313,7 +314,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         () -> idle.complete(null), grace.toNanos(), TimeUnit.NANOSECONDS);
     idle.whenComplete((v, e) -> {
       graceTimer.cancel(false);
-      for (Call c : calls) {
+      sweeper.cancel(false);
+      for (Call c : calls.all()) {
         Attempt a = c.current;
         c.end(new ClientClosedException("client " + name + " closed before the call ended",
             addressOf(a), c.attempts, a != null && a.written));
@@ -332,7 +334,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   }
 
   private void checkIdle(CompletableFuture<Void> idle) {
-    if (calls.isEmpty()) {
+    if (calls.size() == 0) {
       idle.complete(null);
     } else if (!idle.isDone()) {
       group.next().schedule(() -> checkIdle(idle), 10, TimeUnit.MILLISECONDS);
@@ -381,12 +383,12 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   }
 
   private Node<EndpointClient<Req, Rep>> pick(Call call) {
-    Node<EndpointClient<Req, Rep>> node = balancer.pick();
+    Node<EndpointClient<Req, Rep>> node = balancer.pick(call.options);
     Attempt last = call.current;
     // A retry avoids the endpoint that just failed, with bounded effort.
     for (int i = 0; i < 3 && last != null && node.value() == last.ep; i++) {
       node.cancel();
-      node = balancer.pick();
+      node = balancer.pick(call.options);
     }
     return node;
   }
@@ -435,27 +437,25 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   }
 
   /** One call: its deadline timer (this runnable) and its attempts. */
-  private final class Call implements TimerTask {
+  private final class Call extends DeadlineWheel.Entry {
     final Req request;
     final CallOptions options;
     final Duration timeout;
     final long start;
-    final long deadline;
     final CompletableFuture<Rep> future = new CompletableFuture<>();
     volatile int attempts;
     volatile Attempt current;
-    volatile Timeout timer;
 
     Call(Req request, CallOptions options, Duration timeout, long start) {
+      super(start + timeout.toNanos());
       this.request = request;
       this.options = options;
       this.timeout = timeout;
       this.start = start;
-      this.deadline = start + timeout.toNanos();
     }
 
-    @Override
-    public void run(Timeout t) {
+    /** The deadline passed (called by the wheel's sweep). */
+    void expire() {
       end(new DeadlineExceededException(timeout, addressOf(current), attempts,
           current != null && current.written));
     }
@@ -487,10 +487,6 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
 
     private void done(boolean success) {
-      Timeout t = timer;
-      if (t != null) {
-        t.cancel();
-      }
       calls.remove(this);
       metrics.call(success, ticker.nanoTime() - start);
     }
@@ -590,7 +586,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       }
       BallastException f = classify(cause, ep.address, number, written);
       failure = f;
-      ep.pool.release(conn, f instanceof RemoteException);
+      // The connection stays unless it broke (a remote error or a refused request leave it).
+      ep.pool.release(conn, !conn.dispatcher.isPoisoned());
       long latency = ticker.nanoTime() - start;
       if (written) {
         node.complete(latency, false);

@@ -69,6 +69,11 @@ class BackendKillTest {
           // Kill one backend while half the calls are not even issued yet.
           assertThat(someAnswered.await(30, TimeUnit.SECONDS)).isTrue();
           victim.close();
+          // Once the client has seen the connection go, later calls picked for the victim
+          // meet a refused connect: never written, so they must be retried elsewhere.
+          Await.until(Duration.ofSeconds(10), () -> client.stats().toString(),
+              () -> client.stats().stream().anyMatch(
+                  s -> s.address().equals(victimAddress) && s.connections() == 0));
         }
       }
       int ok = 0;

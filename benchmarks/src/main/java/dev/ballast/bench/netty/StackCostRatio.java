@@ -3,10 +3,10 @@ package dev.ballast.bench.netty;
 import java.util.Arrays;
 
 /**
- * The stack-cost ratio measured by alternation: one-second windows of the raw channel and of
- * the full stack take turns, so that load from other processes hits both alike; prints each
- * round's calls per second and the median ratio stack / raw. Complements the JMH benchmark on
- * a noisy machine.
+ * The stack-cost ratio measured by alternation: one-second windows of the raw channel (plain
+ * and batched) and of the full stack take turns, so that load from other processes hits all
+ * alike; prints each round's calls per second and the median ratios stack / raw-batched (the
+ * stack's own cost) and stack / raw. Complements the JMH benchmark on a noisy machine.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.StackCostRatio [rounds] [balancer] [backends]
@@ -16,8 +16,10 @@ public final class StackCostRatio {
 
   private StackCostRatio() {}
 
-  /** Runs the alternation; arguments: rounds (default 10), balancer (default p2c_peak_ewma),
-   * backends of the stack (default 4). */
+  /**
+   * Runs the alternation; arguments: rounds (default 10), balancer (default p2c_peak_ewma),
+   * backends of the stack (default 4).
+   */
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
     StackCostBenchmark b = new StackCostBenchmark();
@@ -25,40 +27,53 @@ public final class StackCostRatio {
     b.backends = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     b.setUp();
     try {
-      // Warm-up: both paths, a few seconds each.
       for (int i = 0; i < 3; i++) {
-        rate(b, false);
-        rate(b, true);
+        rate(b, 0);
+        rate(b, 1);
+        rate(b, 2);
       }
       double[] ratios = new double[rounds];
+      double[] naiveRatios = new double[rounds];
       double rawSum = 0;
+      double batchedSum = 0;
       double stackSum = 0;
       for (int r = 0; r < rounds; r++) {
-        double raw = rate(b, false);
-        double stack = rate(b, true);
+        double raw = rate(b, 0);
+        double batched = rate(b, 1);
+        double stack = rate(b, 2);
         rawSum += raw;
+        batchedSum += batched;
         stackSum += stack;
-        ratios[r] = stack / raw;
-        System.out.printf("round %2d: raw %,9.0f calls/s  stack %,9.0f calls/s  ratio %.3f%n",
-            r + 1, raw, stack, ratios[r]);
+        ratios[r] = stack / batched;
+        naiveRatios[r] = stack / raw;
+        System.out.printf("round %2d: raw %,9.0f  raw batched %,9.0f  stack %,9.0f calls/s"
+            + "  stack/batched %.3f%n", r + 1, raw, batched, stack, ratios[r]);
       }
-      Arrays.sort(ratios);
-      double median = (ratios[(rounds - 1) / 2] + ratios[rounds / 2]) / 2;
-      System.out.printf("balancer %s, %d backends: mean raw %,.0f, mean stack %,.0f calls/s; "
-          + "median ratio stack/raw %.3f (stack cost %.1f%%)%n", b.balancer, b.backends, rawSum / rounds,
-          stackSum / rounds, median, (1 - median) * 100);
+      System.out.printf("balancer %s, %d backends: mean raw %,.0f, raw batched %,.0f, stack %,.0f"
+          + " calls/s; median stack/raw-batched %.3f (stack cost %.1f%%), median stack/raw %.3f%n",
+          b.balancer, b.backends, rawSum / rounds, batchedSum / rounds, stackSum / rounds,
+          median(ratios), (1 - median(ratios)) * 100, median(naiveRatios));
     } finally {
       b.tearDown();
     }
   }
 
-  private static double rate(StackCostBenchmark b, boolean stack) throws Exception {
+  private static double median(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    return (v[(v.length - 1) / 2] + v[v.length / 2]) / 2;
+  }
+
+  // which: 0 raw, 1 raw batched, 2 stack.
+  private static double rate(StackCostBenchmark b, int which) throws Exception {
     long end = System.nanoTime() + 1_000_000_000L;
     long start = System.nanoTime();
     long calls = 0;
     while (System.nanoTime() < end) {
-      if (stack) {
+      if (which == 2) {
         b.stack();
+      } else if (which == 1) {
+        b.rawChannelBatched();
       } else {
         b.rawChannel();
       }

@@ -3,10 +3,9 @@ package dev.ballast.netty.internal;
 import dev.ballast.netty.framed.Frame;
 import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.framed.FrameEncoder;
+import dev.ballast.netty.framed.FrameTooLargeException;
 import dev.ballast.netty.framed.MalformedFrameException;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import java.nio.channels.ClosedChannelException;
@@ -42,7 +41,7 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     return maxInFlight;
   }
 
-  static final class FramedDispatcher extends Dispatcher<byte[], byte[]> {
+  final class FramedDispatcher extends Dispatcher<byte[], byte[]> {
     private final ConcurrentHashMap<Long, Exchange<byte[]>> pending = new ConcurrentHashMap<>();
     private final AtomicLong lastId = new AtomicLong();
     private final ConcurrentLinkedQueue<Write> writes = new ConcurrentLinkedQueue<>();
@@ -67,10 +66,19 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
         }
         return id;
       }
+      Frame frame = new Frame(Frame.REQUEST, id, request);
+      if (frame.frameLength() > maxFrameSize) {
+        // Refused before the channel sees it, so that one oversized request cannot break the
+        // connection that other requests share.
+        if (pending.remove(id) != null) {
+          exchange.onFailure(new FrameTooLargeException(frame.frameLength(), maxFrameSize));
+        }
+        return id;
+      }
       // Requests from any thread join a queue that one event-loop task writes and flushes as
       // a batch: one task, one wake-up and one flush (syscall) for many requests, where
       // writeAndFlush from outside the loop costs a task and a flush each.
-      writes.add(new Write(new Frame(Frame.REQUEST, id, request), id, exchange));
+      writes.add(new Write(frame, exchange));
       if (!flushScheduled.get() && flushScheduled.compareAndSet(false, true)) {
         ch.eventLoop().execute(this::drain);
       }
@@ -80,9 +88,18 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     private void drain() {
       flushScheduled.set(false);
       Channel ch = channel;
+      if (!ch.isActive()) {
+        // Never written: channelInactive fails them (or already did) as unwritten.
+        writes.clear();
+        return;
+      }
       boolean wrote = false;
       for (Write w; (w = writes.poll()) != null; ) {
-        ch.write(w.frame).addListener(w);
+        // Marked written when handed to the channel: if the write then fails, the request
+        // counts as possibly delivered (never retried unless idempotent), the safe side.
+        w.exchange.onWritten();
+        // A failed write fires exceptionCaught, which fails every request of the connection.
+        ch.write(w.frame, ch.voidPromise());
         wrote = true;
       }
       if (wrote) {
@@ -90,25 +107,14 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
       }
     }
 
-    /** One queued request and the listener of its write. */
-    private final class Write implements ChannelFutureListener {
+    /** One queued request. */
+    private static final class Write {
       final Frame frame;
-      final long id;
       final Exchange<byte[]> exchange;
 
-      Write(Frame frame, long id, Exchange<byte[]> exchange) {
+      Write(Frame frame, Exchange<byte[]> exchange) {
         this.frame = frame;
-        this.id = id;
         this.exchange = exchange;
-      }
-
-      @Override
-      public void operationComplete(ChannelFuture future) {
-        if (future.isSuccess()) {
-          exchange.onWritten();
-        } else if (pending.remove(id) != null) {
-          exchange.onFailure(future.cause());
-        }
       }
     }
 

@@ -13,10 +13,7 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.HashedWheelTimer;
-import io.netty.util.Timer;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The event-loop group shared by every client and server of the process, and the channel types
@@ -35,20 +32,8 @@ public final class Transport {
         "ballast-io");
   }
 
-  private static final class SharedTimer {
-    // Deadlines of every call: a hashed wheel (5 ms ticks) costs one queue insertion per call,
-    // where scheduling on an event loop from the caller's thread costs a task and a wake-up.
-    static final HashedWheelTimer TIMER = new HashedWheelTimer(
-        new DefaultThreadFactory("ballast-timer", true), 5, TimeUnit.MILLISECONDS, 512);
-  }
-
-  /** Returns the process-wide timer of call deadlines (5 ms ticks, a daemon thread). */
-  public static Timer sharedTimer() {
-    return SharedTimer.TIMER;
-  }
-
   // Epoll.isAvailable() loads the library; a library of another Netty version may load and
-  // still miss methods, so probe one native call before trusting it.
+  // still miss methods, so probe one native class before trusting it.
   private static boolean epollWorks() {
     if (Boolean.getBoolean("ballast.netty.noEpoll")) {
       return false;

@@ -1,0 +1,58 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Balancer;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The client's pick layer: given a call's options, returns a node. The plain one is a {@link
+ * Balancer} that ignores labels; a label-subset router (lb-core's {@code SubsetSelector}, which
+ * picks by {@code pick(Map<String, String> labels)} and updates like a balancer) plugs in here by
+ * implementing these four methods, without touching the rest of the stack.
+ *
+ * @param <T> the thing being balanced
+ */
+interface Router<T> {
+
+  /** Picks a node for a call; counts one pending request on it. */
+  Node<T> pick(CallOptions options);
+
+  /** Replaces the endpoint set; returns the removed nodes. */
+  List<Node<T>> update(
+      Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values);
+
+  /** Returns the current nodes. */
+  List<Node<T>> nodes();
+
+  /** Returns the algorithm's name. */
+  String name();
+
+  /** Returns the router over a balancer: labels are ignored. */
+  static <T> Router<T> of(Balancer<T> balancer) {
+    return new Router<T>() {
+      @Override
+      public Node<T> pick(CallOptions options) {
+        return balancer.pick();
+      }
+
+      @Override
+      public List<Node<T>> update(Collection<Endpoint> endpoints,
+          Function<? super Endpoint, ? extends T> values) {
+        return balancer.update(endpoints, values);
+      }
+
+      @Override
+      public List<Node<T>> nodes() {
+        return balancer.nodes();
+      }
+
+      @Override
+      public String name() {
+        return balancer.name();
+      }
+    };
+  }
+}
