@@ -64,14 +64,19 @@ public final class SubsetIndex<T> {
   private final String[] defaultKeys;
   private final String[] defaultValues;
   private final String[] indexKeys;
+  private final long[] selectorMasks;
   private final double rebuildThreshold;
   private final int cacheSize;
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
 
   private final SlotMap slotByAddress = new SlotMap();
   // The previous update's list and slots by position, to skip hashing an unchanged push.
+  // Two buffers each, alternating, so that a push of thousands allocates no list copies.
   private Endpoint[] lastOrder = new Endpoint[0];
   private int[] lastSlots = new int[0];
+  private int lastCount;
+  private Endpoint[] spareOrder = new Endpoint[0];
+  private int[] spareSlots = new int[0];
   // Per index key: value -> id, id -> value, and each slot's value id (-1: no such label).
   private final List<HashMap<String, Integer>> valueIds = new ArrayList<>();
   private final List<List<String>> valueNames = new ArrayList<>();
@@ -130,6 +135,13 @@ public final class SubsetIndex<T> {
     for (int k = 0; k < indexKeys.length; k++) {
       valueIds.add(new HashMap<>());
       valueNames.add(new ArrayList<>());
+    }
+    this.selectorMasks = new long[this.selectors.length];
+    for (int i = 0; i < this.selectors.length; i++) {
+      for (String k : this.selectors[i]) {
+        int ki = Arrays.asList(indexKeys).indexOf(k);
+        selectorMasks[i] |= ki < 64 ? 1L << ki : -1L;
+      }
     }
     this.rebuildThreshold = rebuildThreshold;
     this.cacheSize = cacheSize;
@@ -192,10 +204,19 @@ public final class SubsetIndex<T> {
   @SuppressWarnings("unchecked")
   public List<Node<T>> update(Collection<Endpoint> endpointSet,
       Function<? super Endpoint, ? extends T> values) {
-    Endpoint[] es = endpointSet.toArray(new Endpoint[0]);
-    int n = es.length;
+    int n = endpointSet.size();
+    if (spareOrder.length < n) {
+      spareOrder = new Endpoint[n];
+      spareSlots = new int[n];
+    }
+    Endpoint[] es = endpointSet.toArray(spareOrder);
+    if (es != spareOrder) {
+      // the collection grew meanwhile: use the copy it made
+      n = es.length;
+      spareSlots = new int[n];
+    }
     int e = ++epoch;
-    int[] slotOf = new int[n];
+    int[] slotOf = spareSlots;
     int[] addedIdx = new int[8];
     int nAdded = 0;
     int[] changedIdx = new int[8];
@@ -205,7 +226,7 @@ public final class SubsetIndex<T> {
     try {
       Endpoint[] lastEs = lastOrder;
       int[] lastSl = lastSlots;
-      int lastLen = Math.min(lastEs.length, n);
+      int lastLen = Math.min(lastCount, n);
       for (int i = 0; i < n; i++) {
         Endpoint ep = Objects.requireNonNull(es[i], "endpoint");
         sum += ep.weight();
@@ -345,7 +366,8 @@ public final class SubsetIndex<T> {
     }
 
     List<Node<T>> nodes;
-    if (nAdded == 0 && nRemoved == 0 && Arrays.equals(slotOf, lastSlots)) {
+    if (nAdded == 0 && nRemoved == 0 && n == lastCount
+        && Arrays.equals(slotOf, 0, n, lastSlots, 0, n)) {
       nodes = prev.nodes; // same nodes in the same order
     } else {
       Node<T>[] ordered = new Node[n];
@@ -354,8 +376,11 @@ public final class SubsetIndex<T> {
       }
       nodes = Collections.unmodifiableList(Arrays.asList(ordered));
     }
+    spareOrder = lastOrder;
+    spareSlots = lastSlots;
     lastOrder = es;
     lastSlots = slotOf;
+    lastCount = n;
 
     if (nDirty == 0) {
       state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.live, prev.tables, prev.all,
@@ -712,13 +737,17 @@ public final class SubsetIndex<T> {
     Map<String, Map<String, RoaringBitmap>> copiedIndex = null;
     Set<RoaringBitmap> owned = Collections.newSetFromMap(new IdentityHashMap<>());
     Set<String> copiedKeys = new HashSet<>();
-    for (String key : indexKeys) {
+    // bit k: the dirty endpoint's value of index key k changed (all bits past 64 keys)
+    long[] dMask = new long[nDirty];
+    for (int ki = 0; ki < indexKeys.length; ki++) {
+      String key = indexKeys[ki];
       for (int j = 0; j < nDirty; j++) {
         String ov = dOld[j] == null ? null : dOld[j].label(key);
         String nv = dNew[j] == null ? null : dNew[j].label(key);
         if (Objects.equals(ov, nv)) {
           continue;
         }
+        dMask[j] |= ki < 64 ? 1L << ki : -1L;
         if (copiedIndex == null) {
           copiedIndex = new HashMap<>(prev.index);
         }
@@ -771,6 +800,10 @@ public final class SubsetIndex<T> {
       Map<RequestLabels, Subset<T>> before = prev.tables[i].subsets;
       Map<RequestLabels, IntList> changes = null;
       for (int j = 0; j < nDirty; j++) {
+        if (dOld[j] != null && dNew[j] != null && !dWeight[j]
+            && (dMask[j] & selectorMasks[i]) == 0) {
+          continue; // none of this selector's keys changed: same subset, same weight
+        }
         String[] ov = tuple(dOld[j], keys);
         String[] nv = tuple(dNew[j], keys);
         if (ov == null && nv == null) {
@@ -912,15 +945,17 @@ public final class SubsetIndex<T> {
     }
 
     int[] sorted() {
-      int[] out = Arrays.copyOf(values, size);
-      // sort by slot: an op is s (add) or ~s (remove)
-      Integer[] boxed = new Integer[size];
+      // sort by slot: an op is s (add) or ~s (remove); encode as slot * 2 + (add ? 1 : 0)
+      long[] keys = new long[size];
       for (int i = 0; i < size; i++) {
-        boxed[i] = out[i];
+        int v = values[i];
+        keys[i] = v >= 0 ? ((long) v << 1) | 1 : (long) ~v << 1;
       }
-      Arrays.sort(boxed, Comparator.comparingInt(v -> v >= 0 ? v : ~v));
+      Arrays.sort(keys);
+      int[] out = new int[size];
       for (int i = 0; i < size; i++) {
-        out[i] = boxed[i];
+        int slot = (int) (keys[i] >>> 1);
+        out[i] = (keys[i] & 1) != 0 ? slot : ~slot;
       }
       return out;
     }
