@@ -45,9 +45,11 @@ import org.roaringbitmap.RoaringBitmap;
  *
  * <p><b>Incremental update</b> (few endpoints added, removed, relabelled or reweighted): the
  * index bitmaps of the changed {@code key=value} pairs are copied and patched; for each selector,
- * only the subsets that a changed endpoint leaves, joins, or belongs to with a new weight are
- * recomputed, by intersecting the pairs' bitmaps. Everything else, including the already made
- * child balancers, is shared with the previous state.
+ * only the subsets that a changed endpoint leaves, joins, or belongs to with a new weight get a
+ * new bitmap: the old one copied, with the changed slots removed or added. Everything else,
+ * including the already made child balancers, is shared with the previous state. (Intersecting
+ * the pairs' bitmaps again would cost as much as the full build when, as with 3 values per key,
+ * 50 changed endpoints touch nearly every subset.)
  *
  * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer).
  *
@@ -62,11 +64,19 @@ public final class SubsetIndex<T> {
   private final String[] defaultKeys;
   private final String[] defaultValues;
   private final String[] indexKeys;
+  private final long[] selectorMasks;
   private final double rebuildThreshold;
   private final int cacheSize;
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
 
   private final SlotMap slotByAddress = new SlotMap();
+  // The previous update's list and slots by position, to skip hashing an unchanged push.
+  // Two buffers each, alternating, so that a push of thousands allocates no list copies.
+  private Endpoint[] lastOrder = new Endpoint[0];
+  private int[] lastSlots = new int[0];
+  private int lastCount;
+  private Endpoint[] spareOrder = new Endpoint[0];
+  private int[] spareSlots = new int[0];
   // Per index key: value -> id, id -> value, and each slot's value id (-1: no such label).
   private final List<HashMap<String, Integer>> valueIds = new ArrayList<>();
   private final List<List<String>> valueNames = new ArrayList<>();
@@ -125,6 +135,13 @@ public final class SubsetIndex<T> {
     for (int k = 0; k < indexKeys.length; k++) {
       valueIds.add(new HashMap<>());
       valueNames.add(new ArrayList<>());
+    }
+    this.selectorMasks = new long[this.selectors.length];
+    for (int i = 0; i < this.selectors.length; i++) {
+      for (String k : this.selectors[i]) {
+        int ki = Arrays.asList(indexKeys).indexOf(k);
+        selectorMasks[i] |= ki < 64 ? 1L << ki : -1L;
+      }
     }
     this.rebuildThreshold = rebuildThreshold;
     this.cacheSize = cacheSize;
@@ -187,10 +204,19 @@ public final class SubsetIndex<T> {
   @SuppressWarnings("unchecked")
   public List<Node<T>> update(Collection<Endpoint> endpointSet,
       Function<? super Endpoint, ? extends T> values) {
-    Endpoint[] es = endpointSet.toArray(new Endpoint[0]);
-    int n = es.length;
+    int n = endpointSet.size();
+    if (spareOrder.length < n) {
+      spareOrder = new Endpoint[n];
+      spareSlots = new int[n];
+    }
+    Endpoint[] es = endpointSet.toArray(spareOrder);
+    if (es != spareOrder) {
+      // the collection grew meanwhile: use the copy it made
+      n = es.length;
+      spareSlots = new int[n];
+    }
     int e = ++epoch;
-    int[] slotOf = new int[n];
+    int[] slotOf = spareSlots;
     int[] addedIdx = new int[8];
     int nAdded = 0;
     int[] changedIdx = new int[8];
@@ -198,10 +224,20 @@ public final class SubsetIndex<T> {
     long sum = 0;
     Node<T>[] addedNodes;
     try {
+      Endpoint[] lastEs = lastOrder;
+      int[] lastSl = lastSlots;
+      int lastLen = Math.min(lastCount, n);
       for (int i = 0; i < n; i++) {
         Endpoint ep = Objects.requireNonNull(es[i], "endpoint");
         sum += ep.weight();
-        int slot = slotByAddress.get(ep.address());
+        int slot;
+        Endpoint guess = i < lastLen ? lastEs[i] : null;
+        if (guess != null && (guess == ep || guess.address().equals(ep.address()))) {
+          // registries tend to push the same list again: same position, same address
+          slot = lastSl[i];
+        } else {
+          slot = slotByAddress.get(ep.address());
+        }
         if (slot == SlotMap.ABSENT) {
           // a new address: marked pending (negative) so that a second one is caught
           slotByAddress.put(ep.address(), -1 - nAdded);
@@ -329,11 +365,22 @@ public final class SubsetIndex<T> {
       free[freeCount++] = dSlot[j];
     }
 
-    Node<T>[] ordered = new Node[n];
-    for (int i = 0; i < n; i++) {
-      ordered[i] = bySlot[slotOf[i]];
+    List<Node<T>> nodes;
+    if (nAdded == 0 && nRemoved == 0 && n == lastCount
+        && Arrays.equals(slotOf, 0, n, lastSlots, 0, n)) {
+      nodes = prev.nodes; // same nodes in the same order
+    } else {
+      Node<T>[] ordered = new Node[n];
+      for (int i = 0; i < n; i++) {
+        ordered[i] = bySlot[slotOf[i]];
+      }
+      nodes = Collections.unmodifiableList(Arrays.asList(ordered));
     }
-    List<Node<T>> nodes = Collections.unmodifiableList(Arrays.asList(ordered));
+    spareOrder = lastOrder;
+    spareSlots = lastSlots;
+    lastOrder = es;
+    lastSlots = slotOf;
+    lastCount = n;
 
     if (nDirty == 0) {
       state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.live, prev.tables, prev.all,
@@ -690,13 +737,17 @@ public final class SubsetIndex<T> {
     Map<String, Map<String, RoaringBitmap>> copiedIndex = null;
     Set<RoaringBitmap> owned = Collections.newSetFromMap(new IdentityHashMap<>());
     Set<String> copiedKeys = new HashSet<>();
-    for (String key : indexKeys) {
+    // bit k: the dirty endpoint's value of index key k changed (all bits past 64 keys)
+    long[] dMask = new long[nDirty];
+    for (int ki = 0; ki < indexKeys.length; ki++) {
+      String key = indexKeys[ki];
       for (int j = 0; j < nDirty; j++) {
         String ov = dOld[j] == null ? null : dOld[j].label(key);
         String nv = dNew[j] == null ? null : dNew[j].label(key);
         if (Objects.equals(ov, nv)) {
           continue;
         }
+        dMask[j] |= ki < 64 ? 1L << ki : -1L;
         if (copiedIndex == null) {
           copiedIndex = new HashMap<>(prev.index);
         }
@@ -734,51 +785,63 @@ public final class SubsetIndex<T> {
       }
     }
 
-    // 2. Which subsets of which selectors change, and their new member bitmaps.
+    // 2. Which subsets of which selectors change: each gets its old bitmap merged with the few
+    // slots that leave or join it (one exact-size copy), rather than intersecting again. The
+    // same old bitmap with the same changes (a subset shared by several selectors) is merged
+    // once.
     List<int[]> pendingTable = new ArrayList<>();
     List<RequestLabels> pendingLabels = new ArrayList<>();
     List<RoaringBitmap> pendingBitmaps = new ArrayList<>();
+    Map<PatchKey, RoaringBitmap> patched = new HashMap<>();
     @SuppressWarnings("unchecked")
     Map<RequestLabels, Subset<T>>[] maps = new Map[selectors.length];
     for (int i = 0; i < selectors.length; i++) {
       String[] keys = selectors[i];
-      Set<RequestLabels> affected = null;
+      Map<RequestLabels, Subset<T>> before = prev.tables[i].subsets;
+      Map<RequestLabels, IntList> changes = null;
       for (int j = 0; j < nDirty; j++) {
+        if (dOld[j] != null && dNew[j] != null && !dWeight[j]
+            && (dMask[j] & selectorMasks[i]) == 0) {
+          continue; // none of this selector's keys changed: same subset, same weight
+        }
         String[] ov = tuple(dOld[j], keys);
         String[] nv = tuple(dNew[j], keys);
         if (ov == null && nv == null) {
           continue;
         }
-        if (ov != null && nv != null && !dWeight[j] && Arrays.equals(ov, nv)) {
+        boolean same = ov != null && nv != null && Arrays.equals(ov, nv);
+        if (same && !dWeight[j]) {
           continue;
         }
-        if (affected == null) {
-          affected = new HashSet<>();
+        if (changes == null) {
+          changes = new HashMap<>();
         }
-        if (ov != null) {
-          affected.add(labels(keys, ov));
+        if (ov != null && !same) {
+          changes.computeIfAbsent(labels(keys, ov), x -> new IntList()).add(~dSlot[j]);
         }
         if (nv != null) {
-          affected.add(labels(keys, nv));
+          // a reweighted member is "added" again: same members, but a new child balancer
+          changes.computeIfAbsent(labels(keys, nv), x -> new IntList()).add(dSlot[j]);
         }
       }
-      if (affected == null) {
+      if (changes == null) {
         continue;
       }
-      maps[i] = new HashMap<>(prev.tables[i].subsets);
-      for (RequestLabels l : affected) {
-        String[] vs = new String[keys.length];
-        for (int k = 0; k < keys.length; k++) {
-          vs[k] = l.value(k);
+      maps[i] = new HashMap<>(before);
+      for (Map.Entry<RequestLabels, IntList> en : changes.entrySet()) {
+        Subset<T> old = maps[i].remove(en.getKey());
+        RoaringBitmap oldBits = old == null ? null : old.members();
+        PatchKey key = new PatchKey(oldBits, en.getValue().sorted());
+        RoaringBitmap bm = patched.get(key);
+        if (bm == null) {
+          bm = merge(oldBits, key.ops, highWater);
+          patched.put(key, bm);
         }
-        RoaringBitmap bm = intersect(index, live, keys, vs);
-        if (bm.isEmpty()) {
-          maps[i].remove(l);
-        } else {
+        if (!bm.isEmpty()) {
+          // added below, once sharing with equal bitmaps is decided
           pendingTable.add(new int[] {i});
-          pendingLabels.add(l);
+          pendingLabels.add(en.getKey());
           pendingBitmaps.add(bm);
-          maps[i].remove(l); // re-added below, after sharing is decided
         }
       }
     }
@@ -821,6 +884,105 @@ public final class SubsetIndex<T> {
           : new SelectorTable<>(selectors[i], prev.tables[i].keysHash, maps[i]);
     }
     return new SubsetState<>(this, nodes, bySlot, index, live, tables, all, dflt);
+  }
+
+  /**
+   * Returns {@code old} with the ops applied (a slot {@code s} to add, {@code ~s} to remove;
+   * sorted by slot), built at its exact size; {@code old} itself when nothing changes.
+   */
+  static RoaringBitmap merge(RoaringBitmap old, int[] ops, int limit) {
+    int size = old == null ? 0 : old.getCardinality();
+    int effective = 0;
+    for (int op : ops) {
+      boolean present = old != null && old.contains(op >= 0 ? op : ~op);
+      if (op >= 0 && !present) {
+        size++;
+        effective++;
+      } else if (op < 0 && present) {
+        size--;
+        effective++;
+      }
+    }
+    if (effective == 0) {
+      return old == null ? new RoaringBitmap() : old;
+    }
+    if (size == 0) {
+      return new RoaringBitmap();
+    }
+    ExactBitmapBuilder out = new ExactBitmapBuilder(size, limit);
+    int o = 0;
+    PeekableIntIterator it = old == null ? null : old.getIntIterator();
+    int next = it != null && it.hasNext() ? it.next() : -1;
+    while (next >= 0 || o < ops.length) {
+      int opSlot = o < ops.length ? (ops[o] >= 0 ? ops[o] : ~ops[o]) : Integer.MAX_VALUE;
+      if (next >= 0 && next < opSlot) {
+        out.add(next);
+        next = it.hasNext() ? it.next() : -1;
+      } else {
+        // the op's slot comes now: keep it if added, drop it if removed
+        if (ops[o] >= 0) {
+          out.add(opSlot);
+        }
+        if (next == opSlot) {
+          next = it.hasNext() ? it.next() : -1;
+        }
+        o++;
+      }
+    }
+    return out.get();
+  }
+
+  /** A growable list of ints; {@link #sorted()} orders ops by slot. */
+  static final class IntList {
+    private int[] values = new int[4];
+    private int size;
+
+    void add(int v) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = v;
+    }
+
+    int[] sorted() {
+      // sort by slot: an op is s (add) or ~s (remove); encode as slot * 2 + (add ? 1 : 0)
+      long[] keys = new long[size];
+      for (int i = 0; i < size; i++) {
+        int v = values[i];
+        keys[i] = v >= 0 ? ((long) v << 1) | 1 : (long) ~v << 1;
+      }
+      Arrays.sort(keys);
+      int[] out = new int[size];
+      for (int i = 0; i < size; i++) {
+        int slot = (int) (keys[i] >>> 1);
+        out[i] = (keys[i] & 1) != 0 ? slot : ~slot;
+      }
+      return out;
+    }
+  }
+
+  /** An old bitmap (by identity) and the ops applied to it. */
+  private static final class PatchKey {
+    final RoaringBitmap old;
+    final int[] ops;
+    final int hash;
+
+    PatchKey(RoaringBitmap old, int[] ops) {
+      this.old = old;
+      this.ops = ops;
+      this.hash = System.identityHashCode(old) * 31 + Arrays.hashCode(ops);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof PatchKey && ((PatchKey) o).old == old
+          && Arrays.equals(((PatchKey) o).ops, ops);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
   }
 
   private static boolean touches(RoaringBitmap a, RoaringBitmap b, int[] slots) {
