@@ -19,7 +19,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * </pre>
  *
  * <p>A client's setting that is not given takes the value under {@code ballast.defaults.}, and
- * failing that the default written on each property here. Every value is checked at start-up;
+ * failing that the default written on each property here (lists are replaced as a whole, the
+ * {@code subset.default-subset} map is merged key by key). Every value is checked at start-up;
  * a bad one stops the application with a message naming the property and the expected form.
  */
 @ConfigurationProperties("ballast")

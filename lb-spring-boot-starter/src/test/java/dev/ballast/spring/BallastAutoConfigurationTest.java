@@ -95,7 +95,12 @@ class BallastAutoConfigurationTest {
             "ballast.clients.a.endpoints=127.0.0.1:1",
             "ballast.clients.b.endpoints=127.0.0.1:2",
             "ballast.clients.b.balancer=round-robin",
-            "ballast.clients.b.pool.max-connections=1")
+            "ballast.clients.b.pool.max-connections=1",
+            "ballast.defaults.subset.selectors[0]=zone",
+            "ballast.defaults.subset.selectors[1]=version",
+            "ballast.defaults.subset.default-subset.version=v1",
+            "ballast.clients.b.subset.selectors[0]=rack",
+            "ballast.clients.b.subset.default-subset.zone=z1")
         .run(ctx -> {
           BallastSettings settings = ctx.getBean(BallastSettings.class);
           assertThat(settings.get("a").algorithm()).isEqualTo(Algorithm.LEAST_LOADED);
@@ -104,6 +109,14 @@ class BallastAutoConfigurationTest {
           assertThat(settings.get("b").algorithm()).isEqualTo(Algorithm.ROUND_ROBIN);
           assertThat(settings.get("b").timeout()).isEqualTo(Duration.ofSeconds(3));
           assertThat(settings.get("b").pool().maxConnections()).isEqualTo(1);
+          // Lists are replaced as a whole, maps merged key by key.
+          assertThat(settings.get("a").subset().selectors())
+              .containsExactly(Set.of("zone"), Set.of("version"));
+          assertThat(settings.get("b").subset().selectors()).containsExactly(Set.of("rack"));
+          assertThat(settings.get("a").subset().defaultSubset())
+              .isEqualTo(Map.of("version", "v1"));
+          assertThat(settings.get("b").subset().defaultSubset())
+              .isEqualTo(Map.of("version", "v1", "zone", "z1"));
         });
   }
 
