@@ -8,6 +8,8 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.subset.FallbackPolicy;
+import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.framed.FrameTooLargeException;
 import dev.ballast.netty.http.HttpRequest;
@@ -27,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -42,7 +45,8 @@ import java.util.random.RandomGenerator;
  * A client that balances calls over a set of endpoints: the Finagle-style stack
  *
  * <pre>
- * call -> [your filters] -> deadline -> retries (under a {@link RetryBudget}) -> balancer pick
+ * call -> [your filters] -> deadline -> retries (under a {@link RetryBudget})
+ *      -> label subset (when {@linkplain Builder#subsets configured}) -> balancer pick
  *      -> outlier detection -> {@link ConnectionPool} of the endpoint -> Netty channel
  * </pre>
  *
@@ -112,7 +116,21 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     this.slowNanos = b.slowThreshold.toNanos();
     this.closeGrace = b.closeGrace;
     BalancerConfig config = b.balancerConfig;
-    this.balancer = Router.of(b.balancerFactory.create(config));
+    BalancerFactory factory = b.balancerFactory;
+    if (b.subsetSelectors != null) {
+      SubsetSelector.Builder<EndpointClient<Req, Rep>> sb =
+          SubsetSelector.<EndpointClient<Req, Rep>>builder()
+              .selectors(b.subsetSelectors)
+              .fallbackPolicy(b.fallbackPolicy)
+              .allowRedundantKeys(b.allowRedundantKeys)
+              .balancerFactory(() -> factory.create(config));
+      if (b.defaultSubset != null) {
+        sb.defaultSubset(b.defaultSubset);
+      }
+      this.balancer = Router.of(sb.build());
+    } else {
+      this.balancer = Router.of(factory.create(config));
+    }
     this.detector = new OutlierDetector(b.outlier, ticker, new SplittableRandom(b.seed + 1),
         new OutlierDetector.Listener() {
           @Override
@@ -268,7 +286,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     return out;
   }
 
-  /** Returns the balancer's algorithm name. */
+  /**
+   * Returns the balancer's algorithm name; {@code label_subset(<algorithm>)} when subsets are
+   * configured.
+   */
   public String balancerName() {
     return balancer.name();
   }
@@ -658,6 +679,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     private long seed = System.nanoTime();
     private final List<Filter<Req, Rep>> filters = new ArrayList<>();
     private Object meterRegistry;
+    private List<List<String>> subsetSelectors;
+    private FallbackPolicy fallbackPolicy = FallbackPolicy.NO_FALLBACK;
+    private Map<String, String> defaultSubset;
+    private boolean allowRedundantKeys;
 
     private Builder(Function<Builder<Req, Rep>, Protocol<Req, Rep>> protocol) {
       this.protocol = protocol;
@@ -695,6 +720,66 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     /** Sets any balancer factory, e.g. a composite (label subsets) one. */
     public Builder<Req, Rep> balancer(BalancerFactory factory) {
       this.balancerFactory = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * Routes each call by its {@linkplain CallOptions#withLabels labels} through lb-core's {@link
+     * SubsetSelector}: a call goes to the endpoints whose {@link Endpoint#labels() labels} have
+     * the call's values for one of the {@code selectors} (each a set of label keys, e.g. {@code
+     * [zone]} or {@code [zone, version]}; the call's keys must be exactly a selector's), and the
+     * {@linkplain #balancer(Algorithm) balancer algorithm} picks among them, with its settings.
+     * The selector owns the nodes: every subset's child balancer shares them, so an endpoint's
+     * load is seen by every subset it is in. Calls that match no subset (calls without labels
+     * included) get the {@code fallback}: {@link FallbackPolicy#NO_FALLBACK} fails them with
+     * {@link NoAvailableEndpointException} naming the labels (not retried), {@link
+     * FallbackPolicy#ANY_ENDPOINT} balances over every endpoint, {@link
+     * FallbackPolicy#DEFAULT_SUBSET} over the endpoints having all of {@code defaultSubset}.
+     * Endpoint updates re-label at runtime: traffic follows the new labels, and removed
+     * endpoints drain as without subsets. Default: no subsets (labels are ignored).
+     *
+     * @param selectors the selectors, at least one
+     * @param fallback what a call matching no subset gets
+     * @param defaultSubset the labels of the default subset; required (may be empty: every
+     *     endpoint) for DEFAULT_SUBSET, ignored otherwise; may be null otherwise
+     * @throws IllegalArgumentException if there is no selector, a selector has no key, an empty
+     *     or repeated key, or is given twice, or if {@code fallback} is DEFAULT_SUBSET and
+     *     {@code defaultSubset} is null
+     */
+    public Builder<Req, Rep> subsets(Collection<? extends Collection<String>> selectors,
+        FallbackPolicy fallback, Map<String, String> defaultSubset) {
+      Objects.requireNonNull(selectors, "selectors");
+      Objects.requireNonNull(fallback, "fallback");
+      if (selectors.isEmpty()) {
+        throw new IllegalArgumentException("selectors: none (expected: at least one)");
+      }
+      if (fallback == FallbackPolicy.DEFAULT_SUBSET && defaultSubset == null) {
+        throw new IllegalArgumentException(
+            "defaultSubset: null (expected: labels when the fallback is DEFAULT_SUBSET)");
+      }
+      // Checks the selectors and labels now, with lb-core's own rules.
+      SubsetSelector.Builder<Object> check = SubsetSelector.builder().selectors(selectors);
+      if (defaultSubset != null) {
+        check.defaultSubset(defaultSubset);
+      }
+      List<List<String>> copy = new ArrayList<>();
+      for (Collection<String> s : selectors) {
+        copy.add(List.copyOf(s));
+      }
+      this.subsetSelectors = List.copyOf(copy);
+      this.fallbackPolicy = fallback;
+      this.defaultSubset = fallback == FallbackPolicy.DEFAULT_SUBSET
+          ? Map.copyOf(defaultSubset) : null;
+      return this;
+    }
+
+    /**
+     * Lets call labels carry keys that are in no selector, as Envoy's {@code
+     * allow_redundant_keys} (see {@link SubsetSelector.Builder#allowRedundantKeys}); only with
+     * {@link #subsets}; default false.
+     */
+    public Builder<Req, Rep> subsetsAllowRedundantKeys(boolean allow) {
+      this.allowRedundantKeys = allow;
       return this;
     }
 
