@@ -271,10 +271,10 @@ public class BallastProperties {
   }
 
   /**
-   * Label subsets (Envoy's subset load balancer). Applied to gRPC channels through lb-grpc's
-   * {@code label_subset} policy ({@link BallastGrpcEndpoints#serviceConfig(String)}); lb-netty
-   * clients do not route by request labels yet, so such a client logs a warning and balances over
-   * every endpoint.
+   * Label subsets (Envoy's subset load balancer). Applied to lb-netty clients (calls route by
+   * their {@code CallOptions} labels, through {@code BallastClient.Builder#subsets}) and to gRPC
+   * channels through lb-grpc's {@code label_subset} policy ({@link
+   * BallastGrpcEndpoints#serviceConfig(String)}).
    */
   public static class Subset {
 
