@@ -669,7 +669,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
 
     /**
      * The orphan's answer came (or the connection ended): its node hears the true latency, as a
-     * failure (the caller had given up), and the connection slot is freed.
+     * failure (the caller had given up), and the connection slot is freed. (Detection and
+     * metrics counted the failure at the deadline.)
      */
     private void lateAnswer(boolean reusable) {
       orphans.remove(orphan);
@@ -692,11 +693,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
 
     private void finishOrphan() {
-      long latency = ticker.nanoTime() - start;
-      node.complete(latency, false);
-      detector.record(ep.host, false);
-      ep.failures.increment();
-      ep.metrics.failure(latency, null);
+      node.complete(ticker.nanoTime() - start, false);
     }
 
     /**
@@ -714,13 +711,21 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         }
         c = conn;
         tok = token;
-        if (mayOrphan && c != null && written && lateWaitNanos > 0
+        if (mayOrphan && c != null && written && lateWaitNanos > 0 && !closed.get()
             && c.dispatcher.keepsLateAnswers()) {
           orphan = new Orphan(this, ticker.nanoTime() + lateWaitNanos);
           orphans.add(orphan);
-          return;
+        } else {
+          ended = true;
         }
-        ended = true;
+      }
+      if (orphan != null) {
+        // The caller's view ends now: outlier detection and metrics count the timeout at once
+        // (a stalled endpoint is ejected as promptly as before); only the node waits.
+        detector.record(ep.host, false);
+        ep.failures.increment();
+        ep.metrics.failure(ticker.nanoTime() - start, null);
+        return;
       }
       if (c == null) {
         node.cancel();
@@ -958,7 +963,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
      * late answer arrives (or the connection closes, or this wait ends) the request keeps its
      * node's pending count and its connection slot, and the balancer then hears its true
      * latency (as a failure), so a backend that is slow past the deadline is seen as loaded
-     * and slow instead of as fast as the deadline. When the wait ends first, the request ends
+     * and slow instead of as fast as the deadline. Outlier detection, metrics and {@link
+     * EndpointStats#failures()} count the failure at the deadline, as the caller sees it. When the wait ends first, the request ends
      * then and its connection is dropped once its other requests end. Zero gives up written
      * requests at the deadline (their late answers are dropped). HTTP/1.1 connections always
      * do so: they carry one request at a time, and one abandoned is closed.

@@ -92,7 +92,10 @@ class LateAnswerTest {
       EndpointStats s = only(client);
       assertThat(s.pending()).isEqualTo(1);
       assertThat(s.inFlight()).isEqualTo(1);
-      assertThat(s.failures()).isZero();
+      // The caller-side failure is counted at once (outlier detection and metrics see it).
+      assertThat(s.failures()).isEqualTo(1);
+      // The estimate has not heard of this request yet: the 30 ms default, decaying.
+      assertThat(s.rttEstimateNanos()).isBetween(29.0 * MS, 30.0 * MS);
       assertThat(client.lateAnswersAwaited()).isEqualTo(1);
       assertThat(client.inFlightCalls()).isZero();
 
