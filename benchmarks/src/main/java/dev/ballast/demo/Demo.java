@@ -26,7 +26,9 @@ import java.util.Locale;
  * 120 ms so that three 20 s runs end in about a minute and a quarter.
  *
  * <p>Defaults: 11 backends answering in normal(20 ms, 0.6 ms), backend 0 answering in 240 ms from
- * 5 s to 15 s, 1000 requests/s for 20 s per balancer, success measured at 120 ms, balancers
+ * 5 s to 15 s, 1000 requests/s for 20 s per balancer, a 120 ms deadline that the client
+ * enforces (it gives up at 120 ms, as a real client does; the late answers still reach the
+ * balancer, see {@code BallastClient.Builder#lateAnswerWait}), balancers
  * round_robin, least_loaded and p2c_peak_ewma, no retries, outlier detection off (so that what is
  * measured is the balancer alone), and a 3 s warm-up before the first run that is not counted
  * (a cold JVM answers its first requests slowly).
@@ -39,10 +41,11 @@ public final class Demo {
         --backends N         backends (default 11)
         --latency D          median latency of every backend (default 20ms; stddev 3% of it)
         --slow-latency D     backend 0's latency in the slow window (default 240ms)
-        --timeout D          success threshold (default 120ms)
-        --deadline MODE      measure: the client waits for every answer and counts late ones as
-                             failures, like Linkerd's experiment and the simulator's linkerd (default);
-                             enforce: the client gives up at the timeout (lb-netty's deadline)
+        --timeout D          the deadline, and the success threshold (default 120ms)
+        --deadline MODE      enforce: the client gives up at the timeout, as a real client does;
+                             late answers still reach the balancer with their true latency (default);
+                             measure: the client waits for every answer and counts late ones as
+                             failures, like Linkerd's experiment and the simulator's linkerd
         --rate R             requests per second (default 1000)
         --duration D         per balancer (default 20s; the slow window is its middle half)
         --warmup D           uncounted warm-up before the first run (default 3s)
@@ -125,7 +128,7 @@ public final class Demo {
     long latencyNanos = 20_000_000L;
     long slowLatencyNanos = 240_000_000L;
     long timeoutNanos = 120_000_000L;
-    boolean enforce;
+    boolean enforce = true;
     double rate = 1000;
     long durationNanos = 20_000_000_000L;
     long warmupNanos = 3_000_000_000L;
@@ -240,8 +243,10 @@ public final class Demo {
     for (FramedServer s : servers) {
       endpoints.add(s.endpoint());
     }
-    // Measuring mode waits for the slow answers (as Linkerd's experiment did); enforcing mode
-    // gives up at the timeout, and the balancer then hears a failure.
+    // Enforcing mode (the default) gives up at the timeout, as a real client does; the request
+    // stays pending on its backend until the late answer comes, and the balancer then hears its
+    // true latency (as a failure). Measuring mode waits for the slow answers (as Linkerd's
+    // experiment did).
     Duration deadline = Duration.ofNanos(c.enforce ? c.timeoutNanos
         : Math.max(4 * c.slowLatencyNanos, 2 * c.timeoutNanos));
     return BallastClient.framed()

@@ -36,6 +36,7 @@ final class DemoRun {
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong ok = new AtomicLong();
   private final AtomicLong errors = new AtomicLong();
+  private final AtomicLong deadlines = new AtomicLong();
   // Requests the backends received while backend 0 was slow, and how many of them it got.
   private final AtomicLong inWindow = new AtomicLong();
   private final AtomicLong slowInWindow = new AtomicLong();
@@ -94,6 +95,11 @@ final class DemoRun {
                 + " backend 0 got %d of %d (%.2f%%)%s%n", n, 100.0 * ok.get() / Math.max(1, n),
             Durations.format(config.timeoutNanos), slowInWindow.get(), inWindow.get(),
             slowShare(), errors.get() > 0 ? ", " + errors.get() + " errors (not timeouts)" : "");
+        if (config.enforce) {
+          out.printf(Locale.ROOT, "   %d calls given up at the %s deadline (their late answers"
+              + " still reached the balancer)%n", deadlines.get(),
+              Durations.format(config.timeoutNanos));
+        }
         if (done.get() < n) {
           out.printf(Locale.ROOT, "   %d requests never ended: counted as failures%n", n - done.get());
         }
@@ -180,8 +186,12 @@ final class DemoRun {
       if (err == null && latency <= config.timeoutNanos) {
         ok.incrementAndGet();
       }
-      if (err != null && !(unwrap(err) instanceof DeadlineExceededException)) {
-        errors.incrementAndGet();
+      if (err != null) {
+        if (unwrap(err) instanceof DeadlineExceededException) {
+          deadlines.incrementAndGet();
+        } else {
+          errors.incrementAndGet();
+        }
       }
       synchronized (histogram) {
         histogram.recordValue(Math.round(latency / 1000.0));

@@ -57,7 +57,9 @@ class DemoTest {
     assertThat(d.balancers).containsExactly(Algorithm.ROUND_ROBIN, Algorithm.LEAST_LOADED,
         Algorithm.P2C_PEAK_EWMA);
     assertThat(d.describe()).isEqualTo("11 backends normal(20ms,600us), 1000 req/s, 20s per"
-        + " balancer, timeout 120ms (measured, not enforced), slow: backend 0 240ms from 5s to 15s");
+        + " balancer, timeout 120ms (enforced), slow: backend 0 240ms from 5s to 15s");
+    assertThat(Demo.DemoConfig.parse(new String[] {"--deadline", "measure"}).describe())
+        .contains("timeout 120ms (measured, not enforced)");
     assertThatThrownBy(() -> Demo.DemoConfig.parse(new String[] {"--duration", "100ms"}))
         .hasMessage("--duration: 100ms (expected: >= 1s)");
     assertThatThrownBy(() -> Demo.DemoConfig.parse(new String[] {"--deadline", "maybe"}))

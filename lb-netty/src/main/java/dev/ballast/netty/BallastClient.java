@@ -8,6 +8,8 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.subset.FallbackPolicy;
+import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.framed.FrameTooLargeException;
 import dev.ballast.netty.http.HttpRequest;
@@ -27,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -42,12 +45,16 @@ import java.util.random.RandomGenerator;
  * A client that balances calls over a set of endpoints: the Finagle-style stack
  *
  * <pre>
- * call -> [your filters] -> deadline -> retries (under a {@link RetryBudget}) -> balancer pick
+ * call -> [your filters] -> deadline -> retries (under a {@link RetryBudget})
+ *      -> label subset (when {@linkplain Builder#subsets configured}) -> balancer pick
  *      -> outlier detection -> {@link ConnectionPool} of the endpoint -> Netty channel
  * </pre>
  *
  * <p>Each call gets one deadline for all its attempts; when it passes, the call fails with
- * {@link DeadlineExceededException}. A failed attempt is retried on another pick when the request
+ * {@link DeadlineExceededException}. A deadline frees the caller, not the server: on a framed
+ * (multiplexed) connection a request already written stays pending on its node after the
+ * deadline, until the late answer arrives (the balancer then hears its true latency, as a
+ * failure), the connection closes, or {@linkplain Builder#lateAnswerWait the wait} ends. A failed attempt is retried on another pick when the request
  * never reached a server ({@link BallastException#reachedServer()} false), or for any failure
  * when the call is {@linkplain CallOptions#idempotent() idempotent}, while the budget allows and
  * at most {@code maxAttempts} times. The balancer hears each attempt's latency and outcome
@@ -89,11 +96,13 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private final OutlierDetector detector;
   private final long slowNanos;
   private final Duration closeGrace;
+  private final long lateWaitNanos;
   private final Service<Req, Rep> filtered;
   private final ClientMetrics metrics;
   private final ConcurrentHashMap<String, EndpointClient<Req, Rep>> byAddress =
       new ConcurrentHashMap<>();
   private final DeadlineWheel<Call> calls;
+  private final DeadlineWheel<Orphan> orphans;
   private final ScheduledFuture<?> sweeper;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
@@ -111,8 +120,23 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     this.budget = b.budget != null ? b.budget : RetryBudget.create();
     this.slowNanos = b.slowThreshold.toNanos();
     this.closeGrace = b.closeGrace;
+    this.lateWaitNanos = b.lateAnswerWait.toNanos();
     BalancerConfig config = b.balancerConfig;
-    this.balancer = Router.of(b.balancerFactory.create(config));
+    BalancerFactory factory = b.balancerFactory;
+    if (b.subsetSelectors != null) {
+      SubsetSelector.Builder<EndpointClient<Req, Rep>> sb =
+          SubsetSelector.<EndpointClient<Req, Rep>>builder()
+              .selectors(b.subsetSelectors)
+              .fallbackPolicy(b.fallbackPolicy)
+              .allowRedundantKeys(b.allowRedundantKeys)
+              .balancerFactory(() -> factory.create(config));
+      if (b.defaultSubset != null) {
+        sb.defaultSubset(b.defaultSubset);
+      }
+      this.balancer = Router.of(sb.build());
+    } else {
+      this.balancer = Router.of(factory.create(config));
+    }
     this.detector = new OutlierDetector(b.outlier, ticker, new SplittableRandom(b.seed + 1),
         new OutlierDetector.Listener() {
           @Override
@@ -135,8 +159,12 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     // deadlines wait in their bucket for later turns).
     long tick = TimeUnit.MILLISECONDS.toNanos(5);
     this.calls = new DeadlineWheel<>(tick, 1024, ticker.nanoTime());
-    this.sweeper = group.next().scheduleAtFixedRate(
-        () -> calls.sweep(ticker.nanoTime(), Call::expire), tick, tick, TimeUnit.NANOSECONDS);
+    this.orphans = new DeadlineWheel<>(tick, 1024, ticker.nanoTime());
+    this.sweeper = group.next().scheduleAtFixedRate(() -> {
+      long now = ticker.nanoTime();
+      calls.sweep(now, Call::expire);
+      orphans.sweep(now, Orphan::expire);
+    }, tick, tick, TimeUnit.NANOSECONDS);
     Service<Req, Rep> core = req -> call(req, CallOptions.DEFAULT);
     this.filtered = b.filters.isEmpty() ? null : compose(b.filters, core);
     updateEndpoints(b.endpoints);
@@ -236,9 +264,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     for (Node<EndpointClient<Req, Rep>> n : removed) {
       EndpointClient<Req, Rep> ep = n.value();
       ep.pool.drain().whenComplete((v, e) -> ep.metrics.close());
-      // A request stuck past every deadline cannot hold the pool open for ever.
-      group.next().schedule(ep.pool::close, closeGrace.toNanos() + timeout.toNanos(),
-          TimeUnit.NANOSECONDS);
+      // A request stuck past every deadline and late-answer wait cannot hold the pool open for
+      // ever.
+      group.next().schedule(ep.pool::close,
+          closeGrace.toNanos() + timeout.toNanos() + lateWaitNanos, TimeUnit.NANOSECONDS);
     }
   }
 
@@ -268,7 +297,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     return out;
   }
 
-  /** Returns the balancer's algorithm name. */
+  /**
+   * Returns the balancer's algorithm name; {@code label_subset(<algorithm>)} when subsets are
+   * configured.
+   */
   public String balancerName() {
     return balancer.name();
   }
@@ -281,6 +313,14 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   /** Returns how many calls have started and not completed. */
   public int inFlightCalls() {
     return calls.size();
+  }
+
+  /**
+   * Returns how many requests were given up by their callers at the deadline and still await
+   * their late answer (each holds its node's pending count and its connection's in-flight slot).
+   */
+  public int lateAnswersAwaited() {
+    return orphans.size();
   }
 
   /**
@@ -318,7 +358,13 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       for (Call c : calls.all()) {
         Attempt a = c.current;
         c.end(new ClientClosedException("client " + name + " closed before the call ended",
-            addressOf(a), c.attempts, a != null && a.written));
+            addressOf(a), c.attempts, a != null && a.written), false);
+      }
+      // Late answers are awaited no longer: their requests end now.
+      for (Orphan o : orphans.all()) {
+        if (orphans.remove(o)) {
+          o.attempt.lateAnswerGivenUp();
+        }
       }
       List<CompletableFuture<Void>> pools = new ArrayList<>();
       synchronized (updateLock) {
@@ -370,7 +416,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     Attempt a = new Attempt(call, node, number);
     call.current = a;
     if (call.future.isDone()) {
-      a.abandon();
+      a.abandon(false);
       return;
     }
     ConnectionPool<Req, Rep> pool = node.value().pool;
@@ -454,20 +500,26 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       this.start = start;
     }
 
-    /** The deadline passed (called by the wheel's sweep). */
+    /**
+     * The deadline passed (called by the wheel's sweep): the caller gets its failure now, and a
+     * written request may stay behind to await its late answer.
+     */
     void expire() {
       end(new DeadlineExceededException(timeout, addressOf(current), attempts,
-          current != null && current.written));
+          current != null && current.written), true);
     }
 
-    /** Ends the call with {@code t}, first giving back what its attempt holds. */
-    void end(BallastException t) {
+    /**
+     * Ends the call with {@code t}, first giving back what its attempt holds, or, when {@code
+     * mayOrphan}, leaving a written request on its connection to await its answer.
+     */
+    void end(BallastException t, boolean mayOrphan) {
       if (future.isDone()) {
         return;
       }
       Attempt a = current;
       if (a != null) {
-        a.abandon();
+        a.abandon(mayOrphan);
       }
       fail(t);
     }
@@ -505,6 +557,12 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     private long token;
     volatile boolean written;
     volatile BallastException failure;
+    private Orphan orphan; // set under this lock, before ended
+
+    @Override
+    public String toString() {
+      return "attempt " + number + " on " + ep.address;
+    }
 
     Attempt(Call call, Node<EndpointClient<Req, Rep>> node, int number) {
       this.call = call;
@@ -543,7 +601,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         }
       }
       ep.pool.release(c, true);
-      abandon();
+      abandon(false);
     }
 
     private synchronized boolean end() {
@@ -562,6 +620,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     @Override
     public void onResponse(Rep response) {
       if (!end()) {
+        return;
+      }
+      if (orphan != null) {
+        lateAnswer(true);
         return;
       }
       ep.pool.release(conn, true);
@@ -584,6 +646,11 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       if (!end()) {
         return;
       }
+      if (orphan != null) {
+        // An error answer, or the connection closed: the wait ends now.
+        lateAnswer(!conn.dispatcher.isPoisoned());
+        return;
+      }
       BallastException f = classify(cause, ep.address, number, written);
       failure = f;
       // The connection stays unless it broke (a remote error or a refused request leave it).
@@ -600,17 +667,65 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       attemptFailed(call, this, f);
     }
 
-    /** The call ended without this attempt (deadline or close): give everything back. */
-    void abandon() {
+    /**
+     * The orphan's answer came (or the connection ended): its node hears the true latency, as a
+     * failure (the caller had given up), and the connection slot is freed. (Detection and
+     * metrics counted the failure at the deadline.)
+     */
+    private void lateAnswer(boolean reusable) {
+      orphans.remove(orphan);
+      ep.pool.release(conn, reusable);
+      finishOrphan();
+    }
+
+    /**
+     * No answer within the late-answer wait, or the client closes: the request ends now. Its
+     * connection, which a stalled request may mean is stuck, takes no new requests and closes
+     * once its last one ends.
+     */
+    void lateAnswerGivenUp() {
+      if (!end()) {
+        return;
+      }
+      conn.dispatcher.cancel(token);
+      ep.pool.release(conn, false);
+      finishOrphan();
+    }
+
+    private void finishOrphan() {
+      node.complete(ticker.nanoTime() - start, false);
+    }
+
+    /**
+     * The call ended without this attempt (deadline or close): give everything back, or, when
+     * {@code mayOrphan} and the request is written on a connection that keeps late answers,
+     * leave it there as an orphan that keeps its node's pending count and its connection slot
+     * until the answer comes, the connection closes or the late-answer wait ends.
+     */
+    void abandon(boolean mayOrphan) {
       PooledConnection<Req, Rep> c;
       long tok;
       synchronized (this) {
-        if (ended) {
+        if (ended || orphan != null) {
           return;
         }
-        ended = true;
         c = conn;
         tok = token;
+        if (mayOrphan && c != null && written && lateWaitNanos > 0 && !closed.get()
+            && c.dispatcher.keepsLateAnswers()) {
+          orphan = new Orphan(this, ticker.nanoTime() + lateWaitNanos);
+          orphans.add(orphan);
+        } else {
+          ended = true;
+        }
+      }
+      if (orphan != null) {
+        // The caller's view ends now: outlier detection and metrics count the timeout at once
+        // (a stalled endpoint is ejected as promptly as before); only the node waits.
+        detector.record(ep.host, false);
+        ep.failures.increment();
+        ep.metrics.failure(ticker.nanoTime() - start, null);
+        return;
       }
       if (c == null) {
         node.cancel();
@@ -630,11 +745,26 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
   }
 
+  /** A request whose caller gave up at the deadline, awaiting its late answer until its own. */
+  private final class Orphan extends DeadlineWheel.Entry {
+    final Attempt attempt;
+
+    Orphan(Attempt attempt, long deadline) {
+      super(deadline);
+      this.attempt = attempt;
+    }
+
+    /** The late-answer wait ended (called by the wheel's sweep). */
+    void expire() {
+      attempt.lateAnswerGivenUp();
+    }
+  }
+
   /**
    * Builds a {@link BallastClient}. Defaults: no endpoints, {@link Algorithm#P2C_PEAK_EWMA},
    * {@link BalancerConfig#defaults()}, timeout 5 s, 3 attempts, {@link RetryBudget#create()},
    * {@link PoolConfig#defaults()}, {@link OutlierDetection#defaults()}, slow-request threshold
-   * 1 s, close grace 5 s, max frame (or HTTP body) size 16 MiB, the process-wide event loops.
+   * 1 s, close grace 5 s, late-answer wait 10 s, no label subsets, max frame (or HTTP body) size 16 MiB, the process-wide event loops.
    *
    * @param <Req> the request type
    * @param <Rep> the response type
@@ -652,12 +782,17 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     private OutlierDetection outlier = OutlierDetection.defaults();
     private Duration slowThreshold = Duration.ofSeconds(1);
     private Duration closeGrace = Duration.ofSeconds(5);
+    private Duration lateAnswerWait = Duration.ofSeconds(10);
     private int maxFrameSize = FrameDecoder.DEFAULT_MAX_FRAME_SIZE;
     private EventLoopGroup group = Transport.sharedGroup();
     private Ticker ticker = Ticker.system();
     private long seed = System.nanoTime();
     private final List<Filter<Req, Rep>> filters = new ArrayList<>();
     private Object meterRegistry;
+    private List<List<String>> subsetSelectors;
+    private FallbackPolicy fallbackPolicy = FallbackPolicy.NO_FALLBACK;
+    private Map<String, String> defaultSubset;
+    private boolean allowRedundantKeys;
 
     private Builder(Function<Builder<Req, Rep>, Protocol<Req, Rep>> protocol) {
       this.protocol = protocol;
@@ -695,6 +830,66 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     /** Sets any balancer factory, e.g. a composite (label subsets) one. */
     public Builder<Req, Rep> balancer(BalancerFactory factory) {
       this.balancerFactory = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * Routes each call by its {@linkplain CallOptions#withLabels labels} through lb-core's {@link
+     * SubsetSelector}: a call goes to the endpoints whose {@link Endpoint#labels() labels} have
+     * the call's values for one of the {@code selectors} (each a set of label keys, e.g. {@code
+     * [zone]} or {@code [zone, version]}; the call's keys must be exactly a selector's), and the
+     * {@linkplain #balancer(Algorithm) balancer algorithm} picks among them, with its settings.
+     * The selector owns the nodes: every subset's child balancer shares them, so an endpoint's
+     * load is seen by every subset it is in. Calls that match no subset (calls without labels
+     * included) get the {@code fallback}: {@link FallbackPolicy#NO_FALLBACK} fails them with
+     * {@link NoAvailableEndpointException} naming the labels (not retried), {@link
+     * FallbackPolicy#ANY_ENDPOINT} balances over every endpoint, {@link
+     * FallbackPolicy#DEFAULT_SUBSET} over the endpoints having all of {@code defaultSubset}.
+     * Endpoint updates re-label at runtime: traffic follows the new labels, and removed
+     * endpoints drain as without subsets. Default: no subsets (labels are ignored).
+     *
+     * @param selectors the selectors, at least one
+     * @param fallback what a call matching no subset gets
+     * @param defaultSubset the labels of the default subset; required (may be empty: every
+     *     endpoint) for DEFAULT_SUBSET, ignored otherwise; may be null otherwise
+     * @throws IllegalArgumentException if there is no selector, a selector has no key, an empty
+     *     or repeated key, or is given twice, or if {@code fallback} is DEFAULT_SUBSET and
+     *     {@code defaultSubset} is null
+     */
+    public Builder<Req, Rep> subsets(Collection<? extends Collection<String>> selectors,
+        FallbackPolicy fallback, Map<String, String> defaultSubset) {
+      Objects.requireNonNull(selectors, "selectors");
+      Objects.requireNonNull(fallback, "fallback");
+      if (selectors.isEmpty()) {
+        throw new IllegalArgumentException("selectors: none (expected: at least one)");
+      }
+      if (fallback == FallbackPolicy.DEFAULT_SUBSET && defaultSubset == null) {
+        throw new IllegalArgumentException(
+            "defaultSubset: null (expected: labels when the fallback is DEFAULT_SUBSET)");
+      }
+      // Checks the selectors and labels now, with lb-core's own rules.
+      SubsetSelector.Builder<Object> check = SubsetSelector.builder().selectors(selectors);
+      if (defaultSubset != null) {
+        check.defaultSubset(defaultSubset);
+      }
+      List<List<String>> copy = new ArrayList<>();
+      for (Collection<String> s : selectors) {
+        copy.add(List.copyOf(s));
+      }
+      this.subsetSelectors = List.copyOf(copy);
+      this.fallbackPolicy = fallback;
+      this.defaultSubset = fallback == FallbackPolicy.DEFAULT_SUBSET
+          ? Map.copyOf(defaultSubset) : null;
+      return this;
+    }
+
+    /**
+     * Lets call labels carry keys that are in no selector, as Envoy's {@code
+     * allow_redundant_keys} (see {@link SubsetSelector.Builder#allowRedundantKeys}); only with
+     * {@link #subsets}; default false.
+     */
+    public Builder<Req, Rep> subsetsAllowRedundantKeys(boolean allow) {
+      this.allowRedundantKeys = allow;
       return this;
     }
 
@@ -759,6 +954,27 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         throw new IllegalArgumentException("closeGrace: " + grace + " (expected: >= 0)");
       }
       this.closeGrace = grace;
+      return this;
+    }
+
+    /**
+     * Sets how long a request written on a framed connection is still awaited after its call's
+     * deadline; default 10 s. The caller's future fails at the deadline either way; until the
+     * late answer arrives (or the connection closes, or this wait ends) the request keeps its
+     * node's pending count and its connection slot, and the balancer then hears its true
+     * latency (as a failure), so a backend that is slow past the deadline is seen as loaded
+     * and slow instead of as fast as the deadline. Outlier detection, metrics and {@link
+     * EndpointStats#failures()} count the failure at the deadline, as the caller sees it. When the wait ends first, the request ends
+     * then and its connection is dropped once its other requests end. Zero gives up written
+     * requests at the deadline (their late answers are dropped). HTTP/1.1 connections always
+     * do so: they carry one request at a time, and one abandoned is closed.
+     */
+    public Builder<Req, Rep> lateAnswerWait(Duration wait) {
+      Objects.requireNonNull(wait, "wait");
+      if (wait.isNegative()) {
+        throw new IllegalArgumentException("lateAnswerWait: " + wait + " (expected: >= 0)");
+      }
+      this.lateAnswerWait = wait;
       return this;
     }
 

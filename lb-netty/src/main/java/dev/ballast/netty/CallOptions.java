@@ -1,5 +1,6 @@
 package dev.ballast.netty;
 
+import dev.ballast.core.subset.RequestLabels;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -7,20 +8,23 @@ import java.util.Objects;
 /**
  * Per-call settings: a timeout that overrides the client's, whether the request is idempotent
  * (then any failure may be retried, not only those that never reached a server), and routing
- * labels for subset selection.
+ * labels for subset selection (see {@link BallastClient.Builder#subsets}).
+ *
+ * <p>Build the options once per kind of call and reuse them: the labels are kept as lb-core's
+ * {@link RequestLabels} (sorted, hashes precomputed), so routing by them allocates nothing.
  *
  * <p>Immutable; {@link #DEFAULT} has no timeout override, is not idempotent and has no labels.
  */
 public final class CallOptions {
 
   /** No timeout override, not idempotent, no labels. */
-  public static final CallOptions DEFAULT = new CallOptions(null, false, Map.of());
+  public static final CallOptions DEFAULT = new CallOptions(null, false, RequestLabels.empty());
 
   private final Duration timeout;
   private final boolean idempotent;
-  private final Map<String, String> labels;
+  private final RequestLabels labels;
 
-  private CallOptions(Duration timeout, boolean idempotent, Map<String, String> labels) {
+  private CallOptions(Duration timeout, boolean idempotent, RequestLabels labels) {
     this.timeout = timeout;
     this.idempotent = idempotent;
     this.labels = labels;
@@ -45,9 +49,18 @@ public final class CallOptions {
     return new CallOptions(timeout, idempotent, labels);
   }
 
-  /** Returns a copy with routing labels, matched against endpoint labels by subset selection. */
+  /**
+   * Returns a copy with routing labels, matched against endpoint labels by subset selection.
+   *
+   * @throws IllegalArgumentException if a key or value is empty
+   */
   public CallOptions withLabels(Map<String, String> labels) {
-    return new CallOptions(timeout, idempotent, Map.copyOf(labels));
+    return new CallOptions(timeout, idempotent, RequestLabels.of(labels));
+  }
+
+  /** Returns a copy with routing labels already built (reuse one instance per kind of call). */
+  public CallOptions withLabels(RequestLabels labels) {
+    return new CallOptions(timeout, idempotent, Objects.requireNonNull(labels, "labels"));
   }
 
   /** Returns the timeout override, or {@code null} to use the client's. */
@@ -60,8 +73,13 @@ public final class CallOptions {
     return idempotent;
   }
 
-  /** Returns the routing labels; empty by default. */
+  /** Returns the routing labels as a sorted map (a new map on every call); empty by default. */
   public Map<String, String> labels() {
+    return labels.asMap();
+  }
+
+  /** Returns the routing labels as lb-core's {@link RequestLabels}; empty by default. */
+  public RequestLabels requestLabels() {
     return labels;
   }
 

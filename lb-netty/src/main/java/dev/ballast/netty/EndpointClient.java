@@ -34,6 +34,7 @@ final class EndpointClient<Req, Rep> {
     Node<EndpointClient<Req, Rep>> n = node;
     return new EndpointStats(address, n == null ? endpoint.weight() : n.weight(),
         n == null ? 0 : n.pending(), pool.inFlight(), pool.connections(), pool.idleConnections(),
-        pool.pendingAcquires(), host.isEjected(), successes.sum(), failures.sum());
+        pool.pendingAcquires(), host.isEjected(), successes.sum(), failures.sum(),
+        n == null ? -1 : n.rttEstimateNanos());
   }
 }

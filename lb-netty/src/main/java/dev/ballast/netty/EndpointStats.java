@@ -12,8 +12,11 @@ package dev.ballast.netty;
  * @param pendingAcquires acquires waiting for a connection
  * @param ejected whether outlier detection has ejected it
  * @param successes requests that succeeded on it
- * @param failures attempts that failed on it
+ * @param failures attempts that failed on it (a deadline counts when it passes, even when the
+ *     request's late answer is still awaited)
+ * @param rttEstimateNanos the balancer's peak-EWMA latency estimate in nanoseconds, decayed to
+ *     now, or -1 when the algorithm does not track latency
  */
 public record EndpointStats(String address, int weight, int pending, int inFlight,
     int connections, int idleConnections, int pendingAcquires, boolean ejected, long successes,
-    long failures) {}
+    long failures, double rttEstimateNanos) {}

@@ -3,15 +3,16 @@ package dev.ballast.netty;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.subset.SubsetSelector;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
 
 /**
  * The client's pick layer: given a call's options, returns a node. The plain one is a {@link
- * Balancer} that ignores labels; a label-subset router (lb-core's {@code SubsetSelector}, which
- * picks by {@code pick(Map<String, String> labels)} and updates like a balancer) plugs in here by
- * implementing these four methods, without touching the rest of the stack.
+ * Balancer} that ignores labels; the label-subset one is lb-core's {@link SubsetSelector}, which
+ * routes by the call's {@link CallOptions#requestLabels()} and owns the nodes (its child
+ * balancers share them).
  *
  * @param <T> the thing being balanced
  */
@@ -52,6 +53,35 @@ interface Router<T> {
       @Override
       public String name() {
         return balancer.name();
+      }
+    };
+  }
+
+  /**
+   * Returns the router over a subset selector: each call goes to the subset its labels name
+   * (allocation-free for labels built once), or to the selector's fallback.
+   */
+  static <T> Router<T> of(SubsetSelector<T> selector) {
+    return new Router<T>() {
+      @Override
+      public Node<T> pick(CallOptions options) {
+        return selector.pick(options.requestLabels());
+      }
+
+      @Override
+      public List<Node<T>> update(Collection<Endpoint> endpoints,
+          Function<? super Endpoint, ? extends T> values) {
+        return selector.update(endpoints, values);
+      }
+
+      @Override
+      public List<Node<T>> nodes() {
+        return selector.nodes();
+      }
+
+      @Override
+      public String name() {
+        return selector.name();
       }
     };
   }

@@ -111,8 +111,18 @@ class FailureModesTest {
       // A framed connection survives abandoned requests: still one connection to each.
       assertThat(stall.connections()).isEqualTo(1);
       assertThat(good.connections()).isEqualTo(1);
+      // A deadline frees the caller, not the server: the stalled requests stay pending on
+      // their node, awaiting late answers, until the stalled server's connection closes.
+      assertThat(c.lateAnswersAwaited()).isEqualTo(5);
+      assertThat(c.stats()).anySatisfy(s -> {
+        assertThat(s.address()).isEqualTo(stall.endpoint().address());
+        assertThat(s.pending()).isEqualTo(5);
+        assertThat(s.inFlight()).isEqualTo(5);
+      });
+      stall.close();
       Await.until(Duration.ofSeconds(5), () -> c.stats().toString(),
           () -> c.stats().stream().allMatch(s -> s.pending() == 0 && s.inFlight() == 0));
+      assertThat(c.lateAnswersAwaited()).isZero();
     }
   }
 

@@ -17,8 +17,6 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 /**
  * The named lb-netty clients configured under {@code ballast.clients.<name>.}, built at start-up
@@ -27,11 +25,11 @@ import org.apache.commons.logging.LogFactory;
  * <pre>{@code
  * BallastClient<byte[], byte[]> orders = clients.framed("orders");
  * byte[] reply = orders.call(request).join();
+ * // with subset.selectors=zone: only the endpoints labelled zone=b
+ * orders.call(request, CallOptions.DEFAULT.withLabels(Map.of("zone", "b")));
  * }</pre>
  */
 public final class BallastClients implements AutoCloseable {
-
-  private static final Log LOG = LogFactory.getLog(BallastClients.class);
 
   private final Map<String, BallastClient<?, ?>> clients;
   private final Map<String, ClientSettings.Protocol> protocols;
@@ -58,13 +56,6 @@ public final class BallastClients implements AutoCloseable {
             ? BallastClient.http()
             : BallastClient.framed();
         apply(s, builder);
-        if (s.subset().enabled()) {
-          // Checked and kept in ClientSettings, but lb-netty's client does not route by request
-          // labels yet: say so rather than ignore the setting silently.
-          LOG.warn("Client " + s.name() + ": subset settings apply to gRPC channels only;"
-              + " lb-netty clients do not route by request labels yet, so this client's calls"
-              + " may go to every endpoint");
-        }
         for (BallastClientCustomizer c : customizers) {
           c.customize(s, builder);
         }
@@ -109,6 +100,11 @@ public final class BallastClients implements AutoCloseable {
             .baseEjectionTime(o.baseEjectionTime())
             .maxEjectionPercent(o.maxEjectionPercent())
             .build());
+    ClientSettings.Subset subset = s.subset();
+    if (subset.enabled()) {
+      b.subsets(subset.selectors(), subset.fallbackPolicy(), subset.defaultSubset())
+          .subsetsAllowRedundantKeys(subset.allowRedundantKeys());
+    }
   }
 
   /**

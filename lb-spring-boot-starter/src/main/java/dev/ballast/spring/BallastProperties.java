@@ -271,10 +271,9 @@ public class BallastProperties {
   }
 
   /**
-   * Label subsets (Envoy's subset load balancer). Applied to gRPC channels through lb-grpc's
-   * {@code label_subset} policy ({@link BallastGrpcEndpoints#serviceConfig(String)}); lb-netty
-   * clients do not route by request labels yet, so such a client logs a warning and balances over
-   * every endpoint.
+   * Label subsets (Envoy's subset load balancer, lb-core's SubsetSelector): lb-netty clients route
+   * by their calls' labels ({@code CallOptions.withLabels}), gRPC channels by headers through
+   * lb-grpc's {@code label_subset} policy ({@link BallastGrpcEndpoints#serviceConfig(String)}).
    */
   public static class Subset {
 

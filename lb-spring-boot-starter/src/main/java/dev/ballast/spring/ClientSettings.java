@@ -3,6 +3,7 @@ package dev.ballast.spring;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.spring.internal.PropertyChecks;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,16 +60,6 @@ public record ClientSettings(
     FRAMED,
     /** HTTP/1.1. */
     HTTP
-  }
-
-  /** What a call whose labels match no subset gets (Envoy's names). */
-  public enum FallbackPolicy {
-    /** The call fails. */
-    NO_FALLBACK,
-    /** The call may go to any endpoint. */
-    ANY_ENDPOINT,
-    /** The call goes to the endpoints matching the default subset. */
-    DEFAULT_SUBSET
   }
 
   /**

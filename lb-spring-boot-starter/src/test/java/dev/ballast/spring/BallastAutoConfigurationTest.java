@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.subset.FallbackPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ class BallastAutoConfigurationTest {
           assertThat(orders.subset().selectors())
               .containsExactly(Set.of("zone"), Set.of("zone", "version"));
           assertThat(orders.subset().fallbackPolicy())
-              .isEqualTo(ClientSettings.FallbackPolicy.DEFAULT_SUBSET);
+              .isEqualTo(FallbackPolicy.DEFAULT_SUBSET);
           assertThat(orders.subset().defaultSubset()).containsExactly(Map.entry("zone", "a"));
           assertThat(orders.subset().headerPrefix()).isEqualTo("x-lb-");
           assertThat(orders.subset().allowRedundantKeys()).isFalse();
@@ -76,7 +77,7 @@ class BallastAutoConfigurationTest {
           assertThat(users.protocol()).isEqualTo(ClientSettings.Protocol.FRAMED);
           assertThat(users.subset().enabled()).isFalse();
           assertThat(users.subset().fallbackPolicy())
-              .isEqualTo(ClientSettings.FallbackPolicy.NO_FALLBACK);
+              .isEqualTo(FallbackPolicy.NO_FALLBACK);
           assertThat(users.pool()).isEqualTo(new ClientSettings.Pool(Duration.ofSeconds(2), 0, 8,
               256, 1024, Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofMinutes(30)));
           assertThat(users.retryBudget())

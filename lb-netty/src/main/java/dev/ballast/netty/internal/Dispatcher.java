@@ -24,6 +24,16 @@ public abstract class Dispatcher<Req, Rep> extends ChannelInboundHandlerAdapter 
    */
   public abstract void cancel(long token);
 
+  /**
+   * Returns whether a request may stay registered after its caller gave up, so that its late
+   * answer (or the connection's end) still reaches the exchange while other requests share the
+   * connection: true for multiplexed protocols; false (the default) when an abandoned request
+   * must be {@linkplain #cancel cancelled}.
+   */
+  public boolean keepsLateAnswers() {
+    return false;
+  }
+
   /** Returns whether the connection must not be reused (broken, or a request was abandoned). */
   public abstract boolean isPoisoned();
 }

@@ -124,6 +124,11 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     }
 
     @Override
+    public boolean keepsLateAnswers() {
+      return true;
+    }
+
+    @Override
     public boolean isPoisoned() {
       return failure != null || !channel.isActive();
     }
@@ -143,7 +148,7 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
               "response id: " + id + " (expected: an id this connection sent, 1-" + lastId.get()
                   + ")"));
         }
-        // else: the answer to a request whose deadline passed; dropped.
+        // else: the answer to a request cancelled after its caller gave up; dropped.
         return;
       }
       if (frame.type() == Frame.RESPONSE) {
