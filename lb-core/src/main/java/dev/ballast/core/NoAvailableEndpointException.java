@@ -19,9 +19,21 @@ public final class NoAvailableEndpointException extends RuntimeException {
    * @param endpoints how many endpoints the balancer had (0 when the set was empty)
    */
   public NoAvailableEndpointException(String balancer, int endpoints) {
-    super(endpoints == 0
+    this(balancer, endpoints, endpoints == 0
         ? balancer + ": no endpoints"
         : balancer + ": no available endpoint (all " + endpoints + " busy or closed)");
+  }
+
+  /**
+   * Creates the exception with a message of its own, for balancers that know more about why
+   * (e.g. request labels that match no subset).
+   *
+   * @param balancer the name of the balancer that failed to pick
+   * @param endpoints how many endpoints it could have picked from (0 when none matched)
+   * @param message the whole message, naming what was asked for
+   */
+  public NoAvailableEndpointException(String balancer, int endpoints, String message) {
+    super(message);
     this.balancer = balancer;
     this.endpoints = endpoints;
   }

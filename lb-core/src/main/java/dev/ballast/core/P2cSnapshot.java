@@ -15,12 +15,12 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
     this.weights = weights;
   }
 
-  /** Returns node i's cost; lower is better. {@code now} is read once per draw. */
+  /** Returns node i's cost at time {@code now}; lower is better. */
   abstract double cost(int i, long now);
 
-  /** Returns the time to pass to {@link #cost}; 0 for metrics that do not need time. */
-  long now() {
-    return 0;
+  /** Returns whether node b is strictly cheaper than node a; by default compares {@link #cost}. */
+  boolean cheaper(int b, int a) {
+    return cost(b, 0) < cost(a, 0);
   }
 
   @Override
@@ -34,10 +34,9 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
     if (b >= a) {
       b++;
     }
-    long now = now();
     Node<T> pick = nodes[a];
     Node<T> other = nodes[b];
-    if (cost(b, now) < cost(a, now)) {
+    if (cheaper(b, a)) {
       pick = nodes[b];
       other = nodes[a];
     }

@@ -70,5 +70,9 @@ final class Fixtures {
     void advanceMillis(long ms) {
       now.addAndGet(ms * 1_000_000L);
     }
+
+    void advanceNanos(long ns) {
+      now.addAndGet(ns);
+    }
   }
 }

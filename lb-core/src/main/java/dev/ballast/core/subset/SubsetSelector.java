@@ -149,8 +149,8 @@ public final class SubsetSelector<T> {
     } else {
       why = "fallback NO_FALLBACK";
     }
-    throw new NoAvailableEndpointException(
-        name + ": request labels " + labels + " match no subset (" + why + ")", 0);
+    throw new NoAvailableEndpointException(name, 0,
+        name + ": request labels " + labels + " match no subset (" + why + ")");
   }
 
   /**

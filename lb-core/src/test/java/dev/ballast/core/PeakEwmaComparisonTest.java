@@ -1,0 +1,61 @@
+package dev.ballast.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ballast.core.Fixtures.ManualTicker;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * P2C peak EWMA compares two candidates without reading the clock (the decay factor common to
+ * both cancels). This checks that the shortcut orders every pair exactly as the decayed costs
+ * at "now" do, including Finagle's penalty for a node with no estimate and pending requests.
+ */
+class PeakEwmaComparisonTest {
+
+  @Test
+  void clockFreeComparisonAgreesWithDecayedCosts() {
+    ManualTicker ticker = new ManualTicker();
+    P2cPeakEwma<Integer> balancer = new P2cPeakEwma<>(
+        BalancerConfig.builder().ticker(ticker).random(new SplittableRandom(1)).build());
+    SplittableRandom r = new SplittableRandom(99);
+    long tau = balancer.config.decayTime().toNanos();
+    int agreed = 0;
+    for (int round = 0; round < 20_000; round++) {
+      @SuppressWarnings("unchecked")
+      Node<Integer>[] nodes = new Node[2];
+      int[] weights = new int[2];
+      long now = ticker.nanoTime() + r.nextLong(1L << 40);
+      for (int i = 0; i < 2; i++) {
+        weights[i] = 1 + r.nextInt(10);
+        nodes[i] = balancer.newNode(Endpoint.of("h" + i, 80, weights[i], java.util.Map.of()), i);
+        double estimate = r.nextInt(10) == 0 ? 0 : r.nextDouble() * 1e9;
+        long stamp = now - (long) (r.nextDouble() * 5 * tau);
+        nodes[i].initRtt(estimate, stamp);
+        int pending = r.nextInt(5);
+        for (int p = 0; p < pending; p++) {
+          nodes[i].acquire();
+        }
+      }
+      P2cSnapshot<Integer> snapshot = (P2cSnapshot<Integer>) balancer.snapshot(nodes, weights);
+      double costA = snapshot.cost(0, now);
+      double costB = snapshot.cost(1, now);
+      if (Math.abs(costA - costB) <= 1e-9 * Math.max(costA, costB)) {
+        continue; // a tie within rounding may go either way
+      }
+      advanceTo(ticker, now);
+      assertThat(snapshot.cheaper(1, 0)).as("round %d: %s vs %s", round, costB, costA)
+          .isEqualTo(costB < costA);
+      agreed++;
+    }
+    assertThat(agreed).isGreaterThan(19_000);
+  }
+
+  private static void advanceTo(ManualTicker ticker, long now) {
+    long delta = now - ticker.nanoTime();
+    ticker.advanceMillis(0);
+    if (delta > 0) {
+      ticker.advanceNanos(delta);
+    }
+  }
+}
