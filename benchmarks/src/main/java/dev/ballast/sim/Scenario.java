@@ -26,6 +26,10 @@ import java.util.Objects;
  *     for the balancer as failures at that moment); if false, the timeout is only a measuring
  *     threshold, as in Linkerd's experiment: the client waits for every answer, the balancer sees
  *     its real latency, and a request answered after the timeout counts as a failure
+ * @param lateAnswers with the timeout enforced, whether an attempt still running at the deadline
+ *     stays pending on its node until its answer, which then feeds the balancer its real latency
+ *     as a failure (true, lb-netty's default: a deadline frees the caller, not the server); if
+ *     false, it completes for the balancer as a failure of the elapsed time at the deadline
  * @param seed the seed of every random draw (arrivals, latencies, balancer)
  */
 public record Scenario(
@@ -40,6 +44,7 @@ public record Scenario(
     long tryTimeoutNanos,
     long backupAfterNanos,
     boolean enforceTimeout,
+    boolean lateAnswers,
     long seed) {
 
   /** The built-in scenarios' names. */
@@ -90,8 +95,10 @@ public record Scenario(
    *       2 s from 15 s to 45 s, success measured at a 1 s timeout, no retries, seed 1. As in that
    *       experiment the timeout is a measuring threshold: the client waits for every answer,
    *       so the balancers see the slow backend's real 2 s latency.
-   *   <li>{@code linkerd-deadline} is the same with the timeout enforced: the client gives up at
-   *       1 s and the balancer sees a failure of 1 s.
+   *   <li>{@code linkerd-deadline} is the same with the timeout enforced, as lb-netty does: the
+   *       client gives up at 1 s, the request stays pending on the slow backend until its answer
+   *       comes, and the balancer then hears its real 2 s latency (with {@code --late-answers
+   *       drop}, the balancer sees a failure of 1 s at the deadline instead).
    * </ul>
    *
    * @throws IllegalArgumentException naming the unknown scenario and the known ones
@@ -127,7 +134,7 @@ public record Scenario(
     Builder b = builder().name(name).ratePerSecond(ratePerSecond).poisson(poisson)
         .durationNanos(durationNanos).timeoutNanos(timeoutNanos).retries(retries)
         .tryTimeoutNanos(tryTimeoutNanos).backupAfterNanos(backupAfterNanos)
-        .enforceTimeout(enforceTimeout).seed(seed);
+        .enforceTimeout(enforceTimeout).lateAnswers(lateAnswers).seed(seed);
     b.backends.addAll(backends);
     b.slowWindows.addAll(slowWindows);
     return b;
@@ -153,6 +160,10 @@ public record Scenario(
         poisson ? "poisson" : "constant", Durations.format(durationNanos), Durations.format(timeoutNanos)));
     if (!enforceTimeout) {
       s.append(" (measured, not enforced)");
+    } else if (!lateAnswers) {
+      s.append(" (enforced, late answers dropped)");
+    } else {
+      s.append(" (enforced)");
     }
     if (retries > 0) {
       s.append(", ").append(retries).append(" retries after ").append(Durations.format(tryTimeoutNanos));
@@ -183,6 +194,7 @@ public record Scenario(
     private long tryTimeoutNanos;
     private long backupAfterNanos;
     private boolean enforceTimeout = true;
+    private boolean lateAnswers = true;
     private long seed = 1;
 
     private Builder() {}
@@ -283,6 +295,15 @@ public record Scenario(
       return this;
     }
 
+    /**
+     * Sets whether, with the timeout enforced, late answers still feed the balancer (true, the
+     * default, as lb-netty); see {@link Scenario#lateAnswers()}.
+     */
+    public Builder lateAnswers(boolean lateAnswers) {
+      this.lateAnswers = lateAnswers;
+      return this;
+    }
+
     /** Sets the seed; default 1. */
     public Builder seed(long seed) {
       this.seed = seed;
@@ -293,7 +314,7 @@ public record Scenario(
     public Scenario build() {
       long tryTimeout = retries > 0 && tryTimeoutNanos == 0 ? timeoutNanos / (retries + 1) : tryTimeoutNanos;
       return new Scenario(name, backends, slowWindows, ratePerSecond, poisson, durationNanos,
-          timeoutNanos, retries, tryTimeout, backupAfterNanos, enforceTimeout, seed);
+          timeoutNanos, retries, tryTimeout, backupAfterNanos, enforceTimeout, lateAnswers, seed);
     }
   }
 }

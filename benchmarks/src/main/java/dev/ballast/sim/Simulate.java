@@ -37,9 +37,12 @@ public final class Simulate {
         --arrivals KIND        constant (evenly spaced, default) or poisson
         --duration D           how long requests are sent (linkerd: 60s)
         --timeout D            the client's deadline per request (linkerd: 1s)
-        --deadline MODE        enforce: the client gives up at the timeout and the balancer sees a
-                               failure then (default); measure: the client waits for every answer
-                               and counts late ones as failures (as in Linkerd's experiment: linkerd)
+        --deadline MODE        enforce: the client gives up at the timeout (default); measure: the
+                               client waits for every answer and counts late ones as failures (as
+                               in Linkerd's experiment: linkerd)
+        --late-answers MODE    with the deadline enforced, feed (default, as lb-netty): a late
+                               answer still reaches the balancer with its real latency; drop: the
+                               balancer sees a failure at the deadline
         --retries N            retry an attempt that exceeds --try-timeout, up to N times (default 0)
         --try-timeout D        per-attempt timeout with retries (default timeout / (N + 1))
         --backup-after D       send one backup request after D without an answer (default off)
@@ -209,6 +212,13 @@ public final class Simulate {
             case "enforce" -> b.enforceTimeout(true);
             case "measure" -> b.enforceTimeout(false);
             default -> throw new IllegalArgumentException("--deadline: " + value + " (expected: enforce or measure)");
+          }
+        }
+        case "--late-answers" -> {
+          switch (value.toLowerCase(Locale.ROOT)) {
+            case "feed" -> b.lateAnswers(true);
+            case "drop" -> b.lateAnswers(false);
+            default -> throw new IllegalArgumentException("--late-answers: " + value + " (expected: feed or drop)");
           }
         }
         case "--retries" -> b.retries(parseInt(flag, value, 0));

@@ -24,9 +24,11 @@ import org.HdrHistogram.Histogram;
  * shift another's: the same seed gives the same output.
  *
  * <p>The client model is that of a client with a deadline: a request is answered when the first
- * of its attempts answers before the deadline. At the deadline every attempt still running
- * completes for the balancer as a failure with its elapsed time ({@link Node#complete(long,
- * boolean)}), as a real client's timeout would; its late response is ignored. With retries on, an
+ * of its attempts answers before the deadline. At the deadline the request fails; an attempt
+ * still running stays pending on its node until its answer comes, which then completes it for the
+ * balancer as a failure with its real latency, as lb-netty does ({@linkplain
+ * Scenario#lateAnswers() late answers}); with late answers dropped, it completes as a failure
+ * with its elapsed time at the deadline ({@link Node#complete(long, boolean)}). With retries on, an
  * attempt that exceeds the per-try timeout completes as a failure and the request tries again
  * (picking again) while attempts and time remain. With backup requests on, a request not answered
  * after the backup delay sends one more attempt; when one attempt answers, the others are
@@ -243,8 +245,9 @@ public final class Simulator {
         return; // timed out or abandoned: a late answer nobody waits for
       }
       a.done = true;
-      a.node.complete(now - a.sent, true);
       Request r = a.request;
+      // An answer after its request has ended (a late answer) reaches the balancer as a failure.
+      a.node.complete(now - a.sent, !r.done);
       if (r.done) {
         return;
       }
@@ -278,6 +281,9 @@ public final class Simulator {
       }
       r.done = true;
       record(now - r.arrival);
+      if (scenario.lateAnswers()) {
+        return; // running attempts stay pending until their answers
+      }
       for (Attempt a : r.attempts) {
         if (!a.done) {
           a.done = true;

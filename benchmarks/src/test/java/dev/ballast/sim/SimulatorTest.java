@@ -141,6 +141,24 @@ class SimulatorTest {
   }
 
   @Test
+  void lateAnswersTellPeakEwmaTheSlowBackendsRealLatency() {
+    // The client gives up at 1 s either way; what differs is what the balancer hears: the real
+    // 2 s when the late answer comes (lb-netty's default), or a 1 s failure at the deadline.
+    Scenario feed = Scenario.named("linkerd-deadline");
+    Scenario drop = feed.toBuilder().lateAnswers(false).build();
+    assertThat(feed.describe()).contains("(enforced)");
+    assertThat(drop.describe()).contains("(enforced, late answers dropped)");
+    Result fed = new Simulator(feed).run(Algorithm.P2C_PEAK_EWMA);
+    Result dropped = new Simulator(drop).run(Algorithm.P2C_PEAK_EWMA);
+    Result measured = new Simulator(Scenario.named("linkerd")).run(Algorithm.P2C_PEAK_EWMA);
+    assertThat(fed.successRate()).isGreaterThanOrEqualTo(0.999);
+    assertThat(fed.successes()).isGreaterThan(dropped.successes());
+    // The balancer hears the same thing as in the measured experiment, so it picks the same way.
+    assertThat(fed.successes()).isEqualTo(measured.successes());
+    assertThat(fed.maxMillis()).isEqualTo(1000.0); // nobody waits past the deadline
+  }
+
+  @Test
   void scenarioChecksItsArguments() {
     assertThatThrownBy(() -> Scenario.builder().build())
         .isInstanceOf(IllegalArgumentException.class).hasMessage("backends: 0 (expected: > 0)");
