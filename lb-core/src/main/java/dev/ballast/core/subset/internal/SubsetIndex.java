@@ -65,9 +65,14 @@ public final class SubsetIndex<T> {
   private final String[] defaultValues;
   private final String[] indexKeys;
   private final long[] selectorMasks;
+  // per selector: the index key position of each of its keys, in the selector's (sorted) order
+  private final int[][] selectorKeyPos;
   private final double rebuildThreshold;
   private final int cacheSize;
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
+
+  private static final int ADDED = -1;
+  private static final int UNCHANGED = -2;
 
   private final SlotMap slotByAddress = new SlotMap();
   // The previous update's list and slots by position, to skip hashing an unchanged push.
@@ -88,6 +93,7 @@ public final class SubsetIndex<T> {
   private int highWater;
   private int[] free = new int[16];
   private int freeCount;
+  private long totalWeight;
   private long fullBuilds;
   private long incrementalUpdates;
   private SubsetState<T> state;
@@ -137,6 +143,13 @@ public final class SubsetIndex<T> {
       valueNames.add(new ArrayList<>());
     }
     this.selectorMasks = new long[this.selectors.length];
+    this.selectorKeyPos = new int[this.selectors.length][];
+    for (int i = 0; i < this.selectors.length; i++) {
+      selectorKeyPos[i] = new int[this.selectors[i].length];
+      for (int j = 0; j < this.selectors[i].length; j++) {
+        selectorKeyPos[i][j] = Arrays.asList(indexKeys).indexOf(this.selectors[i][j]);
+      }
+    }
     for (int i = 0; i < this.selectors.length; i++) {
       for (String k : this.selectors[i]) {
         int ki = Arrays.asList(indexKeys).indexOf(k);
@@ -300,69 +313,22 @@ public final class SubsetIndex<T> {
         }
       }
     }
-    if (nChanged > 0) {
-      List<Node<T>> changedNodes = new ArrayList<>(nChanged);
-      List<Endpoint> changedEndpoints = new ArrayList<>(nChanged);
-      for (int j = 0; j < nChanged; j++) {
-        int slot = slotOf[changedIdx[j]];
-        Endpoint ep = es[changedIdx[j]];
-        dSlot[d] = slot;
-        dOld[d] = endpoints[slot];
-        dNew[d] = ep;
-        dWeight[d] = dOld[d].weight() != ep.weight();
-        d++;
-        changedNodes.add(prev.bySlot[slot]);
-        changedEndpoints.add(ep);
-      }
-      renew(changedNodes, changedEndpoints);
-    }
-    // New addresses take freed slots from earlier updates, then fresh ones.
-    int[] addedSlots = new int[nAdded];
-    for (int j = 0; j < nAdded; j++) {
-      int slot = freeCount > 0 ? free[--freeCount] : highWater++;
-      addedSlots[j] = slot;
-      slotOf[addedIdx[j]] = slot;
+    for (int j = 0; j < nChanged; j++) {
+      int slot = slotOf[changedIdx[j]];
+      Endpoint ep = es[changedIdx[j]];
       dSlot[d] = slot;
-      dNew[d] = es[addedIdx[j]];
+      dOld[d] = endpoints[slot];
+      dNew[d] = ep;
+      dWeight[d] = dOld[d].weight() != ep.weight();
       d++;
     }
-    if (highWater > endpoints.length) {
-      int cap = Math.max(highWater, endpoints.length * 2);
-      endpoints = Arrays.copyOf(endpoints, cap);
-      seen = Arrays.copyOf(seen, cap);
-      for (int k = 0; k < idsBySlot.length; k++) {
-        idsBySlot[k] = Arrays.copyOf(idsBySlot[k], cap);
-      }
-    }
-    Node<T>[] bySlot = prev.bySlot;
-    if (nAdded > 0 || nRemoved > 0) {
-      bySlot = Arrays.copyOf(prev.bySlot, highWater);
-    }
-    for (int j = 0; j < nDirty; j++) {
-      int slot = dSlot[j];
-      endpoints[slot] = dNew[j];
-      if (dNew[j] == null) {
-        bySlot[slot] = null;
-        slotByAddress.remove(dOld[j].address());
-      } else {
-        if (dOld[j] == null) {
-          slotByAddress.put(dNew[j].address(), slot);
-        }
-        Map<String, String> labels = dNew[j].labels();
-        for (int k = 0; k < indexKeys.length; k++) {
-          String v = labels.isEmpty() ? null : labels.get(indexKeys[k]);
-          idsBySlot[k][slot] = v == null ? -1 : valueId(k, v);
-        }
-      }
-    }
     for (int j = 0; j < nAdded; j++) {
-      bySlot[addedSlots[j]] = addedNodes[j];
+      dNew[d++] = es[addedIdx[j]];
     }
-    for (int j = 0; j < nRemoved; j++) {
-      if (freeCount == free.length) {
-        free = Arrays.copyOf(free, freeCount * 2);
-      }
-      free[freeCount++] = dSlot[j];
+    int[][] dOldIds = oldIds(dSlot, dOld);
+    Node<T>[] bySlot = writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes);
+    for (int j = 0; j < nAdded; j++) {
+      slotOf[addedIdx[j]] = dSlot[nRemoved + nChanged + j];
     }
 
     List<Node<T>> nodes;
@@ -381,7 +347,259 @@ public final class SubsetIndex<T> {
     lastOrder = es;
     lastSlots = slotOf;
     lastCount = n;
+    totalWeight = sum;
+    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, nAdded + nRemoved > 0);
+    return removed;
+  }
 
+  /**
+   * Applies a delta and publishes nothing: the caller reads {@link #state()} after. Upserts add
+   * new addresses (appended to the node order) or replace the endpoint of known ones (in place);
+   * removed addresses that are not known are ignored. Costs the size of the delta and of the
+   * subsets it touches, not the number of endpoints (except that adding or removing rebuilds
+   * the node list, one array copy). Validates everything before changing anything.
+   *
+   * @return the removed nodes
+   */
+  @SuppressWarnings("unchecked")
+  public List<Node<T>> apply(Collection<Endpoint> upserts, Collection<String> removedAddresses,
+      Function<? super Endpoint, ? extends T> values) {
+    Endpoint[] ups = upserts.toArray(new Endpoint[0]);
+    String[] rms = removedAddresses.toArray(new String[0]);
+    int e = ++epoch;
+    // per upsert: its slot, ADDED for a new address, UNCHANGED for an equal endpoint
+    int[] upSlot = new int[ups.length];
+    int[] rmSlot = new int[rms.length];
+    String[] pending = new String[ups.length + rms.length];
+    int nPending = 0;
+    int nAdded = 0;
+    int nChanged = 0;
+    int nRemoved = 0;
+    long sum = totalWeight;
+    Node<T>[] addedNodes;
+    try {
+      for (int i = 0; i < ups.length; i++) {
+        Endpoint ep = Objects.requireNonNull(ups[i], "upserted endpoint");
+        int slot = slotByAddress.get(ep.address());
+        if (slot == SlotMap.ABSENT) {
+          // a new address: marked pending (negative) so that a second one is caught
+          slotByAddress.put(ep.address(), -1);
+          pending[nPending++] = ep.address();
+          upSlot[i] = ADDED;
+          nAdded++;
+          sum += ep.weight();
+          continue;
+        }
+        if (slot < 0 || seen[slot] == e) {
+          throw new IllegalArgumentException("address: " + ep.address() + " given twice");
+        }
+        seen[slot] = e;
+        Endpoint old = endpoints[slot];
+        if (old == ep || old.equals(ep)) {
+          upSlot[i] = UNCHANGED;
+        } else {
+          upSlot[i] = slot;
+          nChanged++;
+          sum += ep.weight() - (long) old.weight();
+        }
+      }
+      for (int i = 0; i < rms.length; i++) {
+        String a = Objects.requireNonNull(rms[i], "removed address");
+        int slot = slotByAddress.get(a);
+        if (slot == SlotMap.ABSENT) {
+          // not known: nothing to remove, but a repeat is still caught
+          slotByAddress.put(a, -1);
+          pending[nPending++] = a;
+          rmSlot[i] = UNCHANGED;
+          continue;
+        }
+        if (slot < 0 || seen[slot] == e) {
+          throw new IllegalArgumentException("address: " + a + " given twice");
+        }
+        seen[slot] = e;
+        rmSlot[i] = slot;
+        nRemoved++;
+        sum -= endpoints[slot].weight();
+      }
+      if (sum > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "weights: sum " + sum + " (expected: <= " + Integer.MAX_VALUE + ")");
+      }
+      // Values only after the whole delta is valid; a throwing factory leaves all untouched.
+      addedNodes = new Node[nAdded];
+      for (int i = 0, j = 0; i < ups.length; i++) {
+        if (upSlot[i] == ADDED) {
+          addedNodes[j++] = prototype.newNode(ups[i], values.apply(ups[i]));
+        }
+      }
+    } finally {
+      for (int j = 0; j < nPending; j++) {
+        slotByAddress.remove(pending[j]);
+      }
+    }
+    int nDirty = nRemoved + nChanged + nAdded;
+    if (nDirty == 0) {
+      return List.of();
+    }
+    SubsetState<T> prev = state;
+    int[] dSlot = new int[nDirty];
+    Endpoint[] dOld = new Endpoint[nDirty];
+    Endpoint[] dNew = new Endpoint[nDirty];
+    boolean[] dWeight = new boolean[nDirty];
+    List<Node<T>> removed = new ArrayList<>(nRemoved);
+    int d = 0;
+    for (int slot : rmSlot) {
+      if (slot >= 0) {
+        dSlot[d] = slot;
+        dOld[d++] = endpoints[slot];
+        removed.add(prev.bySlot[slot]);
+      }
+    }
+    for (int i = 0; i < ups.length; i++) {
+      int slot = upSlot[i];
+      if (slot >= 0) {
+        dSlot[d] = slot;
+        dOld[d] = endpoints[slot];
+        dNew[d] = ups[i];
+        dWeight[d] = dOld[d].weight() != ups[i].weight();
+        d++;
+      }
+    }
+    for (int i = 0; i < ups.length; i++) {
+      if (upSlot[i] == ADDED) {
+        dNew[d++] = ups[i];
+      }
+    }
+    int[][] dOldIds = oldIds(dSlot, dOld);
+    Node<T>[] bySlot = writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes);
+
+    List<Node<T>> nodes = prev.nodes;
+    if (nAdded > 0 || nRemoved > 0) {
+      // the previous order without the removed, then the added in delta order
+      int n = lastCount - nRemoved + nAdded;
+      Endpoint[] order = spareOrder.length >= n ? spareOrder : new Endpoint[n];
+      int[] slots = spareSlots.length >= n ? spareSlots : new int[n];
+      Node<T>[] ordered = new Node[n];
+      int m = 0;
+      for (int i = 0; i < lastCount; i++) {
+        int slot = lastSlots[i];
+        if (endpoints[slot] != null) {
+          order[m] = endpoints[slot];
+          slots[m] = slot;
+          ordered[m++] = bySlot[slot];
+        }
+      }
+      for (int j = nRemoved + nChanged; j < nDirty; j++) {
+        order[m] = dNew[j];
+        slots[m] = dSlot[j];
+        ordered[m++] = bySlot[dSlot[j]];
+      }
+      nodes = Collections.unmodifiableList(Arrays.asList(ordered));
+      spareOrder = lastOrder;
+      spareSlots = lastSlots;
+      lastOrder = order;
+      lastSlots = slots;
+      lastCount = n;
+    }
+    totalWeight = sum;
+    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, nAdded + nRemoved > 0);
+    return removed;
+  }
+
+  /**
+   * Writes the dirty slots into the updater's tables: the removed ones first in the arrays, then
+   * the changed ones, then the added ones, whose slots this assigns (freed slots of earlier
+   * updates first). Renews the changed nodes' endpoints. Returns the new nodes by slot (the
+   * previous array when no slot is added or removed).
+   */
+  @SuppressWarnings("unchecked")
+  private Node<T>[] writeSlots(SubsetState<T> prev, int nRemoved, int nChanged, int[] dSlot,
+      Endpoint[] dOld, Endpoint[] dNew, Node<T>[] addedNodes) {
+    int nAdded = addedNodes.length;
+    if (nChanged > 0) {
+      List<Node<T>> changedNodes = new ArrayList<>(nChanged);
+      List<Endpoint> changedEndpoints = new ArrayList<>(nChanged);
+      for (int j = nRemoved; j < nRemoved + nChanged; j++) {
+        changedNodes.add(prev.bySlot[dSlot[j]]);
+        changedEndpoints.add(dNew[j]);
+      }
+      renew(changedNodes, changedEndpoints);
+    }
+    // New addresses take freed slots from earlier updates, then fresh ones.
+    int first = nRemoved + nChanged;
+    for (int j = 0; j < nAdded; j++) {
+      dSlot[first + j] = freeCount > 0 ? free[--freeCount] : highWater++;
+    }
+    if (highWater > endpoints.length) {
+      int cap = Math.max(highWater, endpoints.length * 2);
+      endpoints = Arrays.copyOf(endpoints, cap);
+      seen = Arrays.copyOf(seen, cap);
+      for (int k = 0; k < idsBySlot.length; k++) {
+        idsBySlot[k] = Arrays.copyOf(idsBySlot[k], cap);
+      }
+    }
+    Node<T>[] bySlot = prev.bySlot;
+    if (nAdded > 0 || nRemoved > 0) {
+      bySlot = Arrays.copyOf(prev.bySlot, highWater);
+    }
+    for (int j = 0; j < dSlot.length; j++) {
+      int slot = dSlot[j];
+      endpoints[slot] = dNew[j];
+      if (dNew[j] == null) {
+        bySlot[slot] = null;
+        slotByAddress.remove(dOld[j].address());
+      } else {
+        if (dOld[j] == null) {
+          slotByAddress.put(dNew[j].address(), slot);
+        }
+        Map<String, String> labels = dNew[j].labels();
+        for (int k = 0; k < indexKeys.length; k++) {
+          String v = labels.isEmpty() ? null : labels.get(indexKeys[k]);
+          idsBySlot[k][slot] = v == null ? -1 : valueId(k, v);
+        }
+      }
+    }
+    for (int j = 0; j < nAdded; j++) {
+      bySlot[dSlot[first + j]] = addedNodes[j];
+    }
+    for (int j = 0; j < nRemoved; j++) {
+      if (freeCount == free.length) {
+        free = Arrays.copyOf(free, freeCount * 2);
+      }
+      free[freeCount++] = dSlot[j];
+    }
+    return bySlot;
+  }
+
+  /**
+   * Returns each dirty slot's value ids per index key before the update writes the new ones
+   * ({@code null} for an added slot).
+   */
+  private int[][] oldIds(int[] dSlot, Endpoint[] dOld) {
+    int[][] out = new int[dSlot.length][];
+    for (int j = 0; j < dSlot.length; j++) {
+      if (dOld[j] != null) {
+        int[] ids = new int[indexKeys.length];
+        for (int k = 0; k < ids.length; k++) {
+          ids[k] = idsBySlot[k][dSlot[j]];
+        }
+        out[j] = ids;
+      }
+    }
+    return out;
+  }
+
+  /** Makes the next state: shared, patched or rebuilt, by how many slots changed. */
+  private void publish(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot, int[] dSlot,
+      Endpoint[] dOld, Endpoint[] dNew, int[][] dOldIds, boolean[] dWeight, boolean membership) {
+    int nDirty = dSlot.length;
+    int oldLive = prev.live.getCardinality();
+    int nAdded = 0;
+    for (int j = 0; j < nDirty; j++) {
+      if (dOld[j] == null) {
+        nAdded++;
+      }
+    }
     if (nDirty == 0) {
       state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.live, prev.tables, prev.all,
           prev.defaultSubset);
@@ -390,9 +608,8 @@ public final class SubsetIndex<T> {
       state = buildAll(nodes, bySlot);
     } else {
       incrementalUpdates++;
-      state = patch(prev, nodes, bySlot, dSlot, dOld, dNew, dWeight, nAdded + nRemoved > 0);
+      state = patch(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, membership);
     }
-    return removed;
   }
 
   private int valueId(int k, String value) {
@@ -726,11 +943,24 @@ public final class SubsetIndex<T> {
   // ---------------------------------------------------------------- incremental update
 
   private SubsetState<T> patch(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot,
-      int[] dSlot, Endpoint[] dOld, Endpoint[] dNew, boolean[] dWeight, boolean membership) {
+      int[] dSlot, Endpoint[] dOld, Endpoint[] dNew, int[][] dOldIds, boolean[] dWeight,
+      boolean membership) {
     int nDirty = dSlot.length;
     boolean anyWeight = false;
     for (boolean w : dWeight) {
       anyWeight |= w;
+    }
+    // Each dirty slot's value ids, old and new (-1: no such label; a null row: no endpoint),
+    // compared as ints rather than by looking labels up.
+    int[][] dNewIds = new int[nDirty][];
+    for (int j = 0; j < nDirty; j++) {
+      if (dNew[j] != null) {
+        int[] ids = new int[indexKeys.length];
+        for (int k = 0; k < ids.length; k++) {
+          ids[k] = idsBySlot[k][dSlot[j]];
+        }
+        dNewIds[j] = ids;
+      }
     }
     // 1. Index: copy and patch the bitmaps of changed key=value pairs.
     Map<String, Map<String, RoaringBitmap>> index = prev.index;
@@ -741,10 +971,11 @@ public final class SubsetIndex<T> {
     long[] dMask = new long[nDirty];
     for (int ki = 0; ki < indexKeys.length; ki++) {
       String key = indexKeys[ki];
+      List<String> names = valueNames.get(ki);
       for (int j = 0; j < nDirty; j++) {
-        String ov = dOld[j] == null ? null : dOld[j].label(key);
-        String nv = dNew[j] == null ? null : dNew[j].label(key);
-        if (Objects.equals(ov, nv)) {
+        int ov = dOldIds[j] == null ? -1 : dOldIds[j][ki];
+        int nv = dNewIds[j] == null ? -1 : dNewIds[j][ki];
+        if (ov == nv) {
           continue;
         }
         dMask[j] |= ki < 64 ? 1L << ki : -1L;
@@ -755,11 +986,11 @@ public final class SubsetIndex<T> {
           copiedIndex.put(key, new HashMap<>(prev.index.getOrDefault(key, Map.of())));
         }
         Map<String, RoaringBitmap> inner = copiedIndex.get(key);
-        if (ov != null) {
-          mutable(inner, ov, owned).remove(dSlot[j]);
+        if (ov >= 0) {
+          mutable(inner, names.get(ov), owned).remove(dSlot[j]);
         }
-        if (nv != null) {
-          mutable(inner, nv, owned).add(dSlot[j]);
+        if (nv >= 0) {
+          mutable(inner, names.get(nv), owned).add(dSlot[j]);
         }
       }
     }
@@ -785,10 +1016,10 @@ public final class SubsetIndex<T> {
       }
     }
 
-    // 2. Which subsets of which selectors change: each gets its old bitmap merged with the few
-    // slots that leave or join it (one exact-size copy), rather than intersecting again. The
-    // same old bitmap with the same changes (a subset shared by several selectors) is merged
-    // once.
+    // 2. Which subsets of which selectors change: each gets a copy of its old bitmap with the
+    // few slots that leave or join it, rather than intersecting again. Dirty slots are grouped
+    // by their value ids; labels are made once per group. The same old bitmap with the same
+    // changes (a subset shared by several selectors) is copied once.
     List<int[]> pendingTable = new ArrayList<>();
     List<RequestLabels> pendingLabels = new ArrayList<>();
     List<RoaringBitmap> pendingBitmaps = new ArrayList<>();
@@ -797,41 +1028,47 @@ public final class SubsetIndex<T> {
     Map<RequestLabels, Subset<T>>[] maps = new Map[selectors.length];
     for (int i = 0; i < selectors.length; i++) {
       String[] keys = selectors[i];
+      int[] pos = selectorKeyPos[i];
       Map<RequestLabels, Subset<T>> before = prev.tables[i].subsets;
-      Map<RequestLabels, IntList> changes = null;
+      Map<Object, Group> changes = null;
       for (int j = 0; j < nDirty; j++) {
         if (dOld[j] != null && dNew[j] != null && !dWeight[j]
             && (dMask[j] & selectorMasks[i]) == 0) {
           continue; // none of this selector's keys changed: same subset, same weight
         }
-        String[] ov = tuple(dOld[j], keys);
-        String[] nv = tuple(dNew[j], keys);
-        if (ov == null && nv == null) {
+        boolean hasOld = covers(dOldIds[j], pos);
+        boolean hasNew = covers(dNewIds[j], pos);
+        if (!hasOld && !hasNew) {
           continue;
         }
-        boolean same = ov != null && nv != null && Arrays.equals(ov, nv);
+        boolean same = hasOld && hasNew && sameIds(dOldIds[j], dNewIds[j], pos);
         if (same && !dWeight[j]) {
           continue;
         }
         if (changes == null) {
           changes = new HashMap<>();
         }
-        if (ov != null && !same) {
-          changes.computeIfAbsent(labels(keys, ov), x -> new IntList()).add(~dSlot[j]);
+        if (hasOld && !same) {
+          group(changes, dOldIds[j], pos).ops.add(~dSlot[j]);
         }
-        if (nv != null) {
+        if (hasNew) {
           // a reweighted member is "added" again: same members, but a new child balancer
-          changes.computeIfAbsent(labels(keys, nv), x -> new IntList()).add(dSlot[j]);
+          group(changes, dNewIds[j], pos).ops.add(dSlot[j]);
         }
       }
       if (changes == null) {
         continue;
       }
       maps[i] = new HashMap<>(before);
-      for (Map.Entry<RequestLabels, IntList> en : changes.entrySet()) {
-        Subset<T> old = maps[i].remove(en.getKey());
+      for (Group g : changes.values()) {
+        String[] values = new String[pos.length];
+        for (int m = 0; m < pos.length; m++) {
+          values[m] = valueNames.get(pos[m]).get(g.ids[m]);
+        }
+        RequestLabels labels = labels(keys, values);
+        Subset<T> old = maps[i].remove(labels);
         RoaringBitmap oldBits = old == null ? null : old.members();
-        PatchKey key = new PatchKey(oldBits, en.getValue().sorted());
+        PatchKey key = new PatchKey(oldBits, g.ops.sorted());
         RoaringBitmap bm = patched.get(key);
         if (bm == null) {
           bm = merge(oldBits, key.ops, highWater);
@@ -840,7 +1077,7 @@ public final class SubsetIndex<T> {
         if (!bm.isEmpty()) {
           // added below, once sharing with equal bitmaps is decided
           pendingTable.add(new int[] {i});
-          pendingLabels.add(en.getKey());
+          pendingLabels.add(labels);
           pendingBitmaps.add(bm);
         }
       }
@@ -909,27 +1146,29 @@ public final class SubsetIndex<T> {
     if (size == 0) {
       return new RoaringBitmap();
     }
-    ExactBitmapBuilder out = new ExactBitmapBuilder(size, limit);
-    int o = 0;
-    PeekableIntIterator it = old == null ? null : old.getIntIterator();
-    int next = it != null && it.hasNext() ? it.next() : -1;
-    while (next >= 0 || o < ops.length) {
-      int opSlot = o < ops.length ? (ops[o] >= 0 ? ops[o] : ~ops[o]) : Integer.MAX_VALUE;
-      if (next >= 0 && next < opSlot) {
-        out.add(next);
-        next = it.hasNext() ? it.next() : -1;
-      } else {
-        // the op's slot comes now: keep it if added, drop it if removed
-        if (ops[o] >= 0) {
-          out.add(opSlot);
+    if (old == null) {
+      ExactBitmapBuilder out = new ExactBitmapBuilder(size, limit);
+      for (int op : ops) {
+        if (op >= 0) {
+          out.add(op);
         }
-        if (next == opSlot) {
-          next = it.hasNext() ? it.next() : -1;
-        }
-        o++;
+      }
+      return out.get();
+    }
+    // Copy on write: a clone is a block copy of the containers, then the few ops in place;
+    // removals first, so that the additions mostly reuse the room they free.
+    RoaringBitmap out = old.clone();
+    for (int op : ops) {
+      if (op < 0) {
+        out.remove(~op);
       }
     }
-    return out.get();
+    for (int op : ops) {
+      if (op >= 0) {
+        out.add(op);
+      }
+    }
+    return out;
   }
 
   /** A growable list of ints; {@link #sorted()} orders ops by slot. */
@@ -1009,19 +1248,92 @@ public final class SubsetIndex<T> {
     return bm;
   }
 
-  /** Returns the endpoint's values of the keys, or {@code null} if it lacks one (or is null). */
-  private static String[] tuple(Endpoint ep, String[] keys) {
-    if (ep == null) {
-      return null;
+  /** Returns whether the value ids have a value for every position (false for no ids). */
+  private static boolean covers(int[] ids, int[] pos) {
+    if (ids == null) {
+      return false;
     }
-    Map<String, String> labels = ep.labels();
-    String[] v = new String[keys.length];
-    for (int k = 0; k < keys.length; k++) {
-      v[k] = labels.get(keys[k]);
-      if (v[k] == null) {
-        return null;
+    for (int p : pos) {
+      if (ids[p] < 0) {
+        return false;
       }
     }
-    return v;
+    return true;
+  }
+
+  private static boolean sameIds(int[] a, int[] b, int[] pos) {
+    for (int p : pos) {
+      if (a[p] != b[p]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Returns the group of a selector's value combination, keyed by a packed long if it fits. */
+  private static Group group(Map<Object, Group> groups, int[] ids, int[] pos) {
+    int bits = 64 / pos.length;
+    long packed = 0;
+    boolean fits = bits >= 1;
+    for (int p : pos) {
+      int id = ids[p];
+      if (bits < 32 && id >= 1 << bits) {
+        fits = false;
+      }
+      packed = (packed << bits) | id;
+    }
+    int[] sel = null;
+    Object key;
+    if (fits) {
+      key = packed;
+    } else {
+      sel = select(ids, pos);
+      key = new IdKey(sel);
+    }
+    Group g = groups.get(key);
+    if (g == null) {
+      g = new Group(sel != null ? sel : select(ids, pos));
+      groups.put(key, g);
+    }
+    return g;
+  }
+
+  private static int[] select(int[] ids, int[] pos) {
+    int[] sel = new int[pos.length];
+    for (int m = 0; m < pos.length; m++) {
+      sel[m] = ids[pos[m]];
+    }
+    return sel;
+  }
+
+  /** The dirty slots that leave ({@code ~slot}) or join ({@code slot}) one value combination. */
+  private static final class Group {
+    final int[] ids;
+    final IntList ops = new IntList();
+
+    Group(int[] ids) {
+      this.ids = ids;
+    }
+  }
+
+  /** Value ids as a map key, when they do not pack into a long. */
+  private static final class IdKey {
+    final int[] ids;
+    final int hash;
+
+    IdKey(int[] ids) {
+      this.ids = ids;
+      this.hash = Arrays.hashCode(ids);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof IdKey && Arrays.equals(((IdKey) o).ids, ids);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
   }
 }
