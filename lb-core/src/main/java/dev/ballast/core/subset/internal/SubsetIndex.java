@@ -10,7 +10,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -72,6 +71,8 @@ public final class SubsetIndex<T> {
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
 
   private static final int ADDED = -1;
+  // up to this many changed slots, a patched bitmap is a clone changed in place; else an XOR
+  private static final int FEW_OPS = 4;
   private static final int UNCHANGED = -2;
 
   private final SlotMap slotByAddress = new SlotMap();
@@ -964,14 +965,11 @@ public final class SubsetIndex<T> {
     }
     // 1. Index: copy and patch the bitmaps of changed key=value pairs.
     Map<String, Map<String, RoaringBitmap>> index = prev.index;
-    Map<String, Map<String, RoaringBitmap>> copiedIndex = null;
-    Set<RoaringBitmap> owned = Collections.newSetFromMap(new IdentityHashMap<>());
-    Set<String> copiedKeys = new HashSet<>();
+    // per index key, per value id: the slots leaving ({@code ~slot}) or joining it
+    IntList[][] indexOps = new IntList[indexKeys.length][];
     // bit k: the dirty endpoint's value of index key k changed (all bits past 64 keys)
     long[] dMask = new long[nDirty];
     for (int ki = 0; ki < indexKeys.length; ki++) {
-      String key = indexKeys[ki];
-      List<String> names = valueNames.get(ki);
       for (int j = 0; j < nDirty; j++) {
         int ov = dOldIds[j] == null ? -1 : dOldIds[j][ki];
         int nv = dNewIds[j] == null ? -1 : dNewIds[j][ki];
@@ -979,30 +977,42 @@ public final class SubsetIndex<T> {
           continue;
         }
         dMask[j] |= ki < 64 ? 1L << ki : -1L;
-        if (copiedIndex == null) {
-          copiedIndex = new HashMap<>(prev.index);
+        if (indexOps[ki] == null) {
+          indexOps[ki] = new IntList[valueNames.get(ki).size()];
         }
-        if (copiedKeys.add(key)) {
-          copiedIndex.put(key, new HashMap<>(prev.index.getOrDefault(key, Map.of())));
-        }
-        Map<String, RoaringBitmap> inner = copiedIndex.get(key);
         if (ov >= 0) {
-          mutable(inner, names.get(ov), owned).remove(dSlot[j]);
+          opsOf(indexOps[ki], ov).add(~dSlot[j]);
         }
         if (nv >= 0) {
-          mutable(inner, names.get(nv), owned).add(dSlot[j]);
+          opsOf(indexOps[ki], nv).add(dSlot[j]);
         }
       }
     }
-    if (copiedIndex != null) {
-      for (String key : copiedKeys) {
-        Map<String, RoaringBitmap> inner = copiedIndex.get(key);
-        inner.values().removeIf(RoaringBitmap::isEmpty);
-        if (inner.isEmpty()) {
-          copiedIndex.remove(key);
+    for (int ki = 0; ki < indexKeys.length; ki++) {
+      if (indexOps[ki] == null) {
+        continue;
+      }
+      if (index == prev.index) {
+        index = new HashMap<>(prev.index);
+      }
+      String key = indexKeys[ki];
+      Map<String, RoaringBitmap> inner = new HashMap<>(prev.index.getOrDefault(key, Map.of()));
+      for (int id = 0; id < indexOps[ki].length; id++) {
+        if (indexOps[ki][id] != null) {
+          String value = valueNames.get(ki).get(id);
+          RoaringBitmap bm = merge(inner.get(value), indexOps[ki][id].sorted(), highWater);
+          if (bm.isEmpty()) {
+            inner.remove(value);
+          } else {
+            inner.put(value, bm);
+          }
         }
       }
-      index = copiedIndex;
+      if (inner.isEmpty()) {
+        index.remove(key);
+      } else {
+        index.put(key, inner);
+      }
     }
     RoaringBitmap live = prev.live;
     if (membership) {
@@ -1155,20 +1165,34 @@ public final class SubsetIndex<T> {
       }
       return out.get();
     }
-    // Copy on write: a clone is a block copy of the containers, then the few ops in place;
-    // removals first, so that the additions mostly reuse the room they free.
-    RoaringBitmap out = old.clone();
+    if (effective <= FEW_OPS) {
+      // Copy on write: a clone is a block copy of the containers, then the few ops in place
+      // (each shifts an array container's tail); removals first, so that additions reuse
+      // the room they free.
+      RoaringBitmap out = old.clone();
+      for (int op : ops) {
+        if (op < 0) {
+          out.remove(~op);
+        }
+      }
+      for (int op : ops) {
+        if (op >= 0) {
+          out.add(op);
+        }
+      }
+      return out;
+    }
+    // Many ops: every effective op flips its slot, so one XOR with the flipped slots makes the
+    // copy in a single merge pass, allocated once, instead of one array shift per op.
+    int[] flips = new int[effective];
+    int f = 0;
     for (int op : ops) {
-      if (op < 0) {
-        out.remove(~op);
+      int slot = op >= 0 ? op : ~op;
+      if (old.contains(slot) != (op >= 0)) {
+        flips[f++] = slot;
       }
     }
-    for (int op : ops) {
-      if (op >= 0) {
-        out.add(op);
-      }
-    }
-    return out;
+    return RoaringBitmap.xor(old, RoaringBitmap.bitmapOf(flips));
   }
 
   /** A growable list of ints; {@link #sorted()} orders ops by slot. */
@@ -1233,19 +1257,13 @@ public final class SubsetIndex<T> {
     return false;
   }
 
-  private static RoaringBitmap mutable(Map<String, RoaringBitmap> inner, String value,
-      Set<RoaringBitmap> owned) {
-    RoaringBitmap bm = inner.get(value);
-    if (bm == null) {
-      bm = new RoaringBitmap();
-      inner.put(value, bm);
-      owned.add(bm);
-    } else if (!owned.contains(bm)) {
-      bm = bm.clone();
-      inner.put(value, bm);
-      owned.add(bm);
+  private static IntList opsOf(IntList[] byId, int id) {
+    IntList ops = byId[id];
+    if (ops == null) {
+      ops = new IntList();
+      byId[id] = ops;
     }
-    return bm;
+    return ops;
   }
 
   /** Returns whether the value ids have a value for every position (false for no ids). */
