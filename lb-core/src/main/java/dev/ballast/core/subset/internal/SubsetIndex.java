@@ -71,8 +71,9 @@ public final class SubsetIndex<T> {
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
 
   private static final int ADDED = -1;
-  // up to this many changed slots, a patched bitmap is a clone changed in place; else an XOR
-  private static final int FEW_OPS = 4;
+  // up to this many changed slots, a patched bitmap is a clone changed in place (each op one
+  // block move); else one XOR merge pass
+  private static final int FEW_OPS = 64;
   private static final int UNCHANGED = -2;
 
   private final SlotMap slotByAddress = new SlotMap();
