@@ -50,6 +50,12 @@ import org.roaringbitmap.RoaringBitmap;
  * the pairs' bitmaps again would cost as much as the full build when, as with 3 values per key,
  * 50 changed endpoints touch nearly every subset.)
  *
+ * <p><b>Delta</b> ({@link #apply}): the changed slots come from the delta itself, by address,
+ * with no pass over the other endpoints; then the same incremental patch (or, above the
+ * threshold, the full build). A full-list {@link #update} already skips most of its pass for a
+ * list pushed again: an entry at the same position with the same address takes its slot without
+ * hashing, and an identical endpoint object is not compared.
+ *
  * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer).
  *
  * @param <T> the thing being balanced
