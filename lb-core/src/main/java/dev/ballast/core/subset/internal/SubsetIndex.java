@@ -4,13 +4,15 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.core.subset.internal.PatchOps.Group;
+import dev.ballast.core.subset.internal.PatchOps.IntList;
+import dev.ballast.core.subset.internal.PatchOps.PatchKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +58,9 @@ import org.roaringbitmap.RoaringBitmap;
  * list pushed again: an entry at the same position with the same address takes its slot without
  * hashing, and an identical endpoint object is not compared.
  *
- * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer).
+ * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer), through
+ * {@link Canon}. The index-independent parts of the patch (bitmap merge, op lists, grouping by
+ * value ids) are in {@link PatchOps}.
  *
  * @param <T> the thing being balanced
  */
@@ -77,9 +81,6 @@ public final class SubsetIndex<T> {
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
 
   private static final int ADDED = -1;
-  // up to this many changed slots, a patched bitmap is a clone changed in place (each op one
-  // block move); else one XOR merge pass
-  private static final int FEW_OPS = 64;
   private static final int UNCHANGED = -2;
 
   private final SlotMap slotByAddress = new SlotMap();
@@ -704,7 +705,7 @@ public final class SubsetIndex<T> {
       }
     }
 
-    Canon canon = new Canon(bySlot);
+    Canon<T> canon = new Canon<>(bySlot, factory);
     Subset<T> all = liveCount == 0 ? null : canon.of(live);
     Subset<T> dflt = null;
     if (defaultKeys != null) {
@@ -892,62 +893,6 @@ public final class SubsetIndex<T> {
     return r;
   }
 
-  /** Gives equal bitmaps one shared {@link Subset}. */
-  private final class Canon {
-    private final Node<T>[] bySlot;
-    private final IdentityHashMap<RoaringBitmap, Subset<T>> byIdentity = new IdentityHashMap<>();
-    private final HashMap<BitmapKey, Subset<T>> byContent = new HashMap<>();
-
-    Canon(Node<T>[] bySlot) {
-      this.bySlot = bySlot;
-    }
-
-    /** Registers an existing subset so that equal new bitmaps reuse it. */
-    void keep(Subset<T> s) {
-      if (s != null && byIdentity.putIfAbsent(s.members(), s) == null) {
-        byContent.putIfAbsent(new BitmapKey(s.members()), s);
-      }
-    }
-
-    Subset<T> of(RoaringBitmap bm) {
-      Subset<T> s = byIdentity.get(bm);
-      if (s != null) {
-        return s;
-      }
-      BitmapKey key = new BitmapKey(bm);
-      s = byContent.get(key);
-      if (s == null) {
-        s = new Subset<>(bm, bySlot, factory);
-        byContent.put(key, s);
-      }
-      byIdentity.put(bm, s);
-      return s;
-    }
-  }
-
-  /** A bitmap keyed by a cheap signature (size, first, last), then by content. */
-  private static final class BitmapKey {
-    final RoaringBitmap bm;
-    final int hash;
-
-    BitmapKey(RoaringBitmap bm) {
-      this.bm = bm;
-      int card = bm.getCardinality();
-      this.hash = card == 0 ? 0 : (card * 31 + bm.first()) * 31 + bm.last();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof BitmapKey && ((BitmapKey) o).hash == hash
-          && (((BitmapKey) o).bm == bm || ((BitmapKey) o).bm.equals(bm));
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
-
   // ---------------------------------------------------------------- incremental update
 
   private SubsetState<T> patch(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot,
@@ -988,10 +933,10 @@ public final class SubsetIndex<T> {
           indexOps[ki] = new IntList[valueNames.get(ki).size()];
         }
         if (ov >= 0) {
-          opsOf(indexOps[ki], ov).add(~dSlot[j]);
+          PatchOps.opsOf(indexOps[ki], ov).add(~dSlot[j]);
         }
         if (nv >= 0) {
-          opsOf(indexOps[ki], nv).add(dSlot[j]);
+          PatchOps.opsOf(indexOps[ki], nv).add(dSlot[j]);
         }
       }
     }
@@ -1007,7 +952,8 @@ public final class SubsetIndex<T> {
       for (int id = 0; id < indexOps[ki].length; id++) {
         if (indexOps[ki][id] != null) {
           String value = valueNames.get(ki).get(id);
-          RoaringBitmap bm = merge(inner.get(value), indexOps[ki][id].sorted(), highWater);
+          RoaringBitmap bm =
+              PatchOps.merge(inner.get(value), indexOps[ki][id].sorted(), highWater);
           if (bm.isEmpty()) {
             inner.remove(value);
           } else {
@@ -1053,12 +999,12 @@ public final class SubsetIndex<T> {
             && (dMask[j] & selectorMasks[i]) == 0) {
           continue; // none of this selector's keys changed: same subset, same weight
         }
-        boolean hasOld = covers(dOldIds[j], pos);
-        boolean hasNew = covers(dNewIds[j], pos);
+        boolean hasOld = PatchOps.covers(dOldIds[j], pos);
+        boolean hasNew = PatchOps.covers(dNewIds[j], pos);
         if (!hasOld && !hasNew) {
           continue;
         }
-        boolean same = hasOld && hasNew && sameIds(dOldIds[j], dNewIds[j], pos);
+        boolean same = hasOld && hasNew && PatchOps.sameIds(dOldIds[j], dNewIds[j], pos);
         if (same && !dWeight[j]) {
           continue;
         }
@@ -1066,11 +1012,11 @@ public final class SubsetIndex<T> {
           changes = new HashMap<>();
         }
         if (hasOld && !same) {
-          group(changes, dOldIds[j], pos).ops.add(~dSlot[j]);
+          PatchOps.group(changes, dOldIds[j], pos).ops.add(~dSlot[j]);
         }
         if (hasNew) {
           // a reweighted member is "added" again: same members, but a new child balancer
-          group(changes, dNewIds[j], pos).ops.add(dSlot[j]);
+          PatchOps.group(changes, dNewIds[j], pos).ops.add(dSlot[j]);
         }
       }
       if (changes == null) {
@@ -1088,7 +1034,7 @@ public final class SubsetIndex<T> {
         PatchKey key = new PatchKey(oldBits, g.ops.sorted());
         RoaringBitmap bm = patched.get(key);
         if (bm == null) {
-          bm = merge(oldBits, key.ops, highWater);
+          bm = PatchOps.merge(oldBits, key.ops, highWater);
           patched.put(key, bm);
         }
         if (!bm.isEmpty()) {
@@ -1101,7 +1047,7 @@ public final class SubsetIndex<T> {
     }
 
     // 3. Share equal bitmaps: first the subsets kept as they are, then the new ones.
-    Canon canon = new Canon(bySlot);
+    Canon<T> canon = new Canon<>(bySlot, factory);
     Subset<T> all = prev.all;
     if (membership || anyWeight) {
       all = null;
@@ -1110,7 +1056,7 @@ public final class SubsetIndex<T> {
     RoaringBitmap dfltBits = null;
     if (defaultKeys != null) {
       dfltBits = intersect(index, live, defaultKeys, defaultValues);
-      if (dflt != null && touches(dflt.members(), dfltBits, dSlot)) {
+      if (dflt != null && PatchOps.touches(dflt.members(), dfltBits, dSlot)) {
         dflt = null;
       }
     }
@@ -1138,227 +1084,5 @@ public final class SubsetIndex<T> {
           : new SelectorTable<>(selectors[i], prev.tables[i].keysHash, maps[i]);
     }
     return new SubsetState<>(this, nodes, bySlot, index, live, tables, all, dflt);
-  }
-
-  /**
-   * Returns {@code old} with the ops applied (a slot {@code s} to add, {@code ~s} to remove;
-   * sorted by slot), built at its exact size; {@code old} itself when nothing changes.
-   */
-  static RoaringBitmap merge(RoaringBitmap old, int[] ops, int limit) {
-    int size = old == null ? 0 : old.getCardinality();
-    int effective = 0;
-    for (int op : ops) {
-      boolean present = old != null && old.contains(op >= 0 ? op : ~op);
-      if (op >= 0 && !present) {
-        size++;
-        effective++;
-      } else if (op < 0 && present) {
-        size--;
-        effective++;
-      }
-    }
-    if (effective == 0) {
-      return old == null ? new RoaringBitmap() : old;
-    }
-    if (size == 0) {
-      return new RoaringBitmap();
-    }
-    if (old == null) {
-      ExactBitmapBuilder out = new ExactBitmapBuilder(size, limit);
-      for (int op : ops) {
-        if (op >= 0) {
-          out.add(op);
-        }
-      }
-      return out.get();
-    }
-    if (effective <= FEW_OPS) {
-      // Copy on write: a clone is a block copy of the containers, then the few ops in place
-      // (each shifts an array container's tail); removals first, so that additions reuse
-      // the room they free.
-      RoaringBitmap out = old.clone();
-      for (int op : ops) {
-        if (op < 0) {
-          out.remove(~op);
-        }
-      }
-      for (int op : ops) {
-        if (op >= 0) {
-          out.add(op);
-        }
-      }
-      return out;
-    }
-    // Many ops: every effective op flips its slot, so one XOR with the flipped slots makes the
-    // copy in a single merge pass, allocated once, instead of one array shift per op.
-    int[] flips = new int[effective];
-    int f = 0;
-    for (int op : ops) {
-      int slot = op >= 0 ? op : ~op;
-      if (old.contains(slot) != (op >= 0)) {
-        flips[f++] = slot;
-      }
-    }
-    return RoaringBitmap.xor(old, RoaringBitmap.bitmapOf(flips));
-  }
-
-  /** A growable list of ints; {@link #sorted()} orders ops by slot. */
-  static final class IntList {
-    private int[] values = new int[4];
-    private int size;
-
-    void add(int v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = v;
-    }
-
-    int[] sorted() {
-      // sort by slot: an op is s (add) or ~s (remove); encode as slot * 2 + (add ? 1 : 0)
-      long[] keys = new long[size];
-      for (int i = 0; i < size; i++) {
-        int v = values[i];
-        keys[i] = v >= 0 ? ((long) v << 1) | 1 : (long) ~v << 1;
-      }
-      Arrays.sort(keys);
-      int[] out = new int[size];
-      for (int i = 0; i < size; i++) {
-        int slot = (int) (keys[i] >>> 1);
-        out[i] = (keys[i] & 1) != 0 ? slot : ~slot;
-      }
-      return out;
-    }
-  }
-
-  /** An old bitmap (by identity) and the ops applied to it. */
-  private static final class PatchKey {
-    final RoaringBitmap old;
-    final int[] ops;
-    final int hash;
-
-    PatchKey(RoaringBitmap old, int[] ops) {
-      this.old = old;
-      this.ops = ops;
-      this.hash = System.identityHashCode(old) * 31 + Arrays.hashCode(ops);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof PatchKey && ((PatchKey) o).old == old
-          && Arrays.equals(((PatchKey) o).ops, ops);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
-
-  private static boolean touches(RoaringBitmap a, RoaringBitmap b, int[] slots) {
-    for (int s : slots) {
-      if (a.contains(s) || b.contains(s)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static IntList opsOf(IntList[] byId, int id) {
-    IntList ops = byId[id];
-    if (ops == null) {
-      ops = new IntList();
-      byId[id] = ops;
-    }
-    return ops;
-  }
-
-  /** Returns whether the value ids have a value for every position (false for no ids). */
-  private static boolean covers(int[] ids, int[] pos) {
-    if (ids == null) {
-      return false;
-    }
-    for (int p : pos) {
-      if (ids[p] < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean sameIds(int[] a, int[] b, int[] pos) {
-    for (int p : pos) {
-      if (a[p] != b[p]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Returns the group of a selector's value combination, keyed by a packed long if it fits. */
-  private static Group group(Map<Object, Group> groups, int[] ids, int[] pos) {
-    int bits = 64 / pos.length;
-    long packed = 0;
-    boolean fits = bits >= 1;
-    for (int p : pos) {
-      int id = ids[p];
-      if (bits < 32 && id >= 1 << bits) {
-        fits = false;
-      }
-      packed = (packed << bits) | id;
-    }
-    int[] sel = null;
-    Object key;
-    if (fits) {
-      key = packed;
-    } else {
-      sel = select(ids, pos);
-      key = new IdKey(sel);
-    }
-    Group g = groups.get(key);
-    if (g == null) {
-      g = new Group(sel != null ? sel : select(ids, pos));
-      groups.put(key, g);
-    }
-    return g;
-  }
-
-  private static int[] select(int[] ids, int[] pos) {
-    int[] sel = new int[pos.length];
-    for (int m = 0; m < pos.length; m++) {
-      sel[m] = ids[pos[m]];
-    }
-    return sel;
-  }
-
-  /** The dirty slots that leave ({@code ~slot}) or join ({@code slot}) one value combination. */
-  private static final class Group {
-    final int[] ids;
-    final IntList ops = new IntList();
-
-    Group(int[] ids) {
-      this.ids = ids;
-    }
-  }
-
-  /** Value ids as a map key, when they do not pack into a long. */
-  private static final class IdKey {
-    final int[] ids;
-    final int hash;
-
-    IdKey(int[] ids) {
-      this.ids = ids;
-      this.hash = Arrays.hashCode(ids);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof IdKey && Arrays.equals(((IdKey) o).ids, ids);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
   }
 }
