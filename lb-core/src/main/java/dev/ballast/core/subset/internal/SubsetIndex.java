@@ -22,7 +22,6 @@ import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -42,7 +41,7 @@ import org.roaringbitmap.RoaringBitmap;
  * prefix holding every endpoint yields the value bitmaps themselves, and a value covering the
  * whole prefix yields the prefix, so constant labels cost nothing. The intersections of one
  * prefix with all values of a key are computed together in one pass over the prefix's members
- * (see {@link #split}).
+ * (in {@link FullBuild}).
  *
  * <p><b>Incremental update</b> (few endpoints added, removed, relabelled or reweighted): the
  * index bitmaps of the changed {@code key=value} pairs are copied and patched; for each selector,
@@ -66,13 +65,14 @@ import org.roaringbitmap.RoaringBitmap;
  */
 public final class SubsetIndex<T> {
 
-  private final Supplier<? extends Balancer<T>> factory;
+  // Package-private fields are read by FullBuild, on the updater's thread.
+  final Supplier<? extends Balancer<T>> factory;
   private final Balancer<T> prototype;
-  private final String[][] selectors;
+  final String[][] selectors;
   private final Set<String> selectorKeys;
-  private final String[] defaultKeys;
-  private final String[] defaultValues;
-  private final String[] indexKeys;
+  final String[] defaultKeys;
+  final String[] defaultValues;
+  final String[] indexKeys;
   private final long[] selectorMasks;
   // per selector: the index key position of each of its keys, in the selector's (sorted) order
   private final int[][] selectorKeyPos;
@@ -93,15 +93,16 @@ public final class SubsetIndex<T> {
   private int[] spareSlots = new int[0];
   // Per index key: value -> id, id -> value, and each slot's value id (-1: no such label).
   private final List<HashMap<String, Integer>> valueIds = new ArrayList<>();
-  private final List<List<String>> valueNames = new ArrayList<>();
-  private int[][] idsBySlot;
-  private final Map<String, Integer> indexKeyPosition = new HashMap<>();
-  private Endpoint[] endpoints = new Endpoint[16];
+  final List<List<String>> valueNames = new ArrayList<>();
+  int[][] idsBySlot;
+  final Map<String, Integer> indexKeyPosition = new HashMap<>();
+  Endpoint[] endpoints = new Endpoint[16];
   private int[] seen = new int[16];
   private int epoch;
-  private int highWater;
+  int highWater;
   private int[] free = new int[16];
   private int freeCount;
+  private final FullBuild<T> fullBuild = new FullBuild<>(this);
   private long totalWeight;
   private long fullBuilds;
   private long incrementalUpdates;
@@ -614,7 +615,7 @@ public final class SubsetIndex<T> {
           prev.defaultSubset);
     } else if (prev.nodes.isEmpty() || nDirty > rebuildThreshold * (oldLive + nAdded)) {
       fullBuilds++;
-      state = buildAll(nodes, bySlot);
+      state = fullBuild.build(nodes, bySlot);
     } else {
       incrementalUpdates++;
       state = patch(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, membership);
@@ -643,212 +644,6 @@ public final class SubsetIndex<T> {
       throw new IllegalStateException("address " + ep.address() + " has no node to renew");
     });
   }
-
-  // ---------------------------------------------------------------- full build
-
-  private SubsetState<T> buildAll(List<Node<T>> nodes, Node<T>[] bySlot) {
-    // Two passes over the slots' cached value ids: count, then fill exactly sized bitmaps.
-    int nk = indexKeys.length;
-    Endpoint[] eps = endpoints;
-    int[][] ids = idsBySlot;
-    int[][] counts = new int[nk][];
-    for (int k = 0; k < nk; k++) {
-      counts[k] = new int[valueNames.get(k).size()];
-    }
-    int liveCount = 0;
-    for (int slot = 0; slot < highWater; slot++) {
-      if (eps[slot] == null) {
-        continue;
-      }
-      liveCount++;
-      for (int k = 0; k < nk; k++) {
-        int id = ids[k][slot];
-        if (id >= 0) {
-          counts[k][id]++;
-        }
-      }
-    }
-    @SuppressWarnings("unchecked")
-    ExactBitmapBuilder[][] writers = new ExactBitmapBuilder[nk][];
-    for (int k = 0; k < nk; k++) {
-      writers[k] = new ExactBitmapBuilder[counts[k].length];
-      for (int id = 0; id < counts[k].length; id++) {
-        if (counts[k][id] > 0) {
-          writers[k][id] = new ExactBitmapBuilder(counts[k][id], highWater);
-        }
-      }
-    }
-    ExactBitmapBuilder liveWriter = new ExactBitmapBuilder(liveCount, highWater);
-    for (int slot = 0; slot < highWater; slot++) {
-      if (eps[slot] == null) {
-        continue;
-      }
-      liveWriter.add(slot);
-      for (int k = 0; k < nk; k++) {
-        int id = ids[k][slot];
-        if (id >= 0) {
-          writers[k][id].add(slot);
-        }
-      }
-    }
-    RoaringBitmap live = liveWriter.get();
-    Map<String, Map<String, RoaringBitmap>> index = new HashMap<>();
-    for (int k = 0; k < nk; k++) {
-      Map<String, RoaringBitmap> inner = new HashMap<>();
-      for (int id = 0; id < writers[k].length; id++) {
-        if (writers[k][id] != null) {
-          inner.put(valueNames.get(k).get(id), writers[k][id].get());
-        }
-      }
-      if (!inner.isEmpty()) {
-        index.put(indexKeys[k], inner);
-      }
-    }
-
-    Canon<T> canon = new Canon<>(bySlot, factory);
-    Subset<T> all = liveCount == 0 ? null : canon.of(live);
-    Subset<T> dflt = null;
-    if (defaultKeys != null) {
-      RoaringBitmap bm = intersect(index, live, defaultKeys, defaultValues);
-      dflt = bm.isEmpty() ? null : canon.of(bm);
-    }
-
-    // Global key order: fewest distinct values first, then by name.
-    Comparator<String> order = Comparator
-        .comparingInt((String k) -> index.containsKey(k) ? index.get(k).size() : 0)
-        .thenComparing(Comparator.naturalOrder());
-    Map<String, Combos> memo = new HashMap<>();
-    @SuppressWarnings("unchecked")
-    SelectorTable<T>[] tables = new SelectorTable[selectors.length];
-    for (int i = 0; i < selectors.length; i++) {
-      String[] sorted = selectors[i];
-      String[] ordered = sorted.clone();
-      Arrays.sort(ordered, order);
-      Combos combos = combos(ordered, ordered.length, memo, index, live, liveCount);
-      // perm[j]: position in the ordered prefix of the j-th key in name order
-      int[] perm = new int[sorted.length];
-      for (int j = 0; j < sorted.length; j++) {
-        perm[j] = Arrays.asList(ordered).indexOf(sorted[j]);
-      }
-      Map<RequestLabels, Subset<T>> map = new HashMap<>(Math.max(4, combos.size() * 2));
-      for (int c = 0; c < combos.size(); c++) {
-        String[] v = combos.values.get(c);
-        String[] vs = new String[v.length];
-        for (int j = 0; j < vs.length; j++) {
-          vs[j] = v[perm[j]];
-        }
-        map.put(labels(sorted, vs), canon.of(combos.bitmaps.get(c)));
-      }
-      tables[i] = new SelectorTable<>(sorted, Arrays.hashCode(sorted), map);
-    }
-    return new SubsetState<>(this, nodes, bySlot, index, live, tables, all, dflt);
-  }
-
-  /** The non-empty value combinations of a key prefix: values in prefix order and members. */
-  private static final class Combos {
-    final List<String[]> values = new ArrayList<>();
-    final List<RoaringBitmap> bitmaps = new ArrayList<>();
-
-    int size() {
-      return values.size();
-    }
-
-    void add(String[] v, RoaringBitmap bm) {
-      values.add(v);
-      bitmaps.add(bm);
-    }
-  }
-
-  private Combos combos(String[] ordered, int len, Map<String, Combos> memo,
-      Map<String, Map<String, RoaringBitmap>> index, RoaringBitmap live, int liveCount) {
-    String memoKey = String.join("\u0000", Arrays.asList(ordered).subList(0, len));
-    Combos done = memo.get(memoKey);
-    if (done != null) {
-      return done;
-    }
-    Combos result = new Combos();
-    String key = ordered[len - 1];
-    Map<String, RoaringBitmap> byValue = index.getOrDefault(key, Map.of());
-    if (len == 1) {
-      for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
-        result.add(new String[] {en.getKey()}, en.getValue());
-      }
-    } else if (!byValue.isEmpty()) {
-      Combos parent = combos(ordered, len - 1, memo, index, live, liveCount);
-      int k = indexKeyPosition.get(key);
-      for (int p = 0; p < parent.size(); p++) {
-        String[] pv = parent.values.get(p);
-        RoaringBitmap pb = parent.bitmaps.get(p);
-        if (pb.getCardinality() == liveCount) {
-          // prefix = every endpoint: prefix AND (key=value) is the value's own bitmap
-          for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
-            String[] v = Arrays.copyOf(pv, len);
-            v[len - 1] = en.getKey();
-            result.add(v, en.getValue());
-          }
-        } else {
-          split(pv, pb, k, result);
-        }
-      }
-    }
-    memo.put(memoKey, result);
-    return result;
-  }
-
-  /**
-   * Intersects a prefix's members with every value bitmap of key {@code k} at once: one pass
-   * counts the members per value (each slot's value id is cached), a second fills bitmaps
-   * allocated at their exact size. Costs the prefix's size, however many values the key has,
-   * where an AND per value costs values x size and allocates a prefix-sized array per value
-   * (RoaringBitmap sizes an AND's result for the smaller input): at 8000 hosts and 3 values per
-   * key, that was 3x the bytes. A value holding the whole prefix reuses the prefix's bitmap.
-   */
-  private void split(String[] pv, RoaringBitmap pb, int k, Combos out) {
-    int[] ids = idsBySlot[k];
-    int[] counts = new int[valueNames.get(k).size()];
-    PeekableIntIterator it = pb.getIntIterator();
-    while (it.hasNext()) {
-      int id = ids[it.next()];
-      if (id >= 0) {
-        counts[id]++;
-      }
-    }
-    int card = pb.getCardinality();
-    @SuppressWarnings("unchecked")
-    ExactBitmapBuilder[] writers = new ExactBitmapBuilder[counts.length];
-    boolean fill = false;
-    for (int id = 0; id < counts.length; id++) {
-      if (counts[id] == card) {
-        out.add(extend(pv, valueNames.get(k).get(id)), pb);
-      } else if (counts[id] > 0) {
-        writers[id] = new ExactBitmapBuilder(counts[id], highWater);
-        fill = true;
-      }
-    }
-    if (!fill) {
-      return;
-    }
-    it = pb.getIntIterator();
-    while (it.hasNext()) {
-      int slot = it.next();
-      int id = ids[slot];
-      if (id >= 0 && writers[id] != null) {
-        writers[id].add(slot);
-      }
-    }
-    for (int id = 0; id < counts.length; id++) {
-      if (writers[id] != null) {
-        out.add(extend(pv, valueNames.get(k).get(id)), writers[id].get());
-      }
-    }
-  }
-
-  private static String[] extend(String[] pv, String value) {
-    String[] v = Arrays.copyOf(pv, pv.length + 1);
-    v[pv.length] = value;
-    return v;
-  }
-
 
   /**
    * Returns the slots having every {@code keys[i]=values[i]}: the AND of their bitmaps, smallest
