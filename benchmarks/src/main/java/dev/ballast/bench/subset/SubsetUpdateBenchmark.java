@@ -5,6 +5,7 @@ import dev.ballast.core.Node;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.core.subset.SubsetStats;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,7 +19,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * A registry push that changes the labels of 50 of 8000 hosts (15 selectors): the selector's
- * incremental update against its full rebuild ({@code rebuildThreshold(0)}) of the same push.
+ * incremental update against its full rebuild ({@code rebuildThreshold(0)}) of the same push,
+ * and the same change given as a delta of the 50 endpoints ({@link SubsetSelector#apply}).
  * Each operation applies the other of two lists, so every push really changes 50 hosts. Both
  * selectors keep their nodes; every subset has been picked once before, so child balancers exist
  * (the incremental update keeps the untouched ones; the full rebuild drops them all, and pays
@@ -39,10 +41,14 @@ public class SubsetUpdateBenchmark {
 
   private List<Endpoint> pushA;
   private List<Endpoint> pushB;
+  private List<Endpoint> deltaToA;
+  private List<Endpoint> deltaToB;
   private boolean flipIncremental;
   private boolean flipFull;
+  private boolean flipDelta;
   private SubsetSelector<String> incremental;
   private SubsetSelector<String> full;
+  private SubsetSelector<String> delta;
 
   /** Makes the two pushes and the two selectors. */
   @Setup
@@ -52,7 +58,19 @@ public class SubsetUpdateBenchmark {
     incremental = SubsetSelector.<String>builder().selectors(SubsetData.selectors()).build();
     full = SubsetSelector.<String>builder().selectors(SubsetData.selectors()).rebuildThreshold(0)
         .build();
-    for (SubsetSelector<String> s : List.of(incremental, full)) {
+    delta = SubsetSelector.<String>builder().selectors(SubsetData.selectors()).build();
+    deltaToA = new ArrayList<>();
+    deltaToB = new ArrayList<>();
+    for (int i = 0; i < pushA.size(); i++) {
+      if (pushA.get(i) != pushB.get(i)) {
+        deltaToA.add(pushA.get(i));
+        deltaToB.add(pushB.get(i));
+      }
+    }
+    if (deltaToB.size() != changed) {
+      throw new IllegalStateException("delta of " + deltaToB.size() + " (expected: " + changed + ")");
+    }
+    for (SubsetSelector<String> s : List.of(incremental, full, delta)) {
       s.update(pushA, Endpoint::address);
       for (SubsetStats.SubsetInfo info : s.stats().subsets()) {
         s.pick(info.labels()).cancel();
@@ -61,13 +79,17 @@ public class SubsetUpdateBenchmark {
     // sanity: the same push gives the same subsets both ways
     incremental.update(pushB, Endpoint::address);
     full.update(pushB, Endpoint::address);
+    delta.apply(deltaToB, List.of(), Endpoint::address);
     for (SubsetStats.SubsetInfo info : full.stats().subsets()) {
       RequestLabels l = info.labels();
-      if (!addresses(incremental.members(l)).equals(addresses(full.members(l)))) {
+      if (!addresses(incremental.members(l)).equals(addresses(full.members(l)))
+          || !addresses(delta.members(l)).equals(addresses(full.members(l)))) {
         throw new IllegalStateException("subset " + l + " differs");
       }
     }
-    if (incremental.stats().incrementalUpdates() == 0 || full.stats().incrementalUpdates() != 0) {
+    if (incremental.stats().incrementalUpdates() == 0 || full.stats().incrementalUpdates() != 0
+        || delta.stats().incrementalUpdates() == 0 || delta.stats().subsetCount()
+        != full.stats().subsetCount()) {
       throw new IllegalStateException("wrong update paths: " + incremental.stats() + full.stats());
     }
   }
@@ -90,5 +112,16 @@ public class SubsetUpdateBenchmark {
     flipFull = !flipFull;
     full.update(flipFull ? pushA : pushB, Endpoint::address);
     return full;
+  }
+
+  /**
+   * The same change given as a delta ({@link SubsetSelector#apply}): only the 50 changed
+   * endpoints, no full list to match, and only the subsets they leave or join are copied.
+   */
+  @Benchmark
+  public SubsetSelector<String> delta() {
+    flipDelta = !flipDelta;
+    delta.apply(flipDelta ? deltaToA : deltaToB, List.of(), Endpoint::address);
+    return delta;
   }
 }

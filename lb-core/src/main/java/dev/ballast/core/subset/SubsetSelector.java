@@ -171,6 +171,42 @@ public final class SubsetSelector<T> {
     return removed;
   }
 
+  /**
+   * Applies a delta, as registries push them (an etcd watch event, a Nacos or ZooKeeper change,
+   * an xDS incremental response), and swaps in the new subsets atomically. Each upsert adds its
+   * address or, for a known address, gives its node the new weight and labels (the node keeps
+   * its state and value); each removed address drops its node. Removing an address that is not
+   * known does nothing. New nodes get a value made by {@code values}, called only after the
+   * whole delta is validated, and come after the existing nodes in {@link #nodes()}.
+   *
+   * <p>Costs the delta and the subsets it touches, not the endpoint count: only the subsets that
+   * a changed endpoint leaves, joins or is reweighted in get a new member bitmap (a copy, so
+   * picks on the previous state stay consistent) and a new child balancer; every other subset
+   * and its child balancer is shared with the previous state. Like {@link #update}, a delta
+   * touching more than the {@linkplain Builder#rebuildThreshold rebuild threshold} rebuilds
+   * every subset. Give a delta with the same endpoints as {@code update} would give the same
+   * subsets.
+   *
+   * @param upserts endpoints added or changed; an endpoint equal to the current one is no change
+   * @param removedAddresses the {@link Endpoint#address()} of endpoints to remove
+   * @param values makes the value of each new node
+   * @return the nodes removed by this delta, so their values can be closed or drained
+   * @throws IllegalArgumentException if an address occurs twice in the delta (in the upserts,
+   *     the removals, or both) or the weights would add up to more than {@link
+   *     Integer#MAX_VALUE}; the previous set then stays in force, untouched
+   * @throws NullPointerException if an argument, an upsert or a removed address is null (also
+   *     leaving the previous set untouched)
+   */
+  public synchronized List<Node<T>> apply(Collection<Endpoint> upserts,
+      Collection<String> removedAddresses, Function<? super Endpoint, ? extends T> values) {
+    Objects.requireNonNull(upserts, "upserts");
+    Objects.requireNonNull(removedAddresses, "removedAddresses");
+    Objects.requireNonNull(values, "values");
+    List<Node<T>> removed = index.apply(upserts, removedAddresses, values);
+    state = index.state();
+    return removed;
+  }
+
   /** Returns the current nodes, in update order. */
   public List<Node<T>> nodes() {
     return state.nodes;

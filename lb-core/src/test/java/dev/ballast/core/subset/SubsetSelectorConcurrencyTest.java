@@ -23,7 +23,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * Eight threads pick while a ninth applies 400 updates about a millisecond apart: no pick throws,
+ * Eight threads pick while a ninth applies 400 updates (whole lists, or the same changes as
+ * deltas) about a millisecond apart: no pick throws,
  * and every picked node is in the requested subset of a state that was current during the pick,
  * or in the fallback set when that state had no such subset.
  */
@@ -35,6 +36,16 @@ class SubsetSelectorConcurrencyTest {
 
   @Test
   void picksStayInTheirSubsetWhileUpdatesRun() throws Exception {
+    run(false);
+  }
+
+  /** The same generations reached by deltas ({@link SubsetSelector#apply}) instead. */
+  @Test
+  void picksStayInTheirSubsetWhileDeltasApply() throws Exception {
+    run(true);
+  }
+
+  private void run(boolean deltas) throws Exception {
     List<List<Endpoint>> generations = new ArrayList<>();
     for (int g = 0; g < GENERATIONS; g++) {
       generations.add(generation(g));
@@ -109,7 +120,18 @@ class SubsetSelectorConcurrencyTest {
       Future<?> updater = pool.submit(() -> {
         start.await();
         for (int u = 1; u <= UPDATES; u++) {
-          selector.update(generations.get(u % GENERATIONS), Endpoint::address);
+          List<Endpoint> next = generations.get(u % GENERATIONS);
+          if (deltas) {
+            List<Endpoint> upserts = new ArrayList<>();
+            List<String> removals = new ArrayList<>();
+            diff(generations.get((u - 1) % GENERATIONS), next, upserts, removals);
+            List<Node<String>> removed = selector.apply(upserts, removals, Endpoint::address);
+            if (removed.size() != removals.size()) {
+              failures.add("delta " + u + " removed " + removed.size() + " of " + removals);
+            }
+          } else {
+            selector.update(next, Endpoint::address);
+          }
           published.set(u);
           LockSupport.parkNanos(1_000_000);
         }
@@ -135,6 +157,21 @@ class SubsetSelectorConcurrencyTest {
     for (Node<String> n : selector.nodes()) {
       assertThat(n.pending()).isZero();
     }
+  }
+
+  /** The delta from one generation to the next: new or changed endpoints, gone addresses. */
+  private static void diff(List<Endpoint> from, List<Endpoint> to, List<Endpoint> upserts,
+      List<String> removals) {
+    Map<String, Endpoint> before = new HashMap<>();
+    for (Endpoint e : from) {
+      before.put(e.address(), e);
+    }
+    for (Endpoint e : to) {
+      if (!e.equals(before.remove(e.address()))) {
+        upserts.add(e);
+      }
+    }
+    removals.addAll(before.keySet());
   }
 
   /**

@@ -26,11 +26,15 @@ class SubsetSelectorPropertyTest {
 
   private static final String[] KEYS = {"zone", "version", "stage", "tenant", "hw"};
 
+  private long deltaPatches;
+
   @Test
   void subsetsEqualBruteForceOverManySeeds() {
     for (long seed = 1; seed <= 100; seed++) {
       runSeed(seed);
     }
+    // the deltas took the incremental path most of the time
+    assertThat(deltaPatches).isGreaterThan(300);
   }
 
   private void runSeed(long seed) {
@@ -63,9 +67,25 @@ class SubsetSelectorPropertyTest {
       Endpoint e = randomEndpoint(r, nextHost++, valueCount);
       model.put(e.address(), e);
     }
+    // Two more fed the same changes as deltas (apply): always patching, default threshold; and
+    // a reference updated with the full list (always rebuilding) to compare them with.
+    List<SubsetSelector<String>> deltaSelectors = new ArrayList<>();
+    for (double threshold : new double[] {1, 0.25, 0}) {
+      deltaSelectors.add(SubsetSelector.<String>builder()
+          .selectors(selectors)
+          .allowRedundantKeys(redundant)
+          .rebuildThreshold(threshold)
+          .fallbackPolicy(policy)
+          .defaultSubset(defaults)
+          .build());
+    }
+    // the order apply gives: survivors in place, new addresses appended in delta order
+    Map<String, Endpoint> deltaOrder = new LinkedHashMap<>();
     int updatesFromEmpty = 0;
     for (int round = 0; round < 8; round++) {
       List<Endpoint> list = new ArrayList<>(model.values());
+      checkDeltas(seed, round, r, deltaSelectors.subList(0, 2), deltaOrder, model, selectors,
+          redundant, defaults, deltaSelectors.get(2));
       if (selectorsUnderTest.get(0).nodes().isEmpty() && !list.isEmpty()) {
         updatesFromEmpty++;
       }
@@ -92,6 +112,7 @@ class SubsetSelectorPropertyTest {
         }
       }
       if (round == 7) {
+        deltaPatches += deltaSelectors.get(0).stats().incrementalUpdates();
         // threshold 0 always rebuilds; threshold 1 always patches after the first build
         assertThat(selectorsUnderTest.get(0).stats().incrementalUpdates()).isZero();
         assertThat(selectorsUnderTest.get(1).stats().fullBuilds()).isEqualTo(updatesFromEmpty);
@@ -99,6 +120,130 @@ class SubsetSelectorPropertyTest {
       mutate(r, model, valueCount, nextHost);
       nextHost += 200;
     }
+  }
+
+  /**
+   * Applies the change from {@code deltaOrder} to {@code model} as a delta (upserts in random
+   * order, with some unchanged endpoints and unknown removals mixed in), after a rejected invalid
+   * delta, then checks the delta selectors against the brute-force filter and, after the full
+   * selector's update, against it.
+   */
+  private void checkDeltas(long seed, int round, SplittableRandom r,
+      List<SubsetSelector<String>> deltaSelectors, Map<String, Endpoint> deltaOrder,
+      Map<String, Endpoint> model, List<List<String>> selectors, boolean redundant,
+      Map<String, String> defaults, SubsetSelector<String> reference) {
+    List<Endpoint> upserts = new ArrayList<>();
+    for (Endpoint e : model.values()) {
+      Endpoint old = deltaOrder.get(e.address());
+      if (!e.equals(old) || r.nextInt(8) == 0) {
+        upserts.add(e); // changed, new, or (sometimes) the same again: no change
+      }
+    }
+    java.util.Collections.shuffle(upserts, new java.util.Random(r.nextLong()));
+    List<String> removals = new ArrayList<>();
+    for (String a : deltaOrder.keySet()) {
+      if (!model.containsKey(a)) {
+        removals.add(a);
+      }
+    }
+    if (r.nextInt(3) == 0) {
+      removals.add("192.0.2.1:1"); // never known: ignored
+    }
+    java.util.Collections.shuffle(removals, new java.util.Random(r.nextLong()));
+    for (SubsetSelector<String> s : deltaSelectors) {
+      String ctx = "seed " + seed + " round " + round + " delta " + s.stats();
+      List<Node<String>> nodesBefore = s.nodes();
+      SubsetStats statsBefore = s.stats();
+      // Invalid deltas are rejected whole, leaving the state untouched.
+      if (!upserts.isEmpty() || !removals.isEmpty()) {
+        List<Endpoint> dupUpserts = new ArrayList<>(upserts);
+        List<String> dupRemovals = new ArrayList<>(removals);
+        if (!upserts.isEmpty() && r.nextBoolean()) {
+          dupRemovals.add(upserts.get(r.nextInt(upserts.size())).address());
+        } else if (!upserts.isEmpty()) {
+          dupUpserts.add(upserts.get(r.nextInt(upserts.size())));
+        } else {
+          dupRemovals.add(removals.get(0));
+        }
+        assertThatThrownBy(() -> s.apply(dupUpserts, dupRemovals, Endpoint::address))
+            .as(ctx).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
+      }
+      List<Endpoint> heavy = new ArrayList<>(upserts);
+      heavy.add(Endpoint.of("10.9.9.9", 1, Integer.MAX_VALUE / 2 + 1, Map.of()));
+      heavy.add(Endpoint.of("10.9.9.8", 1, Integer.MAX_VALUE / 2 + 1, Map.of()));
+      assertThatThrownBy(() -> s.apply(heavy, removals, Endpoint::address))
+          .as(ctx).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("weights");
+      Set<String> known = new HashSet<>();
+      for (Node<String> n : nodesBefore) {
+        known.add(n.address());
+      }
+      boolean adds = upserts.stream().anyMatch(e -> !known.contains(e.address()));
+      if (adds) {
+        // a throwing value factory (called after validation) also leaves all untouched
+        assertThatThrownBy(() -> s.apply(upserts, removals, e -> {
+          throw new IllegalStateException("no value");
+        })).as(ctx).isInstanceOf(IllegalStateException.class).hasMessage("no value");
+      }
+      assertThat(s.nodes()).as(ctx).isSameAs(nodesBefore);
+      assertThat(infos(s.stats())).as(ctx).isEqualTo(infos(statsBefore));
+
+      Map<String, Node<String>> before = new HashMap<>();
+      for (Node<String> n : s.nodes()) {
+        before.put(n.address(), n);
+      }
+      List<Node<String>> removed;
+      if (adds) {
+        removed = s.apply(upserts, removals, Endpoint::address);
+      } else {
+        // no new address: the value factory must not be called
+        removed = s.apply(upserts, removals, e -> {
+          throw new AssertionError("value for " + e);
+        });
+      }
+      Set<String> removedAddresses = new HashSet<>();
+      for (Node<String> n : removed) {
+        assertThat(n).as(ctx).isSameAs(before.get(n.address()));
+        removedAddresses.add(n.address());
+      }
+      Set<String> expectedRemoved = new HashSet<>(before.keySet());
+      expectedRemoved.removeAll(model.keySet());
+      assertThat(removedAddresses).as(ctx).isEqualTo(expectedRemoved);
+      for (Node<String> n : s.nodes()) {
+        if (before.containsKey(n.address())) {
+          assertThat(n).as(ctx).isSameAs(before.get(n.address()));
+        }
+      }
+    }
+    deltaOrder.keySet().retainAll(model.keySet());
+    for (Endpoint e : upserts) {
+      deltaOrder.put(e.address(), e);
+    }
+    List<Endpoint> expectedOrder = new ArrayList<>(deltaOrder.values());
+    for (SubsetSelector<String> s : deltaSelectors) {
+      check(seed, round, s, selectors, expectedOrder, redundant, defaults, r);
+    }
+    // The same subsets and fallback as a full update with the whole list.
+    reference.update(new ArrayList<>(model.values()), Endpoint::address);
+    for (SubsetSelector<String> s : deltaSelectors) {
+      String ctx = "seed " + seed + " round " + round + " delta vs full " + s.stats();
+      assertThat(infos(s.stats())).as(ctx).isEqualTo(infos(reference.stats()));
+      assertThat(s.stats().distinctMemberSets()).as(ctx)
+          .isEqualTo(reference.stats().distinctMemberSets());
+      for (SubsetStats.SubsetInfo info : reference.stats().subsets()) {
+        assertThat(addresses(s.members(info.labels()))).as(ctx)
+            .isEqualTo(addresses(reference.members(info.labels())));
+      }
+      assertThat(addresses(s.fallbackMembers())).as(ctx)
+          .isEqualTo(addresses(reference.fallbackMembers()));
+    }
+  }
+
+  private static List<String> infos(SubsetStats stats) {
+    List<String> out = new ArrayList<>();
+    for (SubsetStats.SubsetInfo info : stats.subsets()) {
+      out.add(info.labels() + "=" + info.endpoints());
+    }
+    return out;
   }
 
   private void check(long seed, int round, SubsetSelector<String> s, List<List<String>> selectors,

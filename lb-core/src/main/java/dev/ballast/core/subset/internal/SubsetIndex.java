@@ -4,14 +4,15 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.core.subset.internal.PatchOps.Group;
+import dev.ballast.core.subset.internal.PatchOps.IntList;
+import dev.ballast.core.subset.internal.PatchOps.PatchKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,6 @@ import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -41,7 +41,7 @@ import org.roaringbitmap.RoaringBitmap;
  * prefix holding every endpoint yields the value bitmaps themselves, and a value covering the
  * whole prefix yields the prefix, so constant labels cost nothing. The intersections of one
  * prefix with all values of a key are computed together in one pass over the prefix's members
- * (see {@link #split}).
+ * (in {@link FullBuild}).
  *
  * <p><b>Incremental update</b> (few endpoints added, removed, relabelled or reweighted): the
  * index bitmaps of the changed {@code key=value} pairs are copied and patched; for each selector,
@@ -51,23 +51,37 @@ import org.roaringbitmap.RoaringBitmap;
  * the pairs' bitmaps again would cost as much as the full build when, as with 3 values per key,
  * 50 changed endpoints touch nearly every subset.)
  *
- * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer).
+ * <p><b>Delta</b> ({@link #apply}): the changed slots come from the delta itself, by address,
+ * with no pass over the other endpoints; then the same incremental patch (or, above the
+ * threshold, the full build). A full-list {@link #update} already skips most of its pass for a
+ * list pushed again: an entry at the same position with the same address takes its slot without
+ * hashing, and an identical endpoint object is not compared.
+ *
+ * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer), through
+ * {@link Canon}. The index-independent parts of the patch (bitmap merge, op lists, grouping by
+ * value ids) are in {@link PatchOps}.
  *
  * @param <T> the thing being balanced
  */
 public final class SubsetIndex<T> {
 
-  private final Supplier<? extends Balancer<T>> factory;
+  // Package-private fields are read by FullBuild, on the updater's thread.
+  final Supplier<? extends Balancer<T>> factory;
   private final Balancer<T> prototype;
-  private final String[][] selectors;
+  final String[][] selectors;
   private final Set<String> selectorKeys;
-  private final String[] defaultKeys;
-  private final String[] defaultValues;
-  private final String[] indexKeys;
+  final String[] defaultKeys;
+  final String[] defaultValues;
+  final String[] indexKeys;
   private final long[] selectorMasks;
+  // per selector: the index key position of each of its keys, in the selector's (sorted) order
+  private final int[][] selectorKeyPos;
   private final double rebuildThreshold;
   private final int cacheSize;
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
+
+  private static final int ADDED = -1;
+  private static final int UNCHANGED = -2;
 
   private final SlotMap slotByAddress = new SlotMap();
   // The previous update's list and slots by position, to skip hashing an unchanged push.
@@ -79,15 +93,17 @@ public final class SubsetIndex<T> {
   private int[] spareSlots = new int[0];
   // Per index key: value -> id, id -> value, and each slot's value id (-1: no such label).
   private final List<HashMap<String, Integer>> valueIds = new ArrayList<>();
-  private final List<List<String>> valueNames = new ArrayList<>();
-  private int[][] idsBySlot;
-  private final Map<String, Integer> indexKeyPosition = new HashMap<>();
-  private Endpoint[] endpoints = new Endpoint[16];
+  final List<List<String>> valueNames = new ArrayList<>();
+  int[][] idsBySlot;
+  final Map<String, Integer> indexKeyPosition = new HashMap<>();
+  Endpoint[] endpoints = new Endpoint[16];
   private int[] seen = new int[16];
   private int epoch;
-  private int highWater;
+  int highWater;
   private int[] free = new int[16];
   private int freeCount;
+  private final FullBuild<T> fullBuild = new FullBuild<>(this);
+  private long totalWeight;
   private long fullBuilds;
   private long incrementalUpdates;
   private SubsetState<T> state;
@@ -137,6 +153,13 @@ public final class SubsetIndex<T> {
       valueNames.add(new ArrayList<>());
     }
     this.selectorMasks = new long[this.selectors.length];
+    this.selectorKeyPos = new int[this.selectors.length][];
+    for (int i = 0; i < this.selectors.length; i++) {
+      selectorKeyPos[i] = new int[this.selectors[i].length];
+      for (int j = 0; j < this.selectors[i].length; j++) {
+        selectorKeyPos[i][j] = Arrays.asList(indexKeys).indexOf(this.selectors[i][j]);
+      }
+    }
     for (int i = 0; i < this.selectors.length; i++) {
       for (String k : this.selectors[i]) {
         int ki = Arrays.asList(indexKeys).indexOf(k);
@@ -300,69 +323,22 @@ public final class SubsetIndex<T> {
         }
       }
     }
-    if (nChanged > 0) {
-      List<Node<T>> changedNodes = new ArrayList<>(nChanged);
-      List<Endpoint> changedEndpoints = new ArrayList<>(nChanged);
-      for (int j = 0; j < nChanged; j++) {
-        int slot = slotOf[changedIdx[j]];
-        Endpoint ep = es[changedIdx[j]];
-        dSlot[d] = slot;
-        dOld[d] = endpoints[slot];
-        dNew[d] = ep;
-        dWeight[d] = dOld[d].weight() != ep.weight();
-        d++;
-        changedNodes.add(prev.bySlot[slot]);
-        changedEndpoints.add(ep);
-      }
-      renew(changedNodes, changedEndpoints);
-    }
-    // New addresses take freed slots from earlier updates, then fresh ones.
-    int[] addedSlots = new int[nAdded];
-    for (int j = 0; j < nAdded; j++) {
-      int slot = freeCount > 0 ? free[--freeCount] : highWater++;
-      addedSlots[j] = slot;
-      slotOf[addedIdx[j]] = slot;
+    for (int j = 0; j < nChanged; j++) {
+      int slot = slotOf[changedIdx[j]];
+      Endpoint ep = es[changedIdx[j]];
       dSlot[d] = slot;
-      dNew[d] = es[addedIdx[j]];
+      dOld[d] = endpoints[slot];
+      dNew[d] = ep;
+      dWeight[d] = dOld[d].weight() != ep.weight();
       d++;
     }
-    if (highWater > endpoints.length) {
-      int cap = Math.max(highWater, endpoints.length * 2);
-      endpoints = Arrays.copyOf(endpoints, cap);
-      seen = Arrays.copyOf(seen, cap);
-      for (int k = 0; k < idsBySlot.length; k++) {
-        idsBySlot[k] = Arrays.copyOf(idsBySlot[k], cap);
-      }
-    }
-    Node<T>[] bySlot = prev.bySlot;
-    if (nAdded > 0 || nRemoved > 0) {
-      bySlot = Arrays.copyOf(prev.bySlot, highWater);
-    }
-    for (int j = 0; j < nDirty; j++) {
-      int slot = dSlot[j];
-      endpoints[slot] = dNew[j];
-      if (dNew[j] == null) {
-        bySlot[slot] = null;
-        slotByAddress.remove(dOld[j].address());
-      } else {
-        if (dOld[j] == null) {
-          slotByAddress.put(dNew[j].address(), slot);
-        }
-        Map<String, String> labels = dNew[j].labels();
-        for (int k = 0; k < indexKeys.length; k++) {
-          String v = labels.isEmpty() ? null : labels.get(indexKeys[k]);
-          idsBySlot[k][slot] = v == null ? -1 : valueId(k, v);
-        }
-      }
-    }
     for (int j = 0; j < nAdded; j++) {
-      bySlot[addedSlots[j]] = addedNodes[j];
+      dNew[d++] = es[addedIdx[j]];
     }
-    for (int j = 0; j < nRemoved; j++) {
-      if (freeCount == free.length) {
-        free = Arrays.copyOf(free, freeCount * 2);
-      }
-      free[freeCount++] = dSlot[j];
+    int[][] dOldIds = oldIds(dSlot, dOld);
+    Node<T>[] bySlot = writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes);
+    for (int j = 0; j < nAdded; j++) {
+      slotOf[addedIdx[j]] = dSlot[nRemoved + nChanged + j];
     }
 
     List<Node<T>> nodes;
@@ -381,18 +357,269 @@ public final class SubsetIndex<T> {
     lastOrder = es;
     lastSlots = slotOf;
     lastCount = n;
+    totalWeight = sum;
+    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, nAdded + nRemoved > 0);
+    return removed;
+  }
 
+  /**
+   * Applies a delta and publishes nothing: the caller reads {@link #state()} after. Upserts add
+   * new addresses (appended to the node order) or replace the endpoint of known ones (in place);
+   * removed addresses that are not known are ignored. Costs the size of the delta and of the
+   * subsets it touches, not the number of endpoints (except that adding or removing rebuilds
+   * the node list, one array copy). Validates everything before changing anything.
+   *
+   * @return the removed nodes
+   */
+  @SuppressWarnings("unchecked")
+  public List<Node<T>> apply(Collection<Endpoint> upserts, Collection<String> removedAddresses,
+      Function<? super Endpoint, ? extends T> values) {
+    Endpoint[] ups = upserts.toArray(new Endpoint[0]);
+    String[] rms = removedAddresses.toArray(new String[0]);
+    int e = ++epoch;
+    // per upsert: its slot, ADDED for a new address, UNCHANGED for an equal endpoint
+    int[] upSlot = new int[ups.length];
+    int[] rmSlot = new int[rms.length];
+    String[] pending = new String[ups.length + rms.length];
+    int nPending = 0;
+    int nAdded = 0;
+    int nChanged = 0;
+    int nRemoved = 0;
+    long sum = totalWeight;
+    Node<T>[] addedNodes;
+    try {
+      for (int i = 0; i < ups.length; i++) {
+        Endpoint ep = Objects.requireNonNull(ups[i], "upserted endpoint");
+        int slot = slotByAddress.get(ep.address());
+        if (slot == SlotMap.ABSENT) {
+          // a new address: marked pending (negative) so that a second one is caught
+          slotByAddress.put(ep.address(), -1);
+          pending[nPending++] = ep.address();
+          upSlot[i] = ADDED;
+          nAdded++;
+          sum += ep.weight();
+          continue;
+        }
+        if (slot < 0 || seen[slot] == e) {
+          throw new IllegalArgumentException("address: " + ep.address() + " given twice");
+        }
+        seen[slot] = e;
+        Endpoint old = endpoints[slot];
+        if (old == ep || old.equals(ep)) {
+          upSlot[i] = UNCHANGED;
+        } else {
+          upSlot[i] = slot;
+          nChanged++;
+          sum += ep.weight() - (long) old.weight();
+        }
+      }
+      for (int i = 0; i < rms.length; i++) {
+        String a = Objects.requireNonNull(rms[i], "removed address");
+        int slot = slotByAddress.get(a);
+        if (slot == SlotMap.ABSENT) {
+          // not known: nothing to remove, but a repeat is still caught
+          slotByAddress.put(a, -1);
+          pending[nPending++] = a;
+          rmSlot[i] = UNCHANGED;
+          continue;
+        }
+        if (slot < 0 || seen[slot] == e) {
+          throw new IllegalArgumentException("address: " + a + " given twice");
+        }
+        seen[slot] = e;
+        rmSlot[i] = slot;
+        nRemoved++;
+        sum -= endpoints[slot].weight();
+      }
+      if (sum > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(
+            "weights: sum " + sum + " (expected: <= " + Integer.MAX_VALUE + ")");
+      }
+      // Values only after the whole delta is valid; a throwing factory leaves all untouched.
+      addedNodes = new Node[nAdded];
+      for (int i = 0, j = 0; i < ups.length; i++) {
+        if (upSlot[i] == ADDED) {
+          addedNodes[j++] = prototype.newNode(ups[i], values.apply(ups[i]));
+        }
+      }
+    } finally {
+      for (int j = 0; j < nPending; j++) {
+        slotByAddress.remove(pending[j]);
+      }
+    }
+    int nDirty = nRemoved + nChanged + nAdded;
+    if (nDirty == 0) {
+      return List.of();
+    }
+    SubsetState<T> prev = state;
+    int[] dSlot = new int[nDirty];
+    Endpoint[] dOld = new Endpoint[nDirty];
+    Endpoint[] dNew = new Endpoint[nDirty];
+    boolean[] dWeight = new boolean[nDirty];
+    List<Node<T>> removed = new ArrayList<>(nRemoved);
+    int d = 0;
+    for (int slot : rmSlot) {
+      if (slot >= 0) {
+        dSlot[d] = slot;
+        dOld[d++] = endpoints[slot];
+        removed.add(prev.bySlot[slot]);
+      }
+    }
+    for (int i = 0; i < ups.length; i++) {
+      int slot = upSlot[i];
+      if (slot >= 0) {
+        dSlot[d] = slot;
+        dOld[d] = endpoints[slot];
+        dNew[d] = ups[i];
+        dWeight[d] = dOld[d].weight() != ups[i].weight();
+        d++;
+      }
+    }
+    for (int i = 0; i < ups.length; i++) {
+      if (upSlot[i] == ADDED) {
+        dNew[d++] = ups[i];
+      }
+    }
+    int[][] dOldIds = oldIds(dSlot, dOld);
+    Node<T>[] bySlot = writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes);
+
+    List<Node<T>> nodes = prev.nodes;
+    if (nAdded > 0 || nRemoved > 0) {
+      // the previous order without the removed, then the added in delta order
+      int n = lastCount - nRemoved + nAdded;
+      Endpoint[] order = spareOrder.length >= n ? spareOrder : new Endpoint[n];
+      int[] slots = spareSlots.length >= n ? spareSlots : new int[n];
+      Node<T>[] ordered = new Node[n];
+      int m = 0;
+      for (int i = 0; i < lastCount; i++) {
+        int slot = lastSlots[i];
+        if (endpoints[slot] != null) {
+          order[m] = endpoints[slot];
+          slots[m] = slot;
+          ordered[m++] = bySlot[slot];
+        }
+      }
+      for (int j = nRemoved + nChanged; j < nDirty; j++) {
+        order[m] = dNew[j];
+        slots[m] = dSlot[j];
+        ordered[m++] = bySlot[dSlot[j]];
+      }
+      nodes = Collections.unmodifiableList(Arrays.asList(ordered));
+      spareOrder = lastOrder;
+      spareSlots = lastSlots;
+      lastOrder = order;
+      lastSlots = slots;
+      lastCount = n;
+    }
+    totalWeight = sum;
+    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, nAdded + nRemoved > 0);
+    return removed;
+  }
+
+  /**
+   * Writes the dirty slots into the updater's tables: the removed ones first in the arrays, then
+   * the changed ones, then the added ones, whose slots this assigns (freed slots of earlier
+   * updates first). Renews the changed nodes' endpoints. Returns the new nodes by slot (the
+   * previous array when no slot is added or removed).
+   */
+  @SuppressWarnings("unchecked")
+  private Node<T>[] writeSlots(SubsetState<T> prev, int nRemoved, int nChanged, int[] dSlot,
+      Endpoint[] dOld, Endpoint[] dNew, Node<T>[] addedNodes) {
+    int nAdded = addedNodes.length;
+    if (nChanged > 0) {
+      List<Node<T>> changedNodes = new ArrayList<>(nChanged);
+      List<Endpoint> changedEndpoints = new ArrayList<>(nChanged);
+      for (int j = nRemoved; j < nRemoved + nChanged; j++) {
+        changedNodes.add(prev.bySlot[dSlot[j]]);
+        changedEndpoints.add(dNew[j]);
+      }
+      renew(changedNodes, changedEndpoints);
+    }
+    // New addresses take freed slots from earlier updates, then fresh ones.
+    int first = nRemoved + nChanged;
+    for (int j = 0; j < nAdded; j++) {
+      dSlot[first + j] = freeCount > 0 ? free[--freeCount] : highWater++;
+    }
+    if (highWater > endpoints.length) {
+      int cap = Math.max(highWater, endpoints.length * 2);
+      endpoints = Arrays.copyOf(endpoints, cap);
+      seen = Arrays.copyOf(seen, cap);
+      for (int k = 0; k < idsBySlot.length; k++) {
+        idsBySlot[k] = Arrays.copyOf(idsBySlot[k], cap);
+      }
+    }
+    Node<T>[] bySlot = prev.bySlot;
+    if (nAdded > 0 || nRemoved > 0) {
+      bySlot = Arrays.copyOf(prev.bySlot, highWater);
+    }
+    for (int j = 0; j < dSlot.length; j++) {
+      int slot = dSlot[j];
+      endpoints[slot] = dNew[j];
+      if (dNew[j] == null) {
+        bySlot[slot] = null;
+        slotByAddress.remove(dOld[j].address());
+      } else {
+        if (dOld[j] == null) {
+          slotByAddress.put(dNew[j].address(), slot);
+        }
+        Map<String, String> labels = dNew[j].labels();
+        for (int k = 0; k < indexKeys.length; k++) {
+          String v = labels.isEmpty() ? null : labels.get(indexKeys[k]);
+          idsBySlot[k][slot] = v == null ? -1 : valueId(k, v);
+        }
+      }
+    }
+    for (int j = 0; j < nAdded; j++) {
+      bySlot[dSlot[first + j]] = addedNodes[j];
+    }
+    for (int j = 0; j < nRemoved; j++) {
+      if (freeCount == free.length) {
+        free = Arrays.copyOf(free, freeCount * 2);
+      }
+      free[freeCount++] = dSlot[j];
+    }
+    return bySlot;
+  }
+
+  /**
+   * Returns each dirty slot's value ids per index key before the update writes the new ones
+   * ({@code null} for an added slot).
+   */
+  private int[][] oldIds(int[] dSlot, Endpoint[] dOld) {
+    int[][] out = new int[dSlot.length][];
+    for (int j = 0; j < dSlot.length; j++) {
+      if (dOld[j] != null) {
+        int[] ids = new int[indexKeys.length];
+        for (int k = 0; k < ids.length; k++) {
+          ids[k] = idsBySlot[k][dSlot[j]];
+        }
+        out[j] = ids;
+      }
+    }
+    return out;
+  }
+
+  /** Makes the next state: shared, patched or rebuilt, by how many slots changed. */
+  private void publish(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot, int[] dSlot,
+      Endpoint[] dOld, Endpoint[] dNew, int[][] dOldIds, boolean[] dWeight, boolean membership) {
+    int nDirty = dSlot.length;
+    int oldLive = prev.live.getCardinality();
+    int nAdded = 0;
+    for (int j = 0; j < nDirty; j++) {
+      if (dOld[j] == null) {
+        nAdded++;
+      }
+    }
     if (nDirty == 0) {
       state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.live, prev.tables, prev.all,
           prev.defaultSubset);
     } else if (prev.nodes.isEmpty() || nDirty > rebuildThreshold * (oldLive + nAdded)) {
       fullBuilds++;
-      state = buildAll(nodes, bySlot);
+      state = fullBuild.build(nodes, bySlot);
     } else {
       incrementalUpdates++;
-      state = patch(prev, nodes, bySlot, dSlot, dOld, dNew, dWeight, nAdded + nRemoved > 0);
+      state = patch(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, membership);
     }
-    return removed;
   }
 
   private int valueId(int k, String value) {
@@ -417,212 +644,6 @@ public final class SubsetIndex<T> {
       throw new IllegalStateException("address " + ep.address() + " has no node to renew");
     });
   }
-
-  // ---------------------------------------------------------------- full build
-
-  private SubsetState<T> buildAll(List<Node<T>> nodes, Node<T>[] bySlot) {
-    // Two passes over the slots' cached value ids: count, then fill exactly sized bitmaps.
-    int nk = indexKeys.length;
-    Endpoint[] eps = endpoints;
-    int[][] ids = idsBySlot;
-    int[][] counts = new int[nk][];
-    for (int k = 0; k < nk; k++) {
-      counts[k] = new int[valueNames.get(k).size()];
-    }
-    int liveCount = 0;
-    for (int slot = 0; slot < highWater; slot++) {
-      if (eps[slot] == null) {
-        continue;
-      }
-      liveCount++;
-      for (int k = 0; k < nk; k++) {
-        int id = ids[k][slot];
-        if (id >= 0) {
-          counts[k][id]++;
-        }
-      }
-    }
-    @SuppressWarnings("unchecked")
-    ExactBitmapBuilder[][] writers = new ExactBitmapBuilder[nk][];
-    for (int k = 0; k < nk; k++) {
-      writers[k] = new ExactBitmapBuilder[counts[k].length];
-      for (int id = 0; id < counts[k].length; id++) {
-        if (counts[k][id] > 0) {
-          writers[k][id] = new ExactBitmapBuilder(counts[k][id], highWater);
-        }
-      }
-    }
-    ExactBitmapBuilder liveWriter = new ExactBitmapBuilder(liveCount, highWater);
-    for (int slot = 0; slot < highWater; slot++) {
-      if (eps[slot] == null) {
-        continue;
-      }
-      liveWriter.add(slot);
-      for (int k = 0; k < nk; k++) {
-        int id = ids[k][slot];
-        if (id >= 0) {
-          writers[k][id].add(slot);
-        }
-      }
-    }
-    RoaringBitmap live = liveWriter.get();
-    Map<String, Map<String, RoaringBitmap>> index = new HashMap<>();
-    for (int k = 0; k < nk; k++) {
-      Map<String, RoaringBitmap> inner = new HashMap<>();
-      for (int id = 0; id < writers[k].length; id++) {
-        if (writers[k][id] != null) {
-          inner.put(valueNames.get(k).get(id), writers[k][id].get());
-        }
-      }
-      if (!inner.isEmpty()) {
-        index.put(indexKeys[k], inner);
-      }
-    }
-
-    Canon canon = new Canon(bySlot);
-    Subset<T> all = liveCount == 0 ? null : canon.of(live);
-    Subset<T> dflt = null;
-    if (defaultKeys != null) {
-      RoaringBitmap bm = intersect(index, live, defaultKeys, defaultValues);
-      dflt = bm.isEmpty() ? null : canon.of(bm);
-    }
-
-    // Global key order: fewest distinct values first, then by name.
-    Comparator<String> order = Comparator
-        .comparingInt((String k) -> index.containsKey(k) ? index.get(k).size() : 0)
-        .thenComparing(Comparator.naturalOrder());
-    Map<String, Combos> memo = new HashMap<>();
-    @SuppressWarnings("unchecked")
-    SelectorTable<T>[] tables = new SelectorTable[selectors.length];
-    for (int i = 0; i < selectors.length; i++) {
-      String[] sorted = selectors[i];
-      String[] ordered = sorted.clone();
-      Arrays.sort(ordered, order);
-      Combos combos = combos(ordered, ordered.length, memo, index, live, liveCount);
-      // perm[j]: position in the ordered prefix of the j-th key in name order
-      int[] perm = new int[sorted.length];
-      for (int j = 0; j < sorted.length; j++) {
-        perm[j] = Arrays.asList(ordered).indexOf(sorted[j]);
-      }
-      Map<RequestLabels, Subset<T>> map = new HashMap<>(Math.max(4, combos.size() * 2));
-      for (int c = 0; c < combos.size(); c++) {
-        String[] v = combos.values.get(c);
-        String[] vs = new String[v.length];
-        for (int j = 0; j < vs.length; j++) {
-          vs[j] = v[perm[j]];
-        }
-        map.put(labels(sorted, vs), canon.of(combos.bitmaps.get(c)));
-      }
-      tables[i] = new SelectorTable<>(sorted, Arrays.hashCode(sorted), map);
-    }
-    return new SubsetState<>(this, nodes, bySlot, index, live, tables, all, dflt);
-  }
-
-  /** The non-empty value combinations of a key prefix: values in prefix order and members. */
-  private static final class Combos {
-    final List<String[]> values = new ArrayList<>();
-    final List<RoaringBitmap> bitmaps = new ArrayList<>();
-
-    int size() {
-      return values.size();
-    }
-
-    void add(String[] v, RoaringBitmap bm) {
-      values.add(v);
-      bitmaps.add(bm);
-    }
-  }
-
-  private Combos combos(String[] ordered, int len, Map<String, Combos> memo,
-      Map<String, Map<String, RoaringBitmap>> index, RoaringBitmap live, int liveCount) {
-    String memoKey = String.join("\u0000", Arrays.asList(ordered).subList(0, len));
-    Combos done = memo.get(memoKey);
-    if (done != null) {
-      return done;
-    }
-    Combos result = new Combos();
-    String key = ordered[len - 1];
-    Map<String, RoaringBitmap> byValue = index.getOrDefault(key, Map.of());
-    if (len == 1) {
-      for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
-        result.add(new String[] {en.getKey()}, en.getValue());
-      }
-    } else if (!byValue.isEmpty()) {
-      Combos parent = combos(ordered, len - 1, memo, index, live, liveCount);
-      int k = indexKeyPosition.get(key);
-      for (int p = 0; p < parent.size(); p++) {
-        String[] pv = parent.values.get(p);
-        RoaringBitmap pb = parent.bitmaps.get(p);
-        if (pb.getCardinality() == liveCount) {
-          // prefix = every endpoint: prefix AND (key=value) is the value's own bitmap
-          for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
-            String[] v = Arrays.copyOf(pv, len);
-            v[len - 1] = en.getKey();
-            result.add(v, en.getValue());
-          }
-        } else {
-          split(pv, pb, k, result);
-        }
-      }
-    }
-    memo.put(memoKey, result);
-    return result;
-  }
-
-  /**
-   * Intersects a prefix's members with every value bitmap of key {@code k} at once: one pass
-   * counts the members per value (each slot's value id is cached), a second fills bitmaps
-   * allocated at their exact size. Costs the prefix's size, however many values the key has,
-   * where an AND per value costs values x size and allocates a prefix-sized array per value
-   * (RoaringBitmap sizes an AND's result for the smaller input): at 8000 hosts and 3 values per
-   * key, that was 3x the bytes. A value holding the whole prefix reuses the prefix's bitmap.
-   */
-  private void split(String[] pv, RoaringBitmap pb, int k, Combos out) {
-    int[] ids = idsBySlot[k];
-    int[] counts = new int[valueNames.get(k).size()];
-    PeekableIntIterator it = pb.getIntIterator();
-    while (it.hasNext()) {
-      int id = ids[it.next()];
-      if (id >= 0) {
-        counts[id]++;
-      }
-    }
-    int card = pb.getCardinality();
-    @SuppressWarnings("unchecked")
-    ExactBitmapBuilder[] writers = new ExactBitmapBuilder[counts.length];
-    boolean fill = false;
-    for (int id = 0; id < counts.length; id++) {
-      if (counts[id] == card) {
-        out.add(extend(pv, valueNames.get(k).get(id)), pb);
-      } else if (counts[id] > 0) {
-        writers[id] = new ExactBitmapBuilder(counts[id], highWater);
-        fill = true;
-      }
-    }
-    if (!fill) {
-      return;
-    }
-    it = pb.getIntIterator();
-    while (it.hasNext()) {
-      int slot = it.next();
-      int id = ids[slot];
-      if (id >= 0 && writers[id] != null) {
-        writers[id].add(slot);
-      }
-    }
-    for (int id = 0; id < counts.length; id++) {
-      if (writers[id] != null) {
-        out.add(extend(pv, valueNames.get(k).get(id)), writers[id].get());
-      }
-    }
-  }
-
-  private static String[] extend(String[] pv, String value) {
-    String[] v = Arrays.copyOf(pv, pv.length + 1);
-    v[pv.length] = value;
-    return v;
-  }
-
 
   /**
    * Returns the slots having every {@code keys[i]=values[i]}: the AND of their bitmaps, smallest
@@ -667,111 +688,79 @@ public final class SubsetIndex<T> {
     return r;
   }
 
-  /** Gives equal bitmaps one shared {@link Subset}. */
-  private final class Canon {
-    private final Node<T>[] bySlot;
-    private final IdentityHashMap<RoaringBitmap, Subset<T>> byIdentity = new IdentityHashMap<>();
-    private final HashMap<BitmapKey, Subset<T>> byContent = new HashMap<>();
-
-    Canon(Node<T>[] bySlot) {
-      this.bySlot = bySlot;
-    }
-
-    /** Registers an existing subset so that equal new bitmaps reuse it. */
-    void keep(Subset<T> s) {
-      if (s != null && byIdentity.putIfAbsent(s.members(), s) == null) {
-        byContent.putIfAbsent(new BitmapKey(s.members()), s);
-      }
-    }
-
-    Subset<T> of(RoaringBitmap bm) {
-      Subset<T> s = byIdentity.get(bm);
-      if (s != null) {
-        return s;
-      }
-      BitmapKey key = new BitmapKey(bm);
-      s = byContent.get(key);
-      if (s == null) {
-        s = new Subset<>(bm, bySlot, factory);
-        byContent.put(key, s);
-      }
-      byIdentity.put(bm, s);
-      return s;
-    }
-  }
-
-  /** A bitmap keyed by a cheap signature (size, first, last), then by content. */
-  private static final class BitmapKey {
-    final RoaringBitmap bm;
-    final int hash;
-
-    BitmapKey(RoaringBitmap bm) {
-      this.bm = bm;
-      int card = bm.getCardinality();
-      this.hash = card == 0 ? 0 : (card * 31 + bm.first()) * 31 + bm.last();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof BitmapKey && ((BitmapKey) o).hash == hash
-          && (((BitmapKey) o).bm == bm || ((BitmapKey) o).bm.equals(bm));
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
-
   // ---------------------------------------------------------------- incremental update
 
   private SubsetState<T> patch(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot,
-      int[] dSlot, Endpoint[] dOld, Endpoint[] dNew, boolean[] dWeight, boolean membership) {
+      int[] dSlot, Endpoint[] dOld, Endpoint[] dNew, int[][] dOldIds, boolean[] dWeight,
+      boolean membership) {
     int nDirty = dSlot.length;
     boolean anyWeight = false;
     for (boolean w : dWeight) {
       anyWeight |= w;
     }
+    // Each dirty slot's value ids, old and new (-1: no such label; a null row: no endpoint),
+    // compared as ints rather than by looking labels up.
+    int[][] dNewIds = new int[nDirty][];
+    for (int j = 0; j < nDirty; j++) {
+      if (dNew[j] != null) {
+        int[] ids = new int[indexKeys.length];
+        for (int k = 0; k < ids.length; k++) {
+          ids[k] = idsBySlot[k][dSlot[j]];
+        }
+        dNewIds[j] = ids;
+      }
+    }
     // 1. Index: copy and patch the bitmaps of changed key=value pairs.
     Map<String, Map<String, RoaringBitmap>> index = prev.index;
-    Map<String, Map<String, RoaringBitmap>> copiedIndex = null;
-    Set<RoaringBitmap> owned = Collections.newSetFromMap(new IdentityHashMap<>());
-    Set<String> copiedKeys = new HashSet<>();
+    // per index key, per value id: the slots leaving ({@code ~slot}) or joining it
+    IntList[][] indexOps = new IntList[indexKeys.length][];
     // bit k: the dirty endpoint's value of index key k changed (all bits past 64 keys)
     long[] dMask = new long[nDirty];
     for (int ki = 0; ki < indexKeys.length; ki++) {
-      String key = indexKeys[ki];
       for (int j = 0; j < nDirty; j++) {
-        String ov = dOld[j] == null ? null : dOld[j].label(key);
-        String nv = dNew[j] == null ? null : dNew[j].label(key);
-        if (Objects.equals(ov, nv)) {
+        int ov = dOldIds[j] == null ? -1 : dOldIds[j][ki];
+        int nv = dNewIds[j] == null ? -1 : dNewIds[j][ki];
+        if (ov == nv) {
           continue;
         }
         dMask[j] |= ki < 64 ? 1L << ki : -1L;
-        if (copiedIndex == null) {
-          copiedIndex = new HashMap<>(prev.index);
+        if (indexOps[ki] == null) {
+          indexOps[ki] = new IntList[valueNames.get(ki).size()];
         }
-        if (copiedKeys.add(key)) {
-          copiedIndex.put(key, new HashMap<>(prev.index.getOrDefault(key, Map.of())));
+        if (ov >= 0) {
+          PatchOps.opsOf(indexOps[ki], ov).add(~dSlot[j]);
         }
-        Map<String, RoaringBitmap> inner = copiedIndex.get(key);
-        if (ov != null) {
-          mutable(inner, ov, owned).remove(dSlot[j]);
-        }
-        if (nv != null) {
-          mutable(inner, nv, owned).add(dSlot[j]);
+        if (nv >= 0) {
+          PatchOps.opsOf(indexOps[ki], nv).add(dSlot[j]);
         }
       }
     }
-    if (copiedIndex != null) {
-      for (String key : copiedKeys) {
-        Map<String, RoaringBitmap> inner = copiedIndex.get(key);
-        inner.values().removeIf(RoaringBitmap::isEmpty);
-        if (inner.isEmpty()) {
-          copiedIndex.remove(key);
+    for (int ki = 0; ki < indexKeys.length; ki++) {
+      if (indexOps[ki] == null) {
+        continue;
+      }
+      if (index == prev.index) {
+        index = new HashMap<>(prev.index);
+      }
+      String key = indexKeys[ki];
+      Map<String, RoaringBitmap> inner = new HashMap<>(prev.index.getOrDefault(key, Map.of()));
+      for (int id = 0; id < indexOps[ki].length; id++) {
+        if (indexOps[ki][id] != null) {
+          String value = valueNames.get(ki).get(id);
+          RoaringBitmap bm =
+              PatchOps.merge(inner.get(value), indexOps[ki][id].sorted(), highWater);
+          if (bm.isEmpty()) {
+            inner.remove(value);
+          } else {
+            inner.put(value, bm);
+          }
         }
       }
-      index = copiedIndex;
+      if (inner.isEmpty()) {
+        index.remove(key);
+      } else {
+        index.put(key, inner);
+      }
     }
     RoaringBitmap live = prev.live;
     if (membership) {
@@ -785,10 +774,10 @@ public final class SubsetIndex<T> {
       }
     }
 
-    // 2. Which subsets of which selectors change: each gets its old bitmap merged with the few
-    // slots that leave or join it (one exact-size copy), rather than intersecting again. The
-    // same old bitmap with the same changes (a subset shared by several selectors) is merged
-    // once.
+    // 2. Which subsets of which selectors change: each gets a copy of its old bitmap with the
+    // few slots that leave or join it, rather than intersecting again. Dirty slots are grouped
+    // by their value ids; labels are made once per group. The same old bitmap with the same
+    // changes (a subset shared by several selectors) is copied once.
     List<int[]> pendingTable = new ArrayList<>();
     List<RequestLabels> pendingLabels = new ArrayList<>();
     List<RoaringBitmap> pendingBitmaps = new ArrayList<>();
@@ -797,57 +786,63 @@ public final class SubsetIndex<T> {
     Map<RequestLabels, Subset<T>>[] maps = new Map[selectors.length];
     for (int i = 0; i < selectors.length; i++) {
       String[] keys = selectors[i];
+      int[] pos = selectorKeyPos[i];
       Map<RequestLabels, Subset<T>> before = prev.tables[i].subsets;
-      Map<RequestLabels, IntList> changes = null;
+      Map<Object, Group> changes = null;
       for (int j = 0; j < nDirty; j++) {
         if (dOld[j] != null && dNew[j] != null && !dWeight[j]
             && (dMask[j] & selectorMasks[i]) == 0) {
           continue; // none of this selector's keys changed: same subset, same weight
         }
-        String[] ov = tuple(dOld[j], keys);
-        String[] nv = tuple(dNew[j], keys);
-        if (ov == null && nv == null) {
+        boolean hasOld = PatchOps.covers(dOldIds[j], pos);
+        boolean hasNew = PatchOps.covers(dNewIds[j], pos);
+        if (!hasOld && !hasNew) {
           continue;
         }
-        boolean same = ov != null && nv != null && Arrays.equals(ov, nv);
+        boolean same = hasOld && hasNew && PatchOps.sameIds(dOldIds[j], dNewIds[j], pos);
         if (same && !dWeight[j]) {
           continue;
         }
         if (changes == null) {
           changes = new HashMap<>();
         }
-        if (ov != null && !same) {
-          changes.computeIfAbsent(labels(keys, ov), x -> new IntList()).add(~dSlot[j]);
+        if (hasOld && !same) {
+          PatchOps.group(changes, dOldIds[j], pos).ops.add(~dSlot[j]);
         }
-        if (nv != null) {
+        if (hasNew) {
           // a reweighted member is "added" again: same members, but a new child balancer
-          changes.computeIfAbsent(labels(keys, nv), x -> new IntList()).add(dSlot[j]);
+          PatchOps.group(changes, dNewIds[j], pos).ops.add(dSlot[j]);
         }
       }
       if (changes == null) {
         continue;
       }
       maps[i] = new HashMap<>(before);
-      for (Map.Entry<RequestLabels, IntList> en : changes.entrySet()) {
-        Subset<T> old = maps[i].remove(en.getKey());
+      for (Group g : changes.values()) {
+        String[] values = new String[pos.length];
+        for (int m = 0; m < pos.length; m++) {
+          values[m] = valueNames.get(pos[m]).get(g.ids[m]);
+        }
+        RequestLabels labels = labels(keys, values);
+        Subset<T> old = maps[i].remove(labels);
         RoaringBitmap oldBits = old == null ? null : old.members();
-        PatchKey key = new PatchKey(oldBits, en.getValue().sorted());
+        PatchKey key = new PatchKey(oldBits, g.ops.sorted());
         RoaringBitmap bm = patched.get(key);
         if (bm == null) {
-          bm = merge(oldBits, key.ops, highWater);
+          bm = PatchOps.merge(oldBits, key.ops, highWater);
           patched.put(key, bm);
         }
         if (!bm.isEmpty()) {
           // added below, once sharing with equal bitmaps is decided
           pendingTable.add(new int[] {i});
-          pendingLabels.add(en.getKey());
+          pendingLabels.add(labels);
           pendingBitmaps.add(bm);
         }
       }
     }
 
     // 3. Share equal bitmaps: first the subsets kept as they are, then the new ones.
-    Canon canon = new Canon(bySlot);
+    Canon<T> canon = new Canon<>(bySlot, factory);
     Subset<T> all = prev.all;
     if (membership || anyWeight) {
       all = null;
@@ -856,7 +851,7 @@ public final class SubsetIndex<T> {
     RoaringBitmap dfltBits = null;
     if (defaultKeys != null) {
       dfltBits = intersect(index, live, defaultKeys, defaultValues);
-      if (dflt != null && touches(dflt.members(), dfltBits, dSlot)) {
+      if (dflt != null && PatchOps.touches(dflt.members(), dfltBits, dSlot)) {
         dflt = null;
       }
     }
@@ -884,144 +879,5 @@ public final class SubsetIndex<T> {
           : new SelectorTable<>(selectors[i], prev.tables[i].keysHash, maps[i]);
     }
     return new SubsetState<>(this, nodes, bySlot, index, live, tables, all, dflt);
-  }
-
-  /**
-   * Returns {@code old} with the ops applied (a slot {@code s} to add, {@code ~s} to remove;
-   * sorted by slot), built at its exact size; {@code old} itself when nothing changes.
-   */
-  static RoaringBitmap merge(RoaringBitmap old, int[] ops, int limit) {
-    int size = old == null ? 0 : old.getCardinality();
-    int effective = 0;
-    for (int op : ops) {
-      boolean present = old != null && old.contains(op >= 0 ? op : ~op);
-      if (op >= 0 && !present) {
-        size++;
-        effective++;
-      } else if (op < 0 && present) {
-        size--;
-        effective++;
-      }
-    }
-    if (effective == 0) {
-      return old == null ? new RoaringBitmap() : old;
-    }
-    if (size == 0) {
-      return new RoaringBitmap();
-    }
-    ExactBitmapBuilder out = new ExactBitmapBuilder(size, limit);
-    int o = 0;
-    PeekableIntIterator it = old == null ? null : old.getIntIterator();
-    int next = it != null && it.hasNext() ? it.next() : -1;
-    while (next >= 0 || o < ops.length) {
-      int opSlot = o < ops.length ? (ops[o] >= 0 ? ops[o] : ~ops[o]) : Integer.MAX_VALUE;
-      if (next >= 0 && next < opSlot) {
-        out.add(next);
-        next = it.hasNext() ? it.next() : -1;
-      } else {
-        // the op's slot comes now: keep it if added, drop it if removed
-        if (ops[o] >= 0) {
-          out.add(opSlot);
-        }
-        if (next == opSlot) {
-          next = it.hasNext() ? it.next() : -1;
-        }
-        o++;
-      }
-    }
-    return out.get();
-  }
-
-  /** A growable list of ints; {@link #sorted()} orders ops by slot. */
-  static final class IntList {
-    private int[] values = new int[4];
-    private int size;
-
-    void add(int v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = v;
-    }
-
-    int[] sorted() {
-      // sort by slot: an op is s (add) or ~s (remove); encode as slot * 2 + (add ? 1 : 0)
-      long[] keys = new long[size];
-      for (int i = 0; i < size; i++) {
-        int v = values[i];
-        keys[i] = v >= 0 ? ((long) v << 1) | 1 : (long) ~v << 1;
-      }
-      Arrays.sort(keys);
-      int[] out = new int[size];
-      for (int i = 0; i < size; i++) {
-        int slot = (int) (keys[i] >>> 1);
-        out[i] = (keys[i] & 1) != 0 ? slot : ~slot;
-      }
-      return out;
-    }
-  }
-
-  /** An old bitmap (by identity) and the ops applied to it. */
-  private static final class PatchKey {
-    final RoaringBitmap old;
-    final int[] ops;
-    final int hash;
-
-    PatchKey(RoaringBitmap old, int[] ops) {
-      this.old = old;
-      this.ops = ops;
-      this.hash = System.identityHashCode(old) * 31 + Arrays.hashCode(ops);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof PatchKey && ((PatchKey) o).old == old
-          && Arrays.equals(((PatchKey) o).ops, ops);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-  }
-
-  private static boolean touches(RoaringBitmap a, RoaringBitmap b, int[] slots) {
-    for (int s : slots) {
-      if (a.contains(s) || b.contains(s)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static RoaringBitmap mutable(Map<String, RoaringBitmap> inner, String value,
-      Set<RoaringBitmap> owned) {
-    RoaringBitmap bm = inner.get(value);
-    if (bm == null) {
-      bm = new RoaringBitmap();
-      inner.put(value, bm);
-      owned.add(bm);
-    } else if (!owned.contains(bm)) {
-      bm = bm.clone();
-      inner.put(value, bm);
-      owned.add(bm);
-    }
-    return bm;
-  }
-
-  /** Returns the endpoint's values of the keys, or {@code null} if it lacks one (or is null). */
-  private static String[] tuple(Endpoint ep, String[] keys) {
-    if (ep == null) {
-      return null;
-    }
-    Map<String, String> labels = ep.labels();
-    String[] v = new String[keys.length];
-    for (int k = 0; k < keys.length; k++) {
-      v[k] = labels.get(keys[k]);
-      if (v[k] == null) {
-        return null;
-      }
-    }
-    return v;
   }
 }
