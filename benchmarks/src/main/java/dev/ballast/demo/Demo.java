@@ -6,17 +6,20 @@ import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.OutlierDetection;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.sim.Durations;
+import dev.ballast.sim.Flags;
 import dev.ballast.sim.LatencyChart;
 import dev.ballast.sim.Report;
 import dev.ballast.sim.Result;
 import dev.ballast.sim.Simulate;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * {@code ./ballast demo [flags]}: runs Linkerd's experiment (11 backends, one of them slow for the
@@ -161,58 +164,11 @@ public final class Demo {
 
     static DemoConfig parse(String[] args) {
       DemoConfig c = new DemoConfig();
-      for (int i = 0; i < args.length; i++) {
-        String flag = args[i];
-        String value = null;
-        int eq = flag.indexOf('=');
-        if (flag.startsWith("--") && eq > 0) {
-          value = flag.substring(eq + 1);
-          flag = flag.substring(0, eq);
-        }
-        if (flag.equals("--help") || flag.equals("-h")) {
-          c.help = true;
-          continue;
-        }
-        if (flag.equals("--markdown")) {
-          c.markdown = true;
-          continue;
-        }
-        if (value == null) {
-          if (i + 1 >= args.length) {
-            throw new IllegalArgumentException(flag + ": missing value");
-          }
-          value = args[++i];
-        }
-        switch (flag) {
-          case "--balancers" -> c.balancers = Simulate.parseBalancers(value);
-          case "--backends" -> c.backends = positive(flag, value);
-          case "--latency" -> c.latencyNanos = Durations.parseNanos(value);
-          case "--slow-latency" -> c.slowLatencyNanos = Durations.parseNanos(value);
-          case "--timeout" -> c.timeoutNanos = Durations.parseNanos(value);
-          case "--deadline" -> {
-            switch (value.toLowerCase(Locale.ROOT)) {
-              case "enforce" -> c.enforce = true;
-              case "measure" -> c.enforce = false;
-              default -> throw new IllegalArgumentException(
-                  "--deadline: " + value + " (expected: enforce or measure)");
-            }
-          }
-          case "--rate" -> {
-            try {
-              c.rate = Double.parseDouble(value);
-            } catch (NumberFormatException e) {
-              throw new IllegalArgumentException("--rate: " + value + " (expected: a number)", e);
-            }
-            if (!(c.rate > 0) || c.rate > 100_000) {
-              throw new IllegalArgumentException("--rate: " + value + " (expected: > 0 and <= 100000)");
-            }
-          }
-          case "--duration" -> c.durationNanos = Durations.parseNanos(value);
-          case "--warmup" -> c.warmupNanos = Durations.parseNanos(value);
-          case "--chart" -> c.chart = value.equalsIgnoreCase("none") ? null : Path.of(value);
-          case "--json" -> c.json = Path.of(value);
-          default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
-        }
+      try {
+        Flags.forEach(List.of(args), Set.of("--help", "-h", "--markdown"),
+            (flag, value) -> c.apply(flag, value));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // no flag of the demo reads a file
       }
       if (c.durationNanos < 1_000_000_000L) {
         throw new IllegalArgumentException("--duration: " + Durations.format(c.durationNanos)
@@ -222,6 +178,35 @@ public final class Demo {
         throw new IllegalArgumentException("--timeout and --latency: expected > 0");
       }
       return c;
+    }
+
+    /** Applies one flag; {@code value} is null for a switch. */
+    private void apply(String flag, String value) {
+      switch (flag) {
+        case "--help", "-h" -> help = true;
+        case "--markdown" -> markdown = true;
+        case "--balancers" -> balancers = Simulate.parseBalancers(value);
+        case "--backends" -> backends = positive(flag, value);
+        case "--latency" -> latencyNanos = Durations.parseNanos(value);
+        case "--slow-latency" -> slowLatencyNanos = Durations.parseNanos(value);
+        case "--timeout" -> timeoutNanos = Durations.parseNanos(value);
+        case "--deadline" -> enforce = Flags.enforceDeadline(value);
+        case "--rate" -> {
+          try {
+            rate = Double.parseDouble(value);
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--rate: " + value + " (expected: a number)", e);
+          }
+          if (!(rate > 0) || rate > 100_000) {
+            throw new IllegalArgumentException("--rate: " + value + " (expected: > 0 and <= 100000)");
+          }
+        }
+        case "--duration" -> durationNanos = Durations.parseNanos(value);
+        case "--warmup" -> warmupNanos = Durations.parseNanos(value);
+        case "--chart" -> chart = value.equalsIgnoreCase("none") ? null : Path.of(value);
+        case "--json" -> json = Path.of(value);
+        default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
+      }
     }
 
     private static int positive(String flag, String value) {

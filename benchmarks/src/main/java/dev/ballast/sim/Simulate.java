@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 
 /**
@@ -119,121 +120,98 @@ public final class Simulate {
   }
 
   private static void apply(Options o, List<String> args, int depth) throws IOException {
-    for (int i = 0; i < args.size(); i++) {
-      String flag = args.get(i);
-      String value = null;
-      int eq = flag.indexOf('=');
-      if (flag.startsWith("--") && eq > 0) {
-        value = flag.substring(eq + 1);
-        flag = flag.substring(0, eq);
-      }
-      if (flag.equals("--help") || flag.equals("-h")) {
-        o.help = true;
-        continue;
-      }
-      if (flag.equals("--no-slow")) {
-        o.scenario.clearSlowWindows();
-        o.slowGiven = true;
-        continue;
-      }
-      if (flag.equals("--markdown")) {
-        o.markdown = true;
-        continue;
-      }
-      if (!flag.startsWith("--")) {
-        throw new IllegalArgumentException("argument: " + flag + " (expected: a flag such as --rate)");
-      }
-      if (value == null) {
-        if (i + 1 >= args.size()) {
-          throw new IllegalArgumentException(flag + ": missing value");
-        }
-        value = args.get(++i);
-      }
-      Scenario.Builder b = o.scenario;
+    Flags.forEach(args, Set.of("--help", "-h", "--no-slow", "--markdown"), (flag, value) -> {
       switch (flag) {
-        case "--scenario" -> {
-          if (value.equalsIgnoreCase("custom")) {
-            o.scenario = Scenario.builder();
-          } else {
-            o.scenario = Scenario.named(value).toBuilder();
-          }
-          o.slowGiven = false;
+        case "--help", "-h" -> o.help = true;
+        case "--no-slow" -> {
+          o.scenario.clearSlowWindows();
+          o.slowGiven = true;
         }
-        case "--file" -> {
-          if (depth > 4) {
-            throw new IllegalArgumentException("--file: " + value + " (expected: files nested at most 4 deep)");
-          }
-          List<String> more = new ArrayList<>();
-          for (String line : Files.readAllLines(Path.of(value))) {
-            String t = line.strip();
-            if (!t.isEmpty() && !t.startsWith("#")) {
-              more.addAll(Arrays.asList(t.split("\\s+")));
-            }
-          }
-          apply(o, more, depth + 1);
-        }
-        case "--backends" -> {
-          int n = parseInt(flag, value, 1);
-          if (b.backendCount() == 0) {
-            throw new IllegalArgumentException("--backends: give --latency first for a custom scenario");
-          }
-          b.backends(n, b.build().backends().get(0));
-        }
-        case "--latency" -> {
-          LatencyDistribution d = LatencyDistribution.parse(value);
-          b.backends(Math.max(1, b.backendCount()), d);
-        }
-        case "--backend-latency" -> {
-          int at = value.indexOf('=');
-          if (at < 0) {
-            throw new IllegalArgumentException("--backend-latency: " + value + " (expected: I=DIST, e.g. 3=normal:50ms,5ms)");
-          }
-          b.backend(parseInt(flag, value.substring(0, at), 0), LatencyDistribution.parse(value.substring(at + 1)));
-        }
-        case "--slow" -> {
-          if (!o.slowGiven) {
-            b.clearSlowWindows();
-            o.slowGiven = true;
-          }
-          b.slowWindow(SlowWindow.parse(value));
-        }
-        case "--rate" -> b.ratePerSecond(parseDouble(flag, value));
-        case "--arrivals" -> {
-          switch (value.toLowerCase(Locale.ROOT)) {
-            case "constant" -> b.poisson(false);
-            case "poisson" -> b.poisson(true);
-            default -> throw new IllegalArgumentException("--arrivals: " + value + " (expected: constant or poisson)");
-          }
-        }
-        case "--duration" -> b.durationNanos(Durations.parseNanos(value));
-        case "--timeout" -> b.timeoutNanos(Durations.parseNanos(value));
-        case "--deadline" -> {
-          switch (value.toLowerCase(Locale.ROOT)) {
-            case "enforce" -> b.enforceTimeout(true);
-            case "measure" -> b.enforceTimeout(false);
-            default -> throw new IllegalArgumentException("--deadline: " + value + " (expected: enforce or measure)");
-          }
-        }
-        case "--late-answers" -> {
-          switch (value.toLowerCase(Locale.ROOT)) {
-            case "feed" -> b.lateAnswers(true);
-            case "drop" -> b.lateAnswers(false);
-            default -> throw new IllegalArgumentException("--late-answers: " + value + " (expected: feed or drop)");
-          }
-        }
-        case "--retries" -> b.retries(parseInt(flag, value, 0));
-        case "--try-timeout" -> b.tryTimeoutNanos(Durations.parseNanos(value));
-        case "--backup-after" -> b.backupAfterNanos(Durations.parseNanos(value));
-        case "--seed" -> b.seed(parseLong(flag, value));
-        case "--name" -> b.name(value);
-        case "--balancers" -> o.balancers = parseBalancers(value);
-        case "--json" -> o.json = Path.of(value);
-        case "--chart" -> {
-          o.chartSet = true;
-          o.chart = value.equalsIgnoreCase("none") ? null : Path.of(value);
-        }
-        default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
+        case "--markdown" -> o.markdown = true;
+        default -> applyValue(o, flag, value, depth);
       }
+    });
+  }
+
+  private static void applyValue(Options o, String flag, String value, int depth) throws IOException {
+    Scenario.Builder b = o.scenario;
+    switch (flag) {
+      case "--scenario" -> {
+        if (value.equalsIgnoreCase("custom")) {
+          o.scenario = Scenario.builder();
+        } else {
+          o.scenario = Scenario.named(value).toBuilder();
+        }
+        o.slowGiven = false;
+      }
+      case "--file" -> {
+        if (depth > 4) {
+          throw new IllegalArgumentException("--file: " + value + " (expected: files nested at most 4 deep)");
+        }
+        List<String> more = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of(value))) {
+          String t = line.strip();
+          if (!t.isEmpty() && !t.startsWith("#")) {
+            more.addAll(Arrays.asList(t.split("\\s+")));
+          }
+        }
+        apply(o, more, depth + 1);
+      }
+      case "--backends" -> {
+        int n = parseInt(flag, value, 1);
+        if (b.backendCount() == 0) {
+          throw new IllegalArgumentException("--backends: give --latency first for a custom scenario");
+        }
+        b.backends(n, b.build().backends().get(0));
+      }
+      case "--latency" -> {
+        LatencyDistribution d = LatencyDistribution.parse(value);
+        b.backends(Math.max(1, b.backendCount()), d);
+      }
+      case "--backend-latency" -> {
+        int at = value.indexOf('=');
+        if (at < 0) {
+          throw new IllegalArgumentException("--backend-latency: " + value + " (expected: I=DIST, e.g. 3=normal:50ms,5ms)");
+        }
+        b.backend(parseInt(flag, value.substring(0, at), 0), LatencyDistribution.parse(value.substring(at + 1)));
+      }
+      case "--slow" -> {
+        if (!o.slowGiven) {
+          b.clearSlowWindows();
+          o.slowGiven = true;
+        }
+        b.slowWindow(SlowWindow.parse(value));
+      }
+      case "--rate" -> b.ratePerSecond(parseDouble(flag, value));
+      case "--arrivals" -> {
+        switch (value.toLowerCase(Locale.ROOT)) {
+          case "constant" -> b.poisson(false);
+          case "poisson" -> b.poisson(true);
+          default -> throw new IllegalArgumentException("--arrivals: " + value + " (expected: constant or poisson)");
+        }
+      }
+      case "--duration" -> b.durationNanos(Durations.parseNanos(value));
+      case "--timeout" -> b.timeoutNanos(Durations.parseNanos(value));
+      case "--deadline" -> b.enforceTimeout(Flags.enforceDeadline(value));
+      case "--late-answers" -> {
+        switch (value.toLowerCase(Locale.ROOT)) {
+          case "feed" -> b.lateAnswers(true);
+          case "drop" -> b.lateAnswers(false);
+          default -> throw new IllegalArgumentException("--late-answers: " + value + " (expected: feed or drop)");
+        }
+      }
+      case "--retries" -> b.retries(parseInt(flag, value, 0));
+      case "--try-timeout" -> b.tryTimeoutNanos(Durations.parseNanos(value));
+      case "--backup-after" -> b.backupAfterNanos(Durations.parseNanos(value));
+      case "--seed" -> b.seed(parseLong(flag, value));
+      case "--name" -> b.name(value);
+      case "--balancers" -> o.balancers = parseBalancers(value);
+      case "--json" -> o.json = Path.of(value);
+      case "--chart" -> {
+        o.chartSet = true;
+        o.chart = value.equalsIgnoreCase("none") ? null : Path.of(value);
+      }
+      default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
     }
   }
 

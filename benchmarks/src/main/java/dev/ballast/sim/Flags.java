@@ -1,0 +1,66 @@
+package dev.ballast.sim;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** The command-line conventions shared by {@code ./ballast simulate} and {@code ./ballast demo}. */
+public final class Flags {
+
+  private Flags() {}
+
+  /** Receives one flag and its value ({@code null} for a switch). */
+  @FunctionalInterface
+  public interface Handler {
+    /** Applies one flag. */
+    void accept(String flag, String value) throws IOException;
+  }
+
+  /**
+   * Walks {@code --name value} and {@code --name=value} flags in order; the names in {@code
+   * switches} take no value and reach the handler with {@code null}.
+   *
+   * @throws IllegalArgumentException for an argument that is not a flag, or a flag without value
+   */
+  public static void forEach(List<String> args, Set<String> switches, Handler handler)
+      throws IOException {
+    for (int i = 0; i < args.size(); i++) {
+      String flag = args.get(i);
+      String value = null;
+      int eq = flag.indexOf('=');
+      if (flag.startsWith("--") && eq > 0) {
+        value = flag.substring(eq + 1);
+        flag = flag.substring(0, eq);
+      }
+      if (switches.contains(flag)) {
+        handler.accept(flag, null);
+        continue;
+      }
+      if (!flag.startsWith("--")) {
+        throw new IllegalArgumentException(
+            "argument: " + flag + " (expected: a flag such as --rate)");
+      }
+      if (value == null) {
+        if (i + 1 >= args.size()) {
+          throw new IllegalArgumentException(flag + ": missing value");
+        }
+        value = args.get(++i);
+      }
+      handler.accept(flag, value);
+    }
+  }
+
+  /** Parses {@code --deadline}: {@code enforce} is true, {@code measure} false. */
+  public static boolean enforceDeadline(String value) {
+    switch (value.toLowerCase(Locale.ROOT)) {
+      case "enforce":
+        return true;
+      case "measure":
+        return false;
+      default:
+        throw new IllegalArgumentException(
+            "--deadline: " + value + " (expected: enforce or measure)");
+    }
+  }
+}
