@@ -84,15 +84,24 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     Node<T>[] nodes = nodeList.toArray(new Node[0]);
     Endpoint[] es = new Endpoint[nodes.length];
     for (int i = 0; i < nodes.length; i++) {
-      if (nodes[i].metric.getClass() != metric.getClass()) {
-        throw new IllegalArgumentException("node " + nodes[i].address()
-            + " was made for another algorithm (expected: a node made by a " + name
-            + " balancer)");
-      }
+      checkAlgorithm(nodes[i]);
       es[i] = nodes[i].endpoint();
     }
     int[] weights = checkedWeights(es);
     snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+  }
+
+  @Override
+  public final void renew(Node<T> node, Endpoint endpoint) {
+    checkAlgorithm(node);
+    Balancer.super.renew(node, endpoint);
+  }
+
+  private void checkAlgorithm(Node<T> node) {
+    if (node.metric.getClass() != metric.getClass()) {
+      throw new IllegalArgumentException("node " + node.address()
+          + " was made for another algorithm (expected: a node made by a " + name + " balancer)");
+    }
   }
 
   private static int[] checkedWeights(Endpoint[] es) {

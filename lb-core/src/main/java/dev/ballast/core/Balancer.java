@@ -2,6 +2,7 @@ package dev.ballast.core;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -60,4 +61,22 @@ public interface Balancer<T> {
    *     an address, or the weights add up to more than {@link Integer#MAX_VALUE}
    */
   void setNodes(List<Node<T>> nodes);
+
+  /**
+   * Gives a node made by {@link #newNode} of this algorithm a new endpoint of the same address
+   * (weight, labels), keeping its load state; for composite balancers that own the nodes. A new
+   * weight resets the node's effective weight; balancers already holding the node go on using
+   * the weight they had until they are given their nodes again ({@link #setNodes}).
+   *
+   * @throws IllegalArgumentException if the address differs or the node was made for another
+   *     algorithm
+   */
+  default void renew(Node<T> node, Endpoint endpoint) {
+    Objects.requireNonNull(endpoint, "endpoint");
+    if (!node.address().equals(endpoint.address())) {
+      throw new IllegalArgumentException("endpoint " + endpoint.address()
+          + " renews node " + node.address() + " (expected: the same address)");
+    }
+    node.updateEndpoint(endpoint);
+  }
 }

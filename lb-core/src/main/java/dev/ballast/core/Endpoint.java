@@ -28,6 +28,9 @@ public final class Endpoint {
   private final int weight;
   private final SortedMap<String, String> labels;
   private final String address;
+  // computed once: registries push the same endpoints again and again, and comparing hashes
+  // first makes telling a changed endpoint from an unchanged one cheap
+  private final int hash;
 
   private Endpoint(String host, int port, int weight, SortedMap<String, String> labels) {
     this.host = host;
@@ -35,6 +38,7 @@ public final class Endpoint {
     this.weight = weight;
     this.labels = labels;
     this.address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+    this.hash = Objects.hash(host, port, weight, labels);
   }
 
   /**
@@ -229,13 +233,14 @@ public final class Endpoint {
       return false;
     }
     Endpoint that = (Endpoint) o;
-    return port == that.port && weight == that.weight && host.equals(that.host)
+    return hash == that.hash && port == that.port && weight == that.weight
+        && host.equals(that.host)
         && labels.equals(that.labels);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(host, port, weight, labels);
+    return hash;
   }
 
   private static void checkHost(String host, String context) {
