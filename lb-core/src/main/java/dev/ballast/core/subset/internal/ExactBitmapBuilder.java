@@ -1,15 +1,13 @@
 package dev.ballast.core.subset.internal;
 
-import org.roaringbitmap.ArrayContainer;
-import org.roaringbitmap.BitmapContainer;
 import org.roaringbitmap.RoaringBitmap;
 import org.roaringbitmap.RoaringBitmapWriter;
 
 /**
  * Builds a bitmap from ascending slot ids whose count is known in advance, allocating only the
  * result. When every slot is below 65536 (one Roaring container) the container is made at its
- * exact size and handed over without a copy: an array of {@code count} chars, or a 1024-word
- * bitmap above 4096 values. Beyond that it falls back to RoaringBitmap's writer, which
+ * exact size and handed over without a copy, as a {@link SlotBitmap} (so that a later patch
+ * can read it): an array of {@code count} chars, or a 1024-word bitmap above 4096 values. Beyond that it falls back to RoaringBitmap's writer, which
  * over-allocates (it sizes its buffers for a guess and makes a spare container after each
  * flush).
  */
@@ -22,6 +20,7 @@ final class ExactBitmapBuilder {
   private final long[] words;
   private final RoaringBitmapWriter<RoaringBitmap> writer;
   private int size;
+  private long hash;
 
   /**
    * @param expected how many values will be added, at least 1
@@ -48,8 +47,10 @@ final class ExactBitmapBuilder {
   /** Adds a value larger than every value added before. */
   void add(int value) {
     if (array != null) {
+      hash ^= SlotBitmap.mix(value);
       array[size] = (char) value;
     } else if (words != null) {
+      hash ^= SlotBitmap.mix(value);
       words[value >>> 6] |= 1L << value;
     } else {
       writer.add(value);
@@ -65,11 +66,9 @@ final class ExactBitmapBuilder {
     if (size != expected) {
       throw new IllegalStateException("added " + size + " values (expected: " + expected + ")");
     }
-    RoaringBitmap bm = new RoaringBitmap();
-    if (size > 0) {
-      bm.append((char) 0, array != null ? new ArrayContainer(array)
-          : new BitmapContainer(words, size));
+    if (size == 0) {
+      return new RoaringBitmap();
     }
-    return bm;
+    return array != null ? new SlotBitmap(array, hash) : new SlotBitmap(words, size, hash);
   }
 }

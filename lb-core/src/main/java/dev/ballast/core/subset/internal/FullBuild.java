@@ -28,8 +28,11 @@ final class FullBuild<T> {
     this.ix = ix;
   }
 
-  /** Builds every subset of the slots the index holds now. */
-  SubsetState<T> build(List<Node<T>> nodes, Node<T>[] bySlot) {
+  /**
+   * Builds every subset of the slots the index holds now, registering each in {@code canon}
+   * (new, so that equal member sets share one subset).
+   */
+  SubsetState<T> build(List<Node<T>> nodes, Node<T>[] bySlot, Canon<T> canon) {
     // Two passes over the slots' cached value ids: count, then fill exactly sized bitmaps.
     int nk = ix.indexKeys.length;
     Endpoint[] eps = ix.endpoints;
@@ -88,12 +91,11 @@ final class FullBuild<T> {
       }
     }
 
-    Canon<T> canon = new Canon<>(bySlot, ix.factory);
-    Subset<T> all = liveCount == 0 ? null : canon.of(live);
+    Subset<T> all = liveCount == 0 ? null : canon.of(live, bySlot);
     Subset<T> dflt = null;
     if (ix.defaultKeys != null) {
       RoaringBitmap bm = SubsetIndex.intersect(index, live, ix.defaultKeys, ix.defaultValues);
-      dflt = bm.isEmpty() ? null : canon.of(bm);
+      dflt = bm.isEmpty() ? null : canon.of(bm, bySlot);
     }
 
     // Global key order: fewest distinct values first, then by name.
@@ -120,7 +122,7 @@ final class FullBuild<T> {
         for (int j = 0; j < vs.length; j++) {
           vs[j] = v[perm[j]];
         }
-        map.put(ix.labels(sorted, vs), canon.of(combos.bitmaps.get(c)));
+        map.put(ix.labels(sorted, vs), canon.of(combos.bitmaps.get(c), bySlot));
       }
       tables[i] = new SelectorTable<>(sorted, Arrays.hashCode(sorted), map);
     }

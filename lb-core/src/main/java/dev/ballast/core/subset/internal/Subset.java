@@ -25,6 +25,8 @@ public final class Subset<T> {
   private final Supplier<? extends Balancer<T>> factory;
   private final int size;
   private volatile Balancer<T> child;
+  // how many places of the updater's current state use this subset (see Canon); updater only
+  int refs;
 
   Subset(RoaringBitmap members, Node<T>[] bySlot, Supplier<? extends Balancer<T>> factory) {
     this.members = members;

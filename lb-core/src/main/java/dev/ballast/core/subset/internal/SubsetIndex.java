@@ -4,9 +4,6 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.subset.RequestLabels;
-import dev.ballast.core.subset.internal.PatchOps.Group;
-import dev.ballast.core.subset.internal.PatchOps.IntList;
-import dev.ballast.core.subset.internal.PatchOps.PatchKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -73,9 +70,9 @@ public final class SubsetIndex<T> {
   final String[] defaultKeys;
   final String[] defaultValues;
   final String[] indexKeys;
-  private final long[] selectorMasks;
+  final long[] selectorMasks;
   // per selector: the index key position of each of its keys, in the selector's (sorted) order
-  private final int[][] selectorKeyPos;
+  final int[][] selectorKeyPos;
   private final double rebuildThreshold;
   private final int cacheSize;
   private final BiFunction<String[], String[], RequestLabels> labelsFactory;
@@ -107,6 +104,12 @@ public final class SubsetIndex<T> {
   private long fullBuilds;
   private long incrementalUpdates;
   private SubsetState<T> state;
+  // the patch's buffer, made on the first incremental update
+  private char[] scratch;
+  // the base of incremental updates: each selector's subsets by value ids, the shared subsets
+  final ComboMap<T>[] combos;
+  Canon<T> canon;
+  private int patchEpoch;
 
   /**
    * Creates an empty index.
@@ -166,10 +169,21 @@ public final class SubsetIndex<T> {
         selectorMasks[i] |= ki < 64 ? 1L << ki : -1L;
       }
     }
+    this.combos = newComboMaps();
+    this.canon = new Canon<>(factory);
     this.rebuildThreshold = rebuildThreshold;
     this.cacheSize = cacheSize;
     this.labelsFactory = labelsFactory;
     this.state = emptyState();
+  }
+
+  @SuppressWarnings("unchecked")
+  private ComboMap<T>[] newComboMaps() {
+    ComboMap<T>[] maps = new ComboMap[selectors.length];
+    for (int i = 0; i < maps.length; i++) {
+      maps[i] = new ComboMap<>(selectorKeyPos[i]);
+    }
+    return maps;
   }
 
   /** Returns the current state. */
@@ -190,6 +204,13 @@ public final class SubsetIndex<T> {
   /** Returns how many updates rebuilt only the affected subsets. */
   public long incrementalUpdates() {
     return incrementalUpdates;
+  }
+
+  char[] scratch() {
+    if (scratch == null) {
+      scratch = new char[SlotBitmap.LIMIT];
+    }
+    return scratch;
   }
 
   int cacheSize() {
@@ -519,21 +540,15 @@ public final class SubsetIndex<T> {
   /**
    * Writes the dirty slots into the updater's tables: the removed ones first in the arrays, then
    * the changed ones, then the added ones, whose slots this assigns (freed slots of earlier
-   * updates first). Renews the changed nodes' endpoints. Returns the new nodes by slot (the
+   * updates first). Renews the changed nodes' endpoints ({@link Balancer#renew}). Returns the new nodes by slot (the
    * previous array when no slot is added or removed).
    */
   @SuppressWarnings("unchecked")
   private Node<T>[] writeSlots(SubsetState<T> prev, int nRemoved, int nChanged, int[] dSlot,
       Endpoint[] dOld, Endpoint[] dNew, Node<T>[] addedNodes) {
     int nAdded = addedNodes.length;
-    if (nChanged > 0) {
-      List<Node<T>> changedNodes = new ArrayList<>(nChanged);
-      List<Endpoint> changedEndpoints = new ArrayList<>(nChanged);
-      for (int j = nRemoved; j < nRemoved + nChanged; j++) {
-        changedNodes.add(prev.bySlot[dSlot[j]]);
-        changedEndpoints.add(dNew[j]);
-      }
-      renew(changedNodes, changedEndpoints);
+    for (int j = nRemoved; j < nRemoved + nChanged; j++) {
+      prototype.renew(prev.bySlot[dSlot[j]], dNew[j]);
     }
     // New addresses take freed slots from earlier updates, then fresh ones.
     int first = nRemoved + nChanged;
@@ -615,10 +630,13 @@ public final class SubsetIndex<T> {
           prev.defaultSubset);
     } else if (prev.nodes.isEmpty() || nDirty > rebuildThreshold * (oldLive + nAdded)) {
       fullBuilds++;
-      state = fullBuild.build(nodes, bySlot);
+      canon = new Canon<>(factory);
+      state = fullBuild.build(nodes, bySlot, canon);
+      adopt(state);
     } else {
       incrementalUpdates++;
-      state = patch(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, membership);
+      state = new Patch<>(this, prev, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, ++patchEpoch)
+          .run(nodes, membership);
     }
   }
 
@@ -630,19 +648,6 @@ public final class SubsetIndex<T> {
       valueIds.get(k).put(value, id);
     }
     return id;
-  }
-
-  /**
-   * Gives surviving nodes their new endpoint (weight, labels) through the public balancer
-   * contract: a balancer of the same algorithm adopts the nodes with {@code setNodes}, then an
-   * {@code update} with the new endpoints keeps each node by address and renews its endpoint.
-   */
-  private void renew(List<Node<T>> nodes, List<Endpoint> newEndpoints) {
-    Balancer<T> b = factory.get();
-    b.setNodes(nodes);
-    b.update(newEndpoints, ep -> {
-      throw new IllegalStateException("address " + ep.address() + " has no node to renew");
-    });
   }
 
   /**
@@ -688,196 +693,28 @@ public final class SubsetIndex<T> {
     return r;
   }
 
-  // ---------------------------------------------------------------- incremental update
-
-  private SubsetState<T> patch(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot,
-      int[] dSlot, Endpoint[] dOld, Endpoint[] dNew, int[][] dOldIds, boolean[] dWeight,
-      boolean membership) {
-    int nDirty = dSlot.length;
-    boolean anyWeight = false;
-    for (boolean w : dWeight) {
-      anyWeight |= w;
-    }
-    // Each dirty slot's value ids, old and new (-1: no such label; a null row: no endpoint),
-    // compared as ints rather than by looking labels up.
-    int[][] dNewIds = new int[nDirty][];
-    for (int j = 0; j < nDirty; j++) {
-      if (dNew[j] != null) {
-        int[] ids = new int[indexKeys.length];
-        for (int k = 0; k < ids.length; k++) {
-          ids[k] = idsBySlot[k][dSlot[j]];
-        }
-        dNewIds[j] = ids;
-      }
-    }
-    // 1. Index: copy and patch the bitmaps of changed key=value pairs.
-    Map<String, Map<String, RoaringBitmap>> index = prev.index;
-    // per index key, per value id: the slots leaving ({@code ~slot}) or joining it
-    IntList[][] indexOps = new IntList[indexKeys.length][];
-    // bit k: the dirty endpoint's value of index key k changed (all bits past 64 keys)
-    long[] dMask = new long[nDirty];
-    for (int ki = 0; ki < indexKeys.length; ki++) {
-      for (int j = 0; j < nDirty; j++) {
-        int ov = dOldIds[j] == null ? -1 : dOldIds[j][ki];
-        int nv = dNewIds[j] == null ? -1 : dNewIds[j][ki];
-        if (ov == nv) {
-          continue;
-        }
-        dMask[j] |= ki < 64 ? 1L << ki : -1L;
-        if (indexOps[ki] == null) {
-          indexOps[ki] = new IntList[valueNames.get(ki).size()];
-        }
-        if (ov >= 0) {
-          PatchOps.opsOf(indexOps[ki], ov).add(~dSlot[j]);
-        }
-        if (nv >= 0) {
-          PatchOps.opsOf(indexOps[ki], nv).add(dSlot[j]);
-        }
-      }
-    }
-    for (int ki = 0; ki < indexKeys.length; ki++) {
-      if (indexOps[ki] == null) {
-        continue;
-      }
-      if (index == prev.index) {
-        index = new HashMap<>(prev.index);
-      }
-      String key = indexKeys[ki];
-      Map<String, RoaringBitmap> inner = new HashMap<>(prev.index.getOrDefault(key, Map.of()));
-      for (int id = 0; id < indexOps[ki].length; id++) {
-        if (indexOps[ki][id] != null) {
-          String value = valueNames.get(ki).get(id);
-          RoaringBitmap bm =
-              PatchOps.merge(inner.get(value), indexOps[ki][id].sorted(), highWater);
-          if (bm.isEmpty()) {
-            inner.remove(value);
-          } else {
-            inner.put(value, bm);
-          }
-        }
-      }
-      if (inner.isEmpty()) {
-        index.remove(key);
-      } else {
-        index.put(key, inner);
-      }
-    }
-    RoaringBitmap live = prev.live;
-    if (membership) {
-      live = live.clone();
-      for (int j = 0; j < nDirty; j++) {
-        if (dNew[j] == null) {
-          live.remove(dSlot[j]);
-        } else if (dOld[j] == null) {
-          live.add(dSlot[j]);
-        }
-      }
-    }
-
-    // 2. Which subsets of which selectors change: each gets a copy of its old bitmap with the
-    // few slots that leave or join it, rather than intersecting again. Dirty slots are grouped
-    // by their value ids; labels are made once per group. The same old bitmap with the same
-    // changes (a subset shared by several selectors) is copied once.
-    List<int[]> pendingTable = new ArrayList<>();
-    List<RequestLabels> pendingLabels = new ArrayList<>();
-    List<RoaringBitmap> pendingBitmaps = new ArrayList<>();
-    Map<PatchKey, RoaringBitmap> patched = new HashMap<>();
-    @SuppressWarnings("unchecked")
-    Map<RequestLabels, Subset<T>>[] maps = new Map[selectors.length];
+  /**
+   * Takes a fully built state as the base of later patches: its subsets by value ids (one
+   * {@link ComboMap} per selector) and how many places use each subset.
+   */
+  private void adopt(SubsetState<T> st) {
     for (int i = 0; i < selectors.length; i++) {
-      String[] keys = selectors[i];
+      ComboMap<T> combos = this.combos[i];
+      combos.clear();
       int[] pos = selectorKeyPos[i];
-      Map<RequestLabels, Subset<T>> before = prev.tables[i].subsets;
-      Map<Object, Group> changes = null;
-      for (int j = 0; j < nDirty; j++) {
-        if (dOld[j] != null && dNew[j] != null && !dWeight[j]
-            && (dMask[j] & selectorMasks[i]) == 0) {
-          continue; // none of this selector's keys changed: same subset, same weight
-        }
-        boolean hasOld = PatchOps.covers(dOldIds[j], pos);
-        boolean hasNew = PatchOps.covers(dNewIds[j], pos);
-        if (!hasOld && !hasNew) {
-          continue;
-        }
-        boolean same = hasOld && hasNew && PatchOps.sameIds(dOldIds[j], dNewIds[j], pos);
-        if (same && !dWeight[j]) {
-          continue;
-        }
-        if (changes == null) {
-          changes = new HashMap<>();
-        }
-        if (hasOld && !same) {
-          PatchOps.group(changes, dOldIds[j], pos).ops.add(~dSlot[j]);
-        }
-        if (hasNew) {
-          // a reweighted member is "added" again: same members, but a new child balancer
-          PatchOps.group(changes, dNewIds[j], pos).ops.add(dSlot[j]);
-        }
-      }
-      if (changes == null) {
-        continue;
-      }
-      maps[i] = new HashMap<>(before);
-      for (Group g : changes.values()) {
-        String[] values = new String[pos.length];
+      int[] ids = new int[indexKeys.length];
+      for (Map.Entry<RequestLabels, Subset<T>> en : st.tables[i].subsets.entrySet()) {
+        RequestLabels labels = en.getKey();
         for (int m = 0; m < pos.length; m++) {
-          values[m] = valueNames.get(pos[m]).get(g.ids[m]);
+          ids[pos[m]] = valueIds.get(pos[m]).get(labels.value(m));
         }
-        RequestLabels labels = labels(keys, values);
-        Subset<T> old = maps[i].remove(labels);
-        RoaringBitmap oldBits = old == null ? null : old.members();
-        PatchKey key = new PatchKey(oldBits, g.ops.sorted());
-        RoaringBitmap bm = patched.get(key);
-        if (bm == null) {
-          bm = PatchOps.merge(oldBits, key.ops, highWater);
-          patched.put(key, bm);
-        }
-        if (!bm.isEmpty()) {
-          // added below, once sharing with equal bitmaps is decided
-          pendingTable.add(new int[] {i});
-          pendingLabels.add(labels);
-          pendingBitmaps.add(bm);
-        }
+        ComboMap.Entry<T> entry = combos.add(ids);
+        entry.labels = labels;
+        entry.subset = en.getValue();
+        canon.acquire(entry.subset);
       }
     }
-
-    // 3. Share equal bitmaps: first the subsets kept as they are, then the new ones.
-    Canon<T> canon = new Canon<>(bySlot, factory);
-    Subset<T> all = prev.all;
-    if (membership || anyWeight) {
-      all = null;
-    }
-    Subset<T> dflt = prev.defaultSubset;
-    RoaringBitmap dfltBits = null;
-    if (defaultKeys != null) {
-      dfltBits = intersect(index, live, defaultKeys, defaultValues);
-      if (dflt != null && PatchOps.touches(dflt.members(), dfltBits, dSlot)) {
-        dflt = null;
-      }
-    }
-    canon.keep(all);
-    canon.keep(dflt);
-    for (int i = 0; i < selectors.length; i++) {
-      Map<RequestLabels, Subset<T>> m = maps[i] != null ? maps[i] : prev.tables[i].subsets;
-      for (Subset<T> s : m.values()) {
-        canon.keep(s);
-      }
-    }
-    if (all == null && !live.isEmpty()) {
-      all = canon.of(live);
-    }
-    if (dflt == null && dfltBits != null && !dfltBits.isEmpty()) {
-      dflt = canon.of(dfltBits);
-    }
-    for (int p = 0; p < pendingLabels.size(); p++) {
-      maps[pendingTable.get(p)[0]].put(pendingLabels.get(p), canon.of(pendingBitmaps.get(p)));
-    }
-    @SuppressWarnings("unchecked")
-    SelectorTable<T>[] tables = new SelectorTable[selectors.length];
-    for (int i = 0; i < selectors.length; i++) {
-      tables[i] = maps[i] == null ? prev.tables[i]
-          : new SelectorTable<>(selectors[i], prev.tables[i].keysHash, maps[i]);
-    }
-    return new SubsetState<>(this, nodes, bySlot, index, live, tables, all, dflt);
+    canon.acquire(st.all);
+    canon.acquire(st.defaultSubset);
   }
 }
