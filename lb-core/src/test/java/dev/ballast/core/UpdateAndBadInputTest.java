@@ -104,6 +104,41 @@ class UpdateAndBadInputTest {
     assertThat(pickOnce(b)).isZero();
   }
 
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void renewGivesASharedNodeItsNewEndpointAndKeepsItsState(Algorithm algorithm) {
+    Balancer<Integer> b = algorithm.create(seeded(6));
+    Node<Integer> n = b.newNode(Endpoint.parse("a:1;weight=2"), 7);
+    n.acquire();
+    b.renew(n, Endpoint.parse("a:1;weight=5;zone=x"));
+    assertThat(n.weight()).isEqualTo(5);
+    assertThat(n.endpoint().label("zone")).isEqualTo("x");
+    assertThat(n.value()).isEqualTo(7);
+    assertThat(n.pending()).isEqualTo(1);
+    // the balancer given the node again balances by the new weight
+    Node<Integer> other = b.newNode(Endpoint.parse("b:1"), 8);
+    b.setNodes(List.of(n, other));
+    if (algorithm == Algorithm.VNSWRR || algorithm == Algorithm.SWRR) {
+      int toN = 0;
+      for (int i = 0; i < 6; i++) {
+        Node<Integer> p = b.pick();
+        p.cancel();
+        toN += p == n ? 1 : 0;
+      }
+      assertThat(toN).isEqualTo(5); // one cycle of weights 5 and 1
+    }
+    assertThatThrownBy(() -> b.renew(n, Endpoint.parse("b:1")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("same address");
+    Algorithm foreignAlgorithm = algorithm == Algorithm.P2C_PEAK_EWMA
+        ? Algorithm.ROUND_ROBIN : Algorithm.P2C_PEAK_EWMA;
+    Balancer<Integer> foreignBalancer = foreignAlgorithm.create(seeded(6));
+    Node<Integer> foreign = foreignBalancer.newNode(Endpoint.parse("c:1"), 9);
+    assertThatThrownBy(() -> b.renew(foreign, Endpoint.parse("c:1;weight=3")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("made for another algorithm");
+    assertThat(foreign.weight()).isEqualTo(1);
+  }
+
   @Test
   void nodesFromAnotherAlgorithmAreRejected() {
     Balancer<Integer> ewma = Algorithm.P2C_PEAK_EWMA.create(seeded(5));

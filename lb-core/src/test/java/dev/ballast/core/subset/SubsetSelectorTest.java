@@ -214,6 +214,38 @@ class SubsetSelectorTest {
   }
 
   @Test
+  void weightChangesReachChildrenOfSubsetsSharedBySelectors() {
+    // {zone} and {zone, tier} have the same member sets (tier is the same everywhere), so they
+    // share subsets and child balancers; a reweight must give both a new child
+    List<Endpoint> hosts = List.of(
+        Endpoint.of("10.0.0.1", 80, 1, Map.of("zone", "a", "tier", "t")),
+        Endpoint.of("10.0.0.2", 80, 1, Map.of("zone", "a", "tier", "t")),
+        Endpoint.of("10.0.0.3", 80, 1, Map.of("zone", "b", "tier", "t")));
+    for (boolean delta : new boolean[] {false, true}) {
+      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("zone")
+          .selector("zone", "tier").algorithm(Algorithm.VNSWRR).rebuildThreshold(1).build();
+      s.update(hosts, Endpoint::address);
+      RequestLabels zone = RequestLabels.of("zone", "a");
+      RequestLabels zoneTier = RequestLabels.of("zone", "a", "tier", "t");
+      int shared = s.stats().distinctMemberSets();
+      assertThat(pickMany(s, zone, 4)).filteredOn("10.0.0.1:80"::equals).hasSize(2);
+      assertThat(pickMany(s, zoneTier, 4)).filteredOn("10.0.0.1:80"::equals).hasSize(2);
+
+      Endpoint heavy = hosts.get(0).withWeight(3);
+      if (delta) {
+        s.apply(List.of(heavy), List.of(), Endpoint::address);
+      } else {
+        s.update(List.of(heavy, hosts.get(1), hosts.get(2)), Endpoint::address);
+      }
+      assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
+      // one cycle of weights 3 and 1 in each subset
+      assertThat(pickMany(s, zone, 4)).filteredOn("10.0.0.1:80"::equals).hasSize(3);
+      assertThat(pickMany(s, zoneTier, 4)).filteredOn("10.0.0.1:80"::equals).hasSize(3);
+      assertThat(s.stats().distinctMemberSets()).isEqualTo(shared);
+    }
+  }
+
+  @Test
   void removedNodesAreReturnedAndSlotsReused() {
     SubsetSelector<String> s = builder().rebuildThreshold(1).build();
     s.update(THREE, Endpoint::address);

@@ -107,7 +107,8 @@ final class SlotBitmap extends RoaringBitmap {
       out += at - read;
       read = at;
       boolean join = (ops[i] & 1) != 0;
-      if (join && pos < 0) {
+      if (join && pos < 0 && (out == 0 || scratch[out - 1] != slot)) {
+        // (a repeated join finds the slot just written, not in the old array)
         scratch[out++] = (char) slot;
         changed = true;
         hash ^= mix(slot);
