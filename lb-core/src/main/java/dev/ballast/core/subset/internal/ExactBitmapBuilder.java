@@ -7,9 +7,9 @@ import org.roaringbitmap.RoaringBitmapWriter;
  * Builds a bitmap from ascending slot ids whose count is known in advance, allocating only the
  * result. When every slot is below 65536 (one Roaring container) the container is made at its
  * exact size and handed over without a copy, as a {@link SlotBitmap} (so that a later patch
- * can read it): an array of {@code count} chars, or a 1024-word bitmap above 4096 values. Beyond that it falls back to RoaringBitmap's writer, which
- * over-allocates (it sizes its buffers for a guess and makes a spare container after each
- * flush).
+ * can read it): an array of {@code count} chars, or a 1024-word bitmap above 4096 values.
+ * Beyond that it falls back to RoaringBitmap's writer, which over-allocates (it sizes its
+ * buffers for a guess and makes a spare container after each flush).
  */
 final class ExactBitmapBuilder {
 

@@ -43,10 +43,13 @@ import org.roaringbitmap.RoaringBitmap;
  * <p><b>Incremental update</b> (few endpoints added, removed, relabelled or reweighted): the
  * index bitmaps of the changed {@code key=value} pairs are copied and patched; for each selector,
  * only the subsets that a changed endpoint leaves, joins, or belongs to with a new weight get a
- * new bitmap: the old one copied, with the changed slots removed or added. Everything else,
- * including the already made child balancers, is shared with the previous state. (Intersecting
- * the pairs' bitmaps again would cost as much as the full build when, as with 3 values per key,
- * 50 changed endpoints touch nearly every subset.)
+ * new bitmap: the old one patched by block copies ({@link SlotBitmap}). Everything else,
+ * including the already made child balancers, is shared with the previous state. The updater
+ * keeps each selector's subsets by value ids ({@link ComboMap}) and the shared subsets with
+ * their use counts ({@link Canon}) across patches, so a patch never walks untouched subsets;
+ * the patch itself is {@link Patch}. (Intersecting the pairs' bitmaps again would cost as much
+ * as the full build when, as with 3 values per key, 50 changed endpoints touch nearly every
+ * subset.)
  *
  * <p><b>Delta</b> ({@link #apply}): the changed slots come from the delta itself, by address,
  * with no pass over the other endpoints; then the same incremental patch (or, above the
@@ -55,8 +58,8 @@ import org.roaringbitmap.RoaringBitmap;
  * hashing, and an identical endpoint object is not compared.
  *
  * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer), through
- * {@link Canon}. The index-independent parts of the patch (bitmap merge, op lists, grouping by
- * value ids) are in {@link PatchOps}.
+ * {@link Canon}. The index-independent parts of the patch (bitmap merge, op lists) are in
+ * {@link PatchOps}.
  *
  * @param <T> the thing being balanced
  */
@@ -540,8 +543,8 @@ public final class SubsetIndex<T> {
   /**
    * Writes the dirty slots into the updater's tables: the removed ones first in the arrays, then
    * the changed ones, then the added ones, whose slots this assigns (freed slots of earlier
-   * updates first). Renews the changed nodes' endpoints ({@link Balancer#renew}). Returns the new nodes by slot (the
-   * previous array when no slot is added or removed).
+   * updates first). Renews the changed nodes' endpoints ({@link Balancer#renew}). Returns the
+   * new nodes by slot (the previous array when no slot is added or removed).
    */
   @SuppressWarnings("unchecked")
   private Node<T>[] writeSlots(SubsetState<T> prev, int nRemoved, int nChanged, int[] dSlot,
