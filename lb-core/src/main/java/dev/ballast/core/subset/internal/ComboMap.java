@@ -72,7 +72,7 @@ final class ComboMap<T> {
     return e;
   }
 
-  /** Removes the entry (backward-shift deletion keeps probe chains intact). */
+  /** Removes the entry (backward-shift deletion, as {@link SlotMap} does). */
   void remove(Entry<T> e) {
     int mask = table.length - 1;
     int i = e.hash & mask;
@@ -83,8 +83,7 @@ final class ComboMap<T> {
     int hole = i;
     for (int j = (hole + 1) & mask; table[j] != null; j = (j + 1) & mask) {
       int home = table[j].hash & mask;
-      boolean inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-      if (!inRange) {
+      if (!SlotMap.staysAfterHole(home, hole, j)) {
         table[hole] = table[j];
         hole = j;
       }

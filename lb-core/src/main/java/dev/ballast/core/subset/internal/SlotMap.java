@@ -69,15 +69,22 @@ final class SlotMap {
     int hole = i;
     for (int j = (hole + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
       int home = mix(keys[j].hashCode()) & mask;
-      // move j into the hole if its home is not in the cyclic range (hole, j]
-      boolean inRange = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
-      if (!inRange) {
+      if (!staysAfterHole(home, hole, j)) {
         keys[hole] = keys[j];
         values[hole] = values[j];
         hole = j;
       }
     }
     keys[hole] = null;
+  }
+
+  /**
+   * Backward-shift deletion in linear probing: whether the entry at {@code j}, whose home is
+   * {@code home}, stays where it is after the slot {@code hole} is emptied (its home lies in
+   * the cyclic range (hole, j]); else it moves into the hole.
+   */
+  static boolean staysAfterHole(int home, int hole, int j) {
+    return hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
   }
 
   private void grow() {
