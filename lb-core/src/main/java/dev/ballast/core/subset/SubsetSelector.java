@@ -50,10 +50,10 @@ import java.util.function.Supplier;
  * endpoints change, only the subsets they touch are rebuilt. Child balancers are made on the
  * first pick of their subset, so an update never pays for subsets nobody uses.
  *
- * <p>Build: one pass fills an inverted index {@code key=value -> RoaringBitmap} of endpoint
- * slots; a selector's subsets are the non-empty intersections of its keys' bitmaps (MOSN's
- * approach, which made their build at 8000 hosts 21.8x faster than scanning every host per
- * subset).
+ * <p>Build: one pass fills an inverted index {@code key=value -> slots} of endpoint slots; a
+ * selector's subsets are the non-empty intersections of its keys' slot sets (MOSN's approach,
+ * which made their build at 8000 hosts 21.8x faster than scanning every host per subset). Label
+ * sets that are no selector are intersected with RoaringBitmap's {@code and}.
  *
  * @param <T> the thing being balanced (a connection pool, a gRPC subchannel)
  */
@@ -180,7 +180,7 @@ public final class SubsetSelector<T> {
    * whole delta is validated, and come after the existing nodes in {@link #nodes()}.
    *
    * <p>Costs the delta and the subsets it touches, not the endpoint count: only the subsets that
-   * a changed endpoint leaves, joins or is reweighted in get a new member bitmap (a copy, so
+   * a changed endpoint leaves, joins or is reweighted in get a new member set (a copy, so
    * picks on the previous state stay consistent) and a new child balancer; every other subset
    * and its child balancer is shared with the previous state. Like {@link #update}, a delta
    * touching more than the {@linkplain Builder#rebuildThreshold rebuild threshold} rebuilds
@@ -379,7 +379,7 @@ public final class SubsetSelector<T> {
      * Sets whether request labels may differ from every selector's keys (Envoy's {@code
      * allow_redundant_keys}); default false: the request's keys must be exactly a selector's.
      * When true, request labels whose key is in no selector are ignored, and the request goes
-     * to the endpoints having all its remaining labels, found by intersecting their bitmaps
+     * to the endpoints having all its remaining labels, found by intersecting their slot sets
      * once and cached until the next update. If the remaining keys are exactly a selector's,
      * this is that selector's subset. No remaining labels is a miss.
      */

@@ -9,8 +9,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.roaringbitmap.PeekableIntIterator;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The full build of a {@link SubsetState} from a {@link SubsetIndex}'s slots (see the index's
@@ -33,7 +31,7 @@ final class FullBuild<T> {
    * (new, so that equal member sets share one subset).
    */
   SubsetState<T> build(List<Node<T>> nodes, Node<T>[] bySlot, Canon<T> canon) {
-    // Two passes over the slots' cached value ids: count, then fill exactly sized bitmaps.
+    // Two passes over the slots' cached value ids: count, then fill exactly sized sets.
     int nk = ix.indexKeys.length;
     Endpoint[] eps = ix.endpoints;
     int[][] ids = ix.idsBySlot;
@@ -54,36 +52,38 @@ final class FullBuild<T> {
         }
       }
     }
-    @SuppressWarnings("unchecked")
-    ExactBitmapBuilder[][] writers = new ExactBitmapBuilder[nk][];
+    // a value every endpoint has shares the all-endpoints set
+    SlotSet.Builder allWriter = new SlotSet.Builder(liveCount, ix.highWater);
+    SlotSet.Builder[][] writers = new SlotSet.Builder[nk][];
     for (int k = 0; k < nk; k++) {
-      writers[k] = new ExactBitmapBuilder[counts[k].length];
+      writers[k] = new SlotSet.Builder[counts[k].length];
       for (int id = 0; id < counts[k].length; id++) {
-        if (counts[k][id] > 0) {
-          writers[k][id] = new ExactBitmapBuilder(counts[k][id], ix.highWater);
+        if (counts[k][id] > 0 && counts[k][id] < liveCount) {
+          writers[k][id] = new SlotSet.Builder(counts[k][id], ix.highWater);
         }
       }
     }
-    ExactBitmapBuilder liveWriter = new ExactBitmapBuilder(liveCount, ix.highWater);
     for (int slot = 0; slot < ix.highWater; slot++) {
       if (eps[slot] == null) {
         continue;
       }
-      liveWriter.add(slot);
+      allWriter.add(slot);
       for (int k = 0; k < nk; k++) {
         int id = ids[k][slot];
-        if (id >= 0) {
+        if (id >= 0 && writers[k][id] != null) {
           writers[k][id].add(slot);
         }
       }
     }
-    RoaringBitmap live = liveWriter.get();
-    Map<String, Map<String, RoaringBitmap>> index = new HashMap<>();
+    SlotSet live = allWriter.build();
+    Map<String, Map<String, SlotSet>> index = new HashMap<>();
     for (int k = 0; k < nk; k++) {
-      Map<String, RoaringBitmap> inner = new HashMap<>();
+      Map<String, SlotSet> inner = new HashMap<>();
       for (int id = 0; id < writers[k].length; id++) {
         if (writers[k][id] != null) {
-          inner.put(ix.valueNames.get(k).get(id), writers[k][id].get());
+          inner.put(ix.valueNames.get(k).get(id), writers[k][id].build());
+        } else if (counts[k][id] > 0) {
+          inner.put(ix.valueNames.get(k).get(id), live);
         }
       }
       if (!inner.isEmpty()) {
@@ -94,8 +94,9 @@ final class FullBuild<T> {
     Subset<T> all = liveCount == 0 ? null : canon.of(live, bySlot);
     Subset<T> dflt = null;
     if (ix.defaultKeys != null) {
-      RoaringBitmap bm = SubsetIndex.intersect(index, live, ix.defaultKeys, ix.defaultValues);
-      dflt = bm.isEmpty() ? null : canon.of(bm, bySlot);
+      SlotSet set = SubsetIndex.intersect(index, live, ix.defaultKeys, ix.defaultValues,
+          ix.highWater);
+      dflt = set.isEmpty() ? null : canon.of(set, bySlot);
     }
 
     // Global key order: fewest distinct values first, then by name.
@@ -109,7 +110,7 @@ final class FullBuild<T> {
       String[] sorted = ix.selectors[i];
       String[] ordered = sorted.clone();
       Arrays.sort(ordered, order);
-      Combos combos = combos(ordered, ordered.length, memo, index, live, liveCount);
+      Combos combos = combos(ordered, ordered.length, memo, index, live);
       // perm[j]: position in the ordered prefix of the j-th key in name order
       int[] perm = new int[sorted.length];
       for (int j = 0; j < sorted.length; j++) {
@@ -122,7 +123,7 @@ final class FullBuild<T> {
         for (int j = 0; j < vs.length; j++) {
           vs[j] = v[perm[j]];
         }
-        map.put(ix.labels(sorted, vs), canon.of(combos.bitmaps.get(c), bySlot));
+        map.put(ix.labels(sorted, vs), canon.of(combos.sets.get(c), bySlot));
       }
       tables[i] = new SelectorTable<>(sorted, Arrays.hashCode(sorted), map);
     }
@@ -132,20 +133,20 @@ final class FullBuild<T> {
   /** The non-empty value combinations of a key prefix: values in prefix order and members. */
   private static final class Combos {
     final List<String[]> values = new ArrayList<>();
-    final List<RoaringBitmap> bitmaps = new ArrayList<>();
+    final List<SlotSet> sets = new ArrayList<>();
 
     int size() {
       return values.size();
     }
 
-    void add(String[] v, RoaringBitmap bm) {
+    void add(String[] v, SlotSet members) {
       values.add(v);
-      bitmaps.add(bm);
+      sets.add(members);
     }
   }
 
   private Combos combos(String[] ordered, int len, Map<String, Combos> memo,
-      Map<String, Map<String, RoaringBitmap>> index, RoaringBitmap live, int liveCount) {
+      Map<String, Map<String, SlotSet>> index, SlotSet all) {
     String memoKey = String.join("\u0000", Arrays.asList(ordered).subList(0, len));
     Combos done = memo.get(memoKey);
     if (done != null) {
@@ -153,20 +154,20 @@ final class FullBuild<T> {
     }
     Combos result = new Combos();
     String key = ordered[len - 1];
-    Map<String, RoaringBitmap> byValue = index.getOrDefault(key, Map.of());
+    Map<String, SlotSet> byValue = index.getOrDefault(key, Map.of());
     if (len == 1) {
-      for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
+      for (Map.Entry<String, SlotSet> en : byValue.entrySet()) {
         result.add(new String[] {en.getKey()}, en.getValue());
       }
     } else if (!byValue.isEmpty()) {
-      Combos parent = combos(ordered, len - 1, memo, index, live, liveCount);
+      Combos parent = combos(ordered, len - 1, memo, index, all);
       int k = ix.indexKeyPosition.get(key);
       for (int p = 0; p < parent.size(); p++) {
         String[] pv = parent.values.get(p);
-        RoaringBitmap pb = parent.bitmaps.get(p);
-        if (pb.getCardinality() == liveCount) {
-          // prefix = every endpoint: prefix AND (key=value) is the value's own bitmap
-          for (Map.Entry<String, RoaringBitmap> en : byValue.entrySet()) {
+        SlotSet pb = parent.sets.get(p);
+        if (pb.size() == all.size()) {
+          // prefix = every endpoint: prefix AND (key=value) is the value's own set
+          for (Map.Entry<String, SlotSet> en : byValue.entrySet()) {
             String[] v = Arrays.copyOf(pv, len);
             v[len - 1] = en.getKey();
             result.add(v, en.getValue());
@@ -181,41 +182,38 @@ final class FullBuild<T> {
   }
 
   /**
-   * Intersects a prefix's members with every value bitmap of key {@code k} at once: one pass
-   * counts the members per value (each slot's value id is cached), a second fills bitmaps
+   * Intersects a prefix's members with every value set of key {@code k} at once: one pass
+   * counts the members per value (each slot's value id is cached), a second fills sets
    * allocated at their exact size. Costs the prefix's size, however many values the key has,
-   * where an AND per value costs values x size and allocates a prefix-sized array per value
-   * (RoaringBitmap sizes an AND's result for the smaller input): at 8000 hosts and 3 values per
-   * key, that was 3x the bytes. A value holding the whole prefix reuses the prefix's bitmap.
+   * where an AND per value costs values x size and allocates a result per value. A value
+   * holding the whole prefix reuses the prefix's set.
    */
-  private void split(String[] pv, RoaringBitmap pb, int k, Combos out) {
+  private void split(String[] pv, SlotSet pb, int k, Combos out) {
     int[] ids = ix.idsBySlot[k];
     int[] counts = new int[ix.valueNames.get(k).size()];
-    PeekableIntIterator it = pb.getIntIterator();
-    while (it.hasNext()) {
-      int id = ids[it.next()];
+    int[] members = ix.slotScratch();
+    int card = pb.copyTo(members);
+    for (int m = 0; m < card; m++) {
+      int id = ids[members[m]];
       if (id >= 0) {
         counts[id]++;
       }
     }
-    int card = pb.getCardinality();
-    @SuppressWarnings("unchecked")
-    ExactBitmapBuilder[] writers = new ExactBitmapBuilder[counts.length];
+    SlotSet.Builder[] writers = new SlotSet.Builder[counts.length];
     boolean fill = false;
     for (int id = 0; id < counts.length; id++) {
       if (counts[id] == card) {
         out.add(extend(pv, ix.valueNames.get(k).get(id)), pb);
       } else if (counts[id] > 0) {
-        writers[id] = new ExactBitmapBuilder(counts[id], ix.highWater);
+        writers[id] = new SlotSet.Builder(counts[id], ix.highWater);
         fill = true;
       }
     }
     if (!fill) {
       return;
     }
-    it = pb.getIntIterator();
-    while (it.hasNext()) {
-      int slot = it.next();
+    for (int m = 0; m < card; m++) {
+      int slot = members[m];
       int id = ids[slot];
       if (id >= 0 && writers[id] != null) {
         writers[id].add(slot);
@@ -223,7 +221,7 @@ final class FullBuild<T> {
     }
     for (int id = 0; id < counts.length; id++) {
       if (writers[id] != null) {
-        out.add(extend(pv, ix.valueNames.get(k).get(id)), writers[id].get());
+        out.add(extend(pv, ix.valueNames.get(k).get(id)), writers[id].build());
       }
     }
   }

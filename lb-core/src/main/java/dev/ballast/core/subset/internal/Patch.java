@@ -10,13 +10,13 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * One incremental update of a {@link SubsetIndex} (see its description), made and run once on
- * the updater's thread: the changed key=value bitmaps of the index, then the subsets the changed
- * slots leave or join, each an old bitmap patched by block copies, then the next state, sharing
- * everything else with the previous one. Costs the changes and the subsets they touch, never
+ * the updater's thread: the changed key=value sets of the index, then the subsets the changed
+ * slots leave or join, each an old member set patched ({@link SlotSet#patch}: a bitset copy and
+ * bit flips, or block copies of sorted ints), then the next state, sharing everything else with
+ * the previous one. Costs the changes and the subsets they touch, never
  * the number of endpoints.
  *
  * @param <T> the thing being balanced
@@ -34,16 +34,19 @@ final class Patch<T> {
   private final int epoch;
   // the dirty slots grouped by their change, in the order first seen
   private final List<Transition> transitions = new ArrayList<>();
-  // Each old bitmap patched so far, with its ops and result: a subset with the same members and
-  // the same changes (one selector's subset is often another's, or a key=value bitmap of the
-  // index) is patched once.
-  private final IdentityHashMap<RoaringBitmap, Patched> patches = new IdentityHashMap<>();
+  // Each old member set patched so far, with its ops and result: a subset with the same members
+  // and the same changes (one selector's subset is often another's) is patched once.
+  private final IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
   private final List<ComboMap.Entry<T>> touched = new ArrayList<>();
   private int[] touchedSelector = new int[8];
-  private final List<RoaringBitmap> newBits = new ArrayList<>();
+  private final List<SlotSet> newSets = new ArrayList<>();
+  // the slots added and removed (sorted ops), for the all-endpoints subset
+  private final IntList liveOps = new IntList();
+  // the slot ops of the set being patched
+  private final IntList slotBuf = new IntList();
 
   Patch(SubsetIndex<T> ix, SubsetState<T> prev, Node<T>[] bySlot, int[] dSlot, Endpoint[] dOld,
-      Endpoint[] dNew, int[][] dOldIds, boolean[] dWeight, int epoch) {
+      Endpoint[] dNew, int[] dOldIds, boolean[] dWeight, int epoch) {
     this.ix = ix;
     this.prev = prev;
     this.bySlot = bySlot;
@@ -57,39 +60,59 @@ final class Patch<T> {
       w |= b;
     }
     this.anyWeight = w;
-    // Each dirty slot's value ids, old and new (-1: no such label; a null row: no endpoint),
-    // compared as ints rather than by looking labels up; slots with the same change grouped.
+    // Each dirty slot's value ids, old and new (-1: no such label; no row: no endpoint),
+    // compared as ints rather than by looking labels up; slots with the same change grouped in
+    // an open-addressing table of transition numbers, so a repeated change allocates nothing.
     int nk = ix.indexKeys.length;
-    Map<Transition, Transition> byChange = new HashMap<>();
+    int[] table = new int[Integer.highestOneBit(Math.max(4, dSlot.length * 2)) * 2];
+    int mask = table.length - 1;
     for (int j = 0; j < dSlot.length; j++) {
-      int[] newIds = null;
-      if (dNew[j] != null) {
-        newIds = new int[nk];
-        for (int k = 0; k < nk; k++) {
-          newIds[k] = ix.idsBySlot[k][dSlot[j]];
+      int slot = dSlot[j];
+      boolean hasOld = dOld[j] != null;
+      boolean hasNew = dNew[j] != null;
+      int h = dWeight[j] ? 1 : 0;
+      for (int k = 0; k < nk; k++) {
+        h = h * 31 + (hasOld ? dOldIds[j * nk + k] : -2);
+        h = h * 31 + (hasNew ? ix.idsBySlot[k][slot] : -2);
+      }
+      h ^= h >>> 16;
+      Transition found = null;
+      int i = h & mask;
+      for (; table[i] != 0; i = (i + 1) & mask) {
+        Transition tr = transitions.get(table[i] - 1);
+        if (tr.hash == h && tr.matches(dOldIds, j, hasOld, ix.idsBySlot, slot, hasNew, dWeight[j])) {
+          found = tr;
+          break;
         }
       }
-      Transition tr = new Transition(dOldIds[j], newIds, dWeight[j]);
-      Transition known = byChange.putIfAbsent(tr, tr);
-      if (known == null) {
-        transitions.add(tr);
-        known = tr;
+      if (found == null) {
+        int[] oldIds = hasOld ? Arrays.copyOfRange(dOldIds, j * nk, j * nk + nk) : null;
+        int[] newIds = null;
+        if (hasNew) {
+          newIds = new int[nk];
+          for (int k = 0; k < nk; k++) {
+            newIds[k] = ix.idsBySlot[k][slot];
+          }
+        }
+        found = new Transition(oldIds, newIds, dWeight[j], h);
+        transitions.add(found);
+        table[i] = transitions.size();
       }
-      known.slots.add(dSlot[j]);
+      found.slots.add(slot);
     }
   }
 
   /** Runs the update and returns the next state. */
   SubsetState<T> run(List<Node<T>> nodes, boolean membership) {
-    Map<String, Map<String, RoaringBitmap>> index = patchIndex();
-    RoaringBitmap live = membership ? patchLive() : prev.live;
+    Map<String, Map<String, SlotSet>> index = patchIndex();
+    SlotSet live = membership ? patchLive() : prev.live;
     listChanges();
-    patchBitmaps();
+    patchSets();
     return publish(nodes, index, live, membership);
   }
 
-  /** 1. The index: the bitmaps of changed key=value pairs, copied and patched. */
-  private Map<String, Map<String, RoaringBitmap>> patchIndex() {
+  /** 1. The index: the sets of changed key=value pairs, patched. */
+  private Map<String, Map<String, SlotSet>> patchIndex() {
     String[] keys = ix.indexKeys;
     // per index key, per value id: the transitions leaving or joining it
     IntList[][] indexOps = new IntList[keys.length][];
@@ -115,7 +138,7 @@ final class Patch<T> {
         }
       }
     }
-    Map<String, Map<String, RoaringBitmap>> index = prev.index;
+    Map<String, Map<String, SlotSet>> index = prev.index;
     for (int k = 0; k < keys.length; k++) {
       if (indexOps[k] == null) {
         continue;
@@ -123,22 +146,18 @@ final class Patch<T> {
       if (index == prev.index) {
         index = new HashMap<>(prev.index);
       }
-      Map<String, RoaringBitmap> inner = new HashMap<>(prev.index.getOrDefault(keys[k], Map.of()));
+      Map<String, SlotSet> inner = new HashMap<>(prev.index.getOrDefault(keys[k], Map.of()));
       for (int id = 0; id < indexOps[k].length; id++) {
         IntList ops = indexOps[k][id];
         if (ops == null) {
           continue;
         }
         String value = ix.valueNames.get(k).get(id);
-        RoaringBitmap old = inner.get(value);
-        RoaringBitmap bm = merge(old, slotOps(ops));
-        if (old != null) {
-          patches.put(old, new Patched(ops, bm));
-        }
-        if (bm.isEmpty()) {
+        SlotSet set = patchOnce(inner.get(value), ops, true);
+        if (set.isEmpty()) {
           inner.remove(value);
         } else {
-          inner.put(value, bm);
+          inner.put(value, set);
         }
       }
       if (inner.isEmpty()) {
@@ -150,8 +169,8 @@ final class Patch<T> {
     return index;
   }
 
-  private RoaringBitmap patchLive() {
-    IntList ops = new IntList();
+  private SlotSet patchLive() {
+    IntList ops = liveOps;
     for (int j = 0; j < dSlot.length; j++) {
       if (dNew[j] == null) {
         ops.add(PatchOps.op(dSlot[j], false));
@@ -160,7 +179,7 @@ final class Patch<T> {
       }
     }
     ops.sort();
-    return merge(prev.live, ops);
+    return patchSet(prev.live, ops);
   }
 
   /**
@@ -169,7 +188,7 @@ final class Patch<T> {
    * looked at once per selector and listed, as one op, under the subsets its slots leave and
    * join (a reweighted member "joins" again: same members, but its subset needs a new child
    * balancer), found straight from the value ids. The slots themselves are written out only
-   * for the bitmaps that get patched ({@link #slotOps}).
+   * for the sets that get patched ({@link #slotOps}).
    */
   private void listChanges() {
     for (int i = 0; i < ix.selectors.length; i++) {
@@ -201,11 +220,12 @@ final class Patch<T> {
   }
 
   /**
-   * Returns the slot ops (sorted) of transition ops: every slot of each transition, leaving or
-   * joining as the transition op says.
+   * Returns the slot ops of transition ops: every slot of each transition, leaving or joining as
+   * the transition op says; sorted when asked (a dense set takes them in any order, since each
+   * slot is in one transition only). Written into {@code out}, cleared first.
    */
-  private IntList slotOps(IntList transitionOps) {
-    IntList out = new IntList();
+  private IntList slotOps(IntList transitionOps, IntList out, boolean sort) {
+    out.clear();
     for (int m = 0; m < transitionOps.size; m++) {
       int op = transitionOps.values[m];
       IntList slots = transitions.get(op >>> 1).slots;
@@ -214,7 +234,9 @@ final class Patch<T> {
         out.add(PatchOps.op(slots.values[q], join));
       }
     }
-    out.sort();
+    if (sort) {
+      out.sort();
+    }
     return out;
   }
 
@@ -234,11 +256,11 @@ final class Patch<T> {
   }
 
   /**
-   * 3. The touched subsets' new member bitmaps: the old ones patched by block copies, each old
-   * bitmap with the same ops once. A reweighted subset is forgotten first, so that its members
+   * 3. The touched subsets' new member sets: the old ones patched ({@link SlotSet#patch}), each
+   * old set with the same ops once. A reweighted subset is forgotten first, so that its members
    * get a new subset (a new child balancer).
    */
-  private void patchBitmaps() {
+  private void patchSets() {
     Canon<T> canon = ix.canon;
     if (anyWeight) {
       canon.retire(prev.all);
@@ -247,30 +269,20 @@ final class Patch<T> {
       if (en.reweighted) {
         canon.retire(en.subset);
       }
-      // transition ops are listed in transition order, so equal lists mean equal changes
-      RoaringBitmap old = en.subset == null ? null : en.subset.members();
-      Patched done = old == null ? null : patches.get(old);
-      RoaringBitmap bm;
-      if (done != null && done.ops.sameAs(en.ops)) {
-        bm = done.result;
-      } else {
-        bm = merge(old, slotOps(en.ops));
-        if (old != null && done == null) {
-          patches.put(old, new Patched(en.ops, bm));
-        }
-      }
-      newBits.add(bm);
+      // only a subset used in several places can be another entry's old subset too
+      newSets.add(en.subset == null ? patchSet(null, slotOps(en.ops, slotBuf, true))
+          : patchOnce(en.subset.members(), en.ops, en.subset.refs > 1));
     }
   }
 
   /** 4. The next state: subsets shared by equal members, use counts moved from old to new. */
-  private SubsetState<T> publish(List<Node<T>> nodes, Map<String, Map<String, RoaringBitmap>> index,
-      RoaringBitmap live, boolean membership) {
+  private SubsetState<T> publish(List<Node<T>> nodes, Map<String, Map<String, SlotSet>> index,
+      SlotSet live, boolean membership) {
     Canon<T> canon = ix.canon;
     for (int t = 0; t < touched.size(); t++) {
       ComboMap.Entry<T> en = touched.get(t);
-      RoaringBitmap bm = newBits.get(t);
-      en.next = bm.isEmpty() ? null : canon.of(bm, bySlot);
+      SlotSet next = newSets.get(t);
+      en.next = next.isEmpty() ? null : canon.of(next, bySlot);
       canon.acquire(en.next);
     }
     Subset<T> all = prev.all;
@@ -317,13 +329,13 @@ final class Patch<T> {
   }
 
   /** The default subset: found again when a changed slot is or becomes one of its members. */
-  private Subset<T> defaultSubset(Map<String, Map<String, RoaringBitmap>> index,
-      RoaringBitmap live) {
+  private Subset<T> defaultSubset(Map<String, Map<String, SlotSet>> index, SlotSet live) {
     Subset<T> dflt = prev.defaultSubset;
     if (ix.defaultKeys == null) {
       return dflt;
     }
-    RoaringBitmap bits = SubsetIndex.intersect(index, live, ix.defaultKeys, ix.defaultValues);
+    SlotSet bits = SubsetIndex.intersect(index, live, ix.defaultKeys, ix.defaultValues,
+        ix.highWater);
     if (dflt == null ? bits.isEmpty() : !PatchOps.touches(dflt.members(), bits, dSlot)) {
       return dflt;
     }
@@ -342,8 +354,25 @@ final class Patch<T> {
     return next;
   }
 
-  private RoaringBitmap merge(RoaringBitmap old, IntList sortedOps) {
-    return PatchOps.merge(old, sortedOps.values, sortedOps.size, ix.highWater, ix.scratch());
+  /**
+   * Returns the set patched with the slots of transition ops, reusing the result of an earlier
+   * patch of the same set with the same ops (transition ops are listed in transition order, so
+   * equal lists mean equal changes); the result is kept for later ones if {@code share}.
+   */
+  private SlotSet patchOnce(SlotSet old, IntList ops, boolean share) {
+    Patched done = patches.isEmpty() ? null : patches.get(old);
+    if (done != null && done.ops.sameAs(ops)) {
+      return done.result;
+    }
+    SlotSet next = patchSet(old, slotOps(ops, slotBuf, old == null || !old.isDense()));
+    if (share && old != null && done == null) {
+      patches.put(old, new Patched(ops, next));
+    }
+    return next;
+  }
+
+  private SlotSet patchSet(SlotSet old, IntList sortedOps) {
+    return SlotSet.patch(old, sortedOps.values, sortedOps.size, ix.highWater, ix.slotScratch());
   }
 
   private static IntList opsOf(IntList[] byId, int id) {
@@ -355,8 +384,8 @@ final class Patch<T> {
     return ops;
   }
 
-  /** An old bitmap's patch: the ops (sorted) and the result. */
-  private record Patched(IntList ops, RoaringBitmap result) {}
+  /** An old member set's patch: the ops (sorted) and the result. */
+  private record Patched(IntList ops, SlotSet result) {}
 
   /**
    * A change some dirty slots share: their value ids before and after ({@code null}: no
@@ -371,7 +400,7 @@ final class Patch<T> {
     final int hash;
     final IntList slots = new IntList();
 
-    Transition(int[] oldIds, int[] newIds, boolean weight) {
+    Transition(int[] oldIds, int[] newIds, boolean weight, int hash) {
       this.oldIds = oldIds;
       this.newIds = newIds;
       this.weight = weight;
@@ -385,18 +414,23 @@ final class Patch<T> {
         }
       }
       this.mask = m;
-      this.hash = (Arrays.hashCode(oldIds) * 31 + Arrays.hashCode(newIds)) * 2 + (weight ? 1 : 0);
+      this.hash = hash;
     }
 
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Transition t && t.hash == hash && t.weight == weight
-          && Arrays.equals(t.oldIds, oldIds) && Arrays.equals(t.newIds, newIds);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
+    /** Returns whether a dirty slot's change is this one (old ids in a flat row, new by slot). */
+    boolean matches(int[] flatOld, int row, boolean hasOld, int[][] idsBySlot, int slot,
+        boolean hasNew, boolean w) {
+      if (w != weight || hasOld != (oldIds != null) || hasNew != (newIds != null)) {
+        return false;
+      }
+      int nk = idsBySlot.length;
+      for (int k = 0; k < nk; k++) {
+        if ((hasOld && oldIds[k] != flatOld[row * nk + k])
+            || (hasNew && newIds[k] != idsBySlot[k][slot])) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 }

@@ -6,21 +6,20 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
- * One set of member nodes (a bitmap of slot ids) and its child balancer, shared by every subset
- * with exactly these members.
+ * One set of member nodes (a {@link SlotSet} of slot ids) and its child balancer, shared by
+ * every subset with exactly these members.
  *
  * <p>The child balancer is made on the first pick, not at build time: an update pays only for
- * the membership bitmaps, and a subset nobody asks for never costs a balancer. After that, a
- * pick is one volatile read. The bitmap is never modified once the subset is published.
+ * the member sets, and a subset nobody asks for never costs a balancer. After that, a pick is
+ * one volatile read. The member set is immutable once the subset is published.
  *
  * @param <T> the thing being balanced
  */
 public final class Subset<T> {
 
-  private final RoaringBitmap members;
+  private final SlotSet members;
   private final Node<T>[] bySlot;
   private final Supplier<? extends Balancer<T>> factory;
   private final int size;
@@ -28,11 +27,11 @@ public final class Subset<T> {
   // how many places of the updater's current state use this subset (see Canon); updater only
   int refs;
 
-  Subset(RoaringBitmap members, Node<T>[] bySlot, Supplier<? extends Balancer<T>> factory) {
+  Subset(SlotSet members, Node<T>[] bySlot, Supplier<? extends Balancer<T>> factory) {
     this.members = members;
     this.bySlot = bySlot;
     this.factory = factory;
-    this.size = members.getCardinality();
+    this.size = members.size();
   }
 
   /** Returns the child balancer over the members, making it on first use. */
@@ -59,12 +58,14 @@ public final class Subset<T> {
   /** Returns the members in slot order. */
   public List<Node<T>> nodes() {
     List<Node<T>> list = new ArrayList<>(size);
-    members.forEach((int slot) -> list.add(bySlot[slot]));
+    for (int slot : members.toArray()) {
+      list.add(bySlot[slot]);
+    }
     return Collections.unmodifiableList(list);
   }
 
-  /** Returns the member slot ids; never modify it. */
-  public RoaringBitmap members() {
+  /** Returns the member slot ids. */
+  SlotSet members() {
     return members;
   }
 

@@ -23,33 +23,39 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The updater's side of a selector: stable slot ids per address, the inverted index {@code
- * key=value -> RoaringBitmap} of slot ids, and the build of each {@link SubsetState}. Not
- * thread-safe: the selector serialises updates; picks only read published states.
+ * key=value -> slot set}, and the build of each {@link SubsetState}. Not thread-safe: the
+ * selector serialises updates; picks only read published states.
  *
  * <p><b>Slots.</b> Every address keeps the slot id it got when it appeared, until it is removed;
  * freed ids are reused by later updates. So an update that changes a few endpoints changes a few
- * bits, and the bitmaps of untouched subsets stay valid.
+ * members, and the member sets of untouched subsets stay valid.
+ *
+ * <p><b>Slot sets.</b> The index and every subset keep their slots in a {@link SlotSet}: sorted
+ * ints when sparse, else a bitset sized to the slots in use (1000 bytes at 8000 endpoints), never
+ * modified once published. The index's sets answer intersections for label sets that are no
+ * selector through their RoaringBitmap views ({@link SlotSet#roaring}, made on first use; {@link
+ * #intersect}). A Roaring bitmap's dense form always spans 65536 slots (8 KiB), and its array
+ * form needs a search per changed slot, so patching the sets themselves is cheaper.
  *
  * <p><b>Full build</b> (the first update, or one that changes many endpoints): one pass over the
  * slots fills the index; then each selector's subsets come from its keys in a fixed global order
  * (fewest distinct values first), expanding each key prefix's subsets by the next key: {@code
  * prefix AND (key=value)} for every value of that key, keeping only non-empty results. Prefixes
  * are shared between selectors ({zone} is computed once for {zone}, {zone, version}, ...); a
- * prefix holding every endpoint yields the value bitmaps themselves, and a value covering the
+ * prefix holding every endpoint yields the value sets themselves, and a value covering the
  * whole prefix yields the prefix, so constant labels cost nothing. The intersections of one
  * prefix with all values of a key are computed together in one pass over the prefix's members
  * (in {@link FullBuild}).
  *
  * <p><b>Incremental update</b> (few endpoints added, removed, relabelled or reweighted): the
- * index bitmaps of the changed {@code key=value} pairs are copied and patched; for each selector,
- * only the subsets that a changed endpoint leaves, joins, or belongs to with a new weight get a
- * new bitmap: the old one patched by block copies ({@link SlotBitmap}). Everything else,
- * including the already made child balancers, is shared with the previous state. The updater
- * keeps each selector's subsets by value ids ({@link ComboMap}) and the shared subsets with
- * their use counts ({@link Canon}) across patches, so a patch never walks untouched subsets;
- * the patch itself is {@link Patch}. (Intersecting the pairs' bitmaps again would cost as much
- * as the full build when, as with 3 values per key, 50 changed endpoints touch nearly every
- * subset.)
+ * index sets of the changed {@code key=value} pairs are patched; for each selector, only the
+ * subsets that a changed endpoint leaves, joins, or belongs to with a new weight get a new
+ * member set: the old one patched ({@link SlotSet#patch}). Everything else, including the
+ * already made child balancers, is shared with the previous state. The updater keeps each
+ * selector's subsets by value ids ({@link ComboMap}) and the shared subsets with their use
+ * counts ({@link Canon}) across patches, so a patch never walks untouched subsets; the patch
+ * itself is {@link Patch}. (Intersecting the pairs' sets again would cost as much as the full
+ * build when, as with 3 values per key, 50 changed endpoints touch nearly every subset.)
  *
  * <p><b>Delta</b> ({@link #apply}): the changed slots come from the delta itself, by address,
  * with no pass over the other endpoints; then the same incremental patch (or, above the
@@ -57,9 +63,9 @@ import org.roaringbitmap.RoaringBitmap;
  * list pushed again: an entry at the same position with the same address takes its slot without
  * hashing, and an identical endpoint object is not compared.
  *
- * <p>Subsets with equal member bitmaps share one {@link Subset} (one child balancer), through
- * {@link Canon}. The index-independent parts of the patch (bitmap merge, op lists) are in
- * {@link PatchOps}.
+ * <p>Subsets with equal member sets share one {@link Subset} (one child balancer), through
+ * {@link Canon}. The index-independent parts of the patch (ops, op lists) are in {@link
+ * PatchOps}.
  *
  * @param <T> the thing being balanced
  */
@@ -107,8 +113,7 @@ public final class SubsetIndex<T> {
   private long fullBuilds;
   private long incrementalUpdates;
   private SubsetState<T> state;
-  // the patch's buffer, made on the first incremental update
-  private char[] scratch;
+  private int[] slotScratch = new int[16];
   // the base of incremental updates: each selector's subsets by value ids, the shared subsets
   final ComboMap<T>[] combos;
   Canon<T> canon;
@@ -209,11 +214,12 @@ public final class SubsetIndex<T> {
     return incrementalUpdates;
   }
 
-  char[] scratch() {
-    if (scratch == null) {
-      scratch = new char[SlotBitmap.LIMIT];
+  /** Returns a buffer of at least {@link #highWater} ints (contents undefined). */
+  int[] slotScratch() {
+    if (slotScratch.length < highWater) {
+      slotScratch = new int[Math.max(highWater, slotScratch.length * 2)];
     }
-    return scratch;
+    return slotScratch;
   }
 
   int cacheSize() {
@@ -228,7 +234,7 @@ public final class SubsetIndex<T> {
     return labelsFactory.apply(sortedKeys, values);
   }
 
-  Subset<T> newSubset(RoaringBitmap members, Node<T>[] bySlot) {
+  Subset<T> newSubset(SlotSet members, Node<T>[] bySlot) {
     return new Subset<>(members, bySlot, factory);
   }
 
@@ -238,7 +244,7 @@ public final class SubsetIndex<T> {
     for (int i = 0; i < selectors.length; i++) {
       tables[i] = new SelectorTable<>(selectors[i], Arrays.hashCode(selectors[i]), Map.of());
     }
-    return new SubsetState<>(this, List.of(), new Node[0], Map.of(), new RoaringBitmap(), tables,
+    return new SubsetState<>(this, List.of(), new Node[0], Map.of(), SlotSet.EMPTY, tables,
         null, null);
   }
 
@@ -326,7 +332,7 @@ public final class SubsetIndex<T> {
     }
 
     SubsetState<T> prev = state;
-    int oldLive = prev.live.getCardinality();
+    int oldLive = prev.live.size();
     int nRemoved = oldLive - (n - nAdded);
     int nDirty = nAdded + nRemoved + nChanged;
 
@@ -359,7 +365,7 @@ public final class SubsetIndex<T> {
     for (int j = 0; j < nAdded; j++) {
       dNew[d++] = es[addedIdx[j]];
     }
-    int[][] dOldIds = oldIds(dSlot, dOld);
+    int[] dOldIds = oldIds(dSlot, dOld);
     Node<T>[] bySlot = writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes);
     for (int j = 0; j < nAdded; j++) {
       slotOf[addedIdx[j]] = dSlot[nRemoved + nChanged + j];
@@ -504,7 +510,7 @@ public final class SubsetIndex<T> {
         dNew[d++] = ups[i];
       }
     }
-    int[][] dOldIds = oldIds(dSlot, dOld);
+    int[] dOldIds = oldIds(dSlot, dOld);
     Node<T>[] bySlot = writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes);
 
     List<Node<T>> nodes = prev.nodes;
@@ -581,9 +587,13 @@ public final class SubsetIndex<T> {
           slotByAddress.put(dNew[j].address(), slot);
         }
         Map<String, String> labels = dNew[j].labels();
+        boolean had = dOld[j] != null;
         for (int k = 0; k < indexKeys.length; k++) {
           String v = labels.isEmpty() ? null : labels.get(indexKeys[k]);
-          idsBySlot[k][slot] = v == null ? -1 : valueId(k, v);
+          int old = had ? idsBySlot[k][slot] : -1;
+          // most labels of a changed endpoint keep their value: no lookup for those
+          idsBySlot[k][slot] = v == null ? -1
+              : old >= 0 && v.equals(valueNames.get(k).get(old)) ? old : valueId(k, v);
         }
       }
     }
@@ -600,18 +610,17 @@ public final class SubsetIndex<T> {
   }
 
   /**
-   * Returns each dirty slot's value ids per index key before the update writes the new ones
-   * ({@code null} for an added slot).
+   * Returns each dirty slot's value ids per index key before the update writes the new ones,
+   * row after row of {@code indexKeys.length} (zeros for an added slot).
    */
-  private int[][] oldIds(int[] dSlot, Endpoint[] dOld) {
-    int[][] out = new int[dSlot.length][];
+  private int[] oldIds(int[] dSlot, Endpoint[] dOld) {
+    int nk = indexKeys.length;
+    int[] out = new int[dSlot.length * nk];
     for (int j = 0; j < dSlot.length; j++) {
       if (dOld[j] != null) {
-        int[] ids = new int[indexKeys.length];
-        for (int k = 0; k < ids.length; k++) {
-          ids[k] = idsBySlot[k][dSlot[j]];
+        for (int k = 0; k < nk; k++) {
+          out[j * nk + k] = idsBySlot[k][dSlot[j]];
         }
-        out[j] = ids;
       }
     }
     return out;
@@ -619,9 +628,9 @@ public final class SubsetIndex<T> {
 
   /** Makes the next state: shared, patched or rebuilt, by how many slots changed. */
   private void publish(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot, int[] dSlot,
-      Endpoint[] dOld, Endpoint[] dNew, int[][] dOldIds, boolean[] dWeight, boolean membership) {
+      Endpoint[] dOld, Endpoint[] dNew, int[] dOldIds, boolean[] dWeight, boolean membership) {
     int nDirty = dSlot.length;
-    int oldLive = prev.live.getCardinality();
+    int oldLive = prev.live.size();
     int nAdded = 0;
     for (int j = 0; j < nDirty; j++) {
       if (dOld[j] == null) {
@@ -654,46 +663,39 @@ public final class SubsetIndex<T> {
   }
 
   /**
-   * Returns the slots having every {@code keys[i]=values[i]}: the AND of their bitmaps, smallest
-   * first; a bitmap of every endpoint is skipped. May return an index bitmap itself (never
-   * modify the result).
+   * Returns the slots having every {@code keys[i]=values[i]}: the AND of their index sets'
+   * Roaring views, smallest first; a set of every endpoint is skipped. May return an index set
+   * itself.
+   *
+   * @param limit every slot is below this
    */
-  static RoaringBitmap intersect(Map<String, Map<String, RoaringBitmap>> index, RoaringBitmap live,
-      String[] keys, String[] values) {
+  static SlotSet intersect(Map<String, Map<String, SlotSet>> index, SlotSet live, String[] keys,
+      String[] values, int limit) {
     if (keys.length == 0) {
       return live;
     }
-    RoaringBitmap[] bms = new RoaringBitmap[keys.length];
+    SlotSet[] sets = new SlotSet[keys.length];
     for (int i = 0; i < keys.length; i++) {
-      Map<String, RoaringBitmap> inner = index.get(keys[i]);
-      RoaringBitmap bm = inner == null ? null : inner.get(values[i]);
-      if (bm == null) {
-        return new RoaringBitmap();
+      Map<String, SlotSet> inner = index.get(keys[i]);
+      SlotSet set = inner == null ? null : inner.get(values[i]);
+      if (set == null) {
+        return SlotSet.EMPTY;
       }
-      bms[i] = bm;
+      sets[i] = set;
     }
-    if (bms.length == 1) {
-      return bms[0];
-    }
-    Arrays.sort(bms, Comparator.comparingInt(RoaringBitmap::getCardinality));
-    int liveCount = live.getCardinality();
-    RoaringBitmap r = bms[0];
-    boolean owned = false;
-    for (int i = 1; i < bms.length; i++) {
-      if (bms[i].getCardinality() == liveCount) {
+    Arrays.sort(sets, Comparator.comparingInt(SlotSet::size));
+    SlotSet first = sets[0];
+    RoaringBitmap r = null;
+    for (int i = 1; i < sets.length; i++) {
+      if (sets[i].size() == live.size()) {
         continue;
       }
-      if (owned) {
-        r.and(bms[i]);
-      } else {
-        r = RoaringBitmap.and(r, bms[i]);
-        owned = true;
-      }
+      r = RoaringBitmap.and(r == null ? first.roaring() : r, sets[i].roaring());
       if (r.isEmpty()) {
-        return r;
+        return SlotSet.EMPTY;
       }
     }
-    return r;
+    return r == null ? first : SlotSet.of(r, limit);
   }
 
   /**

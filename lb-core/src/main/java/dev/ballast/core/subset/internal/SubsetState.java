@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * One immutable version of a selector: the nodes, the inverted index, the subset tables and the
@@ -31,14 +30,14 @@ public final class SubsetState<T> {
   public final Subset<T> defaultSubset;
 
   final Node<T>[] bySlot;
-  final Map<String, Map<String, RoaringBitmap>> index;
-  final RoaringBitmap live;
+  final Map<String, Map<String, SlotSet>> index;
+  final SlotSet live;
   private final SubsetIndex<T> owner;
   private final Function<RequestLabels, Object> resolver = this::resolveUncached;
   private volatile Cache<RequestLabels, Object> cache;
 
   SubsetState(SubsetIndex<T> owner, List<Node<T>> nodes, Node<T>[] bySlot,
-      Map<String, Map<String, RoaringBitmap>> index, RoaringBitmap live,
+      Map<String, Map<String, SlotSet>> index, SlotSet live,
       SelectorTable<T>[] tables, Subset<T> all, Subset<T> defaultSubset) {
     this.owner = owner;
     this.nodes = nodes;
@@ -53,7 +52,7 @@ public final class SubsetState<T> {
   /**
    * Resolves labels that are not exactly a selector's keys (redundant keys allowed): labels whose
    * key no selector has are dropped; the endpoints having all the remaining labels form the
-   * subset, found by intersecting their bitmaps once and cached until the next update.
+   * subset, found by intersecting their slot sets once and cached until the next update.
    *
    * @return the subset, or {@code null} when no endpoint matches
    */
@@ -105,7 +104,7 @@ public final class SubsetState<T> {
         return s == null ? MISS : s;
       }
     }
-    RoaringBitmap members = SubsetIndex.intersect(index, live, k, v);
+    SlotSet members = SubsetIndex.intersect(index, live, k, v, bySlot.length);
     if (members.isEmpty()) {
       return MISS;
     }
