@@ -33,7 +33,7 @@ final class Patch<T> {
   private final boolean anyWeight;
   private final int epoch;
   // the dirty slots grouped by their change, in the order first seen
-  private final List<Transition> transitions = new ArrayList<>();
+  private final List<Transition> transitions;
   // Each old member set patched so far, with its ops and result: a subset with the same members
   // and the same changes (one selector's subset is often another's) is patched once.
   private final IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
@@ -60,46 +60,7 @@ final class Patch<T> {
       w |= b;
     }
     this.anyWeight = w;
-    // Each dirty slot's value ids, old and new (-1: no such label; no row: no endpoint),
-    // compared as ints rather than by looking labels up; slots with the same change grouped in
-    // an open-addressing table of transition numbers, so a repeated change allocates nothing.
-    int nk = ix.indexKeys.length;
-    int[] table = new int[Integer.highestOneBit(Math.max(4, dSlot.length * 2)) * 2];
-    int mask = table.length - 1;
-    for (int j = 0; j < dSlot.length; j++) {
-      int slot = dSlot[j];
-      boolean hasOld = dOld[j] != null;
-      boolean hasNew = dNew[j] != null;
-      int h = dWeight[j] ? 1 : 0;
-      for (int k = 0; k < nk; k++) {
-        h = h * 31 + (hasOld ? dOldIds[j * nk + k] : -2);
-        h = h * 31 + (hasNew ? ix.idsBySlot[k][slot] : -2);
-      }
-      h ^= h >>> 16;
-      Transition found = null;
-      int i = h & mask;
-      for (; table[i] != 0; i = (i + 1) & mask) {
-        Transition tr = transitions.get(table[i] - 1);
-        if (tr.hash == h && tr.matches(dOldIds, j, hasOld, ix.idsBySlot, slot, hasNew, dWeight[j])) {
-          found = tr;
-          break;
-        }
-      }
-      if (found == null) {
-        int[] oldIds = hasOld ? Arrays.copyOfRange(dOldIds, j * nk, j * nk + nk) : null;
-        int[] newIds = null;
-        if (hasNew) {
-          newIds = new int[nk];
-          for (int k = 0; k < nk; k++) {
-            newIds[k] = ix.idsBySlot[k][slot];
-          }
-        }
-        found = new Transition(oldIds, newIds, dWeight[j], h);
-        transitions.add(found);
-        table[i] = transitions.size();
-      }
-      found.slots.add(slot);
-    }
+    this.transitions = Transition.group(dSlot, dOld, dNew, dOldIds, dWeight, ix.idsBySlot);
   }
 
   /** Runs the update and returns the next state. */
@@ -386,51 +347,4 @@ final class Patch<T> {
 
   /** An old member set's patch: the ops (sorted) and the result. */
   private record Patched(IntList ops, SlotSet result) {}
-
-  /**
-   * A change some dirty slots share: their value ids before and after ({@code null}: no
-   * endpoint), whether their weight changed, and the slots.
-   */
-  private static final class Transition {
-    final int[] oldIds;
-    final int[] newIds;
-    final boolean weight;
-    // bit k: the value of index key k changed (all bits past 64 keys)
-    final long mask;
-    final int hash;
-    final IntList slots = new IntList();
-
-    Transition(int[] oldIds, int[] newIds, boolean weight, int hash) {
-      this.oldIds = oldIds;
-      this.newIds = newIds;
-      this.weight = weight;
-      long m = 0;
-      int nk = oldIds != null ? oldIds.length : newIds.length;
-      for (int k = 0; k < nk; k++) {
-        int ov = oldIds == null ? -1 : oldIds[k];
-        int nv = newIds == null ? -1 : newIds[k];
-        if (ov != nv) {
-          m |= k < 64 ? 1L << k : -1L;
-        }
-      }
-      this.mask = m;
-      this.hash = hash;
-    }
-
-    /** Returns whether a dirty slot's change is this one (old ids in a flat row, new by slot). */
-    boolean matches(int[] flatOld, int row, boolean hasOld, int[][] idsBySlot, int slot,
-        boolean hasNew, boolean w) {
-      if (w != weight || hasOld != (oldIds != null) || hasNew != (newIds != null)) {
-        return false;
-      }
-      int nk = idsBySlot.length;
-      for (int k = 0; k < nk; k++) {
-        if ((hasOld && oldIds[k] != flatOld[row * nk + k])
-            || (hasNew && newIds[k] != idsBySlot[k][slot])) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
 }

@@ -123,6 +123,11 @@ final class SlotSet {
       System.arraycopy(array, 0, out, 0, size);
       return size;
     }
+    return membersOf(words, out);
+  }
+
+  /** Writes the set bits of {@code words}, ascending, into {@code out}; returns their count. */
+  private static int membersOf(long[] words, int[] out) {
     int n = 0;
     for (int i = 0; i < words.length; i++) {
       for (long w = words[i]; w != 0; w &= w - 1) {
@@ -153,17 +158,18 @@ final class SlotSet {
    *
    * @param old the set to patch, or {@code null} for the empty one
    * @param limit every slot of the result is below this
-   * @param scratch at least {@code old.size() + n} ints; its contents are lost
+   * @param scratch at least {@code old.size() + n} ints (used for sorted ints); its contents
+   *     are lost
    */
   static SlotSet patch(SlotSet old, int[] ops, int n, int limit, int[] scratch) {
     if (old == null) {
       old = EMPTY;
     }
-    return old.words != null ? old.patchWords(ops, n, limit, scratch)
+    return old.words != null ? old.patchWords(ops, n, limit)
         : old.patchArray(ops, n, limit, scratch);
   }
 
-  private SlotSet patchWords(int[] ops, int n, int limit, int[] scratch) {
+  private SlotSet patchWords(int[] ops, int n, int limit) {
     long[] w = null;
     int card = size;
     long h = hash;
@@ -196,7 +202,7 @@ final class SlotSet {
       return new SlotSet(null, w, card, h);
     }
     int[] a = new int[card];
-    new SlotSet(null, w, card, h).copyTo(a);
+    membersOf(w, a);
     return new SlotSet(a, null, card, h);
   }
 

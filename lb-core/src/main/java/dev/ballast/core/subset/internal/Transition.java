@@ -1,0 +1,106 @@
+package dev.ballast.core.subset.internal;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.subset.internal.PatchOps.IntList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A change some dirty slots of one {@link Patch} share: their value ids before and after ({@code
+ * null}: no endpoint), whether their weight changed, and the slots. Slots with the same change
+ * leave and join the same subsets, so a patch looks at each change once per selector.
+ */
+final class Transition {
+  final int[] oldIds;
+  final int[] newIds;
+  final boolean weight;
+  // bit k: the value of index key k changed (all bits past 64 keys)
+  final long mask;
+  final int hash;
+  final IntList slots = new IntList();
+
+  private Transition(int[] oldIds, int[] newIds, boolean weight, int hash) {
+    this.oldIds = oldIds;
+    this.newIds = newIds;
+    this.weight = weight;
+    long m = 0;
+    int nk = oldIds != null ? oldIds.length : newIds.length;
+    for (int k = 0; k < nk; k++) {
+      int ov = oldIds == null ? -1 : oldIds[k];
+      int nv = newIds == null ? -1 : newIds[k];
+      if (ov != nv) {
+        m |= k < 64 ? 1L << k : -1L;
+      }
+    }
+    this.mask = m;
+    this.hash = hash;
+  }
+
+  /**
+   * Groups the dirty slots by their change, in the order first seen. Each slot's value ids, old
+   * and new (-1: no such label), are compared as ints rather than by looking labels up, through
+   * an open-addressing table of transition numbers, so a repeated change allocates nothing.
+   *
+   * @param dOldIds the old value ids, a row of {@code idsBySlot.length} per dirty slot
+   * @param idsBySlot the new value ids, per index key, per slot
+   */
+  static List<Transition> group(int[] dSlot, Endpoint[] dOld, Endpoint[] dNew, int[] dOldIds,
+      boolean[] dWeight, int[][] idsBySlot) {
+    List<Transition> out = new ArrayList<>();
+    int nk = idsBySlot.length;
+    int[] table = new int[Integer.highestOneBit(Math.max(4, dSlot.length * 2)) * 2];
+    int mask = table.length - 1;
+    for (int j = 0; j < dSlot.length; j++) {
+      int slot = dSlot[j];
+      boolean hasOld = dOld[j] != null;
+      boolean hasNew = dNew[j] != null;
+      int h = dWeight[j] ? 1 : 0;
+      for (int k = 0; k < nk; k++) {
+        h = h * 31 + (hasOld ? dOldIds[j * nk + k] : -2);
+        h = h * 31 + (hasNew ? idsBySlot[k][slot] : -2);
+      }
+      h ^= h >>> 16;
+      Transition found = null;
+      int i = h & mask;
+      for (; table[i] != 0; i = (i + 1) & mask) {
+        Transition tr = out.get(table[i] - 1);
+        if (tr.hash == h && tr.matches(dOldIds, j, hasOld, idsBySlot, slot, hasNew, dWeight[j])) {
+          found = tr;
+          break;
+        }
+      }
+      if (found == null) {
+        int[] oldIds = hasOld ? Arrays.copyOfRange(dOldIds, j * nk, j * nk + nk) : null;
+        int[] newIds = null;
+        if (hasNew) {
+          newIds = new int[nk];
+          for (int k = 0; k < nk; k++) {
+            newIds[k] = idsBySlot[k][slot];
+          }
+        }
+        found = new Transition(oldIds, newIds, dWeight[j], h);
+        out.add(found);
+        table[i] = out.size();
+      }
+      found.slots.add(slot);
+    }
+    return out;
+  }
+
+  /** Returns whether a dirty slot's change is this one (old ids in a flat row, new by slot). */
+  private boolean matches(int[] flatOld, int row, boolean hasOld, int[][] idsBySlot, int slot,
+      boolean hasNew, boolean w) {
+    if (w != weight || hasOld != (oldIds != null) || hasNew != (newIds != null)) {
+      return false;
+    }
+    int nk = idsBySlot.length;
+    for (int k = 0; k < nk; k++) {
+      if ((hasOld && oldIds[k] != flatOld[row * nk + k])
+          || (hasNew && newIds[k] != idsBySlot[k][slot])) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
