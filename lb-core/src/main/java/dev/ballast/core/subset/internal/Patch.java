@@ -2,7 +2,6 @@ package dev.ballast.core.subset.internal;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
-import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.internal.PatchOps.IntList;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -254,12 +253,12 @@ final class Patch<T> {
     }
     Subset<T> dflt = defaultSubset(index, live);
     @SuppressWarnings("unchecked")
-    Map<RequestLabels, Subset<T>>[] maps = new Map[ix.selectors.length];
+    LabelTable.Editor<T>[] maps = new LabelTable.Editor[ix.selectors.length];
     for (int t = 0; t < touched.size(); t++) {
       ComboMap.Entry<T> en = touched.get(t);
       int i = touchedSelector[t];
       if (maps[i] == null) {
-        maps[i] = new HashMap<>(prev.tables[i].subsets);
+        maps[i] = prev.tables[i].subsets.edit();
       }
       canon.release(en.subset);
       if (en.next == null) {
@@ -284,7 +283,7 @@ final class Patch<T> {
     SelectorTable<T>[] tables = new SelectorTable[ix.selectors.length];
     for (int i = 0; i < tables.length; i++) {
       tables[i] = maps[i] == null ? prev.tables[i]
-          : new SelectorTable<>(ix.selectors[i], prev.tables[i].keysHash, maps[i]);
+          : new SelectorTable<>(ix.selectors[i], prev.tables[i].keysHash, maps[i].build());
     }
     return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);
   }

@@ -242,7 +242,7 @@ public final class SubsetIndex<T> {
   private SubsetState<T> emptyState() {
     SelectorTable<T>[] tables = new SelectorTable[selectors.length];
     for (int i = 0; i < selectors.length; i++) {
-      tables[i] = new SelectorTable<>(selectors[i], Arrays.hashCode(selectors[i]), Map.of());
+      tables[i] = new SelectorTable<>(selectors[i], Arrays.hashCode(selectors[i]), LabelTable.empty());
     }
     return new SubsetState<>(this, List.of(), new Node[0], Map.of(), SlotSet.EMPTY, tables,
         null, null);
@@ -708,16 +708,15 @@ public final class SubsetIndex<T> {
       combos.clear();
       int[] pos = selectorKeyPos[i];
       int[] ids = new int[indexKeys.length];
-      for (Map.Entry<RequestLabels, Subset<T>> en : st.tables[i].subsets.entrySet()) {
-        RequestLabels labels = en.getKey();
+      st.tables[i].subsets.forEach((labels, subset) -> {
         for (int m = 0; m < pos.length; m++) {
           ids[pos[m]] = valueIds.get(pos[m]).get(labels.value(m));
         }
         ComboMap.Entry<T> entry = combos.add(ids);
         entry.labels = labels;
-        entry.subset = en.getValue();
-        canon.acquire(entry.subset);
-      }
+        entry.subset = subset;
+        canon.acquire(subset);
+      });
     }
     canon.acquire(st.all);
     canon.acquire(st.defaultSubset);
