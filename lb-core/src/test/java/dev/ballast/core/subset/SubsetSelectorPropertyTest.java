@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  */
 class SubsetSelectorPropertyTest {
 
-  private static final String[] KEYS = {"zone", "version", "stage", "tenant", "hw"};
+  private String[] keys = {"zone", "version", "stage", "tenant", "hw"};
+  // a selector over keys no endpoint has, only to have more index keys (null: none)
+  private List<String> padSelector;
 
   private long deltaPatches;
 
@@ -37,6 +39,24 @@ class SubsetSelectorPropertyTest {
     assertThat(deltaPatches).isGreaterThan(300);
   }
 
+  /**
+   * With more than 64 index keys, a patch can no longer keep a selector's keys in one bit mask
+   * and compares value ids key by key: 66 padding keys sort before the label keys, so that
+   * most label keys sit past position 64.
+   */
+  @Test
+  void subsetsEqualBruteForceWithMoreThan64IndexKeys() {
+    List<String> pad = new ArrayList<>();
+    for (int i = 0; i < 66; i++) {
+      pad.add(String.format("a%02d", i));
+    }
+    padSelector = pad;
+    for (long seed = 1; seed <= 30; seed++) {
+      runSeed(seed);
+    }
+    assertThat(deltaPatches).isGreaterThan(90);
+  }
+
   private void runSeed(long seed) {
     SplittableRandom r = new SplittableRandom(seed);
     List<List<String>> selectors = randomSelectors(r);
@@ -46,7 +66,7 @@ class SubsetSelectorPropertyTest {
     int defaultCount = r.nextInt(3);
     for (int i = 0; i < defaultCount; i++) {
       // v9 never occurs: then the default subset matches nothing and acts as NO_FALLBACK
-      defaults.put(KEYS[r.nextInt(KEYS.length)], r.nextInt(4) == 0 ? "v9" : "v" + r.nextInt(2));
+      defaults.put(keys[r.nextInt(keys.length)], r.nextInt(4) == 0 ? "v9" : "v" + r.nextInt(2));
     }
     // Three selectors over the same model: always full, always incremental, default threshold.
     List<SubsetSelector<String>> selectorsUnderTest = new ArrayList<>();
@@ -294,7 +314,7 @@ class SubsetSelectorPropertyTest {
     long[] counts = new long[2];
     for (int q = 0; q < 20; q++) {
       Map<String, String> req = new TreeMap<>();
-      for (String k : KEYS) {
+      for (String k : keys) {
         if (r.nextInt(3) == 0) {
           req.put(k, "v" + r.nextInt(4));
         }
@@ -393,29 +413,32 @@ class SubsetSelectorPropertyTest {
     return out;
   }
 
-  private static List<List<String>> randomSelectors(SplittableRandom r) {
+  private List<List<String>> randomSelectors(SplittableRandom r) {
     Set<List<String>> out = new java.util.LinkedHashSet<>();
     int count = 1 + r.nextInt(6);
     for (int i = 0; i < count; i++) {
-      TreeSet<String> keys = new TreeSet<>();
+      TreeSet<String> chosen = new TreeSet<>();
       int size = 1 + r.nextInt(3);
-      while (keys.size() < size) {
-        keys.add(KEYS[r.nextInt(KEYS.length)]);
+      while (chosen.size() < size) {
+        chosen.add(keys[r.nextInt(keys.length)]);
       }
-      out.add(new ArrayList<>(keys));
+      out.add(new ArrayList<>(chosen));
+    }
+    if (padSelector != null) {
+      out.add(padSelector);
     }
     return new ArrayList<>(out);
   }
 
-  private static Endpoint randomEndpoint(SplittableRandom r, int host, int valueCount) {
+  private Endpoint randomEndpoint(SplittableRandom r, int host, int valueCount) {
     Map<String, String> labels = randomLabels(r, valueCount);
     return Endpoint.of("10.0." + (host / 250) + "." + (host % 250 + 1), 8080, 1 + r.nextInt(3),
         labels);
   }
 
-  private static Map<String, String> randomLabels(SplittableRandom r, int valueCount) {
+  private Map<String, String> randomLabels(SplittableRandom r, int valueCount) {
     Map<String, String> labels = new HashMap<>();
-    for (String k : KEYS) {
+    for (String k : keys) {
       if (r.nextInt(5) != 0) {
         labels.put(k, "v" + r.nextInt(valueCount));
       }
@@ -424,7 +447,7 @@ class SubsetSelectorPropertyTest {
   }
 
   /** Adds, removes, relabels and reweights a random handful (sometimes most) of endpoints. */
-  private static void mutate(SplittableRandom r, Map<String, Endpoint> model, int valueCount,
+  private void mutate(SplittableRandom r, Map<String, Endpoint> model, int valueCount,
       int nextHost) {
     List<String> addresses = new ArrayList<>(model.keySet());
     int changes = r.nextInt(4) == 0 ? model.size() : r.nextInt(1 + Math.max(1, model.size() / 10));
@@ -447,7 +470,7 @@ class SubsetSelectorPropertyTest {
         default:
           // relabel one key only
           Map<String, String> labels = new HashMap<>(e.labels());
-          labels.put(KEYS[r.nextInt(KEYS.length)], "v" + r.nextInt(valueCount));
+          labels.put(keys[r.nextInt(keys.length)], "v" + r.nextInt(valueCount));
           model.put(a, e.withLabels(labels));
       }
     }

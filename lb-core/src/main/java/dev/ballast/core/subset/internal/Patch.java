@@ -6,7 +6,6 @@ import dev.ballast.core.subset.internal.PatchOps.IntList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -35,7 +34,7 @@ final class Patch<T> {
   private final List<Transition> transitions;
   // Each old member set patched so far, with its ops and result: a subset with the same members
   // and the same changes (one selector's subset is often another's) is patched once.
-  private final IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
+  private final PatchOps.Done patches = new PatchOps.Done();
   private final List<ComboMap.Entry<T>> touched = new ArrayList<>();
   private int[] touchedSelector = new int[8];
   private final List<SlotSet> newSets = new ArrayList<>();
@@ -151,6 +150,8 @@ final class Patch<T> {
    * for the sets that get patched ({@link #slotOps}).
    */
   private void listChanges() {
+    // with 64 index keys or fewer, a selector's keys are a bit mask: no loop over its keys
+    boolean bits = ix.indexKeys.length <= 64;
     for (int i = 0; i < ix.selectors.length; i++) {
       int[] pos = ix.selectorKeyPos[i];
       long mask = ix.selectorMasks[i];
@@ -160,9 +161,12 @@ final class Patch<T> {
         if (tr.oldIds != null && tr.newIds != null && !tr.weight && (tr.mask & mask) == 0) {
           continue; // none of this selector's keys changed: same subset, same weight
         }
-        boolean hasOld = PatchOps.covers(tr.oldIds, pos);
-        boolean hasNew = PatchOps.covers(tr.newIds, pos);
-        boolean same = hasOld && hasNew && PatchOps.sameIds(tr.oldIds, tr.newIds, pos);
+        boolean hasOld = bits ? tr.oldIds != null && (tr.oldHas & mask) == mask
+            : PatchOps.covers(tr.oldIds, pos);
+        boolean hasNew = bits ? tr.newIds != null && (tr.newHas & mask) == mask
+            : PatchOps.covers(tr.newIds, pos);
+        boolean same = hasOld && hasNew
+            && (bits ? (tr.mask & mask) == 0 : PatchOps.sameIds(tr.oldIds, tr.newIds, pos));
         if (same && !tr.weight) {
           continue;
         }
@@ -320,13 +324,13 @@ final class Patch<T> {
    * equal lists mean equal changes); the result is kept for later ones if {@code share}.
    */
   private SlotSet patchOnce(SlotSet old, IntList ops, boolean share) {
-    Patched done = patches.isEmpty() ? null : patches.get(old);
-    if (done != null && done.ops.sameAs(ops)) {
-      return done.result;
+    int at = old == null ? -1 : patches.find(old);
+    if (at >= 0 && patches.ops(at).sameAs(ops)) {
+      return patches.result(at);
     }
     SlotSet next = patchSet(old, slotOps(ops, slotBuf, old == null || !old.isDense()));
-    if (share && old != null && done == null) {
-      patches.put(old, new Patched(ops, next));
+    if (share && old != null && at < 0) {
+      patches.add(old, ops, next);
     }
     return next;
   }
@@ -343,7 +347,4 @@ final class Patch<T> {
     }
     return ops;
   }
-
-  /** An old member set's patch: the ops (sorted) and the result. */
-  private record Patched(IntList ops, SlotSet result) {}
 }

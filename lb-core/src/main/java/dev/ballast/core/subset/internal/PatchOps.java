@@ -43,6 +43,71 @@ final class PatchOps {
     }
   }
 
+  /**
+   * The old sets one patch has patched, by identity, each with its transition ops and result:
+   * open addressing on each set's kept content hash, so a lookup reads no members and calls no
+   * identity hash. Used once, on the updater's thread.
+   */
+  static final class Done {
+    private SlotSet[] keys = new SlotSet[16];
+    private IntList[] ops = new IntList[16];
+    private SlotSet[] results = new SlotSet[16];
+    private int size;
+
+    /** Returns the position of this very set, or -1 when it has not been patched. */
+    int find(SlotSet set) {
+      if (size == 0) {
+        return -1;
+      }
+      int mask = keys.length - 1;
+      for (int i = home(set, mask); keys[i] != null; i = (i + 1) & mask) {
+        if (keys[i] == set) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    IntList ops(int at) {
+      return ops[at];
+    }
+
+    SlotSet result(int at) {
+      return results[at];
+    }
+
+    /** Records the patch of a set not recorded yet. */
+    void add(SlotSet set, IntList setOps, SlotSet result) {
+      if ((size + 1) * 2 > keys.length) {
+        SlotSet[] k = keys;
+        IntList[] o = ops;
+        SlotSet[] r = results;
+        keys = new SlotSet[k.length * 2];
+        ops = new IntList[k.length * 2];
+        results = new SlotSet[k.length * 2];
+        size = 0;
+        for (int i = 0; i < k.length; i++) {
+          if (k[i] != null) {
+            add(k[i], o[i], r[i]);
+          }
+        }
+      }
+      int mask = keys.length - 1;
+      int i = home(set, mask);
+      while (keys[i] != null) {
+        i = (i + 1) & mask;
+      }
+      keys[i] = set;
+      ops[i] = setOps;
+      results[i] = result;
+      size++;
+    }
+
+    private static int home(SlotSet set, int mask) {
+      return (set.hashCode() * 0x9E3779B1 >>> 7) & mask;
+    }
+  }
+
   /** Returns whether any of the slots is in {@code a} or in {@code b}. */
   static boolean touches(SlotSet a, SlotSet b, int[] slots) {
     for (int s : slots) {

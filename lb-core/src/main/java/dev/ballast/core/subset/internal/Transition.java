@@ -17,6 +17,9 @@ final class Transition {
   final boolean weight;
   // bit k: the value of index key k changed (all bits past 64 keys)
   final long mask;
+  // bit k: the slots have a value for index key k, before and after (used with 64 keys or fewer)
+  final long oldHas;
+  final long newHas;
   final int hash;
   final IntList slots = new IntList();
 
@@ -25,15 +28,22 @@ final class Transition {
     this.newIds = newIds;
     this.weight = weight;
     long m = 0;
+    long oh = 0;
+    long nh = 0;
     int nk = oldIds != null ? oldIds.length : newIds.length;
     for (int k = 0; k < nk; k++) {
       int ov = oldIds == null ? -1 : oldIds[k];
       int nv = newIds == null ? -1 : newIds[k];
+      long bit = k < 64 ? 1L << k : -1L;
       if (ov != nv) {
-        m |= k < 64 ? 1L << k : -1L;
+        m |= bit;
       }
+      oh |= ov >= 0 ? bit : 0;
+      nh |= nv >= 0 ? bit : 0;
     }
     this.mask = m;
+    this.oldHas = oh;
+    this.newHas = nh;
     this.hash = hash;
   }
 
