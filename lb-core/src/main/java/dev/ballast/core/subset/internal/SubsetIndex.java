@@ -10,12 +10,12 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -114,6 +114,7 @@ public final class SubsetIndex<T> {
   private long incrementalUpdates;
   private SubsetState<T> state;
   private int[] slotScratch = new int[16];
+  private final LabelIds labelIds = new LabelIds();
   // the base of incremental updates: each selector's subsets by value ids, the shared subsets
   final ComboMap<T>[] combos;
   Canon<T> canon;
@@ -135,7 +136,8 @@ public final class SubsetIndex<T> {
     this.factory = factory;
     this.prototype = Objects.requireNonNull(factory.get(), "balancer factory returned null");
     this.selectors = new String[selectors.size()][];
-    Set<String> keys = new LinkedHashSet<>();
+    // sorted as an endpoint's labels are, so that one walk over them finds every index key
+    Set<String> keys = new TreeSet<>();
     for (int i = 0; i < selectors.size(); i++) {
       String[] s = new TreeSet<>(selectors.get(i)).toArray(new String[0]);
       this.selectors[i] = s;
@@ -586,15 +588,7 @@ public final class SubsetIndex<T> {
         if (dOld[j] == null) {
           slotByAddress.put(dNew[j].address(), slot);
         }
-        Map<String, String> labels = dNew[j].labels();
-        boolean had = dOld[j] != null;
-        for (int k = 0; k < indexKeys.length; k++) {
-          String v = labels.isEmpty() ? null : labels.get(indexKeys[k]);
-          int old = had ? idsBySlot[k][slot] : -1;
-          // most labels of a changed endpoint keep their value: no lookup for those
-          idsBySlot[k][slot] = v == null ? -1
-              : old >= 0 && v.equals(valueNames.get(k).get(old)) ? old : valueId(k, v);
-        }
+        labelIds.write(slot, dOld[j] != null, dNew[j].labels());
       }
     }
     for (int j = 0; j < nAdded; j++) {
@@ -649,6 +643,47 @@ public final class SubsetIndex<T> {
       incrementalUpdates++;
       state = new Patch<>(this, prev, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, ++patchEpoch)
           .run(nodes, membership);
+    }
+  }
+
+  /**
+   * Writes a slot's value ids from its endpoint's labels: one walk over the labels (sorted, as
+   * the index keys are) and the index keys together, with no lookup by key. Reused, so that
+   * the walk allocates nothing.
+   */
+  private final class LabelIds implements BiConsumer<String, String> {
+    private int slot;
+    private boolean had;
+    private int k;
+
+    void write(int slot, boolean had, Map<String, String> labels) {
+      this.slot = slot;
+      this.had = had;
+      k = 0;
+      labels.forEach(this);
+      for (; k < indexKeys.length; k++) {
+        idsBySlot[k][slot] = -1;
+      }
+    }
+
+    @Override
+    public void accept(String key, String value) {
+      for (; k < indexKeys.length; k++) {
+        String ik = indexKeys[k];
+        int c = key == ik ? 0 : key.compareTo(ik);
+        if (c < 0) {
+          return; // not an index key
+        }
+        if (c == 0) {
+          int old = had ? idsBySlot[k][slot] : -1;
+          // most labels of a changed endpoint keep their value: no lookup for those
+          idsBySlot[k][slot] =
+              old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value);
+          k++;
+          return;
+        }
+        idsBySlot[k][slot] = -1;
+      }
     }
   }
 
