@@ -1,9 +1,9 @@
 package dev.ballast.core.subset.internal;
 
 /**
- * Address to slot id, open addressing with linear probing: no boxed integers and no entry
- * objects, so a build of thousands of endpoints allocates two arrays instead of an entry per
- * endpoint. Not thread-safe.
+ * String to int (an address to its slot id, a label value to its value id), open addressing
+ * with linear probing: no boxed integers and no entry objects, so a build of thousands of
+ * endpoints allocates two arrays instead of an entry per endpoint. Not thread-safe.
  */
 final class SlotMap {
 

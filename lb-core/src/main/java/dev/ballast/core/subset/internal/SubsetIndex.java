@@ -98,7 +98,7 @@ public final class SubsetIndex<T> {
   private Endpoint[] spareOrder = new Endpoint[0];
   private int[] spareSlots = new int[0];
   // Per index key: value -> id, id -> value, and each slot's value id (-1: no such label).
-  private final List<HashMap<String, Integer>> valueIds = new ArrayList<>();
+  private final List<SlotMap> valueIds = new ArrayList<>();
   final List<List<String>> valueNames = new ArrayList<>();
   int[][] idsBySlot;
   final Map<String, Integer> indexKeyPosition = new HashMap<>();
@@ -162,7 +162,7 @@ public final class SubsetIndex<T> {
     }
     this.idsBySlot = new int[indexKeys.length][16];
     for (int k = 0; k < indexKeys.length; k++) {
-      valueIds.add(new HashMap<>());
+      valueIds.add(new SlotMap());
       valueNames.add(new ArrayList<>());
     }
     this.selectorMasks = new long[this.selectors.length];
@@ -688,8 +688,8 @@ public final class SubsetIndex<T> {
   }
 
   private int valueId(int k, String value) {
-    Integer id = valueIds.get(k).get(value);
-    if (id == null) {
+    int id = valueIds.get(k).get(value);
+    if (id == SlotMap.ABSENT) {
       id = valueNames.get(k).size();
       valueNames.get(k).add(value);
       valueIds.get(k).put(value, id);
