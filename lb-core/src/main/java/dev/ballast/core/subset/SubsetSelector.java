@@ -245,8 +245,7 @@ public final class SubsetSelector<T> {
     List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
     Set<Subset<T>> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
     for (SelectorTable<T> t : s.tables) {
-      List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.subsets.size());
-      t.subsets.forEach((labels, subset) -> entries.add(Map.entry(labels, subset)));
+      List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.subsets.entrySet());
       entries.sort((a, b) -> a.getKey().toString().compareTo(b.getKey().toString()));
       for (Map.Entry<RequestLabels, Subset<T>> e : entries) {
         infos.add(new SubsetStats.SubsetInfo(e.getKey(), e.getValue().size()));

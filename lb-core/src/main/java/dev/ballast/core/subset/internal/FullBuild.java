@@ -2,6 +2,7 @@ package dev.ballast.core.subset.internal;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.subset.RequestLabels;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -115,7 +116,7 @@ final class FullBuild<T> {
       for (int j = 0; j < sorted.length; j++) {
         perm[j] = Arrays.asList(ordered).indexOf(sorted[j]);
       }
-      LabelTable.Editor<T> map = new LabelTable.Editor<>(combos.size());
+      Map<RequestLabels, Subset<T>> map = new HashMap<>(Math.max(4, combos.size() * 2));
       for (int c = 0; c < combos.size(); c++) {
         String[] v = combos.values.get(c);
         String[] vs = new String[v.length];
@@ -124,7 +125,7 @@ final class FullBuild<T> {
         }
         map.put(ix.labels(sorted, vs), canon.of(combos.sets.get(c), bySlot));
       }
-      tables[i] = new SelectorTable<>(sorted, Arrays.hashCode(sorted), map.build());
+      tables[i] = new SelectorTable<>(sorted, Arrays.hashCode(sorted), map);
     }
     return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);
   }

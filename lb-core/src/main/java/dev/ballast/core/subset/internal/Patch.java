@@ -2,6 +2,7 @@ package dev.ballast.core.subset.internal;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.internal.PatchOps.IntList;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -257,12 +258,12 @@ final class Patch<T> {
     }
     Subset<T> dflt = defaultSubset(index, live);
     @SuppressWarnings("unchecked")
-    LabelTable.Editor<T>[] maps = new LabelTable.Editor[ix.selectors.length];
+    Map<RequestLabels, Subset<T>>[] maps = new Map[ix.selectors.length];
     for (int t = 0; t < touched.size(); t++) {
       ComboMap.Entry<T> en = touched.get(t);
       int i = touchedSelector[t];
       if (maps[i] == null) {
-        maps[i] = prev.tables[i].subsets.edit();
+        maps[i] = new HashMap<>(prev.tables[i].subsets);
       }
       canon.release(en.subset);
       if (en.next == null) {
@@ -287,7 +288,7 @@ final class Patch<T> {
     SelectorTable<T>[] tables = new SelectorTable[ix.selectors.length];
     for (int i = 0; i < tables.length; i++) {
       tables[i] = maps[i] == null ? prev.tables[i]
-          : new SelectorTable<>(ix.selectors[i], prev.tables[i].keysHash, maps[i].build());
+          : new SelectorTable<>(ix.selectors[i], prev.tables[i].keysHash, maps[i]);
     }
     return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);
   }

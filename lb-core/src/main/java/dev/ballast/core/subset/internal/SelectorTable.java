@@ -1,5 +1,8 @@
 package dev.ballast.core.subset.internal;
 
+import dev.ballast.core.subset.RequestLabels;
+import java.util.Map;
+
 /**
  * One selector's subsets by their labels, immutable once published.
  *
@@ -12,9 +15,9 @@ public final class SelectorTable<T> {
   /** {@code Arrays.hashCode(keys)}, compared first on lookup. */
   public final int keysHash;
   /** The subsets: only value combinations that some endpoint has; never empty subsets. */
-  public final LabelTable<T> subsets;
+  public final Map<RequestLabels, Subset<T>> subsets;
 
-  SelectorTable(String[] keys, int keysHash, LabelTable<T> subsets) {
+  SelectorTable(String[] keys, int keysHash, Map<RequestLabels, Subset<T>> subsets) {
     this.keys = keys;
     this.keysHash = keysHash;
     this.subsets = subsets;

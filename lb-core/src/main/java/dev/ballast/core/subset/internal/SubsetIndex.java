@@ -244,7 +244,7 @@ public final class SubsetIndex<T> {
   private SubsetState<T> emptyState() {
     SelectorTable<T>[] tables = new SelectorTable[selectors.length];
     for (int i = 0; i < selectors.length; i++) {
-      tables[i] = new SelectorTable<>(selectors[i], Arrays.hashCode(selectors[i]), LabelTable.empty());
+      tables[i] = new SelectorTable<>(selectors[i], Arrays.hashCode(selectors[i]), Map.of());
     }
     return new SubsetState<>(this, List.of(), new Node[0], Map.of(), SlotSet.EMPTY, tables,
         null, null);
@@ -743,15 +743,16 @@ public final class SubsetIndex<T> {
       combos.clear();
       int[] pos = selectorKeyPos[i];
       int[] ids = new int[indexKeys.length];
-      st.tables[i].subsets.forEach((labels, subset) -> {
+      for (Map.Entry<RequestLabels, Subset<T>> en : st.tables[i].subsets.entrySet()) {
+        RequestLabels labels = en.getKey();
         for (int m = 0; m < pos.length; m++) {
           ids[pos[m]] = valueIds.get(pos[m]).get(labels.value(m));
         }
         ComboMap.Entry<T> entry = combos.add(ids);
         entry.labels = labels;
-        entry.subset = subset;
-        canon.acquire(subset);
-      });
+        entry.subset = en.getValue();
+        canon.acquire(entry.subset);
+      }
     }
     canon.acquire(st.all);
     canon.acquire(st.defaultSubset);
