@@ -6,7 +6,10 @@ import dev.ballast.core.subset.RequestLabels;
  * The updater's view of one selector's subsets, kept across incremental updates: value
  * combination (the value ids of the selector's keys) to its labels and subset. Open addressing
  * with linear probing, looked up straight from an endpoint's value ids, so grouping a changed
- * endpoint's slot under the subsets it leaves and joins allocates nothing. Not thread-safe.
+ * endpoint's slot under the subsets it leaves and joins allocates nothing. While the product of
+ * the keys' value counts is small (at most {@value #DIRECT_LIMIT}), the entries are also kept
+ * in an array indexed by the combination as a mixed-radix number, so a lookup is a few
+ * multiplications and one array read, with no hashing or comparing. Not thread-safe.
  *
  * @param <T> the thing being balanced
  */
@@ -32,18 +35,39 @@ final class ComboMap<T> {
     }
   }
 
+  /** The largest direct array, in entries. */
+  static final int DIRECT_LIMIT = 4096;
+
   private final int[] pos;
   @SuppressWarnings("unchecked")
   private Entry<T>[] table = new Entry[8];
   private int size;
+  // per key: the value ids below this have a place in the direct array
+  private final int[] radix;
+  // the entries by mixed-radix combination, or null once the product outgrew DIRECT_LIMIT
+  private Entry<T>[] direct;
 
   /** @param pos the index key position of each of the selector's keys */
   ComboMap(int[] pos) {
     this.pos = pos;
+    this.radix = new int[pos.length];
+    resetDirect();
   }
 
   /** Returns the entry of the combination an endpoint has (its value ids by index key). */
   Entry<T> get(int[] slotIds) {
+    Entry<T>[] d = direct;
+    if (d != null) {
+      int at = 0;
+      for (int m = 0; m < pos.length; m++) {
+        int id = slotIds[pos[m]];
+        if (id < 0 || id >= radix[m]) {
+          return null; // no entry has this value yet: every entry has a place
+        }
+        at = at * radix[m] + id;
+      }
+      return d[at];
+    }
     int h = hash(slotIds);
     int mask = table.length - 1;
     for (int i = h & mask; ; i = (i + 1) & mask) {
@@ -69,7 +93,56 @@ final class ComboMap<T> {
     }
     insert(e);
     size++;
+    if (direct != null) {
+      placeDirect(e);
+    }
     return e;
+  }
+
+  /** Puts the entry in the direct array, first widening the radixes if a value id is new. */
+  private void placeDirect(Entry<T> e) {
+    boolean fits = true;
+    for (int m = 0; m < pos.length; m++) {
+      fits &= e.ids[m] < radix[m];
+    }
+    if (!fits) {
+      // a key with a new value id gets room for twice as many values, so widening is rare
+      long product = 1;
+      for (int m = 0; m < pos.length; m++) {
+        if (e.ids[m] >= radix[m]) {
+          radix[m] = Math.max(e.ids[m] + 1, radix[m] * 2);
+        }
+        product *= radix[m];
+      }
+      if (product > DIRECT_LIMIT) {
+        direct = null;
+        return;
+      }
+      @SuppressWarnings("unchecked")
+      Entry<T>[] d = new Entry[(int) product];
+      direct = d;
+      for (Entry<T> x : table) {
+        if (x != null) {
+          direct[directIndex(x)] = x;
+        }
+      }
+      return;
+    }
+    direct[directIndex(e)] = e;
+  }
+
+  private int directIndex(Entry<T> e) {
+    int at = 0;
+    for (int m = 0; m < pos.length; m++) {
+      at = at * radix[m] + e.ids[m];
+    }
+    return at;
+  }
+
+  @SuppressWarnings("unchecked")
+  private void resetDirect() {
+    java.util.Arrays.fill(radix, 1);
+    direct = new Entry[1];
   }
 
   /** Removes the entry (backward-shift deletion, as {@link SlotMap} does). */
@@ -80,6 +153,9 @@ final class ComboMap<T> {
       i = (i + 1) & mask;
     }
     size--;
+    if (direct != null) {
+      direct[directIndex(e)] = null;
+    }
     int hole = i;
     for (int j = (hole + 1) & mask; table[j] != null; j = (j + 1) & mask) {
       int home = table[j].hash & mask;
@@ -96,6 +172,7 @@ final class ComboMap<T> {
   void clear() {
     table = new Entry[8];
     size = 0;
+    resetDirect();
   }
 
   private void insert(Entry<T> e) {
