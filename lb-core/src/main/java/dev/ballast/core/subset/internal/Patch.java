@@ -45,7 +45,7 @@ final class Patch<T> {
   private final IntList slotBuf = new IntList();
 
   Patch(SubsetIndex<T> ix, SubsetState<T> prev, Node<T>[] bySlot, int[] dSlot, Endpoint[] dOld,
-      Endpoint[] dNew, int[] dOldIds, boolean[] dWeight, int epoch) {
+      Endpoint[] dNew, int[] dOldIds, int[] dNewIds, boolean[] dWeight, int epoch) {
     this.ix = ix;
     this.prev = prev;
     this.bySlot = bySlot;
@@ -59,7 +59,8 @@ final class Patch<T> {
       w |= b;
     }
     this.anyWeight = w;
-    this.transitions = Transition.group(dSlot, dOld, dNew, dOldIds, dWeight, ix.idsBySlot);
+    this.transitions = Transition.group(dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
+        ix.indexKeys.length);
   }
 
   /** Runs the update and returns the next state. */

@@ -368,7 +368,9 @@ public final class SubsetIndex<T> {
       dNew[d++] = es[addedIdx[j]];
     }
     int[] dOldIds = oldIds(dSlot, dOld);
-    Node<T>[] bySlot = writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes);
+    int[] dNewIds = new int[dOldIds.length];
+    Node<T>[] bySlot =
+        writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, dNewIds, addedNodes);
     for (int j = 0; j < nAdded; j++) {
       slotOf[addedIdx[j]] = dSlot[nRemoved + nChanged + j];
     }
@@ -390,7 +392,8 @@ public final class SubsetIndex<T> {
     lastSlots = slotOf;
     lastCount = n;
     totalWeight = sum;
-    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, nAdded + nRemoved > 0);
+    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
+        nAdded + nRemoved > 0);
     return removed;
   }
 
@@ -513,7 +516,9 @@ public final class SubsetIndex<T> {
       }
     }
     int[] dOldIds = oldIds(dSlot, dOld);
-    Node<T>[] bySlot = writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes);
+    int[] dNewIds = new int[dOldIds.length];
+    Node<T>[] bySlot =
+        writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, dNewIds, addedNodes);
 
     List<Node<T>> nodes = prev.nodes;
     if (nAdded > 0 || nRemoved > 0) {
@@ -544,7 +549,8 @@ public final class SubsetIndex<T> {
       lastCount = n;
     }
     totalWeight = sum;
-    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, nAdded + nRemoved > 0);
+    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
+        nAdded + nRemoved > 0);
     return removed;
   }
 
@@ -556,7 +562,7 @@ public final class SubsetIndex<T> {
    */
   @SuppressWarnings("unchecked")
   private Node<T>[] writeSlots(SubsetState<T> prev, int nRemoved, int nChanged, int[] dSlot,
-      Endpoint[] dOld, Endpoint[] dNew, Node<T>[] addedNodes) {
+      Endpoint[] dOld, Endpoint[] dNew, int[] dNewIds, Node<T>[] addedNodes) {
     int nAdded = addedNodes.length;
     for (int j = nRemoved; j < nRemoved + nChanged; j++) {
       prototype.renew(prev.bySlot[dSlot[j]], dNew[j]);
@@ -588,7 +594,7 @@ public final class SubsetIndex<T> {
         if (dOld[j] == null) {
           slotByAddress.put(dNew[j].address(), slot);
         }
-        labelIds.write(slot, dOld[j] != null, dNew[j].labels());
+        labelIds.write(slot, dOld[j] != null, dNew[j].labels(), dNewIds, j * indexKeys.length);
       }
     }
     for (int j = 0; j < nAdded; j++) {
@@ -622,7 +628,8 @@ public final class SubsetIndex<T> {
 
   /** Makes the next state: shared, patched or rebuilt, by how many slots changed. */
   private void publish(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot, int[] dSlot,
-      Endpoint[] dOld, Endpoint[] dNew, int[] dOldIds, boolean[] dWeight, boolean membership) {
+      Endpoint[] dOld, Endpoint[] dNew, int[] dOldIds, int[] dNewIds, boolean[] dWeight,
+      boolean membership) {
     int nDirty = dSlot.length;
     int oldLive = prev.live.size();
     int nAdded = 0;
@@ -641,8 +648,8 @@ public final class SubsetIndex<T> {
       adopt(state);
     } else {
       incrementalUpdates++;
-      state = new Patch<>(this, prev, bySlot, dSlot, dOld, dNew, dOldIds, dWeight, ++patchEpoch)
-          .run(nodes, membership);
+      state = new Patch<>(this, prev, bySlot, dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
+          ++patchEpoch).run(nodes, membership);
     }
   }
 
@@ -655,15 +662,25 @@ public final class SubsetIndex<T> {
     private int slot;
     private boolean had;
     private int k;
+    private int[] out;
+    private int outRow;
 
-    void write(int slot, boolean had, Map<String, String> labels) {
+    /** Writes the slot's ids, and a copy of them into {@code out} from {@code outRow}. */
+    void write(int slot, boolean had, Map<String, String> labels, int[] out, int outRow) {
       this.slot = slot;
       this.had = had;
+      this.out = out;
+      this.outRow = outRow;
       k = 0;
       labels.forEach(this);
       for (; k < indexKeys.length; k++) {
-        idsBySlot[k][slot] = -1;
+        set(-1);
       }
+    }
+
+    private void set(int id) {
+      idsBySlot[k][slot] = id;
+      out[outRow + k] = id;
     }
 
     @Override
@@ -677,12 +694,11 @@ public final class SubsetIndex<T> {
         if (c == 0) {
           int old = had ? idsBySlot[k][slot] : -1;
           // most labels of a changed endpoint keep their value: no lookup for those
-          idsBySlot[k][slot] =
-              old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value);
+          set(old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value));
           k++;
           return;
         }
-        idsBySlot[k][slot] = -1;
+        set(-1);
       }
     }
   }

@@ -52,13 +52,13 @@ final class Transition {
    * and new (-1: no such label), are compared as ints rather than by looking labels up, through
    * an open-addressing table of transition numbers, so a repeated change allocates nothing.
    *
-   * @param dOldIds the old value ids, a row of {@code idsBySlot.length} per dirty slot
-   * @param idsBySlot the new value ids, per index key, per slot
+   * @param dOldIds the old value ids, a row of {@code nk} per dirty slot
+   * @param dNewIds the new value ids, a row of {@code nk} per dirty slot
+   * @param nk how many index keys there are
    */
   static List<Transition> group(int[] dSlot, Endpoint[] dOld, Endpoint[] dNew, int[] dOldIds,
-      boolean[] dWeight, int[][] idsBySlot) {
+      int[] dNewIds, boolean[] dWeight, int nk) {
     List<Transition> out = new ArrayList<>();
-    int nk = idsBySlot.length;
     int[] table = new int[Integer.highestOneBit(Math.max(4, dSlot.length * 2)) * 2];
     int mask = table.length - 1;
     for (int j = 0; j < dSlot.length; j++) {
@@ -68,27 +68,21 @@ final class Transition {
       int h = dWeight[j] ? 1 : 0;
       for (int k = 0; k < nk; k++) {
         h = h * 31 + (hasOld ? dOldIds[j * nk + k] : -2);
-        h = h * 31 + (hasNew ? idsBySlot[k][slot] : -2);
+        h = h * 31 + (hasNew ? dNewIds[j * nk + k] : -2);
       }
       h ^= h >>> 16;
       Transition found = null;
       int i = h & mask;
       for (; table[i] != 0; i = (i + 1) & mask) {
         Transition tr = out.get(table[i] - 1);
-        if (tr.hash == h && tr.matches(dOldIds, j, hasOld, idsBySlot, slot, hasNew, dWeight[j])) {
+        if (tr.hash == h && tr.matches(dOldIds, dNewIds, j, nk, hasOld, hasNew, dWeight[j])) {
           found = tr;
           break;
         }
       }
       if (found == null) {
         int[] oldIds = hasOld ? Arrays.copyOfRange(dOldIds, j * nk, j * nk + nk) : null;
-        int[] newIds = null;
-        if (hasNew) {
-          newIds = new int[nk];
-          for (int k = 0; k < nk; k++) {
-            newIds[k] = idsBySlot[k][slot];
-          }
-        }
+        int[] newIds = hasNew ? Arrays.copyOfRange(dNewIds, j * nk, j * nk + nk) : null;
         found = new Transition(oldIds, newIds, dWeight[j], h);
         out.add(found);
         table[i] = out.size();
@@ -98,16 +92,15 @@ final class Transition {
     return out;
   }
 
-  /** Returns whether a dirty slot's change is this one (old ids in a flat row, new by slot). */
-  private boolean matches(int[] flatOld, int row, boolean hasOld, int[][] idsBySlot, int slot,
+  /** Returns whether a dirty slot's change is this one (its ids in row {@code row}). */
+  private boolean matches(int[] flatOld, int[] flatNew, int row, int nk, boolean hasOld,
       boolean hasNew, boolean w) {
     if (w != weight || hasOld != (oldIds != null) || hasNew != (newIds != null)) {
       return false;
     }
-    int nk = idsBySlot.length;
     for (int k = 0; k < nk; k++) {
       if ((hasOld && oldIds[k] != flatOld[row * nk + k])
-          || (hasNew && newIds[k] != idsBySlot[k][slot])) {
+          || (hasNew && newIds[k] != flatNew[row * nk + k])) {
         return false;
       }
     }
