@@ -1,6 +1,7 @@
 package dev.ballast.core.subset.internal;
 
 import dev.ballast.core.subset.RequestLabels;
+import java.util.Arrays;
 
 /**
  * The updater's view of one selector's subsets, kept across incremental updates: value
@@ -141,7 +142,7 @@ final class ComboMap<T> {
 
   @SuppressWarnings("unchecked")
   private void resetDirect() {
-    java.util.Arrays.fill(radix, 1);
+    Arrays.fill(radix, 1);
     direct = new Entry[1];
   }
 
@@ -167,12 +168,16 @@ final class ComboMap<T> {
     table[hole] = null;
   }
 
-  /** Removes every entry. */
-  @SuppressWarnings("unchecked")
+  /**
+   * Removes every entry. Keeps the table's capacity and the direct array's radixes: value ids
+   * never change meaning, so a full build that adds the entries again reuses both.
+   */
   void clear() {
-    table = new Entry[8];
+    Arrays.fill(table, null);
     size = 0;
-    resetDirect();
+    if (direct != null) {
+      Arrays.fill(direct, null);
+    }
   }
 
   private void insert(Entry<T> e) {

@@ -367,8 +367,10 @@ public final class SubsetIndex<T> {
     for (int j = 0; j < nAdded; j++) {
       dNew[d++] = es[addedIdx[j]];
     }
-    int[] dOldIds = oldIds(dSlot, dOld);
-    int[] dNewIds = new int[dOldIds.length];
+    // each dirty slot's value ids before and after, only for a patch (a full build reads none)
+    boolean patch = patches(prev, dSlot.length, nAdded);
+    int[] dOldIds = patch ? oldIds(dSlot, dOld) : null;
+    int[] dNewIds = patch ? new int[dOldIds.length] : null;
     Node<T>[] bySlot =
         writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, dNewIds, addedNodes);
     for (int j = 0; j < nAdded; j++) {
@@ -515,8 +517,10 @@ public final class SubsetIndex<T> {
         dNew[d++] = ups[i];
       }
     }
-    int[] dOldIds = oldIds(dSlot, dOld);
-    int[] dNewIds = new int[dOldIds.length];
+    // each dirty slot's value ids before and after, only for a patch (a full build reads none)
+    boolean patch = patches(prev, dSlot.length, nAdded);
+    int[] dOldIds = patch ? oldIds(dSlot, dOld) : null;
+    int[] dNewIds = patch ? new int[dOldIds.length] : null;
     Node<T>[] bySlot =
         writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, dNewIds, addedNodes);
 
@@ -626,22 +630,26 @@ public final class SubsetIndex<T> {
     return out;
   }
 
-  /** Makes the next state: shared, patched or rebuilt, by how many slots changed. */
+  /**
+   * Returns whether an update of {@code nDirty} slots, {@code nAdded} of them new, patches the
+   * previous state (else it builds every subset again, see {@link #publish}).
+   */
+  private boolean patches(SubsetState<T> prev, int nDirty, int nAdded) {
+    return nDirty > 0 && !prev.nodes.isEmpty()
+        && nDirty <= rebuildThreshold * (prev.live.size() + nAdded);
+  }
+
+  /**
+   * Makes the next state: shared, patched or rebuilt, by how many slots changed ({@link
+   * #patches}; the id rows are {@code null} unless it patches).
+   */
   private void publish(SubsetState<T> prev, List<Node<T>> nodes, Node<T>[] bySlot, int[] dSlot,
       Endpoint[] dOld, Endpoint[] dNew, int[] dOldIds, int[] dNewIds, boolean[] dWeight,
       boolean membership) {
-    int nDirty = dSlot.length;
-    int oldLive = prev.live.size();
-    int nAdded = 0;
-    for (int j = 0; j < nDirty; j++) {
-      if (dOld[j] == null) {
-        nAdded++;
-      }
-    }
-    if (nDirty == 0) {
+    if (dSlot.length == 0) {
       state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.live, prev.tables, prev.all,
           prev.defaultSubset);
-    } else if (prev.nodes.isEmpty() || nDirty > rebuildThreshold * (oldLive + nAdded)) {
+    } else if (dOldIds == null) {
       fullBuilds++;
       canon = new Canon<>(factory);
       state = fullBuild.build(nodes, bySlot, canon);
@@ -665,7 +673,7 @@ public final class SubsetIndex<T> {
     private int[] out;
     private int outRow;
 
-    /** Writes the slot's ids, and a copy of them into {@code out} from {@code outRow}. */
+    /** Writes the slot's ids, and a copy into {@code out} (if not null) from {@code outRow}. */
     void write(int slot, boolean had, Map<String, String> labels, int[] out, int outRow) {
       this.slot = slot;
       this.had = had;
@@ -680,7 +688,9 @@ public final class SubsetIndex<T> {
 
     private void set(int id) {
       idsBySlot[k][slot] = id;
-      out[outRow + k] = id;
+      if (out != null) {
+        out[outRow + k] = id;
+      }
     }
 
     @Override
