@@ -6,6 +6,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.subset.SubsetSelector;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,8 @@ import org.openjdk.jmh.annotations.State;
  *       ({@code rebuildThreshold(0)}), so this is its full build, not its incremental update.
  *       Each push relabels 50 hosts, alternating between two lists.
  *   <li>{@code scratch*}: a new selector from a host list, nodes included (one per host on both
- *       sides).
+ *       sides). {@code scratchNodesOnly} makes just those nodes, the part both sides share, so
+ *       that it can be subtracted from each to compare the subset building alone.
  * </ul>
  *
  * Run with {@code -prof gc} to compare bytes per build.
@@ -100,6 +102,16 @@ public class SubsetBuildBenchmark {
     SubsetSelector<String> s = SubsetSelector.<String>builder().selectors(selectors).build();
     s.update(endpoints, Endpoint::address);
     return s;
+  }
+
+  /** Only the nodes both scratch builds make, one per host (round robin, as both use). */
+  @Benchmark
+  public List<Node<String>> scratchNodesOnly() {
+    List<Node<String>> nodes = new ArrayList<>(endpoints.size());
+    for (Endpoint e : endpoints) {
+      nodes.add(prototype.newNode(e, e.address()));
+    }
+    return nodes;
   }
 
   /** New nodes, then every subset by MOSN's old scan. */

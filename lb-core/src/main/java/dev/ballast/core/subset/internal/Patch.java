@@ -33,6 +33,9 @@ final class Patch<T> {
   private final int epoch;
   // the dirty slots grouped by their change, in the order first seen
   private final List<Transition> transitions;
+  // the same slots flat: transition t's are trSlots[trStart[t]] up to trSlots[trStart[t + 1]]
+  private final int[] trStart;
+  private final int[] trSlots;
   // Each old member set patched so far, with its ops and result: a subset with the same members
   // and the same changes (one selector's subset is often another's) is patched once.
   private final PatchOps.Done patches = new PatchOps.Done();
@@ -61,6 +64,15 @@ final class Patch<T> {
     this.anyWeight = w;
     this.transitions = Transition.group(dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
         ix.indexKeys.length);
+    this.trStart = new int[transitions.size() + 1];
+    this.trSlots = new int[dSlot.length];
+    int at = 0;
+    for (int t = 0; t < transitions.size(); t++) {
+      IntList slots = transitions.get(t).slots;
+      System.arraycopy(slots.values, 0, trSlots, at, slots.size);
+      at += slots.size;
+      trStart[t + 1] = at;
+    }
   }
 
   /** Runs the update and returns the next state. */
@@ -194,11 +206,17 @@ final class Patch<T> {
     out.clear();
     for (int m = 0; m < transitionOps.size; m++) {
       int op = transitionOps.values[m];
-      IntList slots = transitions.get(op >>> 1).slots;
-      boolean join = (op & 1) != 0;
-      for (int q = 0; q < slots.size; q++) {
-        out.add(PatchOps.op(slots.values[q], join));
+      int t = op >>> 1;
+      int join = op & 1;
+      int from = trStart[t];
+      int to = trStart[t + 1];
+      out.ensure(out.size + to - from);
+      int[] v = out.values;
+      int n = out.size;
+      for (int q = from; q < to; q++) {
+        v[n++] = trSlots[q] << 1 | join;
       }
+      out.size = n;
     }
     if (sort) {
       out.sort();

@@ -32,6 +32,13 @@ final class PatchOps {
       size = 0;
     }
 
+    /** Makes room for {@code capacity} values in all. */
+    void ensure(int capacity) {
+      if (capacity > values.length) {
+        values = Arrays.copyOf(values, Math.max(capacity, values.length * 2));
+      }
+    }
+
 
     /** Sorts the values in place. */
     void sort() {
