@@ -52,6 +52,46 @@ final class SlotMap {
     }
   }
 
+  /**
+   * Returns the value of the key if it has one; else gives it {@code value} and returns {@link
+   * #ABSENT}. One probe sequence where a {@link #get} then a {@link #put} take two.
+   */
+  int putIfAbsent(String key, int value) {
+    if ((size + 1) * 2 > keys.length) {
+      grow();
+    }
+    int mask = keys.length - 1;
+    for (int i = mix(key.hashCode()) & mask; ; i = (i + 1) & mask) {
+      String k = keys[i];
+      if (k == null) {
+        keys[i] = key;
+        values[i] = value;
+        size++;
+        return ABSENT;
+      }
+      if (k == key || k.equals(key)) {
+        return values[i];
+      }
+    }
+  }
+
+  /** Makes room for {@code entries} keys in all, so that adding up to that many never grows. */
+  void ensureCapacity(int entries) {
+    if (entries * 2L > keys.length) {
+      int cap = Integer.highestOneBit(Math.max(16, entries * 2 - 1)) << 1;
+      String[] oldKeys = keys;
+      int[] oldValues = values;
+      keys = new String[cap];
+      values = new int[cap];
+      size = 0;
+      for (int i = 0; i < oldKeys.length; i++) {
+        if (oldKeys[i] != null) {
+          put(oldKeys[i], oldValues[i]);
+        }
+      }
+    }
+  }
+
   /** Removes the key if present (backward-shift deletion keeps probe chains intact). */
   void remove(String key) {
     int mask = keys.length - 1;
@@ -88,16 +128,7 @@ final class SlotMap {
   }
 
   private void grow() {
-    String[] oldKeys = keys;
-    int[] oldValues = values;
-    keys = new String[oldKeys.length * 2];
-    values = new int[oldKeys.length * 2];
-    size = 0;
-    for (int i = 0; i < oldKeys.length; i++) {
-      if (oldKeys[i] != null) {
-        put(oldKeys[i], oldValues[i]);
-      }
-    }
+    ensureCapacity(keys.length);
   }
 
   private static int mix(int h) {

@@ -272,7 +272,9 @@ public final class SubsetIndex<T> {
     }
     int e = ++epoch;
     int[] slotOf = spareSlots;
-    int[] addedIdx = new int[8];
+    // a first update adds every endpoint: size for them at once rather than by doubling
+    slotByAddress.ensureCapacity(n);
+    int[] addedIdx = new int[lastCount == 0 ? Math.max(8, n) : 8];
     int nAdded = 0;
     int[] changedIdx = new int[8];
     int nChanged = 0;
@@ -291,11 +293,10 @@ public final class SubsetIndex<T> {
           // registries tend to push the same list again: same position, same address
           slot = lastSl[i];
         } else {
-          slot = slotByAddress.get(ep.address());
+          // a new address gets a pending mark (negative), so that a second one is caught
+          slot = slotByAddress.putIfAbsent(ep.address(), -1 - nAdded);
         }
         if (slot == SlotMap.ABSENT) {
-          // a new address: marked pending (negative) so that a second one is caught
-          slotByAddress.put(ep.address(), -1 - nAdded);
           slotOf[i] = -1;
           if (nAdded == addedIdx.length) {
             addedIdx = Arrays.copyOf(addedIdx, nAdded * 2);

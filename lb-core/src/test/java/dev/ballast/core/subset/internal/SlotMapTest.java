@@ -17,7 +17,14 @@ class SlotMapTest {
       Map<String, Integer> model = new HashMap<>();
       for (int op = 0; op < 20_000; op++) {
         String key = "10.0." + r.nextInt(40) + "." + r.nextInt(100) + ":80";
-        if (r.nextInt(3) == 0) {
+        int kind = r.nextInt(6);
+        if (kind == 0) {
+          map.ensureCapacity(r.nextInt(2 * model.size() + 2));
+        } else if (kind == 1) {
+          int v = r.nextInt(1_000_000);
+          Integer had = model.putIfAbsent(key, v);
+          assertThat(map.putIfAbsent(key, v)).isEqualTo(had == null ? SlotMap.ABSENT : had);
+        } else if (kind <= 3) {
           map.remove(key);
           model.remove(key);
         } else {
