@@ -33,23 +33,12 @@ final class SlotMap {
 
   /** Sets the value of the key. */
   void put(String key, int value) {
-    if ((size + 1) * 2 > keys.length) {
-      grow();
+    int i = place(key);
+    if (keys[i] == null) {
+      keys[i] = key;
+      size++;
     }
-    int mask = keys.length - 1;
-    for (int i = mix(key.hashCode()) & mask; ; i = (i + 1) & mask) {
-      String k = keys[i];
-      if (k == null) {
-        keys[i] = key;
-        values[i] = value;
-        size++;
-        return;
-      }
-      if (k == key || k.equals(key)) {
-        values[i] = value;
-        return;
-      }
-    }
+    values[i] = value;
   }
 
   /**
@@ -57,20 +46,26 @@ final class SlotMap {
    * #ABSENT}. One probe sequence where a {@link #get} then a {@link #put} take two.
    */
   int putIfAbsent(String key, int value) {
+    int i = place(key);
+    if (keys[i] != null) {
+      return values[i];
+    }
+    keys[i] = key;
+    values[i] = value;
+    size++;
+    return ABSENT;
+  }
+
+  /** Returns where the key is, or the free place it would take (making room first). */
+  private int place(String key) {
     if ((size + 1) * 2 > keys.length) {
       grow();
     }
     int mask = keys.length - 1;
     for (int i = mix(key.hashCode()) & mask; ; i = (i + 1) & mask) {
       String k = keys[i];
-      if (k == null) {
-        keys[i] = key;
-        values[i] = value;
-        size++;
-        return ABSENT;
-      }
-      if (k == key || k.equals(key)) {
-        return values[i];
+      if (k == null || k == key || k.equals(key)) {
+        return i;
       }
     }
   }

@@ -368,12 +368,8 @@ public final class SubsetIndex<T> {
     for (int j = 0; j < nAdded; j++) {
       dNew[d++] = es[addedIdx[j]];
     }
-    // each dirty slot's value ids before and after, only for a patch (a full build reads none)
-    boolean patch = patches(prev, dSlot.length, nAdded);
-    int[] dOldIds = patch ? oldIds(dSlot, dOld) : null;
-    int[] dNewIds = patch ? new int[dOldIds.length] : null;
-    Node<T>[] bySlot =
-        writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, dNewIds, addedNodes);
+    int[][] ids = new int[2][];
+    Node<T>[] bySlot = writeDirty(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes, ids);
     for (int j = 0; j < nAdded; j++) {
       slotOf[addedIdx[j]] = dSlot[nRemoved + nChanged + j];
     }
@@ -389,13 +385,9 @@ public final class SubsetIndex<T> {
       }
       nodes = Collections.unmodifiableList(Arrays.asList(ordered));
     }
-    spareOrder = lastOrder;
-    spareSlots = lastSlots;
-    lastOrder = es;
-    lastSlots = slotOf;
-    lastCount = n;
+    keepOrder(es, slotOf, n);
     totalWeight = sum;
-    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
+    publish(prev, nodes, bySlot, dSlot, dOld, dNew, ids[0], ids[1], dWeight,
         nAdded + nRemoved > 0);
     return removed;
   }
@@ -518,12 +510,8 @@ public final class SubsetIndex<T> {
         dNew[d++] = ups[i];
       }
     }
-    // each dirty slot's value ids before and after, only for a patch (a full build reads none)
-    boolean patch = patches(prev, dSlot.length, nAdded);
-    int[] dOldIds = patch ? oldIds(dSlot, dOld) : null;
-    int[] dNewIds = patch ? new int[dOldIds.length] : null;
-    Node<T>[] bySlot =
-        writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, dNewIds, addedNodes);
+    int[][] ids = new int[2][];
+    Node<T>[] bySlot = writeDirty(prev, nRemoved, nChanged, dSlot, dOld, dNew, addedNodes, ids);
 
     List<Node<T>> nodes = prev.nodes;
     if (nAdded > 0 || nRemoved > 0) {
@@ -547,16 +535,35 @@ public final class SubsetIndex<T> {
         ordered[m++] = bySlot[dSlot[j]];
       }
       nodes = Collections.unmodifiableList(Arrays.asList(ordered));
-      spareOrder = lastOrder;
-      spareSlots = lastSlots;
-      lastOrder = order;
-      lastSlots = slots;
-      lastCount = n;
+      keepOrder(order, slots, n);
     }
     totalWeight = sum;
-    publish(prev, nodes, bySlot, dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
+    publish(prev, nodes, bySlot, dSlot, dOld, dNew, ids[0], ids[1], dWeight,
         nAdded + nRemoved > 0);
     return removed;
+  }
+
+  /** Keeps the order of this update's endpoints and their slots; the previous arrays are reused. */
+  private void keepOrder(Endpoint[] order, int[] slots, int n) {
+    spareOrder = lastOrder;
+    spareSlots = lastSlots;
+    lastOrder = order;
+    lastSlots = slots;
+    lastCount = n;
+  }
+
+  /**
+   * Writes the dirty slots ({@link #writeSlots}) and, when the update will patch the previous
+   * state ({@link #patches}), puts each dirty slot's value ids before and after in {@code
+   * ids[0]} and {@code ids[1]} (left {@code null} for a full build, which reads none).
+   */
+  private Node<T>[] writeDirty(SubsetState<T> prev, int nRemoved, int nChanged, int[] dSlot,
+      Endpoint[] dOld, Endpoint[] dNew, Node<T>[] addedNodes, int[][] ids) {
+    if (patches(prev, dSlot.length, addedNodes.length)) {
+      ids[0] = oldIds(dSlot, dOld);
+      ids[1] = new int[ids[0].length];
+    }
+    return writeSlots(prev, nRemoved, nChanged, dSlot, dOld, dNew, ids[1], addedNodes);
   }
 
   /**
