@@ -82,6 +82,7 @@ public final class BallastClients implements AutoCloseable {
         .maxAttempts(s.maxAttempts())
         .slowRequestThreshold(s.slowRequestThreshold())
         .closeGrace(s.closeGrace())
+        .lateAnswerWait(s.lateAnswerWait())
         .retryBudget(RetryBudget.create(r.ttl(), r.minRetriesPerSecond(), r.percent() / 100.0,
             Ticker.system()))
         .pool(PoolConfig.builder()

@@ -114,6 +114,12 @@ public class BallastProperties {
     /** How long closing the client lets calls in flight finish; >= 0. */
     private Duration closeGrace = Duration.ofSeconds(5);
 
+    /**
+     * How long a request past its deadline keeps its node busy while its answer may still come
+     * (the balancer then hears its true latency); >= 0, 0 gives it up at the deadline.
+     */
+    private Duration lateAnswerWait = Duration.ofSeconds(10);
+
     /** Protocol spoken to the endpoints: framed (Ballast's framed binary protocol) or http. */
     private String protocol = "framed";
 
@@ -237,6 +243,16 @@ public class BallastProperties {
     /** Sets the close grace period. */
     public void setCloseGrace(Duration closeGrace) {
       this.closeGrace = closeGrace;
+    }
+
+    /** Returns how long a late answer is awaited past the deadline; default 10 s. */
+    public Duration getLateAnswerWait() {
+      return lateAnswerWait;
+    }
+
+    /** Sets how long a late answer is awaited past the deadline. */
+    public void setLateAnswerWait(Duration lateAnswerWait) {
+      this.lateAnswerWait = lateAnswerWait;
     }
 
     /** Returns the protocol; default {@code framed}. */

@@ -28,6 +28,8 @@ import java.util.TreeMap;
  * @param maxAttempts the most attempts per call, the first included; default 3
  * @param slowRequestThreshold attempts at least this slow are logged; default 1 s
  * @param closeGrace how long closing lets calls in flight finish; default 5 s
+ * @param lateAnswerWait how long a request past its deadline keeps its node busy awaiting its
+ *     answer; default 10 s, 0 gives it up at the deadline
  * @param protocol the protocol spoken to the endpoints; default {@link Protocol#FRAMED}
  * @param subset the label-subset settings
  * @param pool the per-endpoint connection-pool settings
@@ -43,6 +45,7 @@ public record ClientSettings(
     int maxAttempts,
     Duration slowRequestThreshold,
     Duration closeGrace,
+    Duration lateAnswerWait,
     Protocol protocol,
     Subset subset,
     Pool pool,
@@ -160,8 +163,9 @@ public record ClientSettings(
     int maxAttempts = p.atLeast("max-attempts", client.getMaxAttempts(), 1);
     Duration slow = p.notNegative("slow-request-threshold", client.getSlowRequestThreshold());
     Duration grace = p.notNegative("close-grace", client.getCloseGrace());
+    Duration lateWait = p.notNegative("late-answer-wait", client.getLateAnswerWait());
     return new ClientSettings(name, endpoints, algorithm, config, timeout, maxAttempts, slow,
-        grace, protocol,
+        grace, lateWait, protocol,
         subset(p, client.getSubset()), pool(p, client.getPool()),
         retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()));
   }

@@ -41,6 +41,7 @@ class BallastAutoConfigurationTest {
             "ballast.clients.orders.pool.max-connections=2",
             "ballast.clients.orders.pool.acquire-timeout=250ms",
             "ballast.clients.orders.retry-budget.percent=5",
+            "ballast.clients.orders.late-answer-wait=0s",
             "ballast.clients.users.endpoints=10.0.0.9:80")
         .run(ctx -> {
           BallastSettings settings = ctx.getBean(BallastSettings.class);
@@ -61,6 +62,7 @@ class BallastAutoConfigurationTest {
           assertThat(orders.pool().maxConnections()).isEqualTo(2);
           assertThat(orders.pool().acquireTimeout()).isEqualTo(Duration.ofMillis(250));
           assertThat(orders.retryBudget().percent()).isEqualTo(5.0);
+          assertThat(orders.lateAnswerWait()).isZero();
 
           // Everything not given takes the documented default.
           ClientSettings users = settings.get("users");
@@ -74,6 +76,7 @@ class BallastAutoConfigurationTest {
           assertThat(users.maxAttempts()).isEqualTo(3);
           assertThat(users.slowRequestThreshold()).isEqualTo(Duration.ofSeconds(1));
           assertThat(users.closeGrace()).isEqualTo(Duration.ofSeconds(5));
+          assertThat(users.lateAnswerWait()).isEqualTo(Duration.ofSeconds(10));
           assertThat(users.protocol()).isEqualTo(ClientSettings.Protocol.FRAMED);
           assertThat(users.subset().enabled()).isFalse();
           assertThat(users.subset().fallbackPolicy())

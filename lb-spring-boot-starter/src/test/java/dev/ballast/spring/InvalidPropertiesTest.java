@@ -52,6 +52,8 @@ class InvalidPropertiesTest {
             OK, "ballast.clients.orders.default-rtt=-1ms"),
         bad("ballast.clients.orders.timeout", "not positive", "a positive duration",
             OK, "ballast.clients.orders.timeout=0s"),
+        bad("ballast.clients.orders.late-answer-wait", "negative", "a duration >= 0",
+            OK, "ballast.clients.orders.late-answer-wait=-1s"),
         bad("ballast.clients.orders.pool.acquire-timeout", "not positive", "a positive duration",
             OK, "ballast.clients.orders.pool.acquire-timeout=-100ms"),
         bad("ballast.clients.orders.pool.max-connections", "below 1", "an integer >= 1",
