@@ -72,7 +72,31 @@ public final class EndpointRegistry {
     publish(name, Endpoint.parseList(endpoints));
   }
 
-  /** Returns the endpoints last published under the name, or empty if none ever were. */
+  /**
+   * Withdraws a name's endpoints if they are still the given ones (equal lists): a later {@link
+   * #get} finds none, and a later subscriber gets nothing until the next {@link #publish}.
+   * Subscribers are not told: channels already following the name keep their last list, and a
+   * refresh of their resolver finds none. A publisher that goes away calls this so that what it
+   * published does not outlive it, without undoing a newer publication.
+   *
+   * @return whether the endpoints were withdrawn
+   */
+  public boolean unpublish(String name, List<Endpoint> endpoints) {
+    Objects.requireNonNull(endpoints, "endpoints");
+    Entry entry = entries.get(Objects.requireNonNull(name, "name"));
+    if (entry == null) {
+      return false;
+    }
+    synchronized (entry) {
+      if (!endpoints.equals(entry.endpoints)) {
+        return false;
+      }
+      entry.endpoints = null;
+      return true;
+    }
+  }
+
+  /** Returns the endpoints last published under the name, or empty if none are. */
   public Optional<List<Endpoint>> get(String name) {
     Entry entry = entries.get(name);
     if (entry == null) {

@@ -3,6 +3,7 @@ package dev.ballast.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.core.Endpoint;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.NameResolver;
 import io.grpc.Status;
@@ -130,6 +131,31 @@ class NameResolverTest {
     syncContext.execute(r::shutdown);
     registry.publish("orders", "10.0.0.3:443");
     assertThat(results).hasSize(3);
+  }
+
+  @Test
+  void unpublishWithdrawsOnlyTheListStillPublished() {
+    EndpointRegistry registry = new EndpointRegistry();
+    List<Endpoint> first = Endpoint.parseList("10.0.0.1:443;zone=a");
+    registry.publish("orders", first);
+    List<List<Endpoint>> seen = new ArrayList<>();
+    registry.subscribe("orders", seen::add);
+
+    assertThat(registry.unpublish("orders", Endpoint.parseList("10.0.0.2:443"))).isFalse();
+    assertThat(registry.get("orders")).contains(first);
+    // an equal list, not the same instance, is enough
+    assertThat(registry.unpublish("orders", Endpoint.parseList("10.0.0.1:443;zone=a"))).isTrue();
+    assertThat(registry.get("orders")).isEmpty();
+    assertThat(registry.unpublish("orders", first)).isFalse();
+    assertThat(registry.unpublish("users", first)).isFalse();
+    assertThat(seen).containsExactly(first);
+
+    List<List<Endpoint>> late = new ArrayList<>();
+    registry.subscribe("orders", late::add);
+    assertThat(late).isEmpty();
+    registry.publish("orders", "10.0.0.3:443");
+    assertThat(seen).hasSize(2);
+    assertThat(late).containsExactly(List.of(Endpoint.parse("10.0.0.3:443")));
   }
 
   @Test

@@ -21,8 +21,11 @@ import java.util.Set;
  *     .defaultServiceConfig(endpoints.serviceConfig("orders"))  // or a policy name of your own
  *     .usePlaintext().build();
  * }</pre>
+ *
+ * <p>{@link #close()} (called when the Spring context closes) withdraws what it published,
+ * unless a newer list has replaced it.
  */
-public final class BallastGrpcEndpoints {
+public final class BallastGrpcEndpoints implements AutoCloseable {
 
   private final BallastSettings settings;
   private final EndpointRegistry registry;
@@ -33,6 +36,17 @@ public final class BallastGrpcEndpoints {
     this.registry = Objects.requireNonNull(registry, "registry");
     for (ClientSettings c : settings.clients().values()) {
       registry.publish(c.name(), c.endpoints());
+    }
+  }
+
+  /**
+   * Withdraws every client's endpoints from the registry, each only if it is still the list
+   * published here ({@link EndpointRegistry#unpublish}). Idempotent.
+   */
+  @Override
+  public void close() {
+    for (ClientSettings c : settings.clients().values()) {
+      registry.unpublish(c.name(), c.endpoints());
     }
   }
 

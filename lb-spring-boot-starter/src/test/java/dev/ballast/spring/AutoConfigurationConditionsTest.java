@@ -206,6 +206,18 @@ class AutoConfigurationConditionsTest {
   }
 
   @Test
+  void publishedEndpointsAreWithdrawnWhenTheContextCloses() {
+    runner.withUserConfiguration(UserBeans.class).run(ctx ->
+        assertThat(UserBeans.REGISTRY.get("cond-users")).isPresent());
+    assertThat(UserBeans.REGISTRY.get("cond-users")).isEmpty();
+    // a list someone else published meanwhile outlives the context
+    runner.withUserConfiguration(UserBeans.class).run(ctx ->
+        UserBeans.REGISTRY.publish("cond-users", "127.0.0.1:9"));
+    assertThat(UserBeans.REGISTRY.get("cond-users"))
+        .contains(List.of(Endpoint.parse("127.0.0.1:9")));
+  }
+
+  @Test
   void customizersSeeEveryClientBuilderInOrder() {
     runner.withUserConfiguration(Customizers.class).run(ctx -> {
       assertThat(ctx).hasNotFailed();
