@@ -40,9 +40,8 @@ class SubsetSelectorPropertyTest {
   }
 
   /**
-   * With more than 64 index keys, a patch can no longer keep a selector's keys in one bit mask
-   * and compares value ids key by key: 66 padding keys sort before the label keys, so that
-   * most label keys sit past position 64.
+   * With more than 64 index keys, the key sets of a patch take a second word: 66 padding keys
+   * sort before the label keys, so that most label keys sit past position 64.
    */
   @Test
   void subsetsEqualBruteForceWithMoreThan64IndexKeys() {

@@ -7,6 +7,7 @@ import dev.ballast.core.subset.internal.PatchOps.IntList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,13 +33,10 @@ final class Patch<T> {
   private final boolean anyWeight;
   private final int epoch;
   // the dirty slots grouped by their change, in the order first seen
-  private final List<Transition> transitions;
-  // the same slots flat: transition t's are trSlots[trStart[t]] up to trSlots[trStart[t + 1]]
-  private final int[] trStart;
-  private final int[] trSlots;
+  private final Transition[] transitions;
   // Each old member set patched so far, with its ops and result: a subset with the same members
   // and the same changes (one selector's subset is often another's) is patched once.
-  private final PatchOps.Done patches = new PatchOps.Done();
+  private final IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
   private final List<ComboMap.Entry<T>> touched = new ArrayList<>();
   private int[] touchedSelector = new int[8];
   private final List<SlotSet> newSets = new ArrayList<>();
@@ -63,16 +61,7 @@ final class Patch<T> {
     }
     this.anyWeight = w;
     this.transitions = Transition.group(dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
-        ix.indexKeys.length);
-    this.trStart = new int[transitions.size() + 1];
-    this.trSlots = new int[dSlot.length];
-    int at = 0;
-    for (int t = 0; t < transitions.size(); t++) {
-      IntList slots = transitions.get(t).slots;
-      System.arraycopy(slots.values, 0, trSlots, at, slots.size);
-      at += slots.size;
-      trStart[t + 1] = at;
-    }
+        ix.indexKeys.length).toArray(new Transition[0]);
   }
 
   /** Runs the update and returns the next state. */
@@ -89,10 +78,10 @@ final class Patch<T> {
     String[] keys = ix.indexKeys;
     // per index key, per value id: the transitions leaving or joining it
     IntList[][] indexOps = new IntList[keys.length][];
-    for (int t = 0; t < transitions.size(); t++) {
-      Transition tr = transitions.get(t);
-      if (tr.mask == 0) {
-        continue;
+    for (int t = 0; t < transitions.length; t++) {
+      Transition tr = transitions[t];
+      if (PatchOps.isEmpty(tr.changed)) {
+        continue; // a weight change only: no key=value set changes
       }
       for (int k = 0; k < keys.length; k++) {
         int ov = tr.oldIds == null ? -1 : tr.oldIds[k];
@@ -164,23 +153,15 @@ final class Patch<T> {
    * for the sets that get patched ({@link #slotOps}).
    */
   private void listChanges() {
-    // with 64 index keys or fewer, a selector's keys are a bit mask: no loop over its keys
-    boolean bits = ix.indexKeys.length <= 64;
     for (int i = 0; i < ix.selectors.length; i++) {
-      int[] pos = ix.selectorKeyPos[i];
-      long mask = ix.selectorMasks[i];
+      long[] keys = ix.selectorKeyBits[i];
       ComboMap<T> combos = ix.combos[i];
-      for (int t = 0; t < transitions.size(); t++) {
-        Transition tr = transitions.get(t);
-        if (tr.oldIds != null && tr.newIds != null && !tr.weight && (tr.mask & mask) == 0) {
-          continue; // none of this selector's keys changed: same subset, same weight
-        }
-        boolean hasOld = bits ? tr.oldIds != null && (tr.oldHas & mask) == mask
-            : PatchOps.covers(tr.oldIds, pos);
-        boolean hasNew = bits ? tr.newIds != null && (tr.newHas & mask) == mask
-            : PatchOps.covers(tr.newIds, pos);
-        boolean same = hasOld && hasNew
-            && (bits ? (tr.mask & mask) == 0 : PatchOps.sameIds(tr.oldIds, tr.newIds, pos));
+      for (int t = 0; t < transitions.length; t++) {
+        Transition tr = transitions[t];
+        // in a subset of this selector before, after, and the same one (none of its keys changed)
+        boolean hasOld = PatchOps.containsAll(tr.oldHas, keys);
+        boolean hasNew = PatchOps.containsAll(tr.newHas, keys);
+        boolean same = hasOld && hasNew && PatchOps.disjoint(tr.changed, keys);
         if (same && !tr.weight) {
           continue;
         }
@@ -206,17 +187,11 @@ final class Patch<T> {
     out.clear();
     for (int m = 0; m < transitionOps.size; m++) {
       int op = transitionOps.values[m];
-      int t = op >>> 1;
-      int join = op & 1;
-      int from = trStart[t];
-      int to = trStart[t + 1];
-      out.ensure(out.size + to - from);
-      int[] v = out.values;
-      int n = out.size;
-      for (int q = from; q < to; q++) {
-        v[n++] = trSlots[q] << 1 | join;
+      IntList slots = transitions[op >>> 1].slots;
+      boolean join = (op & 1) != 0;
+      for (int q = 0; q < slots.size; q++) {
+        out.add(PatchOps.op(slots.values[q], join));
       }
-      out.size = n;
     }
     if (sort) {
       out.sort();
@@ -344,13 +319,13 @@ final class Patch<T> {
    * equal lists mean equal changes); the result is kept for later ones if {@code share}.
    */
   private SlotSet patchOnce(SlotSet old, IntList ops, boolean share) {
-    int at = old == null ? -1 : patches.find(old);
-    if (at >= 0 && patches.ops(at).sameAs(ops)) {
-      return patches.result(at);
+    Patched done = old == null || patches.isEmpty() ? null : patches.get(old);
+    if (done != null && done.ops.sameAs(ops)) {
+      return done.result;
     }
     SlotSet next = patchSet(old, slotOps(ops, slotBuf, old == null || !old.isDense()));
-    if (share && old != null && at < 0) {
-      patches.add(old, ops, next);
+    if (share && old != null && done == null) {
+      patches.put(old, new Patched(ops, next));
     }
     return next;
   }
@@ -358,6 +333,9 @@ final class Patch<T> {
   private SlotSet patchSet(SlotSet old, IntList sortedOps) {
     return SlotSet.patch(old, sortedOps.values, sortedOps.size, ix.highWater, ix.slotScratch());
   }
+
+  /** An old member set's patch: the ops (sorted) and the result. */
+  private record Patched(IntList ops, SlotSet result) {}
 
   private static IntList opsOf(IntList[] byId, int id) {
     IntList ops = byId[id];

@@ -3,9 +3,9 @@ package dev.ballast.core.subset.internal;
 import java.util.Arrays;
 
 /**
- * The pieces of the incremental patch that need no index state: ops and op lists. An op is
- * {@code slot << 1 | 1} for a slot joining and {@code slot << 1} for a slot leaving, so that
- * sorting the ints orders them by slot, a leave before a join of the same slot.
+ * The pieces of the incremental patch that need no index state: ops, op lists and sets of index
+ * keys. An op is {@code slot << 1 | 1} for a slot joining and {@code slot << 1} for a slot
+ * leaving, so that sorting the ints orders them by slot, a leave before a join of the same slot.
  */
 final class PatchOps {
 
@@ -32,13 +32,6 @@ final class PatchOps {
       size = 0;
     }
 
-    /** Makes room for {@code capacity} values in all. */
-    void ensure(int capacity) {
-      if (capacity > values.length) {
-        values = Arrays.copyOf(values, Math.max(capacity, values.length * 2));
-      }
-    }
-
 
     /** Sorts the values in place. */
     void sort() {
@@ -47,71 +40,6 @@ final class PatchOps {
 
     boolean sameAs(IntList o) {
       return Arrays.equals(values, 0, size, o.values, 0, o.size);
-    }
-  }
-
-  /**
-   * The old sets one patch has patched, by identity, each with its transition ops and result:
-   * open addressing on each set's kept content hash, so a lookup reads no members and calls no
-   * identity hash. Used once, on the updater's thread.
-   */
-  static final class Done {
-    private SlotSet[] keys = new SlotSet[16];
-    private IntList[] ops = new IntList[16];
-    private SlotSet[] results = new SlotSet[16];
-    private int size;
-
-    /** Returns the position of this very set, or -1 when it has not been patched. */
-    int find(SlotSet set) {
-      if (size == 0) {
-        return -1;
-      }
-      int mask = keys.length - 1;
-      for (int i = home(set, mask); keys[i] != null; i = (i + 1) & mask) {
-        if (keys[i] == set) {
-          return i;
-        }
-      }
-      return -1;
-    }
-
-    IntList ops(int at) {
-      return ops[at];
-    }
-
-    SlotSet result(int at) {
-      return results[at];
-    }
-
-    /** Records the patch of a set not recorded yet. */
-    void add(SlotSet set, IntList setOps, SlotSet result) {
-      if ((size + 1) * 2 > keys.length) {
-        SlotSet[] k = keys;
-        IntList[] o = ops;
-        SlotSet[] r = results;
-        keys = new SlotSet[k.length * 2];
-        ops = new IntList[k.length * 2];
-        results = new SlotSet[k.length * 2];
-        size = 0;
-        for (int i = 0; i < k.length; i++) {
-          if (k[i] != null) {
-            add(k[i], o[i], r[i]);
-          }
-        }
-      }
-      int mask = keys.length - 1;
-      int i = home(set, mask);
-      while (keys[i] != null) {
-        i = (i + 1) & mask;
-      }
-      keys[i] = set;
-      ops[i] = setOps;
-      results[i] = result;
-      size++;
-    }
-
-    private static int home(SlotSet set, int mask) {
-      return (set.hashCode() * 0x9E3779B1 >>> 7) & mask;
     }
   }
 
@@ -125,22 +53,43 @@ final class PatchOps {
     return false;
   }
 
-  /** Returns whether the value ids have a value for every position (false for no ids). */
-  static boolean covers(int[] ids, int[] pos) {
-    if (ids == null) {
-      return false;
-    }
-    for (int p : pos) {
-      if (ids[p] < 0) {
+  /**
+   * Returns an empty set of index keys: key {@code k} is bit {@code k % 64} of word {@code k /
+   * 64}, so any number of keys fits and a test over a selector's keys is a few word operations.
+   */
+  static long[] keyBits(int keyCount) {
+    return new long[(keyCount + 63) >>> 6];
+  }
+
+  /** Adds index key {@code k} to the set. */
+  static void addKey(long[] keys, int k) {
+    keys[k >>> 6] |= 1L << k;
+  }
+
+  /** Returns whether {@code set} holds every key of {@code sub}. */
+  static boolean containsAll(long[] set, long[] sub) {
+    for (int w = 0; w < sub.length; w++) {
+      if ((set[w] & sub[w]) != sub[w]) {
         return false;
       }
     }
     return true;
   }
 
-  static boolean sameIds(int[] a, int[] b, int[] pos) {
-    for (int p : pos) {
-      if (a[p] != b[p]) {
+  /** Returns whether the two sets have no key in common. */
+  static boolean disjoint(long[] a, long[] b) {
+    for (int w = 0; w < a.length; w++) {
+      if ((a[w] & b[w]) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Returns whether the set has no key. */
+  static boolean isEmpty(long[] keys) {
+    for (long w : keys) {
+      if (w != 0) {
         return false;
       }
     }

@@ -79,7 +79,8 @@ public final class SubsetIndex<T> {
   final String[] defaultKeys;
   final String[] defaultValues;
   final String[] indexKeys;
-  final long[] selectorMasks;
+  // per selector: its keys as a set of index keys (PatchOps.keyBits)
+  final long[][] selectorKeyBits;
   // per selector: the index key position of each of its keys, in the selector's (sorted) order
   final int[][] selectorKeyPos;
   private final double rebuildThreshold;
@@ -165,7 +166,7 @@ public final class SubsetIndex<T> {
       valueIds.add(new SlotMap());
       valueNames.add(new ArrayList<>());
     }
-    this.selectorMasks = new long[this.selectors.length];
+    this.selectorKeyBits = new long[this.selectors.length][];
     this.selectorKeyPos = new int[this.selectors.length][];
     for (int i = 0; i < this.selectors.length; i++) {
       selectorKeyPos[i] = new int[this.selectors[i].length];
@@ -174,9 +175,9 @@ public final class SubsetIndex<T> {
       }
     }
     for (int i = 0; i < this.selectors.length; i++) {
-      for (String k : this.selectors[i]) {
-        int ki = Arrays.asList(indexKeys).indexOf(k);
-        selectorMasks[i] |= ki < 64 ? 1L << ki : -1L;
+      selectorKeyBits[i] = PatchOps.keyBits(indexKeys.length);
+      for (int k : selectorKeyPos[i]) {
+        PatchOps.addKey(selectorKeyBits[i], k);
       }
     }
     this.combos = newComboMaps();

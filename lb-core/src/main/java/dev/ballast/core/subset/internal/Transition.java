@@ -15,11 +15,11 @@ final class Transition {
   final int[] oldIds;
   final int[] newIds;
   final boolean weight;
-  // bit k: the value of index key k changed (all bits past 64 keys)
-  final long mask;
-  // bit k: the slots have a value for index key k, before and after (used with 64 keys or fewer)
-  final long oldHas;
-  final long newHas;
+  // index keys ({@link PatchOps#keyBits}): whose value changed; which the slots have, before
+  // and after (none without an endpoint)
+  final long[] changed;
+  final long[] oldHas;
+  final long[] newHas;
   final int hash;
   final IntList slots = new IntList();
 
@@ -27,23 +27,23 @@ final class Transition {
     this.oldIds = oldIds;
     this.newIds = newIds;
     this.weight = weight;
-    long m = 0;
-    long oh = 0;
-    long nh = 0;
     int nk = oldIds != null ? oldIds.length : newIds.length;
+    this.changed = PatchOps.keyBits(nk);
+    this.oldHas = PatchOps.keyBits(nk);
+    this.newHas = PatchOps.keyBits(nk);
     for (int k = 0; k < nk; k++) {
       int ov = oldIds == null ? -1 : oldIds[k];
       int nv = newIds == null ? -1 : newIds[k];
-      long bit = k < 64 ? 1L << k : -1L;
       if (ov != nv) {
-        m |= bit;
+        PatchOps.addKey(changed, k);
       }
-      oh |= ov >= 0 ? bit : 0;
-      nh |= nv >= 0 ? bit : 0;
+      if (ov >= 0) {
+        PatchOps.addKey(oldHas, k);
+      }
+      if (nv >= 0) {
+        PatchOps.addKey(newHas, k);
+      }
     }
-    this.mask = m;
-    this.oldHas = oh;
-    this.newHas = nh;
     this.hash = hash;
   }
 
