@@ -52,14 +52,15 @@ import java.util.random.RandomGenerator;
  *
  * <p>Each call gets one deadline for all its attempts; when it passes, the call fails with
  * {@link DeadlineExceededException}. A deadline frees the caller, not the server: on a framed
- * (multiplexed) connection a request already written stays pending on its node after the
- * deadline, until the late answer arrives (the balancer then hears its true latency, as a
- * failure), the connection closes, or {@linkplain Builder#lateAnswerWait the wait} ends. A failed attempt is retried on another pick when the request
- * never reached a server ({@link BallastException#reachedServer()} false), or for any failure
- * when the call is {@linkplain CallOptions#idempotent() idempotent}, while the budget allows and
- * at most {@code maxAttempts} times. The balancer hears each attempt's latency and outcome
- * ({@link Node#complete}), or {@link Node#cancel} when the request was never sent; outlier
- * detection ejects failing endpoints by setting their node {@link Availability#CLOSED}.
+ * (multiplexed) connection a request already written stays pending on its node after the deadline,
+ * until the late answer arrives (the balancer then hears its true latency, as a failure), the
+ * connection closes, or {@linkplain Builder#lateAnswerWait the wait} ends. A failed attempt is
+ * retried on another pick when the request never reached a server ({@link
+ * BallastException#reachedServer()} false), or for any failure when the call is {@linkplain
+ * CallOptions#idempotent() idempotent}, while the budget allows and at most {@code maxAttempts}
+ * times. The balancer hears each attempt's latency and outcome ({@link Node#complete}), or {@link
+ * Node#cancel} when the request was never sent; outlier detection ejects failing endpoints by
+ * setting their node {@link Availability#CLOSED}.
  *
  * <pre>{@code
  * try (BallastClient<byte[], byte[]> client = BallastClient.framed()
@@ -358,7 +359,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       for (Call c : calls.all()) {
         Attempt a = c.current;
         c.end(new ClientClosedException("client " + name + " closed before the call ended",
-            addressOf(a), c.attempts, a != null && a.written), false);
+            addressOf(a), c.attempts, a != null && a.written));
       }
       // Late answers are awaited no longer: their requests end now.
       for (Orphan o : orphans.all()) {
@@ -416,7 +417,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     Attempt a = new Attempt(call, node, number);
     call.current = a;
     if (call.future.isDone()) {
-      a.abandon(false);
+      a.abandon();
       return;
     }
     ConnectionPool<Req, Rep> pool = node.value().pool;
@@ -482,7 +483,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         address, number, written, cause);
   }
 
-  /** One call: its deadline timer (this runnable) and its attempts. */
+  /** One call: its entry in the deadline wheel and its attempts. */
   private final class Call extends DeadlineWheel.Entry {
     final Req request;
     final CallOptions options;
@@ -506,20 +507,20 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
      */
     void expire() {
       end(new DeadlineExceededException(timeout, addressOf(current), attempts,
-          current != null && current.written), true);
+          current != null && current.written));
     }
 
     /**
-     * Ends the call with {@code t}, first giving back what its attempt holds, or, when {@code
-     * mayOrphan}, leaving a written request on its connection to await its answer.
+     * Ends the call with {@code t}, first giving back what its attempt holds, or leaving a
+     * written request on its connection to await its answer ({@link Attempt#abandon}).
      */
-    void end(BallastException t, boolean mayOrphan) {
+    void end(BallastException t) {
       if (future.isDone()) {
         return;
       }
       Attempt a = current;
       if (a != null) {
-        a.abandon(mayOrphan);
+        a.abandon();
       }
       fail(t);
     }
@@ -586,9 +587,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         BallastException f = classify(error, ep.address, number, false);
         failure = f;
         if (f instanceof ConnectFailedException) {
-          ep.failures.increment();
-          detector.record(ep.host, false);
-          ep.metrics.failure(ticker.nanoTime() - start, f);
+          recordFailure(ticker.nanoTime() - start, f);
         }
         attemptFailed(call, this, f);
         return;
@@ -601,7 +600,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         }
       }
       ep.pool.release(c, true);
-      abandon(false);
+      abandon();
     }
 
     private synchronized boolean end() {
@@ -661,9 +660,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       } else {
         node.cancel();
       }
-      detector.record(ep.host, false);
-      ep.failures.increment();
-      ep.metrics.failure(latency, f);
+      recordFailure(latency, f);
       attemptFailed(call, this, f);
     }
 
@@ -697,12 +694,22 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
 
     /**
+     * Counts a failed attempt where the caller and operators see it: outlier detection, the
+     * endpoint's failure count and the metrics ({@code f} null for a deadline).
+     */
+    private void recordFailure(long latencyNanos, BallastException f) {
+      detector.record(ep.host, false);
+      ep.failures.increment();
+      ep.metrics.failure(latencyNanos, f);
+    }
+
+    /**
      * The call ended without this attempt (deadline or close): give everything back, or, when
-     * {@code mayOrphan} and the request is written on a connection that keeps late answers,
+     * the request is written on a connection that keeps late answers and the client is open,
      * leave it there as an orphan that keeps its node's pending count and its connection slot
      * until the answer comes, the connection closes or the late-answer wait ends.
      */
-    void abandon(boolean mayOrphan) {
+    void abandon() {
       PooledConnection<Req, Rep> c;
       long tok;
       synchronized (this) {
@@ -711,7 +718,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         }
         c = conn;
         tok = token;
-        if (mayOrphan && c != null && written && lateWaitNanos > 0 && !closed.get()
+        if (c != null && written && lateWaitNanos > 0 && !closed.get()
             && c.dispatcher.keepsLateAnswers()) {
           orphan = new Orphan(this, ticker.nanoTime() + lateWaitNanos);
           orphans.add(orphan);
@@ -722,9 +729,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       if (orphan != null) {
         // The caller's view ends now: outlier detection and metrics count the timeout at once
         // (a stalled endpoint is ejected as promptly as before); only the node waits.
-        detector.record(ep.host, false);
-        ep.failures.increment();
-        ep.metrics.failure(ticker.nanoTime() - start, null);
+        recordFailure(ticker.nanoTime() - start, null);
         return;
       }
       if (c == null) {
@@ -736,9 +741,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       long latency = ticker.nanoTime() - start;
       if (written) {
         node.complete(latency, false);
-        detector.record(ep.host, false);
-        ep.failures.increment();
-        ep.metrics.failure(latency, null);
+        recordFailure(latency, null);
       } else {
         node.cancel();
       }
@@ -761,10 +764,11 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   }
 
   /**
-   * Builds a {@link BallastClient}. Defaults: no endpoints, {@link Algorithm#P2C_PEAK_EWMA},
-   * {@link BalancerConfig#defaults()}, timeout 5 s, 3 attempts, {@link RetryBudget#create()},
-   * {@link PoolConfig#defaults()}, {@link OutlierDetection#defaults()}, slow-request threshold
-   * 1 s, close grace 5 s, late-answer wait 10 s, no label subsets, max frame (or HTTP body) size 16 MiB, the process-wide event loops.
+   * Builds a {@link BallastClient}. Defaults: no endpoints, {@link Algorithm#P2C_PEAK_EWMA}, {@link
+   * BalancerConfig#defaults()}, timeout 5 s, 3 attempts, {@link RetryBudget#create()}, {@link
+   * PoolConfig#defaults()}, {@link OutlierDetection#defaults()}, slow-request threshold 1 s, close
+   * grace 5 s, late-answer wait 10 s, no label subsets, max frame (or HTTP body) size 16 MiB, the
+   * process-wide event loops.
    *
    * @param <Req> the request type
    * @param <Rep> the response type
@@ -959,15 +963,15 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
 
     /**
      * Sets how long a request written on a framed connection is still awaited after its call's
-     * deadline; default 10 s. The caller's future fails at the deadline either way; until the
-     * late answer arrives (or the connection closes, or this wait ends) the request keeps its
-     * node's pending count and its connection slot, and the balancer then hears its true
-     * latency (as a failure), so a backend that is slow past the deadline is seen as loaded
-     * and slow instead of as fast as the deadline. Outlier detection, metrics and {@link
-     * EndpointStats#failures()} count the failure at the deadline, as the caller sees it. When the wait ends first, the request ends
-     * then and its connection is dropped once its other requests end. Zero gives up written
-     * requests at the deadline (their late answers are dropped). HTTP/1.1 connections always
-     * do so: they carry one request at a time, and one abandoned is closed.
+     * deadline; default 10 s. The caller's future fails at the deadline either way; until the late
+     * answer arrives (or the connection closes, or this wait ends) the request keeps its node's
+     * pending count and its connection slot, and the balancer then hears its true latency (as a
+     * failure), so a backend that is slow past the deadline is seen as loaded and slow instead of
+     * as fast as the deadline. Outlier detection, metrics and {@link EndpointStats#failures()}
+     * count the failure at the deadline, as the caller sees it. When the wait ends first, the
+     * request ends then and its connection is dropped once its other requests end. Zero gives up
+     * written requests at the deadline (their late answers are dropped). HTTP/1.1 connections
+     * always do so: they carry one request at a time, and one abandoned is closed.
      */
     public Builder<Req, Rep> lateAnswerWait(Duration wait) {
       Objects.requireNonNull(wait, "wait");

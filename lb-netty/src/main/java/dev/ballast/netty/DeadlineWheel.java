@@ -4,15 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * The calls of one client in flight, bucketed by deadline (a hashed timing wheel): adding and
- * removing a call is one concurrent-set operation, and a sweep every tick visits only the
- * buckets whose time has come. It also serves {@code close()}, which must find every call.
+ * Entries of one client with a deadline (its calls in flight, or its requests awaiting a late
+ * answer), bucketed by deadline (a hashed timing wheel): adding and removing an entry is one
+ * concurrent-set operation plus a striped count, and a sweep every tick visits only the
+ * buckets whose time has come. It also serves {@code close()}, which must find every entry.
  *
- * @param <C> the call type
+ * @param <C> the entry type
  */
 final class DeadlineWheel<C extends DeadlineWheel.Entry> {
 
@@ -28,7 +29,8 @@ final class DeadlineWheel<C extends DeadlineWheel.Entry> {
 
   private final long tickNanos;
   private final Set<C>[] buckets;
-  private final AtomicInteger size = new AtomicInteger();
+  // striped, so that callers on many threads do not all write one counter
+  private final LongAdder size = new LongAdder();
   private long lastTick;
 
   @SuppressWarnings("unchecked")
@@ -45,20 +47,21 @@ final class DeadlineWheel<C extends DeadlineWheel.Entry> {
     int b = (int) Math.floorMod(Math.floorDiv(c.deadline, tickNanos), (long) buckets.length);
     c.bucket = b;
     buckets[b].add(c);
-    size.incrementAndGet();
+    size.increment();
   }
 
   /** Returns whether the call was still in the wheel. */
   boolean remove(C c) {
     if (buckets[c.bucket].remove(c)) {
-      size.decrementAndGet();
+      size.decrement();
       return true;
     }
     return false;
   }
 
+  /** Returns how many entries the wheel holds (exact when no add or remove runs meanwhile). */
   int size() {
-    return size.get();
+    return (int) size.sum();
   }
 
   /**
