@@ -65,8 +65,9 @@ public interface Balancer<T> {
   /**
    * Gives a node made by {@link #newNode} of this algorithm a new endpoint of the same address
    * (weight, labels), keeping its load state; for composite balancers that own the nodes. A new
-   * weight resets the node's effective weight; balancers already holding the node go on using
-   * the weight they had until they are given their nodes again ({@link #setNodes}).
+   * weight resets the node's effective weight at once (which {@code swrr} reads on every pick);
+   * the other weighted balancers already holding the node go on using the weight they had until
+   * they are given their nodes again ({@link #setNodes}).
    *
    * @throws IllegalArgumentException if the address differs or the node was made for another
    *     algorithm

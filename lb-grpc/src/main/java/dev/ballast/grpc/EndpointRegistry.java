@@ -76,7 +76,7 @@ public final class EndpointRegistry {
    * Withdraws a name's endpoints if they are still the given ones (equal lists): a later {@link
    * #get} finds none, and a later subscriber gets nothing until the next {@link #publish}.
    * Subscribers are not told: channels already following the name keep their last list, and a
-   * refresh of their resolver finds none. A publisher that goes away calls this so that what it
+   * refresh of their resolver delivers it again. A publisher that goes away calls this so that what it
    * published does not outlive it, without undoing a newer publication.
    *
    * @return whether the endpoints were withdrawn
