@@ -75,7 +75,8 @@ public final class Demo {
       return;
     }
     run(config, System.out);
-    // The shared Netty event loops are non-daemon threads: end the process explicitly.
+    // End at once: the shared Netty event loops are never shut down (their threads are
+    // daemons), so nothing is left to finish.
     System.exit(0);
   }
 

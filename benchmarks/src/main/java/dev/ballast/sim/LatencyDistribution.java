@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.random.RandomGenerator;
@@ -17,9 +16,6 @@ public interface LatencyDistribution {
 
   /** Draws one latency in nanoseconds (never negative). */
   long sampleNanos(RandomGenerator random);
-
-  /** Returns the median in nanoseconds, used to scale charts and to describe the scenario. */
-  long medianNanos();
 
   /** Returns the textual form accepted by {@link #parse}. */
   @Override
@@ -34,10 +30,6 @@ public interface LatencyDistribution {
         return nanos;
       }
 
-      @Override
-      public long medianNanos() {
-        return nanos;
-      }
 
       @Override
       public String toString() {
@@ -56,10 +48,6 @@ public interface LatencyDistribution {
         return Math.max(0, Math.round(meanNanos + stddevNanos * random.nextGaussian()));
       }
 
-      @Override
-      public long medianNanos() {
-        return meanNanos;
-      }
 
       @Override
       public String toString() {
@@ -84,10 +72,6 @@ public interface LatencyDistribution {
         return Math.round(Math.exp(mu + sigma * random.nextGaussian()));
       }
 
-      @Override
-      public long medianNanos() {
-        return medianNanos;
-      }
 
       @Override
       public String toString() {
@@ -125,19 +109,12 @@ public interface LatencyDistribution {
       throw new IllegalArgumentException("replay file: " + file + " has no latencies (expected: one per line)");
     }
     long[] recorded = values.stream().mapToLong(Long::longValue).toArray();
-    long[] sorted = recorded.clone();
-    Arrays.sort(sorted);
-    long median = sorted[sorted.length / 2];
     return new LatencyDistribution() {
       @Override
       public long sampleNanos(RandomGenerator random) {
         return recorded[random.nextInt(recorded.length)];
       }
 
-      @Override
-      public long medianNanos() {
-        return median;
-      }
 
       @Override
       public String toString() {

@@ -46,9 +46,9 @@ public final class Report {
   }
 
   /**
-   * Returns {@code {"scenario": ..., "results": [{"balancer", "requests", "success_rate",
-   * "p50_ms", "p90_ms", "p99_ms", "p999_ms", "p9999_ms", "max_ms"}, ...]}}; the success rate is
-   * a fraction from 0 to 1.
+   * Returns {@code {"scenario": ..., "results": [{"balancer", "requests", "successes",
+   * "attempts", "success_rate", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "p9999_ms", "max_ms"},
+   * ...]}}; the success rate is a fraction from 0 to 1.
    */
   public static String json(String scenario, List<Result> results) {
     StringBuilder s = new StringBuilder("{\n  \"scenario\": ").append(quote(scenario))

@@ -4,12 +4,12 @@ import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one balancer achieved in one run: requests sent, how many were answered before the
- * timeout, and the latency histogram as the client saw it (a request that timed out counts at
- * the timeout). Latencies are recorded in microseconds with 4 significant digits (0.05% at most
- * between a value and the bucket that holds it) and reported as the lowest value of their bucket,
- * so a latency on a bucket's edge is reported exactly (every whole millisecond up to 262 ms, and
- * round figures such as 1 s or 2 s).
+ * What one balancer achieved in one run: requests sent, how many were answered before the timeout,
+ * and the latency histogram as the client saw it (a request that timed out counts at the timeout
+ * when the client gives up there, else at its real latency). Latencies are recorded in microseconds
+ * with 4 significant digits (0.05% at most between a value and the bucket that holds it) and
+ * reported as the lowest value of their bucket, so a latency on a bucket's edge is reported exactly
+ * (every whole millisecond up to 262 ms, and round figures such as 1 s or 2 s).
  */
 public final class Result {
 

@@ -17,13 +17,14 @@ import java.util.Objects;
  * @param poisson whether arrivals are a Poisson process (else evenly spaced)
  * @param durationNanos how long requests are sent
  * @param timeoutNanos the client's deadline per request: a request not answered by then fails,
- *     and its attempts complete as failures for the balancer at that moment
+ *     and its attempts complete as failures for the balancer, at that moment or, with {@code
+ *     lateAnswers}, when their answer comes
  * @param retries how many more attempts a request may make after an attempt times out at the
  *     per-try timeout (0: off)
  * @param tryTimeoutNanos the per-attempt timeout when retries are on
  * @param backupAfterNanos when to send one backup request if the first has not answered (0: off)
  * @param enforceTimeout whether the client gives up at the deadline (its attempts then complete
- *     for the balancer as failures at that moment); if false, the timeout is only a measuring
+ *     for the balancer as failures, at that moment or as {@code lateAnswers} says); if false, the timeout is only a measuring
  *     threshold, as in Linkerd's experiment: the client waits for every answer, the balancer sees
  *     its real latency, and a request answered after the timeout counts as a failure
  * @param lateAnswers with the timeout enforced, whether an attempt still running at the deadline

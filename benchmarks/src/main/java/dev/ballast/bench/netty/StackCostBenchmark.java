@@ -73,16 +73,17 @@ public class StackCostBenchmark {
   @SuppressWarnings("unchecked")
   private final CompletableFuture<byte[]>[] calls = new CompletableFuture[IN_FLIGHT];
 
-  /** Starts 4 echo backends, the client and the raw channel. */
+  /** Starts the echo backends, the client over all of them and the raw clients over the first. */
   @Setup(Level.Trial)
   public void setUp() throws Exception {
+    if (backends < 1) {
+      throw new IllegalArgumentException("backends: " + backends + " (expected: >= 1)");
+    }
     List<Endpoint> endpoints = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < backends; i++) {
       FramedServer s = FramedServer.start(FramedServer.echo());
       servers.add(s);
-      if (i < backends) {
-        endpoints.add(s.endpoint());
-      }
+      endpoints.add(s.endpoint());
     }
     client = BallastClient.framed()
         .endpoints(endpoints)
@@ -103,7 +104,7 @@ public class StackCostBenchmark {
     servers.forEach(FramedServer::close);
   }
 
-  /** 64 calls through the full stack over 4 backends. */
+  /** 64 calls through the full stack over the backends. */
   @Benchmark
   @OperationsPerInvocation(IN_FLIGHT)
   public void stack() throws Exception {

@@ -43,9 +43,8 @@ public class SubsetUpdateBenchmark {
   private List<Endpoint> pushB;
   private List<Endpoint> deltaToA;
   private List<Endpoint> deltaToB;
-  private boolean flipIncremental;
-  private boolean flipFull;
-  private boolean flipDelta;
+  // which list the next push applies; each benchmark method runs with its own state instance
+  private boolean flip;
   private SubsetSelector<String> incremental;
   private SubsetSelector<String> full;
   private SubsetSelector<String> delta;
@@ -101,16 +100,16 @@ public class SubsetUpdateBenchmark {
   /** Only the subsets the 50 changed hosts leave or join are rebuilt. */
   @Benchmark
   public SubsetSelector<String> incremental() {
-    flipIncremental = !flipIncremental;
-    incremental.update(flipIncremental ? pushA : pushB, Endpoint::address);
+    flip = !flip;
+    incremental.update(flip ? pushA : pushB, Endpoint::address);
     return incremental;
   }
 
   /** Every subset is rebuilt from the bitmap index. */
   @Benchmark
   public SubsetSelector<String> fullRebuild() {
-    flipFull = !flipFull;
-    full.update(flipFull ? pushA : pushB, Endpoint::address);
+    flip = !flip;
+    full.update(flip ? pushA : pushB, Endpoint::address);
     return full;
   }
 
@@ -120,8 +119,8 @@ public class SubsetUpdateBenchmark {
    */
   @Benchmark
   public SubsetSelector<String> delta() {
-    flipDelta = !flipDelta;
-    delta.apply(flipDelta ? deltaToA : deltaToB, List.of(), Endpoint::address);
+    flip = !flip;
+    delta.apply(flip ? deltaToA : deltaToB, List.of(), Endpoint::address);
     return delta;
   }
 }
