@@ -1,11 +1,14 @@
 package dev.ballast.grpc.internal;
 
 import io.grpc.Attributes;
+import io.grpc.CallOptions;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.SynchronizationContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,6 +71,36 @@ final class FakeHelper extends LoadBalancer.Helper {
   }
 
   /** A subchannel whose state the test sets. */
+  /** Returns pick arguments carrying these headers and call options (no method). */
+  static LoadBalancer.PickSubchannelArgs pickArgs(Metadata headers, CallOptions options) {
+    return new LoadBalancer.PickSubchannelArgs() {
+      @Override
+      public CallOptions getCallOptions() {
+        return options;
+      }
+
+      @Override
+      public Metadata getHeaders() {
+        return headers;
+      }
+
+      @Override
+      public MethodDescriptor<?, ?> getMethodDescriptor() {
+        return null;
+      }
+    };
+  }
+
+  /** Returns ASCII headers from alternating names and values. */
+  static Metadata headers(String... namesAndValues) {
+    Metadata md = new Metadata();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      md.put(Metadata.Key.of(namesAndValues[i], Metadata.ASCII_STRING_MARSHALLER),
+          namesAndValues[i + 1]);
+    }
+    return md;
+  }
+
   static final class FakeSubchannel extends LoadBalancer.Subchannel {
     private List<EquivalentAddressGroup> groups;
     LoadBalancer.SubchannelStateListener listener;

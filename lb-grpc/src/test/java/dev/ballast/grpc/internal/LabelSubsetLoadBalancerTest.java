@@ -1,6 +1,8 @@
 package dev.ballast.grpc.internal;
 
 import static dev.ballast.grpc.internal.BalancerLoadBalancerTest.group;
+import static dev.ballast.grpc.internal.FakeHelper.headers;
+import static dev.ballast.grpc.internal.FakeHelper.pickArgs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.BalancerConfig;
@@ -14,7 +16,6 @@ import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.internal.JsonParser;
 import java.util.HashSet;
@@ -56,31 +57,6 @@ class LabelSubsetLoadBalancerTest {
     }
   }
 
-  private static LoadBalancer.PickSubchannelArgs args(Metadata headers, CallOptions options) {
-    return new LoadBalancer.PickSubchannelArgs() {
-      @Override
-      public CallOptions getCallOptions() {
-        return options;
-      }
-
-      @Override
-      public Metadata getHeaders() {
-        return headers;
-      }
-
-      @Override
-      public MethodDescriptor<?, ?> getMethodDescriptor() {
-        return null;
-      }
-    };
-  }
-
-  private static Metadata header(String name, String value) {
-    Metadata md = new Metadata();
-    md.put(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER), value);
-    return md;
-  }
-
   private Set<Integer> portsPicked(LoadBalancer.PickSubchannelArgs a) {
     Set<Integer> ports = new HashSet<>();
     for (int i = 0; i < 200; i++) {
@@ -103,11 +79,11 @@ class LabelSubsetLoadBalancerTest {
         + " 'childPolicy': [{'least_loaded': {}}]}").isOk()).isTrue();
     allReady();
 
-    assertThat(portsPicked(args(header("x-lb-zone", "b"), CallOptions.DEFAULT)))
+    assertThat(portsPicked(pickArgs(headers("x-lb-zone", "b"), CallOptions.DEFAULT)))
         .containsExactlyInAnyOrder(2003, 2004);
-    Metadata two = header("x-lb-zone", "a");
+    Metadata two = headers("x-lb-zone", "a");
     two.put(Metadata.Key.of("x-lb-version", Metadata.ASCII_STRING_MARSHALLER), "v2");
-    assertThat(portsPicked(args(two, CallOptions.DEFAULT))).containsExactly(2002);
+    assertThat(portsPicked(pickArgs(two, CallOptions.DEFAULT))).containsExactly(2002);
     // The load feedback ended every pick.
     for (Node<Backend> n : ((LabelSubsetLoadBalancer) lb).selector().nodes()) {
       assertThat(n.pending()).isZero();
@@ -121,7 +97,7 @@ class LabelSubsetLoadBalancerTest {
 
     CallOptions options = CallOptions.DEFAULT.withOption(
         LabelSubsetLoadBalancerProvider.REQUEST_LABELS, RequestLabels.of("zone", "a"));
-    assertThat(portsPicked(args(header("x-lb-zone", "b"), options)))
+    assertThat(portsPicked(pickArgs(headers("x-lb-zone", "b"), options)))
         .containsExactlyInAnyOrder(2001, 2002);
   }
 
@@ -130,7 +106,7 @@ class LabelSubsetLoadBalancerTest {
     accept("{'selectors': [['zone']], 'headerPrefix': 'route-'}");
     allReady();
 
-    assertThat(portsPicked(args(header("route-zone", "a"), CallOptions.DEFAULT)))
+    assertThat(portsPicked(pickArgs(headers("route-zone", "a"), CallOptions.DEFAULT)))
         .containsExactlyInAnyOrder(2001, 2002);
   }
 
@@ -140,11 +116,11 @@ class LabelSubsetLoadBalancerTest {
     allReady();
 
     PickResult miss = helper.picker.pickSubchannel(
-        args(header("x-lb-zone", "c"), CallOptions.DEFAULT));
+        pickArgs(headers("x-lb-zone", "c"), CallOptions.DEFAULT));
     assertThat(miss.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(miss.getStatus().getDescription()).contains("zone=c").contains("NO_FALLBACK");
 
-    PickResult none = helper.picker.pickSubchannel(args(new Metadata(), CallOptions.DEFAULT));
+    PickResult none = helper.picker.pickSubchannel(pickArgs(new Metadata(), CallOptions.DEFAULT));
     assertThat(none.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
   }
 
@@ -153,7 +129,7 @@ class LabelSubsetLoadBalancerTest {
     accept("{'selectors': [['zone']], 'fallbackPolicy': 'ANY_ENDPOINT'}");
     allReady();
 
-    assertThat(portsPicked(args(header("x-lb-zone", "c"), CallOptions.DEFAULT)))
+    assertThat(portsPicked(pickArgs(headers("x-lb-zone", "c"), CallOptions.DEFAULT)))
         .containsExactlyInAnyOrder(2001, 2002, 2003, 2004);
   }
 
@@ -163,7 +139,7 @@ class LabelSubsetLoadBalancerTest {
         + " 'defaultSubset': {'version': 'v1'}}");
     allReady();
 
-    assertThat(portsPicked(args(new Metadata(), CallOptions.DEFAULT)))
+    assertThat(portsPicked(pickArgs(new Metadata(), CallOptions.DEFAULT)))
         .containsExactlyInAnyOrder(2001, 2003, 2004);
   }
 
@@ -171,7 +147,8 @@ class LabelSubsetLoadBalancerTest {
   void subsetStillConnectingWaitsAndAllFailedFails() throws Exception {
     accept("{'selectors': [['zone']]}");
     helper.syncContext.execute(() -> helper.subchannel(2001).set(ConnectivityState.READY));
-    LoadBalancer.PickSubchannelArgs zoneB = args(header("x-lb-zone", "b"), CallOptions.DEFAULT);
+    LoadBalancer.PickSubchannelArgs zoneB =
+        pickArgs(headers("x-lb-zone", "b"), CallOptions.DEFAULT);
 
     PickResult waiting = helper.picker.pickSubchannel(zoneB);
     assertThat(waiting.hasResult()).isFalse();

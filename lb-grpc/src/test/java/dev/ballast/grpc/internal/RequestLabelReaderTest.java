@@ -1,12 +1,12 @@
 package dev.ballast.grpc.internal;
 
+import static dev.ballast.grpc.internal.FakeHelper.headers;
+import static dev.ballast.grpc.internal.FakeHelper.pickArgs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.subset.RequestLabels;
 import io.grpc.CallOptions;
-import io.grpc.LoadBalancer;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,38 +17,10 @@ class RequestLabelReaderTest {
   private final RequestLabelReader reader = new RequestLabelReader(
       List.of(List.of("zone"), List.of("version", "zone")), "x-lb-", KEY);
 
-  private static LoadBalancer.PickSubchannelArgs args(Metadata md, CallOptions options) {
-    return new LoadBalancer.PickSubchannelArgs() {
-      @Override
-      public CallOptions getCallOptions() {
-        return options;
-      }
-
-      @Override
-      public Metadata getHeaders() {
-        return md;
-      }
-
-      @Override
-      public MethodDescriptor<?, ?> getMethodDescriptor() {
-        return null;
-      }
-    };
-  }
-
-  private static Metadata headers(String... namesAndValues) {
-    Metadata md = new Metadata();
-    for (int i = 0; i < namesAndValues.length; i += 2) {
-      md.put(Metadata.Key.of(namesAndValues[i], Metadata.ASCII_STRING_MARSHALLER),
-          namesAndValues[i + 1]);
-    }
-    return md;
-  }
-
   @Test
   void oneHeaderIsOneLabelServedFromTheCache() {
-    RequestLabels first = reader.read(args(headers("x-lb-zone", "b"), CallOptions.DEFAULT));
-    RequestLabels second = reader.read(args(headers("x-lb-zone", "b"), CallOptions.DEFAULT));
+    RequestLabels first = reader.read(pickArgs(headers("x-lb-zone", "b"), CallOptions.DEFAULT));
+    RequestLabels second = reader.read(pickArgs(headers("x-lb-zone", "b"), CallOptions.DEFAULT));
 
     assertThat(first).isEqualTo(RequestLabels.of("zone", "b"));
     assertThat(second).isSameAs(first);
@@ -56,7 +28,7 @@ class RequestLabelReaderTest {
 
   @Test
   void severalHeadersMakeSeveralLabelsAndOthersAreIgnored() {
-    RequestLabels labels = reader.read(args(headers("x-lb-zone", "a", "x-lb-version", "v2",
+    RequestLabels labels = reader.read(pickArgs(headers("x-lb-zone", "a", "x-lb-version", "v2",
         "x-lb-shard", "7", "zone", "c"), CallOptions.DEFAULT));
 
     assertThat(labels).isEqualTo(RequestLabels.of("version", "v2", "zone", "a"));
@@ -64,27 +36,27 @@ class RequestLabelReaderTest {
 
   @Test
   void emptyOrAbsentHeadersMeanNoLabels() {
-    assertThat(reader.read(args(headers("x-lb-zone", ""), CallOptions.DEFAULT)).isEmpty())
+    assertThat(reader.read(pickArgs(headers("x-lb-zone", ""), CallOptions.DEFAULT)).isEmpty())
         .isTrue();
-    assertThat(reader.read(args(new Metadata(), CallOptions.DEFAULT)).isEmpty()).isTrue();
+    assertThat(reader.read(pickArgs(new Metadata(), CallOptions.DEFAULT)).isEmpty()).isTrue();
   }
 
   @Test
   void callOptionWinsOverHeaders() {
     RequestLabels set = RequestLabels.of("zone", "a");
 
-    assertThat(reader.read(args(headers("x-lb-zone", "b"), CallOptions.DEFAULT.withOption(KEY,
+    assertThat(reader.read(pickArgs(headers("x-lb-zone", "b"), CallOptions.DEFAULT.withOption(KEY,
         set)))).isSameAs(set);
   }
 
   @Test
   void cacheIsBounded() {
     for (int i = 0; i < RequestLabelReader.CACHE_LIMIT + 10; i++) {
-      assertThat(reader.read(args(headers("x-lb-zone", "z" + i), CallOptions.DEFAULT)))
+      assertThat(reader.read(pickArgs(headers("x-lb-zone", "z" + i), CallOptions.DEFAULT)))
           .isEqualTo(RequestLabels.of("zone", "z" + i));
     }
-    RequestLabels late1 = reader.read(args(headers("x-lb-zone", "late"), CallOptions.DEFAULT));
-    RequestLabels late2 = reader.read(args(headers("x-lb-zone", "late"), CallOptions.DEFAULT));
+    RequestLabels late1 = reader.read(pickArgs(headers("x-lb-zone", "late"), CallOptions.DEFAULT));
+    RequestLabels late2 = reader.read(pickArgs(headers("x-lb-zone", "late"), CallOptions.DEFAULT));
     assertThat(late2).isEqualTo(late1).isNotSameAs(late1);
   }
 }
