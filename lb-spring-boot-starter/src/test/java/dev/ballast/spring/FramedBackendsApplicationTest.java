@@ -1,11 +1,8 @@
 package dev.ballast.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.netty.BallastClient;
-import dev.ballast.netty.CallOptions;
 import dev.ballast.netty.framed.FramedServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
@@ -46,12 +42,6 @@ class FramedBackendsApplicationTest {
     registry.add("ballast.clients.orders.endpoints[0]", () -> "127.0.0.1:" + BACKEND_A.port());
     registry.add("ballast.clients.orders.endpoints[1]",
         () -> "127.0.0.1:" + BACKEND_B.port() + ";zone=b");
-    // The same backends as a second client that routes by the calls' zone label.
-    registry.add("ballast.clients.zoned.endpoints[0]",
-        () -> "127.0.0.1:" + BACKEND_A.port() + ";zone=a");
-    registry.add("ballast.clients.zoned.endpoints[1]",
-        () -> "127.0.0.1:" + BACKEND_B.port() + ";zone=b");
-    registry.add("ballast.clients.zoned.subset.selectors[0]", () -> "zone");
   }
 
   @AfterAll
@@ -69,8 +59,6 @@ class FramedBackendsApplicationTest {
   @Test
   void callsAreBalancedOverBothBackendsAndMetered() throws Exception {
     BallastClient<byte[], byte[]> orders = clients.framed("orders");
-    long requestsA = BACKEND_A.requests();
-    long requestsB = BACKEND_B.requests();
     Map<String, Integer> answers = new HashMap<>();
     int calls = 200;
     for (int i = 0; i < calls; i++) {
@@ -81,8 +69,8 @@ class FramedBackendsApplicationTest {
     }
     // Round robin over two endpoints, sequential calls: an exact half each.
     assertThat(answers).containsExactlyInAnyOrderEntriesOf(Map.of("a", 100, "b", 100));
-    assertThat(BACKEND_A.requests() - requestsA).isEqualTo(100);
-    assertThat(BACKEND_B.requests() - requestsB).isEqualTo(100);
+    assertThat(BACKEND_A.requests()).isEqualTo(100);
+    assertThat(BACKEND_B.requests()).isEqualTo(100);
 
     assertThat(meters).isInstanceOf(SimpleMeterRegistry.class);
     for (FramedServer backend : new FramedServer[] {BACKEND_A, BACKEND_B}) {
@@ -104,26 +92,6 @@ class FramedBackendsApplicationTest {
     awaitUntil(() -> callsOk.count() == calls && orders.inFlightCalls() == 0);
     assertThat(callsOk.count()).isEqualTo(calls);
     assertThat(orders.inFlightCalls()).isZero();
-  }
-
-  @Test
-  void subsetPropertiesRouteCallsByTheirLabels() throws Exception {
-    BallastClient<byte[], byte[]> zoned = clients.framed("zoned");
-    assertThat(zoned.balancerName()).startsWith("label_subset");
-    for (String zone : new String[] {"a", "b"}) {
-      CallOptions options = CallOptions.DEFAULT.withLabels(Map.of("zone", zone));
-      for (int i = 0; i < 20; i++) {
-        byte[] reply = zoned.call("x".getBytes(StandardCharsets.UTF_8), options)
-            .get(10, TimeUnit.SECONDS);
-        assertThat(new String(reply, StandardCharsets.UTF_8)).isEqualTo(zone + ":x");
-      }
-    }
-    // No fallback (the default): a zone no endpoint has fails, naming the labels.
-    assertThatThrownBy(() -> zoned.call(new byte[] {1},
-            CallOptions.DEFAULT.withLabels(Map.of("zone", "c"))).get(10, TimeUnit.SECONDS))
-        .isInstanceOf(ExecutionException.class)
-        .hasCauseInstanceOf(NoAvailableEndpointException.class)
-        .hasMessageContaining("zone=c");
   }
 
   /** Spins (no sleep) until the condition holds, for at most 10 s. */
