@@ -25,8 +25,10 @@ public final class LeastLoaded<T> extends AbstractBalancer<T> {
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
     return new P2cSnapshot<>(NAME, nodes, weights, config) {
       @Override
-      double cost(int i, long now) {
-        return (double) this.nodes[i].pending() / this.weights[i];
+      boolean cheaper(int b, int a) {
+        // pending_b / w_b < pending_a / w_a, without dividing
+        return (long) this.nodes[b].pending() * this.weights[a]
+            < (long) this.nodes[a].pending() * this.weights[b];
       }
     };
   }

@@ -30,31 +30,13 @@ public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
 
   @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
-    Ticker ticker = config.ticker();
     return new P2cSnapshot<>(NAME, nodes, weights, config) {
       @Override
-      double cost(int i, long now) {
-        Node<T> node = this.nodes[i];
-        return ((LoadMetric.PeakEwma) node.metric).cost(node, this.weights[i], now);
-      }
-
-      @Override
       boolean cheaper(int b, int a) {
+        // the nodes' own metric: it keeps their estimates, with its decay time
         Node<T> na = this.nodes[a];
-        Node<T> nb = this.nodes[b];
-        LoadMetric.PeakEwma m = (LoadMetric.PeakEwma) na.metric;
-        double ea = Double.longBitsToDouble(na.rttBits());
-        double eb = Double.longBitsToDouble(nb.rttBits());
-        if (ea == 0 || eb == 0) {
-          // Finagle's penalty for a node without an estimate: compare absolute costs.
-          long now = ticker.nanoTime();
-          return cost(b, now) < cost(a, now);
-        }
-        // Both costs decay by exp(-(now - stamp)/tau); the common factor exp(-now/tau) cancels,
-        // so the comparison needs no clock read and one exp instead of two.
-        double la = ea * (na.pending() + 1) / this.weights[a];
-        double lb = eb * (nb.pending() + 1) / this.weights[b];
-        return lb * Math.exp((nb.rttStamp() - na.rttStamp()) / m.tauNanos) < la;
+        return ((LoadMetric.PeakEwma) na.metric).cheaper(this.nodes[b], this.weights[b], na,
+            this.weights[a]);
       }
     };
   }

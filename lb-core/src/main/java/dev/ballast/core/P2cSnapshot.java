@@ -15,13 +15,8 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
     this.weights = weights;
   }
 
-  /** Returns node i's cost at time {@code now}; lower is better. */
-  abstract double cost(int i, long now);
-
-  /** Returns whether node b is strictly cheaper than node a; by default compares {@link #cost}. */
-  boolean cheaper(int b, int a) {
-    return cost(b, 0) < cost(a, 0);
-  }
+  /** Returns whether node {@code b} is strictly cheaper than node {@code a} (indices). */
+  abstract boolean cheaper(int b, int a);
 
   @Override
   final Node<T> next() {
