@@ -3,6 +3,7 @@ package dev.ballast.sim;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -12,18 +13,14 @@ public final class Report {
   private Report() {}
 
   /**
-   * Returns a fixed-width table: balancer, requests, success rate at the timeout, p50, p90, p99,
-   * p99.9, p99.99 and max latency in milliseconds.
+   * Returns a fixed-width table: balancer, requests, success rate at the timeout, the latency
+   * at each of {@link Result#PERCENTILES} and the max, in milliseconds.
    */
   public static String table(List<Result> results) {
     StringBuilder s = new StringBuilder();
-    s.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s %9s %9s%n", "balancer",
-        "requests", "success", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "p99.99 ms", "max ms"));
+    fixedWidth(s, header());
     for (Result r : results) {
-      s.append(String.format(Locale.ROOT, "%-16s %9d %8.2f%% %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f%n",
-          r.balancer(), r.requests(), 100 * r.successRate(), r.percentileMillis(50),
-          r.percentileMillis(90), r.percentileMillis(99), r.percentileMillis(99.9),
-          r.percentileMillis(99.99), r.maxMillis()));
+      fixedWidth(s, cells(r));
     }
     return s.toString();
   }
@@ -33,16 +30,47 @@ public final class Report {
    * BENCHMARKS sections.
    */
   public static String markdown(List<Result> results) {
-    StringBuilder s = new StringBuilder(
-        "| balancer | requests | success | p50 ms | p90 ms | p99 ms | p99.9 ms | p99.99 ms | max ms |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    StringBuilder s = new StringBuilder();
+    List<String> header = header();
+    s.append("| ").append(String.join(" | ", header)).append(" |\n|---")
+        .append("|---:".repeat(header.size() - 1)).append("|\n");
     for (Result r : results) {
-      s.append(String.format(Locale.ROOT, "| %s | %d | %.2f%% | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
-          r.balancer(), r.requests(), 100 * r.successRate(), r.percentileMillis(50),
-          r.percentileMillis(90), r.percentileMillis(99), r.percentileMillis(99.9),
-          r.percentileMillis(99.99), r.maxMillis()));
+      s.append("| ").append(String.join(" | ", cells(r))).append(" |\n");
     }
     return s.toString();
+  }
+
+  private static List<String> header() {
+    List<String> h = new ArrayList<>(List.of("balancer", "requests", "success"));
+    for (double p : Result.PERCENTILES) {
+      h.add("p" + label(p) + " ms");
+    }
+    h.add("max ms");
+    return h;
+  }
+
+  private static List<String> cells(Result r) {
+    List<String> c = new ArrayList<>(List.of(r.balancer(), String.valueOf(r.requests()),
+        String.format(Locale.ROOT, "%.2f%%", 100 * r.successRate())));
+    for (double p : Result.PERCENTILES) {
+      c.add(String.format(Locale.ROOT, "%.1f", r.percentileMillis(p)));
+    }
+    c.add(String.format(Locale.ROOT, "%.1f", r.maxMillis()));
+    return c;
+  }
+
+  /** Appends one row: the first cell left-aligned in 16 columns, the others right in 9. */
+  private static void fixedWidth(StringBuilder s, List<String> cells) {
+    s.append(String.format(Locale.ROOT, "%-16s", cells.get(0)));
+    for (int i = 1; i < cells.size(); i++) {
+      s.append(String.format(Locale.ROOT, " %9s", cells.get(i)));
+    }
+    s.append(System.lineSeparator());
+  }
+
+  /** Returns a percentile as written in headers: 50, 99.9. */
+  private static String label(double p) {
+    return p == Math.rint(p) ? String.valueOf((long) p) : String.valueOf(p);
   }
 
   /**
@@ -57,11 +85,13 @@ public final class Report {
       Result r = results.get(i);
       s.append(i == 0 ? "\n" : ",\n").append(String.format(Locale.ROOT,
           "    {\"balancer\": %s, \"requests\": %d, \"successes\": %d, \"attempts\": %d,"
-              + " \"success_rate\": %.6f, \"p50_ms\": %.3f, \"p90_ms\": %.3f, \"p99_ms\": %.3f,"
-              + " \"p999_ms\": %.3f, \"p9999_ms\": %.3f, \"max_ms\": %.3f}",
-          quote(r.balancer()), r.requests(), r.successes(), r.attempts(), r.successRate(),
-          r.percentileMillis(50), r.percentileMillis(90), r.percentileMillis(99),
-          r.percentileMillis(99.9), r.percentileMillis(99.99), r.maxMillis()));
+              + " \"success_rate\": %.6f", quote(r.balancer()), r.requests(), r.successes(),
+          r.attempts(), r.successRate()));
+      for (double p : Result.PERCENTILES) {
+        s.append(String.format(Locale.ROOT, ", \"p%s_ms\": %.3f", label(p).replace(".", ""),
+            r.percentileMillis(p)));
+      }
+      s.append(String.format(Locale.ROOT, ", \"max_ms\": %.3f}", r.maxMillis()));
     }
     return s.append("\n  ]\n}\n").toString();
   }
