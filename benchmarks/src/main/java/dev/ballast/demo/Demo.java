@@ -93,7 +93,7 @@ public final class Demo {
     StringBuilder shares = new StringBuilder();
     for (Algorithm a : c.balancers) {
       out.printf(Locale.ROOT, "%n== %s: %s at %s req/s%n", a.id(), Durations.format(c.durationNanos),
-          fmt(c.rate));
+          Flags.number(c.rate));
       DemoRun run = new DemoRun(c, a, c.durationNanos, true, out);
       results.add(run.run());
       shares.append(String.format(Locale.ROOT, "%s %s%.2f%%", shares.length() == 0 ? "" : ",",
@@ -119,10 +119,6 @@ public final class Demo {
     }
     out.printf(Locale.ROOT, "(demo took %.0f s)%n", (System.nanoTime() - started) / 1e9);
     return results;
-  }
-
-  static String fmt(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
   /** The demo's settings, from flags. */
@@ -157,7 +153,7 @@ public final class Demo {
       return String.format(Locale.ROOT,
           "%d backends normal(%s,%s), %s req/s, %s per balancer, timeout %s (%s), slow: backend 0"
               + " %s from %s to %s",
-          backends, Durations.format(latencyNanos), Durations.format(stddevNanos()), fmt(rate),
+          backends, Durations.format(latencyNanos), Durations.format(stddevNanos()), Flags.number(rate),
           Durations.format(durationNanos), Durations.format(timeoutNanos),
           enforce ? "enforced" : "measured, not enforced", Durations.format(slowLatencyNanos),
           Durations.format(slowFromNanos()), Durations.format(slowToNanos()));
@@ -187,17 +183,13 @@ public final class Demo {
         case "--help", "-h" -> help = true;
         case "--markdown" -> markdown = true;
         case "--balancers" -> balancers = Simulate.parseBalancers(value);
-        case "--backends" -> backends = positive(flag, value);
+        case "--backends" -> backends = Flags.parseInt(flag, value, 1);
         case "--latency" -> latencyNanos = Durations.parseNanos(value);
         case "--slow-latency" -> slowLatencyNanos = Durations.parseNanos(value);
         case "--timeout" -> timeoutNanos = Durations.parseNanos(value);
         case "--deadline" -> enforce = Flags.enforceDeadline(value);
         case "--rate" -> {
-          try {
-            rate = Double.parseDouble(value);
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--rate: " + value + " (expected: a number)", e);
-          }
+          rate = Flags.parseDouble(flag, value);
           if (!(rate > 0) || rate > 100_000) {
             throw new IllegalArgumentException("--rate: " + value + " (expected: > 0 and <= 100000)");
           }
@@ -208,18 +200,6 @@ public final class Demo {
         case "--json" -> json = Path.of(value);
         default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
       }
-    }
-
-    private static int positive(String flag, String value) {
-      try {
-        int v = Integer.parseInt(value.trim());
-        if (v > 0) {
-          return v;
-        }
-      } catch (NumberFormatException e) {
-        // fall through
-      }
-      throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer > 0)");
     }
   }
 

@@ -63,4 +63,40 @@ public final class Flags {
             "--deadline: " + value + " (expected: enforce or measure)");
     }
   }
+
+  /**
+   * Parses an integer flag value of at least {@code min}.
+   *
+   * @throws IllegalArgumentException naming the flag and what it expects
+   */
+  public static int parseInt(String flag, String value, int min) {
+    long v = parseLong(flag, value);
+    if (v < min || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer >= " + min + ")");
+    }
+    return (int) v;
+  }
+
+  /** Parses a long flag value, naming the flag when it is not one. */
+  public static long parseLong(String flag, String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer)", e);
+    }
+  }
+
+  /** Parses a number flag value, naming the flag when it is not one. */
+  public static double parseDouble(String flag, String value) {
+    try {
+      return Double.parseDouble(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + ": " + value + " (expected: a number)", e);
+    }
+  }
+
+  /** Returns a number as flags and reports write it: {@code 1000}, {@code 2.5}. */
+  public static String number(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
 }

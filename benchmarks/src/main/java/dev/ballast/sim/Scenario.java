@@ -157,7 +157,7 @@ public record Scenario(
     } else {
       s.append(backends);
     }
-    s.append(String.format(Locale.ROOT, ", %s req/s %s, %s, timeout %s", trimRate(ratePerSecond),
+    s.append(String.format(Locale.ROOT, ", %s req/s %s, %s, timeout %s", Flags.number(ratePerSecond),
         poisson ? "poisson" : "constant", Durations.format(durationNanos), Durations.format(timeoutNanos)));
     if (!enforceTimeout) {
       s.append(" (measured, not enforced)");
@@ -176,10 +176,6 @@ public record Scenario(
       s.append("; slow: ").append(w);
     }
     return s.append("; seed ").append(seed).toString();
-  }
-
-  private static String trimRate(double r) {
-    return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
   }
 
   /** Builds a {@link Scenario}; see {@link Scenario#builder()} for the defaults. */

@@ -158,7 +158,7 @@ public final class Simulate {
         apply(o, more, depth + 1);
       }
       case "--backends" -> {
-        int n = parseInt(flag, value, 1);
+        int n = Flags.parseInt(flag, value, 1);
         if (b.backendCount() == 0) {
           throw new IllegalArgumentException("--backends: give --latency first for a custom scenario");
         }
@@ -173,7 +173,7 @@ public final class Simulate {
         if (at < 0) {
           throw new IllegalArgumentException("--backend-latency: " + value + " (expected: I=DIST, e.g. 3=normal:50ms,5ms)");
         }
-        b.backend(parseInt(flag, value.substring(0, at), 0), LatencyDistribution.parse(value.substring(at + 1)));
+        b.backend(Flags.parseInt(flag, value.substring(0, at), 0), LatencyDistribution.parse(value.substring(at + 1)));
       }
       case "--slow" -> {
         if (!o.slowGiven) {
@@ -182,7 +182,7 @@ public final class Simulate {
         }
         b.slowWindow(SlowWindow.parse(value));
       }
-      case "--rate" -> b.ratePerSecond(parseDouble(flag, value));
+      case "--rate" -> b.ratePerSecond(Flags.parseDouble(flag, value));
       case "--arrivals" -> {
         switch (value.toLowerCase(Locale.ROOT)) {
           case "constant" -> b.poisson(false);
@@ -200,10 +200,10 @@ public final class Simulate {
           default -> throw new IllegalArgumentException("--late-answers: " + value + " (expected: feed or drop)");
         }
       }
-      case "--retries" -> b.retries(parseInt(flag, value, 0));
+      case "--retries" -> b.retries(Flags.parseInt(flag, value, 0));
       case "--try-timeout" -> b.tryTimeoutNanos(Durations.parseNanos(value));
       case "--backup-after" -> b.backupAfterNanos(Durations.parseNanos(value));
-      case "--seed" -> b.seed(parseLong(flag, value));
+      case "--seed" -> b.seed(Flags.parseLong(flag, value));
       case "--name" -> b.name(value);
       case "--balancers" -> o.balancers = parseBalancers(value);
       case "--json" -> o.json = Path.of(value);
@@ -230,29 +230,5 @@ public final class Simulate {
       throw new IllegalArgumentException("--balancers: " + value + " (expected: at least one name)");
     }
     return list;
-  }
-
-  private static int parseInt(String flag, String value, int min) {
-    long v = parseLong(flag, value);
-    if (v < min || v > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer >= " + min + ")");
-    }
-    return (int) v;
-  }
-
-  private static long parseLong(String flag, String value) {
-    try {
-      return Long.parseLong(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(flag + ": " + value + " (expected: an integer)", e);
-    }
-  }
-
-  private static double parseDouble(String flag, String value) {
-    try {
-      return Double.parseDouble(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(flag + ": " + value + " (expected: a number)", e);
-    }
   }
 }
