@@ -81,15 +81,18 @@ final class OutlierDetector {
   }
 
   /**
-   * Records one outcome; may eject the host (the listener hears it, outside the locks). A
-   * success takes only the host's lock; the detector's lock is taken only to eject.
+   * Records one outcome; may eject the host (the listener hears it, outside the locks). An
+   * outcome takes only the host's lock; the detector's lock is taken only when a failure crosses
+   * a threshold, and the reason is written only for an ejection.
    */
   void record(Host h, boolean success) {
     if (!config.enabled) {
       return;
     }
     long now = ticker.nanoTime();
-    String reason;
+    // what crossed a threshold: consecutive failures (total < 0), else the window's rate
+    int failures;
+    int total;
     synchronized (h) {
       if (h.removed) {
         return;
@@ -110,12 +113,13 @@ final class OutlierDetector {
         return;
       }
       if (h.consecutiveFailures >= config.consecutiveFailures) {
-        reason = h.consecutiveFailures + " consecutive failures";
+        failures = h.consecutiveFailures;
+        total = -1;
       } else if (config.successRateThreshold > 0
           && h.windowTotal >= config.successRateMinRequests
           && (h.windowTotal - h.windowFailures) < config.successRateThreshold * h.windowTotal) {
-        reason = "success rate " + (h.windowTotal - h.windowFailures) + "/" + h.windowTotal
-            + " below " + config.successRateThreshold;
+        failures = h.windowFailures;
+        total = h.windowTotal;
       } else {
         return;
       }
@@ -137,6 +141,9 @@ final class OutlierDetector {
         ejectedCount++;
       }
     }
+    String reason = total < 0 ? failures + " consecutive failures"
+        : "success rate " + (total - failures) + "/" + total + " below "
+            + config.successRateThreshold;
     listener.ejected(h, duration, reason);
   }
 
