@@ -126,6 +126,9 @@ public final class FramedServer implements AutoCloseable {
   private final ChannelGroup children;
   private final AtomicLong requests = new AtomicLong();
   private final InetSocketAddress address;
+  // set before closing: a connection accepted just before the listening socket closed, but set
+  // up only after the open ones were closed, closes itself
+  private volatile boolean closing;
 
   private FramedServer(Builder b) throws InterruptedException {
     this.children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -138,6 +141,10 @@ public final class FramedServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             children.add(ch);
+            if (closing) {
+              ch.close();
+              return;
+            }
             // Answers written while a read is being handled go out in one flush.
             ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
                 new FrameDecoder(maxFrameSize), encoder, new ServerHandler(handler));
@@ -188,6 +195,7 @@ public final class FramedServer implements AutoCloseable {
    */
   @Override
   public void close() {
+    closing = true;
     serverChannel.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
     children.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
   }
