@@ -1,6 +1,7 @@
 package dev.ballast.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,9 @@ public final class Endpoint {
   private final int port;
   private final int weight;
   private final SortedMap<String, String> labels;
+  // the labels again as two arrays in key order, for walks and comparisons without the map
+  private final String[] labelKeys;
+  private final String[] labelValues;
   private final String address;
   // computed once: registries push the same endpoints again and again, and comparing hashes
   // first makes telling a changed endpoint from an unchanged one cheap
@@ -37,6 +41,8 @@ public final class Endpoint {
     this.port = port;
     this.weight = weight;
     this.labels = labels;
+    this.labelKeys = labels.keySet().toArray(new String[0]);
+    this.labelValues = labels.values().toArray(new String[0]);
     this.address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
     this.hash = Objects.hash(host, port, weight, labels);
   }
@@ -192,6 +198,30 @@ public final class Endpoint {
     return labels;
   }
 
+  /** Returns how many labels there are; 0 by default. */
+  public int labelCount() {
+    return labelKeys.length;
+  }
+
+  /**
+   * Returns the key of the label at a position in key order: with {@link #labelValue} and
+   * {@link #labelCount}, a walk over the labels that reads no map.
+   *
+   * @throws IndexOutOfBoundsException unless {@code 0 <= i < labelCount()}
+   */
+  public String labelKey(int i) {
+    return labelKeys[i];
+  }
+
+  /**
+   * Returns the value of the label at a position in key order (see {@link #labelKey}).
+   *
+   * @throws IndexOutOfBoundsException unless {@code 0 <= i < labelCount()}
+   */
+  public String labelValue(int i) {
+    return labelValues[i];
+  }
+
   /** Returns the value of a label, or {@code null} if the endpoint has no such label. */
   public String label(String key) {
     return labels.get(key);
@@ -235,7 +265,8 @@ public final class Endpoint {
     Endpoint that = (Endpoint) o;
     return hash == that.hash && port == that.port && weight == that.weight
         && host.equals(that.host)
-        && labels.equals(that.labels);
+        && Arrays.equals(labelKeys, that.labelKeys)
+        && Arrays.equals(labelValues, that.labelValues);
   }
 
   @Override

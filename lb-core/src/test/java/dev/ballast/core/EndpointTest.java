@@ -48,6 +48,29 @@ class EndpointTest {
   }
 
   @Test
+  void labelsByPositionFollowKeyOrder() {
+    Endpoint e = Endpoint.of("h", 1, 1, Map.of("zone", "a", "app", "x", "version", "v2"));
+    assertThat(e.labelCount()).isEqualTo(3);
+    for (int i = 0; i < 3; i++) {
+      String key = List.copyOf(e.labels().keySet()).get(i);
+      assertThat(e.labelKey(i)).isEqualTo(key);
+      assertThat(e.labelValue(i)).isEqualTo(e.label(key));
+    }
+    assertThat(Endpoint.of("h", 1).labelCount()).isZero();
+    assertThatThrownBy(() -> e.labelKey(3)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  @Test
+  void equalityComparesEveryLabel() {
+    Endpoint e = Endpoint.of("h", 1, 1, Map.of("a", "1", "b", "2"));
+    assertThat(e).isEqualTo(Endpoint.parse("h:1;b=2;a=1"));
+    assertThat(e).isNotEqualTo(Endpoint.of("h", 1, 1, Map.of("a", "1", "b", "3")));
+    assertThat(e).isNotEqualTo(Endpoint.of("h", 1, 1, Map.of("a", "1", "c", "2")));
+    assertThat(e).isNotEqualTo(Endpoint.of("h", 1, 1, Map.of("a", "1")));
+    assertThat(e).isNotEqualTo(e.withWeight(2));
+  }
+
+  @Test
   void labelsAreImmutable() {
     Endpoint e = Endpoint.parse("h:1;zone=a");
     assertThatThrownBy(() -> e.labels().put("x", "y"))

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -607,7 +606,7 @@ public final class SubsetIndex<T> {
         if (dOld[j] == null) {
           slotByAddress.put(dNew[j].address(), slot);
         }
-        labelIds.write(slot, dOld[j] != null, dNew[j].labels(), dNewIds, j * indexKeys.length);
+        labelIds.write(slot, dOld[j] != null, dNew[j], dNewIds, j * indexKeys.length);
       }
     }
     for (int j = 0; j < nAdded; j++) {
@@ -675,51 +674,51 @@ public final class SubsetIndex<T> {
    * the index keys are) and the index keys together, with no lookup by key. Reused, so that
    * the walk allocates nothing.
    */
-  private final class LabelIds implements BiConsumer<String, String> {
+  private final class LabelIds {
     private int slot;
-    private boolean had;
-    private int k;
     private int[] out;
     private int outRow;
 
-    /** Writes the slot's ids, and a copy into {@code out} (if not null) from {@code outRow}. */
-    void write(int slot, boolean had, Map<String, String> labels, int[] out, int outRow) {
+    /**
+     * Writes the slot's ids, and a copy into {@code out} (if not null) from {@code outRow}.
+     *
+     * @param had whether the slot held an endpoint before (whose ids are still written)
+     */
+    void write(int slot, boolean had, Endpoint ep, int[] out, int outRow) {
       this.slot = slot;
-      this.had = had;
       this.out = out;
       this.outRow = outRow;
-      k = 0;
-      labels.forEach(this);
-      for (; k < indexKeys.length; k++) {
-        set(-1);
+      String[] keys = indexKeys;
+      int n = ep.labelCount();
+      int l = 0;
+      for (int k = 0; k < keys.length; k++) {
+        String ik = keys[k];
+        int c = 1;
+        // skip labels that are no index key
+        while (l < n && (c = compare(ep.labelKey(l), ik)) < 0) {
+          l++;
+        }
+        if (l == n || c != 0) {
+          set(k, -1);
+          continue;
+        }
+        String value = ep.labelValue(l++);
+        int old = had ? idsBySlot[k][slot] : -1;
+        // most labels of a changed endpoint keep their value: no lookup for those
+        set(k, old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value));
       }
     }
 
-    private void set(int id) {
+    private void set(int k, int id) {
       idsBySlot[k][slot] = id;
       if (out != null) {
         out[outRow + k] = id;
       }
     }
+  }
 
-    @Override
-    public void accept(String key, String value) {
-      for (; k < indexKeys.length; k++) {
-        String ik = indexKeys[k];
-        int c = key == ik ? 0 : key.compareTo(ik);
-        if (c < 0) {
-          return; // not an index key
-        }
-        if (c == 0) {
-          int old = had ? idsBySlot[k][slot] : -1;
-          // most labels of a changed endpoint keep their value: no lookup for those
-          set(old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value));
-          k++;
-          return;
-        }
-        set(-1);
-      }
-    }
+  private static int compare(String a, String b) {
+    return a == b ? 0 : a.compareTo(b);
   }
 
   private int valueId(int k, String value) {
