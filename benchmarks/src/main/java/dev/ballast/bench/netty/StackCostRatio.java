@@ -28,9 +28,9 @@ public final class StackCostRatio {
     b.setUp();
     try {
       for (int i = 0; i < 3; i++) {
-        rate(b, 0);
-        rate(b, 1);
-        rate(b, 2);
+        for (Variant v : Variant.values()) {
+          rate(b, v);
+        }
       }
       double[] ratios = new double[rounds];
       double[] naiveRatios = new double[rounds];
@@ -38,9 +38,9 @@ public final class StackCostRatio {
       double batchedSum = 0;
       double stackSum = 0;
       for (int r = 0; r < rounds; r++) {
-        double raw = rate(b, 0);
-        double batched = rate(b, 1);
-        double stack = rate(b, 2);
+        double raw = rate(b, Variant.RAW);
+        double batched = rate(b, Variant.RAW_BATCHED);
+        double stack = rate(b, Variant.STACK);
         rawSum += raw;
         batchedSum += batched;
         stackSum += stack;
@@ -64,19 +64,27 @@ public final class StackCostRatio {
     return (v[(v.length - 1) / 2] + v[v.length / 2]) / 2;
   }
 
-  // which: 0 raw, 1 raw batched, 2 stack.
-  private static double rate(StackCostBenchmark b, int which) throws Exception {
+  /** What one window runs. */
+  private enum Variant {
+    RAW, RAW_BATCHED, STACK;
+
+    void call(StackCostBenchmark b) throws Exception {
+      switch (this) {
+        case RAW -> b.rawChannel();
+        case RAW_BATCHED -> b.rawChannelBatched();
+        case STACK -> b.stack();
+        default -> throw new AssertionError(this);
+      }
+    }
+  }
+
+  // Calls per second of one variant over a one-second window.
+  private static double rate(StackCostBenchmark b, Variant v) throws Exception {
     long end = System.nanoTime() + 1_000_000_000L;
     long start = System.nanoTime();
     long calls = 0;
     while (System.nanoTime() < end) {
-      if (which == 2) {
-        b.stack();
-      } else if (which == 1) {
-        b.rawChannelBatched();
-      } else {
-        b.rawChannel();
-      }
+      v.call(b);
       calls += StackCostBenchmark.IN_FLIGHT;
     }
     return calls * 1e9 / (System.nanoTime() - start);

@@ -1,5 +1,6 @@
 package dev.ballast.bench.pick;
 
+import dev.ballast.bench.subset.SubsetData;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
@@ -58,8 +59,7 @@ public class PickBenchmark {
     SplittableRandom random = new SplittableRandom(42);
     List<Endpoint> endpoints = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      endpoints.add(Endpoint.of("10." + (i >> 16) + "." + ((i >> 8) & 0xff) + "." + (i & 0xff),
-          8080, 1 + random.nextInt(10), Map.of()));
+      endpoints.add(Endpoint.of(SubsetData.host(i), 8080, 1 + random.nextInt(10), Map.of()));
     }
     // The default config: system ticker and a thread-local random source, as in production.
     balancer = Algorithm.fromName(algorithm).create(BalancerConfig.defaults());

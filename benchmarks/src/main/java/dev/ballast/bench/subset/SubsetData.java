@@ -77,7 +77,8 @@ public final class SubsetData {
     return out;
   }
 
-  private static String host(int i) {
+  /** Returns the i-th host's IPv4 address in 10.0.0.0/8 ({@code 10.0.1.4} for 260). */
+  public static String host(int i) {
     return "10." + (i >> 16) + "." + ((i >> 8) & 0xff) + "." + (i & 0xff);
   }
 
