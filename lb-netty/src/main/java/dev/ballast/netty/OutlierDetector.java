@@ -48,7 +48,9 @@ final class OutlierDetector {
   private final RandomGenerator random;
   private final Listener listener;
   private final List<Host> hosts = new ArrayList<>();
-  private int ejectedCount;
+  // written under this lock; volatile so that a failure can see the cap without taking it
+  private volatile int hostCount;
+  private volatile int ejectedCount;
 
   OutlierDetector(OutlierDetection config, Ticker ticker, RandomGenerator random,
       Listener listener) {
@@ -61,11 +63,13 @@ final class OutlierDetector {
   synchronized Host add(String address) {
     Host h = new Host(address, ticker.nanoTime());
     hosts.add(h);
+    hostCount = hosts.size();
     return h;
   }
 
   synchronized void remove(Host h) {
     if (hosts.remove(h)) {
+      hostCount = hosts.size();
       synchronized (h) {
         h.removed = true;
         if (h.ejected) {
@@ -76,14 +80,16 @@ final class OutlierDetector {
     }
   }
 
-  synchronized int ejectedCount() {
+  int ejectedCount() {
     return ejectedCount;
   }
 
   /**
    * Records one outcome; may eject the host (the listener hears it, outside the locks). An
    * outcome takes only the host's lock; the detector's lock is taken only when a failure crosses
-   * a threshold, and the reason is written only for an ejection.
+   * a threshold while the ejection cap leaves room (checked first without the lock, so a host
+   * failing while the cap is reached costs no contention), and the reason is written only for
+   * an ejection.
    */
   void record(Host h, boolean success) {
     if (!config.enabled) {
@@ -124,6 +130,9 @@ final class OutlierDetector {
         return;
       }
     }
+    if (!canEject()) {
+      return; // the cap is reached: a later failure tries again
+    }
     long duration;
     synchronized (this) {
       synchronized (h) {
@@ -147,9 +156,9 @@ final class OutlierDetector {
     listener.ejected(h, duration, reason);
   }
 
-  // Guarded by this. At most maxEjectionPercent of the hosts, but one of two or more may go.
+  // Final under this lock. At most maxEjectionPercent of the hosts, but one of two or more may go.
   private boolean canEject() {
-    int n = hosts.size();
+    int n = hostCount;
     int max = (int) ((long) n * config.maxEjectionPercent / 100);
     if (max == 0 && n >= 2 && config.maxEjectionPercent > 0) {
       max = 1;

@@ -124,6 +124,32 @@ class OutlierDetectorTest {
   }
 
   @Test
+  void aHostHeldBackByTheCapIsEjectedByItsNextFailureOnceThereIsRoom() {
+    OutlierDetector d = detector(config().successRateThreshold(0).maxEjectionPercent(10)
+        .build());
+    OutlierDetector.Host a = d.add("a:1");
+    OutlierDetector.Host b = d.add("b:1");
+    for (int i = 0; i < 5; i++) {
+      d.record(a, false);
+    }
+    for (int i = 0; i < 8; i++) {
+      d.record(b, false); // past the threshold, but the cap (one of two) is taken by a
+    }
+    assertThat(b.isEjected()).isFalse();
+    now += Duration.ofMinutes(10).toNanos();
+    assertThat(d.reinstateExpired()).containsExactly(a);
+    d.record(b, false);
+    assertThat(b.isEjected()).isTrue();
+    assertThat(d.ejectedCount()).isEqualTo(1);
+    d.remove(b);
+    assertThat(d.ejectedCount()).isZero();
+    for (int i = 0; i < 5; i++) {
+      d.record(a, false); // alone now: the only host never goes
+    }
+    assertThat(a.isEjected()).isFalse();
+  }
+
+  @Test
   void oneOfTwoMayGoButNotTheOnlyOne() {
     OutlierDetector d = detector(config().successRateThreshold(0).maxEjectionPercent(10)
         .build());
