@@ -421,11 +421,9 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       return;
     }
     ConnectionPool<Req, Rep> pool = node.value().pool;
-    PooledConnection<Req, Rep> free = pool.tryAcquire();
+    PooledConnection<Req, Rep> free = pool.acquireBefore(call.deadline, number, a);
     if (free != null) {
       a.accept(free, null);
-    } else {
-      pool.acquire(call.deadline - ticker.nanoTime(), number).whenComplete(a);
     }
   }
 

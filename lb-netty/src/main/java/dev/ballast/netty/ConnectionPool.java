@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
 
 /**
@@ -152,48 +153,83 @@ public final class ConnectionPool<Req, Rep> {
 
   /**
    * Takes a permit on a connection, waiting at most {@code timeoutNanos} (capped by the acquire
-   * timeout).
+   * timeout); the future form of {@link #acquireBefore}.
    */
   CompletableFuture<PooledConnection<Req, Rep>> acquire(long timeoutNanos, int attempt) {
-    long now = ticker.nanoTime();
-    Waiter w;
-    boolean open = false;
-    synchronized (this) {
-      if (state != State.OPEN) {
-        return CompletableFuture.failedFuture(
-            new PoolClosedException("connection pool closed", address, attempt, null));
-      }
-      PooledConnection<Req, Rep> best = takeFree(now);
-      if (best != null) {
-        return CompletableFuture.completedFuture(best);
-      }
-      if (waiters.size() >= config.maxPendingAcquires()) {
-        return CompletableFuture.failedFuture(new PoolOverflowException(
-            "connection pool full: " + connections.size() + " connections busy and "
-                + waiters.size() + " acquires waiting (max " + config.maxPendingAcquires() + ")",
-            address, attempt, null));
-      }
-      w = new Waiter(attempt);
-      w.timeoutNanos = Math.max(0, Math.min(timeoutNanos, config.acquireTimeout().toNanos()));
-      waiters.add(w);
-      if (shouldOpen()) {
-        connecting++;
-        open = true;
-      }
-      w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
+    CompletableFuture<PooledConnection<Req, Rep>> f = new CompletableFuture<>();
+    PooledConnection<Req, Rep> c = acquire(ticker.nanoTime(), timeoutNanos, attempt,
+        (conn, error) -> {
+          if (error != null) {
+            f.completeExceptionally(error);
+          } else {
+            f.complete(conn);
+          }
+        });
+    if (c != null) {
+      f.complete(c);
     }
-    if (open) {
-      connect();
-    }
-    return w.future;
+    return f;
   }
 
   /**
-   * Takes a permit on a free connection if there is one, without waiting and without
-   * allocating; returns {@code null} otherwise (then call {@link #acquire}).
+   * Takes a permit on a connection: returns a free one at once, without allocating (the
+   * callback is then not called); else returns {@code null} and calls back later with a
+   * connection, or with the failure ({@link AcquireTimeoutException} at the deadline, or after
+   * the acquire timeout if sooner), or at once with {@link PoolClosedException} or {@link
+   * PoolOverflowException}. Looks at the connections once, under one lock.
+   *
+   * @param deadlineNanos when to give up, on the pool's ticker
    */
-  synchronized PooledConnection<Req, Rep> tryAcquire() {
-    return state == State.OPEN ? takeFree(ticker.nanoTime()) : null;
+  PooledConnection<Req, Rep> acquireBefore(long deadlineNanos, int attempt,
+      BiConsumer<? super PooledConnection<Req, Rep>, ? super Throwable> later) {
+    long now = ticker.nanoTime();
+    return acquire(now, deadlineNanos - now, attempt, later);
+  }
+
+  private PooledConnection<Req, Rep> acquire(long now, long timeoutNanos, int attempt,
+      BiConsumer<? super PooledConnection<Req, Rep>, ? super Throwable> later) {
+    Waiter w;
+    boolean open = false;
+    RuntimeException failed;
+    synchronized (this) {
+      if (state != State.OPEN) {
+        failed = new PoolClosedException("connection pool closed", address, attempt, null);
+      } else {
+        PooledConnection<Req, Rep> best = takeFree(now);
+        if (best != null) {
+          return best;
+        }
+        if (waiters.size() >= config.maxPendingAcquires()) {
+          failed = new PoolOverflowException(
+              "connection pool full: " + connections.size() + " connections busy and "
+                  + waiters.size() + " acquires waiting (max " + config.maxPendingAcquires()
+                  + ")", address, attempt, null);
+        } else {
+          failed = null;
+        }
+      }
+      if (failed == null) {
+        w = new Waiter(attempt);
+        w.timeoutNanos = Math.max(0, Math.min(timeoutNanos, config.acquireTimeout().toNanos()));
+        waiters.add(w);
+        if (shouldOpen()) {
+          connecting++;
+          open = true;
+        }
+        w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
+      } else {
+        w = null;
+      }
+    }
+    if (failed != null) {
+      later.accept(null, failed);
+      return null;
+    }
+    w.future.whenComplete(later);
+    if (open) {
+      connect();
+    }
+    return null;
   }
 
   // Guarded by this: the open connection with the fewest requests below the cap.

@@ -175,4 +175,34 @@ class ConnectionPoolTest {
     p.release(c, true);
     assertThat(p.inFlight()).isZero();
   }
+
+  @Test
+  void acquireBeforeReturnsAFreeConnectionAtOnceElseCallsBack() throws Exception {
+    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(1).build(), 1);
+    PooledConnection<byte[], byte[]> c = get(p.acquire(Long.MAX_VALUE, 1));
+    p.release(c, true);
+    CompletableFuture<Object> never = new CompletableFuture<>();
+    // free: returned, and the callback is never called
+    assertThat(p.acquireBefore(now + 1_000, 1, (conn, e) -> never.complete(conn))).isSameAs(c);
+    // busy: null now, the connection later
+    CompletableFuture<PooledConnection<byte[], byte[]>> later = new CompletableFuture<>();
+    assertThat(p.acquireBefore(Long.MAX_VALUE, 1, (conn, e) -> later.complete(conn))).isNull();
+    assertThat(later).isNotDone();
+    assertThat(p.pendingAcquires()).isEqualTo(1);
+    p.release(c, true);
+    assertThat(get(later)).isSameAs(c);
+    // busy, deadline already passed on the pool's ticker: the acquire times out at once
+    CompletableFuture<Throwable> late = new CompletableFuture<>();
+    assertThat(p.acquireBefore(now - 1, 2, (conn, e) -> late.complete(e))).isNull();
+    assertThat(get(late)).isInstanceOf(AcquireTimeoutException.class)
+        .hasMessageContaining("attempt 2");
+    p.release(c, true);
+    assertThat(never).isNotDone();
+    // closed: the callback hears it before acquireBefore returns
+    p.close().get(10, TimeUnit.SECONDS);
+    CompletableFuture<Throwable> closed = new CompletableFuture<>();
+    assertThat(p.acquireBefore(Long.MAX_VALUE, 3, (conn, e) -> closed.complete(e))).isNull();
+    assertThat(closed.getNow(null)).isInstanceOf(PoolClosedException.class);
+    assertThat(p.inFlight()).isZero();
+  }
 }
