@@ -8,9 +8,11 @@ import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.sim.Durations;
 import dev.ballast.sim.Flags;
 import dev.ballast.sim.LatencyChart;
+import dev.ballast.sim.LatencyDistribution;
 import dev.ballast.sim.Report;
 import dev.ballast.sim.Result;
 import dev.ballast.sim.Simulate;
+import dev.ballast.sim.SlowWindow;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -141,12 +143,15 @@ public final class Demo {
       return latencyNanos * 3 / 100;
     }
 
-    long slowFromNanos() {
-      return durationNanos / 4;
+    /** Every backend's latency outside the slow window. */
+    LatencyDistribution latency() {
+      return LatencyDistribution.normal(latencyNanos, stddevNanos());
     }
 
-    long slowToNanos() {
-      return durationNanos * 3 / 4;
+    /** Backend 0 answers in the slow latency during the middle half of a run. */
+    SlowWindow slowWindow() {
+      return new SlowWindow(0, durationNanos / 4, durationNanos * 3 / 4,
+          LatencyDistribution.constant(slowLatencyNanos));
     }
 
     String describe() {
@@ -156,7 +161,7 @@ public final class Demo {
           backends, Durations.format(latencyNanos), Durations.format(stddevNanos()), Flags.number(rate),
           Durations.format(durationNanos), Durations.format(timeoutNanos),
           enforce ? "enforced" : "measured, not enforced", Durations.format(slowLatencyNanos),
-          Durations.format(slowFromNanos()), Durations.format(slowToNanos()));
+          Durations.format(slowWindow().startNanos()), Durations.format(slowWindow().endNanos()));
     }
 
     static DemoConfig parse(String[] args) {

@@ -5,7 +5,9 @@ import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.DeadlineExceededException;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.sim.Durations;
+import dev.ballast.sim.LatencyDistribution;
 import dev.ballast.sim.Result;
+import dev.ballast.sim.SlowWindow;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +32,8 @@ final class DemoRun {
   private final Demo.DemoConfig config;
   private final Algorithm algorithm;
   private final long durationNanos;
-  private final boolean slowWindow;
+  // backend 0's slow window, or null for a run without one (the warm-up)
+  private final SlowWindow slowWindow;
   private final PrintStream out;
   private final Histogram histogram = Result.newHistogram();
   private final AtomicLong done = new AtomicLong();
@@ -47,7 +50,7 @@ final class DemoRun {
     this.config = config;
     this.algorithm = algorithm;
     this.durationNanos = durationNanos;
-    this.slowWindow = slowWindow;
+    this.slowWindow = slowWindow ? config.slowWindow() : null;
     this.out = out;
   }
 
@@ -124,7 +127,7 @@ final class DemoRun {
 
   private void progress(long sent, long total, long slowDelta, long sentDelta) {
     long t = System.nanoTime() - start;
-    boolean inWindow = slowWindow && t >= config.slowFromNanos() && t < config.slowToNanos();
+    boolean inWindow = slowWindow != null && slowWindow.covers(t);
     long d = done.get();
     out.printf(Locale.ROOT,
         "  %-14s %5.1fs  sent %6d/%d  in flight %4d  ok %6.2f%%  to slow backend %5.2f%%%s%n",
@@ -133,22 +136,19 @@ final class DemoRun {
   }
 
   private FramedServer.Handler handler(int index) {
-    long median = config.latencyNanos;
-    long stddev = config.stddevNanos();
+    LatencyDistribution normal = config.latency();
     return req -> {
       long t = System.nanoTime() - start;
-      long latency;
-      boolean slow = slowWindow && t >= config.slowFromNanos() && t < config.slowToNanos();
-      if (slow) {
+      LatencyDistribution latency = normal;
+      if (slowWindow != null && slowWindow.covers(t)) {
         inWindow.incrementAndGet();
+        if (index == slowWindow.backend()) {
+          slowInWindow.incrementAndGet();
+          latency = slowWindow.latency();
+        }
       }
-      if (index == 0 && slow) {
-        slowInWindow.incrementAndGet();
-        latency = config.slowLatencyNanos;
-      } else {
-        latency = Math.max(0, Math.round(median + stddev * ThreadLocalRandom.current().nextGaussian()));
-      }
-      return req.replyAfter(Duration.ofNanos(latency), req.payload());
+      long nanos = latency.sampleNanos(ThreadLocalRandom.current());
+      return req.replyAfter(Duration.ofNanos(nanos), req.payload());
     };
   }
 
