@@ -19,6 +19,7 @@ import dev.ballast.netty.internal.FramedProtocol;
 import dev.ballast.netty.internal.HttpProtocol;
 import dev.ballast.netty.internal.Protocol;
 import dev.ballast.netty.internal.RemoteError;
+import dev.ballast.netty.internal.SharedSweeper;
 import dev.ballast.netty.internal.Transport;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.CodecException;
@@ -104,7 +105,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       new ConcurrentHashMap<>();
   private final DeadlineWheel<Call> calls;
   private final DeadlineWheel<Orphan> orphans;
-  private final ScheduledFuture<?> sweeper;
+  private final SharedSweeper.Registration sweeper;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final Object updateLock = new Object();
@@ -157,15 +158,16 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         ? MicrometerClientMetrics.create(b.meterRegistry, name)
         : ClientMetrics.NOOP;
     // Deadlines: a sweep every 5 ms over a wheel of 1024 buckets (5.12 s per turn; longer
-    // deadlines wait in their bucket for later turns).
+    // deadlines wait in their bucket for later turns), on a timer shared by every client of
+    // the group.
     long tick = TimeUnit.MILLISECONDS.toNanos(5);
     this.calls = new DeadlineWheel<>(tick, 1024, ticker.nanoTime());
     this.orphans = new DeadlineWheel<>(tick, 1024, ticker.nanoTime());
-    this.sweeper = group.next().scheduleAtFixedRate(() -> {
+    this.sweeper = SharedSweeper.register(group, tick, () -> {
       long now = ticker.nanoTime();
       calls.sweep(now, Call::expire);
       orphans.sweep(now, Orphan::expire);
-    }, tick, tick, TimeUnit.NANOSECONDS);
+    });
     Service<Req, Rep> core = req -> call(req, CallOptions.DEFAULT);
     this.filtered = b.filters.isEmpty() ? null : compose(b.filters, core);
     updateEndpoints(b.endpoints);
@@ -355,7 +357,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         () -> idle.complete(null), grace.toNanos(), TimeUnit.NANOSECONDS);
     idle.whenComplete((v, e) -> {
       graceTimer.cancel(false);
-      sweeper.cancel(false);
+      sweeper.close();
       for (Call c : calls.all()) {
         Attempt a = c.current;
         c.end(new ClientClosedException("client " + name + " closed before the call ended",
