@@ -123,18 +123,20 @@ class OutlierDetectorTest {
     assertThat(hosts.stream().filter(OutlierDetector.Host::isEjected)).hasSize(2);
   }
 
+  private static void fail(OutlierDetector d, OutlierDetector.Host h, int times) {
+    for (int i = 0; i < times; i++) {
+      d.record(h, false);
+    }
+  }
+
   @Test
   void aHostHeldBackByTheCapIsEjectedByItsNextFailureOnceThereIsRoom() {
     OutlierDetector d = detector(config().successRateThreshold(0).maxEjectionPercent(10)
         .build());
     OutlierDetector.Host a = d.add("a:1");
     OutlierDetector.Host b = d.add("b:1");
-    for (int i = 0; i < 5; i++) {
-      d.record(a, false);
-    }
-    for (int i = 0; i < 8; i++) {
-      d.record(b, false); // past the threshold, but the cap (one of two) is taken by a
-    }
+    fail(d, a, 5);
+    fail(d, b, 8); // past the threshold, but the cap (one of two) is taken by a
     assertThat(b.isEjected()).isFalse();
     now += Duration.ofMinutes(10).toNanos();
     assertThat(d.reinstateExpired()).containsExactly(a);
@@ -143,9 +145,7 @@ class OutlierDetectorTest {
     assertThat(d.ejectedCount()).isEqualTo(1);
     d.remove(b);
     assertThat(d.ejectedCount()).isZero();
-    for (int i = 0; i < 5; i++) {
-      d.record(a, false); // alone now: the only host never goes
-    }
+    fail(d, a, 5); // alone now: the only host never goes
     assertThat(a.isEjected()).isFalse();
   }
 
