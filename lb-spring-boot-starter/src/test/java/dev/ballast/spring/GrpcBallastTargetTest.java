@@ -3,17 +3,13 @@ package dev.ballast.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.grpc.CallOptions;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
-import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,17 +53,7 @@ class GrpcBallastTargetTest {
           .defaultServiceConfig(feed.serviceConfig("orders"))
           .usePlaintext()
           .build();
-      try {
-        warmUp(channel);
-        servers.resetCalls();
-        for (int i = 0; i < 600; i++) {
-          call(channel);
-        }
-        // VNSWRR over READY subchannels: every run of 6 picks holds 1, 2 and 3 of them.
-        assertThat(servers.calls()).containsExactly(100, 200, 300);
-      } finally {
-        GrpcServers.shutdown(channel);
-      }
+      servers.assertExactWeightedSplit(channel);
     });
   }
 
@@ -80,17 +66,7 @@ class GrpcBallastTargetTest {
           .defaultLoadBalancingPolicy("p2c_peak_ewma")
           .usePlaintext()
           .build();
-      try {
-        servers.resetCalls();
-        int[] answers = new int[3];
-        for (int i = 0; i < 300; i++) {
-          answers[Integer.parseInt(call(channel))]++;
-        }
-        assertThat(Arrays.stream(answers).sum()).isEqualTo(300);
-        assertThat(servers.calls()).containsExactly(answers);
-      } finally {
-        GrpcServers.shutdown(channel);
-      }
+      servers.assertEveryCallAnswered(channel);
     });
   }
 
@@ -134,22 +110,8 @@ class GrpcBallastTargetTest {
   private static String call(ManagedChannel channel, String zone) {
     Metadata headers = new Metadata();
     headers.put(Metadata.Key.of("x-lb-zone", Metadata.ASCII_STRING_MARSHALLER), zone);
-    return ClientCalls.blockingUnaryCall(
-        ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)),
-        GrpcServers.WHO, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), "who");
+    return GrpcServers.call(
+        ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)));
   }
 
-  /** Calls until every server has answered once, so that every subchannel is READY. */
-  private static void warmUp(ManagedChannel channel) {
-    servers.resetCalls();
-    for (int i = 0; i < 2_000 && Arrays.stream(servers.calls()).anyMatch(c -> c == 0); i++) {
-      call(channel);
-    }
-    assertThat(servers.calls()).as("every server reached during warm-up").doesNotContain(0);
-  }
-
-  private static String call(ManagedChannel channel) {
-    return ClientCalls.blockingUnaryCall(channel, GrpcServers.WHO,
-        CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), "who");
-  }
 }

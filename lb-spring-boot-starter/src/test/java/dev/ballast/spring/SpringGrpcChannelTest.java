@@ -2,11 +2,6 @@ package dev.ballast.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.CallOptions;
-import io.grpc.ManagedChannel;
-import io.grpc.stub.ClientCalls;
-import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,7 +53,7 @@ class SpringGrpcChannelTest {
   @Test
   void vnswrrPolicyByPropertySplitsExactlyByTheConfiguredWeights() throws Exception {
     try (ConfigurableApplicationContext ctx = start("vnswrr")) {
-      assertExactWeightedSplit(ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
+      servers.assertExactWeightedSplit(ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
     }
   }
 
@@ -66,50 +61,16 @@ class SpringGrpcChannelTest {
   void withoutAPolicyOfItsOwnTheChannelTakesTheBalancerFromBallastProperties() throws Exception {
     try (ConfigurableApplicationContext ctx =
         start(new String[] {"ballast.clients.orders.balancer=vnswrr"})) {
-      assertExactWeightedSplit(ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
-    }
-  }
-
-  private static void assertExactWeightedSplit(ManagedChannel channel) throws Exception {
-    try {
-      servers.resetCalls();
-      for (int i = 0; i < 2_000 && Arrays.stream(servers.calls()).anyMatch(c -> c == 0); i++) {
-        call(channel);
-      }
-      assertThat(servers.calls()).as("every server reached during warm-up").doesNotContain(0);
-      servers.resetCalls();
-      for (int i = 0; i < 600; i++) {
-        call(channel);
-      }
-      // vnswrr: every run of 6 picks holds 1, 2 and 3 of them. gRPC's pick_first would give
-      // one server everything, its round_robin 200 each.
-      assertThat(servers.calls()).containsExactly(100, 200, 300);
-    } finally {
-      GrpcServers.shutdown(channel);
+      servers.assertExactWeightedSplit(ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
     }
   }
 
   @Test
   void p2cPeakEwmaPolicyByPropertyServesEveryCall() throws Exception {
     try (ConfigurableApplicationContext ctx = start("p2c_peak_ewma")) {
-      ManagedChannel channel = ctx.getBean(GrpcChannelFactory.class).createChannel("orders");
-      try {
-        servers.resetCalls();
-        int[] answers = new int[3];
-        for (int i = 0; i < 300; i++) {
-          answers[Integer.parseInt(call(channel))]++;
-        }
-        assertThat(Arrays.stream(answers).sum()).isEqualTo(300);
-        assertThat(servers.calls()).containsExactly(answers);
-      } finally {
-        GrpcServers.shutdown(channel);
-      }
+      servers.assertEveryCallAnswered(
+          ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
     }
-  }
-
-  private static String call(ManagedChannel channel) {
-    return ClientCalls.blockingUnaryCall(channel, GrpcServers.WHO,
-        CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), "who");
   }
 
   @SpringBootConfiguration(proxyBeanMethods = false)
