@@ -68,6 +68,13 @@ class EndpointTest {
     assertThat(e).isNotEqualTo(Endpoint.of("h", 1, 1, Map.of("a", "1", "c", "2")));
     assertThat(e).isNotEqualTo(Endpoint.of("h", 1, 1, Map.of("a", "1")));
     assertThat(e).isNotEqualTo(e.withWeight(2));
+    // equal hashes ("Aa" and "BB" hash alike), so only the labels themselves tell them apart
+    Endpoint aa = Endpoint.of("h", 1, 1, Map.of("a", "Aa"));
+    Endpoint bb = Endpoint.of("h", 1, 1, Map.of("a", "BB"));
+    assertThat(aa.hashCode()).isEqualTo(bb.hashCode());
+    assertThat(aa).isNotEqualTo(bb);
+    assertThat(Endpoint.of("h", 1, 1, Map.of("Aa", "x"))).isNotEqualTo(
+        Endpoint.of("h", 1, 1, Map.of("BB", "x")));
   }
 
   @Test

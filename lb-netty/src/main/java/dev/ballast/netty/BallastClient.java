@@ -158,19 +158,20 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         ? MicrometerClientMetrics.create(b.meterRegistry, name)
         : ClientMetrics.NOOP;
     // Deadlines: a sweep every 5 ms over a wheel of 1024 buckets (5.12 s per turn; longer
-    // deadlines wait in their bucket for later turns), on a timer shared by every client of
-    // the group.
+    // deadlines wait in their bucket for later turns), on a timer shared by every client on
+    // the same event loop.
     long tick = TimeUnit.MILLISECONDS.toNanos(5);
     this.calls = new DeadlineWheel<>(tick, 1024, ticker.nanoTime());
     this.orphans = new DeadlineWheel<>(tick, 1024, ticker.nanoTime());
-    this.sweeper = SharedSweeper.register(group, tick, () -> {
+    Service<Req, Rep> core = req -> call(req, CallOptions.DEFAULT);
+    this.filtered = b.filters.isEmpty() ? null : compose(b.filters, core);
+    updateEndpoints(b.endpoints);
+    // last: a constructor that throws leaves no sweep registered
+    this.sweeper = SharedSweeper.register(group.next(), tick, () -> {
       long now = ticker.nanoTime();
       calls.sweep(now, Call::expire);
       orphans.sweep(now, Orphan::expire);
     });
-    Service<Req, Rep> core = req -> call(req, CallOptions.DEFAULT);
-    this.filtered = b.filters.isEmpty() ? null : compose(b.filters, core);
-    updateEndpoints(b.endpoints);
   }
 
   private static <Req, Rep> Service<Req, Rep> compose(

@@ -173,10 +173,13 @@ public final class ConnectionPool<Req, Rep> {
 
   /**
    * Takes a permit on a connection: returns a free one at once, without allocating (the
-   * callback is then not called); else returns {@code null} and calls back later with a
-   * connection, or with the failure ({@link AcquireTimeoutException} at the deadline, or after
-   * the acquire timeout if sooner), or at once with {@link PoolClosedException} or {@link
-   * PoolOverflowException}. Looks at the connections once, under one lock.
+   * callback is then not called); else returns {@code null} and calls back exactly once with a
+   * connection or a failure: {@link PoolClosedException} or {@link PoolOverflowException} at
+   * once, and later {@link AcquireTimeoutException} (at the deadline, or after the acquire
+   * timeout if sooner), {@link ConnectFailedException}, or {@link PoolClosedException} if the
+   * pool closes meanwhile. The callback may run on the caller's thread, even before this
+   * returns; what it throws is dropped, as with {@link CompletableFuture#whenComplete}. Looks at
+   * the connections once, under one lock.
    *
    * @param deadlineNanos when to give up, on the pool's ticker
    */
@@ -222,7 +225,7 @@ public final class ConnectionPool<Req, Rep> {
       }
     }
     if (failed != null) {
-      later.accept(null, failed);
+      CompletableFuture.<PooledConnection<Req, Rep>>failedFuture(failed).whenComplete(later);
       return null;
     }
     w.future.whenComplete(later);
