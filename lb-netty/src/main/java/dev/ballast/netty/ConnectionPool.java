@@ -191,9 +191,9 @@ public final class ConnectionPool<Req, Rep> {
 
   private PooledConnection<Req, Rep> acquire(long now, long timeoutNanos, int attempt,
       BiConsumer<? super PooledConnection<Req, Rep>, ? super Throwable> later) {
-    Waiter w;
+    Waiter w = null;
     boolean open = false;
-    RuntimeException failed;
+    RuntimeException failed = null;
     synchronized (this) {
       if (state != State.OPEN) {
         failed = new PoolClosedException("connection pool closed", address, attempt, null);
@@ -208,20 +208,15 @@ public final class ConnectionPool<Req, Rep> {
                   + waiters.size() + " acquires waiting (max " + config.maxPendingAcquires()
                   + ")", address, attempt, null);
         } else {
-          failed = null;
+          w = new Waiter(attempt);
+          w.timeoutNanos = Math.max(0, Math.min(timeoutNanos, config.acquireTimeout().toNanos()));
+          waiters.add(w);
+          if (shouldOpen()) {
+            connecting++;
+            open = true;
+          }
+          w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
         }
-      }
-      if (failed == null) {
-        w = new Waiter(attempt);
-        w.timeoutNanos = Math.max(0, Math.min(timeoutNanos, config.acquireTimeout().toNanos()));
-        waiters.add(w);
-        if (shouldOpen()) {
-          connecting++;
-          open = true;
-        }
-        w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
-      } else {
-        w = null;
       }
     }
     if (failed != null) {
