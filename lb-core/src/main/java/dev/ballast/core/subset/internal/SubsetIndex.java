@@ -114,7 +114,6 @@ public final class SubsetIndex<T> {
   private long incrementalUpdates;
   private SubsetState<T> state;
   private int[] slotScratch = new int[16];
-  private final LabelIds labelIds = new LabelIds();
   // the base of incremental updates: each selector's subsets by value ids, the shared subsets
   final ComboMap<T>[] combos;
   Canon<T> canon;
@@ -606,7 +605,7 @@ public final class SubsetIndex<T> {
         if (dOld[j] == null) {
           slotByAddress.put(dNew[j].address(), slot);
         }
-        labelIds.write(slot, dOld[j] != null, dNew[j], dNewIds, j * indexKeys.length);
+        writeIds(slot, dOld[j] != null, dNew[j], dNewIds, j * indexKeys.length);
       }
     }
     for (int j = 0; j < nAdded; j++) {
@@ -670,46 +669,29 @@ public final class SubsetIndex<T> {
   }
 
   /**
-   * Writes a slot's value ids from its endpoint's labels: one walk over the labels (sorted, as
-   * the index keys are) and the index keys together, with no lookup by key. Reused, so that
-   * the walk allocates nothing.
+   * Writes a slot's value ids from its endpoint's labels, and a copy into {@code out} (if not
+   * null) from {@code outRow}: one walk over the labels (sorted, as the index keys are) and the
+   * index keys together, with no lookup by key.
+   *
+   * @param had whether the slot held an endpoint before (whose ids are still written)
    */
-  private final class LabelIds {
-    private int slot;
-    private int[] out;
-    private int outRow;
-
-    /**
-     * Writes the slot's ids, and a copy into {@code out} (if not null) from {@code outRow}.
-     *
-     * @param had whether the slot held an endpoint before (whose ids are still written)
-     */
-    void write(int slot, boolean had, Endpoint ep, int[] out, int outRow) {
-      this.slot = slot;
-      this.out = out;
-      this.outRow = outRow;
-      String[] keys = indexKeys;
-      int n = ep.labelCount();
-      int l = 0;
-      for (int k = 0; k < keys.length; k++) {
-        String ik = keys[k];
-        int c = 1;
-        // skip labels that are no index key
-        while (l < n && (c = compare(ep.labelKey(l), ik)) < 0) {
-          l++;
-        }
-        if (l == n || c != 0) {
-          set(k, -1);
-          continue;
-        }
+  private void writeIds(int slot, boolean had, Endpoint ep, int[] out, int outRow) {
+    int n = ep.labelCount();
+    int l = 0;
+    for (int k = 0; k < indexKeys.length; k++) {
+      String ik = indexKeys[k];
+      int c = 1;
+      // skip labels that are no index key
+      while (l < n && (c = compare(ep.labelKey(l), ik)) < 0) {
+        l++;
+      }
+      int id = -1;
+      if (l < n && c == 0) {
         String value = ep.labelValue(l++);
         int old = had ? idsBySlot[k][slot] : -1;
         // most labels of a changed endpoint keep their value: no lookup for those
-        set(k, old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value));
+        id = old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value);
       }
-    }
-
-    private void set(int k, int id) {
       idsBySlot[k][slot] = id;
       if (out != null) {
         out[outRow + k] = id;
