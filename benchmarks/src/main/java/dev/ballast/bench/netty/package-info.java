@@ -1,2 +1,5 @@
-/** JMH: the cost of lb-netty's client stack against a raw Netty channel (issue 4). */
+/**
+ * lb-netty's costs: the client stack against a raw Netty channel (JMH, and by alternation in
+ * {@code StackCostRatio}; issue 4), and the CPU of idle clients ({@code IdleClientsCpu}).
+ */
 package dev.ballast.bench.netty;
