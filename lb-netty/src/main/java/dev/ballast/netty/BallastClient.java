@@ -314,7 +314,11 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     return budget;
   }
 
-  /** Returns how many calls have started and not completed. */
+  /**
+   * Returns how many calls have started and not ended. A call leaves this count just after its
+   * future completes, on the thread that completed it, so a caller that has just seen the future
+   * complete may still see it counted for a moment.
+   */
   public int inFlightCalls() {
     return calls.size();
   }

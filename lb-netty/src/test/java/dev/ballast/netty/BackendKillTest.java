@@ -100,10 +100,10 @@ class BackendKillTest {
       EndpointStats victimStats = client.stats().stream()
           .filter(s -> s.address().equals(victimAddress)).findFirst().orElseThrow();
       assertThat(victimStats.failures()).isGreaterThan(failedOnVictim);
+      // a call leaves the count just after its future completes, on the thread that completed it
       Await.until(Duration.ofSeconds(10), () -> client.stats().toString(), () ->
           client.stats().stream().allMatch(s -> s.pending() == 0 && s.inFlight() == 0
-              && s.pendingAcquires() == 0));
-      assertThat(client.inFlightCalls()).isZero();
+              && s.pendingAcquires() == 0) && client.inFlightCalls() == 0);
     }
   }
 }
