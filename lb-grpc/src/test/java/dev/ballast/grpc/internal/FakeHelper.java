@@ -70,7 +70,6 @@ final class FakeHelper extends LoadBalancer.Helper {
     throw new AssertionError("no subchannel for port " + port);
   }
 
-  /** A subchannel whose state the test sets. */
   /** Returns pick arguments carrying these headers and call options (no method). */
   static LoadBalancer.PickSubchannelArgs pickArgs(Metadata headers, CallOptions options) {
     return new LoadBalancer.PickSubchannelArgs() {
@@ -101,6 +100,7 @@ final class FakeHelper extends LoadBalancer.Helper {
     return md;
   }
 
+  /** A subchannel whose state the test sets. */
   static final class FakeSubchannel extends LoadBalancer.Subchannel {
     private List<EquivalentAddressGroup> groups;
     LoadBalancer.SubchannelStateListener listener;
