@@ -152,26 +152,6 @@ public final class ConnectionPool<Req, Rep> {
   }
 
   /**
-   * Takes a permit on a connection, waiting at most {@code timeoutNanos} (capped by the acquire
-   * timeout); the future form of {@link #acquireBefore}.
-   */
-  CompletableFuture<PooledConnection<Req, Rep>> acquire(long timeoutNanos, int attempt) {
-    CompletableFuture<PooledConnection<Req, Rep>> f = new CompletableFuture<>();
-    PooledConnection<Req, Rep> c = acquire(ticker.nanoTime(), timeoutNanos, attempt,
-        (conn, error) -> {
-          if (error != null) {
-            f.completeExceptionally(error);
-          } else {
-            f.complete(conn);
-          }
-        });
-    if (c != null) {
-      f.complete(c);
-    }
-    return f;
-  }
-
-  /**
    * Takes a permit on a connection: returns a free one at once, without allocating (the
    * callback is then not called); else returns {@code null} and calls back exactly once with a
    * connection or a failure: {@link PoolClosedException} or {@link PoolOverflowException} at
@@ -186,11 +166,6 @@ public final class ConnectionPool<Req, Rep> {
   PooledConnection<Req, Rep> acquireBefore(long deadlineNanos, int attempt,
       BiConsumer<? super PooledConnection<Req, Rep>, ? super Throwable> later) {
     long now = ticker.nanoTime();
-    return acquire(now, deadlineNanos - now, attempt, later);
-  }
-
-  private PooledConnection<Req, Rep> acquire(long now, long timeoutNanos, int attempt,
-      BiConsumer<? super PooledConnection<Req, Rep>, ? super Throwable> later) {
     Waiter w = null;
     boolean open = false;
     RuntimeException failed = null;
@@ -209,7 +184,8 @@ public final class ConnectionPool<Req, Rep> {
                   + ")", address, attempt, null);
         } else {
           w = new Waiter(attempt);
-          w.timeoutNanos = Math.max(0, Math.min(timeoutNanos, config.acquireTimeout().toNanos()));
+          w.timeoutNanos = Math.max(0,
+              Math.min(deadlineNanos - now, config.acquireTimeout().toNanos()));
           waiters.add(w);
           if (shouldOpen()) {
             connecting++;

@@ -44,6 +44,24 @@ class ConnectionPoolTest {
     return pool;
   }
 
+  /** The pool's acquire as a future, waiting at most {@code timeoutNanos} on the fake ticker. */
+  private CompletableFuture<PooledConnection<byte[], byte[]>> acquire(
+      ConnectionPool<byte[], byte[]> p, long timeoutNanos, int attempt) {
+    CompletableFuture<PooledConnection<byte[], byte[]>> f = new CompletableFuture<>();
+    long deadline = timeoutNanos > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + timeoutNanos;
+    PooledConnection<byte[], byte[]> c = p.acquireBefore(deadline, attempt, (conn, e) -> {
+      if (e != null) {
+        f.completeExceptionally(e);
+      } else {
+        f.complete(conn);
+      }
+    });
+    if (c != null) {
+      f.complete(c);
+    }
+    return f;
+  }
+
   private static <T> T get(CompletableFuture<T> f) throws Exception {
     return f.get(10, TimeUnit.SECONDS);
   }
@@ -52,11 +70,11 @@ class ConnectionPoolTest {
   void overflowAndAcquireTimeoutAreTyped() throws Exception {
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(1)
         .maxPendingAcquires(1).build(), 1);
-    PooledConnection<byte[], byte[]> c1 = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> c1 = get(acquire(p, Long.MAX_VALUE, 1));
     CompletableFuture<PooledConnection<byte[], byte[]>> waiting =
-        p.acquire(TimeUnit.MILLISECONDS.toNanos(100), 2);
+        acquire(p, TimeUnit.MILLISECONDS.toNanos(100), 2);
     assertThat(p.pendingAcquires()).isEqualTo(1);
-    Throwable overflow = catchThrowable(() -> get(p.acquire(Long.MAX_VALUE, 3)));
+    Throwable overflow = catchThrowable(() -> get(acquire(p, Long.MAX_VALUE, 3)));
     assertThat(overflow).isInstanceOf(ExecutionException.class)
         .cause().isInstanceOf(PoolOverflowException.class)
         .hasMessageContaining(server.endpoint().address()).hasMessageContaining("attempt 3");
@@ -72,8 +90,8 @@ class ConnectionPoolTest {
   @Test
   void releaseHandsTheConnectionToAWaiter() throws Exception {
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(1).build(), 1);
-    PooledConnection<byte[], byte[]> c1 = get(p.acquire(Long.MAX_VALUE, 1));
-    CompletableFuture<PooledConnection<byte[], byte[]>> waiting = p.acquire(Long.MAX_VALUE, 1);
+    PooledConnection<byte[], byte[]> c1 = get(acquire(p, Long.MAX_VALUE, 1));
+    CompletableFuture<PooledConnection<byte[], byte[]>> waiting = acquire(p, Long.MAX_VALUE, 1);
     assertThat(waiting).isNotDone();
     p.release(c1, true);
     assertThat(get(waiting)).isSameAs(c1);
@@ -86,10 +104,10 @@ class ConnectionPoolTest {
   @Test
   void multiplexesUpToTheCapThenOpensAnother() throws Exception {
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(2).build(), 3);
-    PooledConnection<byte[], byte[]> a = get(p.acquire(Long.MAX_VALUE, 1));
-    assertThat(get(p.acquire(Long.MAX_VALUE, 1))).isSameAs(a);
-    assertThat(get(p.acquire(Long.MAX_VALUE, 1))).isSameAs(a);
-    PooledConnection<byte[], byte[]> b = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> a = get(acquire(p, Long.MAX_VALUE, 1));
+    assertThat(get(acquire(p, Long.MAX_VALUE, 1))).isSameAs(a);
+    assertThat(get(acquire(p, Long.MAX_VALUE, 1))).isSameAs(a);
+    PooledConnection<byte[], byte[]> b = get(acquire(p, Long.MAX_VALUE, 1));
     assertThat(b).isNotSameAs(a);
     assertThat(p.connections()).isEqualTo(2);
     assertThat(p.inFlight()).isEqualTo(4);
@@ -103,12 +121,12 @@ class ConnectionPoolTest {
   @Test
   void unhealthyConnectionIsDroppedOnRelease() throws Exception {
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.defaults(), 8);
-    PooledConnection<byte[], byte[]> c = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> c = get(acquire(p, Long.MAX_VALUE, 1));
     p.release(c, false);
     assertThat(p.connections()).isZero();
     Await.until(Duration.ofSeconds(5), () -> "server connections " + server.connections(),
         () -> server.connections() == 0);
-    assertThat(get(p.acquire(Long.MAX_VALUE, 1))).isNotSameAs(c);
+    assertThat(get(acquire(p, Long.MAX_VALUE, 1))).isNotSameAs(c);
   }
 
   @Test
@@ -116,9 +134,9 @@ class ConnectionPoolTest {
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().idleTimeout(Duration.ofSeconds(1))
         .minConnections(1).maxConnections(4).build(), 1);
     Await.until(Duration.ofSeconds(5), () -> "min connection", () -> p.connections() == 1);
-    PooledConnection<byte[], byte[]> a = get(p.acquire(Long.MAX_VALUE, 1));
-    PooledConnection<byte[], byte[]> b = get(p.acquire(Long.MAX_VALUE, 1));
-    PooledConnection<byte[], byte[]> c = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> a = get(acquire(p, Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> b = get(acquire(p, Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> c = get(acquire(p, Long.MAX_VALUE, 1));
     assertThat(p.connections()).isEqualTo(3);
     p.release(a, true);
     p.release(b, true);
@@ -137,13 +155,13 @@ class ConnectionPoolTest {
   void connectionsAreReplacedAfterTheirLifetime() throws Exception {
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder()
         .maxLifetime(Duration.ofSeconds(10)).lifetimeJitter(0.5).build(), 4);
-    PooledConnection<byte[], byte[]> first = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> first = get(acquire(p, Long.MAX_VALUE, 1));
     p.release(first, true);
     now += Duration.ofSeconds(4).toNanos(); // under the lowest jittered lifetime (5 s)
-    assertThat(get(p.acquire(Long.MAX_VALUE, 1))).isSameAs(first);
+    assertThat(get(acquire(p, Long.MAX_VALUE, 1))).isSameAs(first);
     p.release(first, true);
     now += Duration.ofSeconds(7).toNanos(); // past the longest (10 s)
-    PooledConnection<byte[], byte[]> second = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> second = get(acquire(p, Long.MAX_VALUE, 1));
     assertThat(second).isNotSameAs(first);
     p.maintain();
     assertThat(first.channel.closeFuture().await(5, TimeUnit.SECONDS)).isTrue();
@@ -154,7 +172,7 @@ class ConnectionPoolTest {
   void connectRefusedFailsWaitersWithTheEndpoint() throws Exception {
     server.close();
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.defaults(), 8);
-    Throwable t = catchThrowable(() -> get(p.acquire(Long.MAX_VALUE, 2)));
+    Throwable t = catchThrowable(() -> get(acquire(p, Long.MAX_VALUE, 2)));
     assertThat(t).cause().isInstanceOf(ConnectFailedException.class)
         .hasMessageContaining(server.endpoint().address()).hasMessageContaining("attempt 2");
     assertThat(p.inFlight()).isZero();
@@ -164,12 +182,12 @@ class ConnectionPoolTest {
   @Test
   void closeFailsWaitersAndLaterAcquires() throws Exception {
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(1).build(), 1);
-    PooledConnection<byte[], byte[]> c = get(p.acquire(Long.MAX_VALUE, 1));
-    CompletableFuture<PooledConnection<byte[], byte[]>> waiting = p.acquire(Long.MAX_VALUE, 1);
+    PooledConnection<byte[], byte[]> c = get(acquire(p, Long.MAX_VALUE, 1));
+    CompletableFuture<PooledConnection<byte[], byte[]>> waiting = acquire(p, Long.MAX_VALUE, 1);
     p.close().get(10, TimeUnit.SECONDS);
     assertThat(catchThrowable(() -> get(waiting))).cause()
         .isInstanceOf(PoolClosedException.class);
-    assertThat(catchThrowable(() -> get(p.acquire(Long.MAX_VALUE, 1)))).cause()
+    assertThat(catchThrowable(() -> get(acquire(p, Long.MAX_VALUE, 1)))).cause()
         .isInstanceOf(PoolClosedException.class);
     assertThat(c.channel.isOpen()).isFalse();
     p.release(c, true);
@@ -179,7 +197,7 @@ class ConnectionPoolTest {
   @Test
   void acquireBeforeReturnsAFreeConnectionAtOnceElseCallsBack() throws Exception {
     ConnectionPool<byte[], byte[]> p = pool(PoolConfig.builder().maxConnections(1).build(), 1);
-    PooledConnection<byte[], byte[]> c = get(p.acquire(Long.MAX_VALUE, 1));
+    PooledConnection<byte[], byte[]> c = get(acquire(p, Long.MAX_VALUE, 1));
     p.release(c, true);
     CompletableFuture<Object> never = new CompletableFuture<>();
     // free: returned, and the callback is never called
