@@ -120,7 +120,7 @@ public final class SubsetSelector<T> {
     int h = labels.keysHash;
     for (SelectorTable<T> t : tables) {
       if (t.keysHash == h && labels.sameKeys(t.keys)) {
-        return t.subsets.get(labels);
+        return t.get(labels);
       }
     }
     if (allowRedundantKeys && !labels.isEmpty()) {
@@ -245,7 +245,8 @@ public final class SubsetSelector<T> {
     List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
     Set<Subset<T>> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
     for (SelectorTable<T> t : s.tables) {
-      List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.subsets.entrySet());
+      List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.size());
+      t.forEach((labels, subset) -> entries.add(Map.entry(labels, subset)));
       entries.sort((a, b) -> a.getKey().toString().compareTo(b.getKey().toString()));
       for (Map.Entry<RequestLabels, Subset<T>> e : entries) {
         infos.add(new SubsetStats.SubsetInfo(e.getKey(), e.getValue().size()));

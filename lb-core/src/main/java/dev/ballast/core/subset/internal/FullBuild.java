@@ -116,16 +116,18 @@ final class FullBuild<T> {
       for (int j = 0; j < sorted.length; j++) {
         perm[j] = Arrays.asList(ordered).indexOf(sorted[j]);
       }
-      Map<RequestLabels, Subset<T>> map = new HashMap<>(Math.max(4, combos.size() * 2));
+      List<RequestLabels> labels = new ArrayList<>(combos.size());
+      List<Subset<T>> subsets = new ArrayList<>(combos.size());
       for (int c = 0; c < combos.size(); c++) {
         String[] v = combos.values.get(c);
         String[] vs = new String[v.length];
         for (int j = 0; j < vs.length; j++) {
           vs[j] = v[perm[j]];
         }
-        map.put(ix.labels(sorted, vs), canon.of(combos.sets.get(c), bySlot));
+        labels.add(ix.labels(sorted, vs));
+        subsets.add(canon.of(combos.sets.get(c), bySlot));
       }
-      tables[i] = new SelectorTable<>(sorted, Arrays.hashCode(sorted), map);
+      tables[i] = SelectorTable.of(sorted, Arrays.hashCode(sorted), labels, subsets);
     }
     return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);
   }

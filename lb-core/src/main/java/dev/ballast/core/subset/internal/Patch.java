@@ -33,17 +33,14 @@ final class Patch<T> {
   private final boolean anyWeight;
   private final int epoch;
   // the dirty slots grouped by their change, in the order first seen
-  private final Transition[] transitions;
-  // Each old member set patched so far, with its ops and result: a subset with the same members
-  // and the same changes (one selector's subset is often another's) is patched once.
-  private final IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
-  private final List<ComboMap.Entry<T>> touched = new ArrayList<>();
-  private int[] touchedSelector = new int[8];
-  private final List<SlotSet> newSets = new ArrayList<>();
-  // the slots added and removed (sorted ops), for the all-endpoints subset
-  private final IntList liveOps = new IntList();
-  // the slot ops of the set being patched
-  private final IntList slotBuf = new IntList();
+  private final Transition.Group transitions;
+  // the working lists, kept by the index across patches (see Scratch)
+  private final Scratch<T> scratch;
+  private final IdentityHashMap<SlotSet, Patched> patches;
+  private final List<ComboMap.Entry<T>> touched;
+  private final List<SlotSet> newSets;
+  private final IntList liveOps;
+  private final IntList slotBuf;
 
   Patch(SubsetIndex<T> ix, SubsetState<T> prev, Node<T>[] bySlot, int[] dSlot, Endpoint[] dOld,
       Endpoint[] dNew, int[] dOldIds, int[] dNewIds, boolean[] dWeight, int epoch) {
@@ -60,17 +57,65 @@ final class Patch<T> {
       w |= b;
     }
     this.anyWeight = w;
-    this.transitions = Transition.group(dSlot, dOld, dNew, dOldIds, dNewIds, dWeight,
-        ix.indexKeys.length).toArray(new Transition[0]);
+    this.scratch = ix.patchScratch();
+    this.patches = scratch.patches;
+    this.touched = scratch.touched;
+    this.newSets = scratch.newSets;
+    this.liveOps = scratch.liveOps;
+    this.slotBuf = scratch.slotBuf;
+    this.transitions = scratch.transitions;
+    transitions.group(dSlot, dOld, dNew, dOldIds, dNewIds, dWeight);
   }
 
   /** Runs the update and returns the next state. */
   SubsetState<T> run(List<Node<T>> nodes, boolean membership) {
-    Map<String, Map<String, SlotSet>> index = patchIndex();
-    SlotSet live = membership ? patchLive() : prev.live;
-    listChanges();
-    patchSets();
-    return publish(nodes, index, live, membership);
+    try {
+      Map<String, Map<String, SlotSet>> index = patchIndex();
+      SlotSet live = membership ? patchLive() : prev.live;
+      listChanges();
+      patchSets();
+      return publish(nodes, index, live, membership);
+    } finally {
+      scratch.clear();
+    }
+  }
+
+  /**
+   * The working lists of a patch, kept by the index and cleared after each patch, so that an
+   * update allocates only what it publishes. Updater thread only.
+   *
+   * @param <T> the thing being balanced
+   */
+  static final class Scratch<T> {
+    // Each old member set patched so far, with its ops and result: a subset with the same
+    // members and the same changes (one selector's subset is often another's) is patched once.
+    final IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
+    final List<ComboMap.Entry<T>> touched = new ArrayList<>();
+    // the selector of each touched entry
+    int[] touchedSelector = new int[8];
+    final List<SlotSet> newSets = new ArrayList<>();
+    // the slots added and removed (sorted ops), for the all-endpoints subset
+    final IntList liveOps = new IntList();
+    // the slot ops of the set being patched
+    final IntList slotBuf = new IntList();
+    final Transition.Group transitions;
+
+    /** @param nk how many index keys there are */
+    Scratch(int nk) {
+      transitions = new Transition.Group(nk);
+    }
+
+    /** Empties every list, dropping the references to this patch's sets and entries. */
+    void clear() {
+      if (!patches.isEmpty()) {
+        patches.clear();
+      }
+      touched.clear();
+      newSets.clear();
+      liveOps.clear();
+      slotBuf.clear();
+      transitions.clear();
+    }
   }
 
   /** 1. The index: the sets of changed key=value pairs, patched. */
@@ -78,8 +123,8 @@ final class Patch<T> {
     String[] keys = ix.indexKeys;
     // per index key, per value id: the transitions leaving or joining it
     IntList[][] indexOps = new IntList[keys.length][];
-    for (int t = 0; t < transitions.length; t++) {
-      Transition tr = transitions[t];
+    for (int t = 0; t < transitions.size(); t++) {
+      Transition tr = transitions.get(t);
       if (PatchOps.isEmpty(tr.changed)) {
         continue; // a weight change only: no key=value set changes
       }
@@ -156,8 +201,8 @@ final class Patch<T> {
     for (int i = 0; i < ix.selectors.length; i++) {
       long[] keys = ix.selectorKeyBits[i];
       ComboMap<T> combos = ix.combos[i];
-      for (int t = 0; t < transitions.length; t++) {
-        Transition tr = transitions[t];
+      for (int t = 0; t < transitions.size(); t++) {
+        Transition tr = transitions.get(t);
         // in a subset of this selector before, after, and the same one (none of its keys changed)
         boolean hasOld = PatchOps.containsAll(tr.oldHas, keys);
         boolean hasNew = PatchOps.containsAll(tr.newHas, keys);
@@ -187,7 +232,7 @@ final class Patch<T> {
     out.clear();
     for (int m = 0; m < transitionOps.size; m++) {
       int op = transitionOps.values[m];
-      IntList slots = transitions[op >>> 1].slots;
+      IntList slots = transitions.get(op >>> 1).slots;
       boolean join = (op & 1) != 0;
       for (int q = 0; q < slots.size; q++) {
         out.add(PatchOps.op(slots.values[q], join));
@@ -205,10 +250,10 @@ final class Patch<T> {
       en.touchedIn = epoch;
       en.ops.clear();
       en.reweighted = false;
-      if (touched.size() == touchedSelector.length) {
-        touchedSelector = Arrays.copyOf(touchedSelector, touched.size() * 2);
+      if (touched.size() == scratch.touchedSelector.length) {
+        scratch.touchedSelector = Arrays.copyOf(scratch.touchedSelector, touched.size() * 2);
       }
-      touchedSelector[touched.size()] = selector;
+      scratch.touchedSelector[touched.size()] = selector;
       touched.add(en);
     }
     return en;
@@ -251,29 +296,44 @@ final class Patch<T> {
       canon.release(prev.all);
     }
     Subset<T> dflt = defaultSubset(index, live);
+    // Per selector: its subsets by table position, copied when only subsets change; or, once
+    // labels appear or disappear, by labels (a new table is made from them).
     @SuppressWarnings("unchecked")
-    Map<RequestLabels, Subset<T>>[] maps = new Map[ix.selectors.length];
+    Subset<T>[][] byPos = new Subset[ix.selectors.length][];
+    @SuppressWarnings("unchecked")
+    Map<RequestLabels, Subset<T>>[] byLabels = new Map[ix.selectors.length];
     for (int t = 0; t < touched.size(); t++) {
       ComboMap.Entry<T> en = touched.get(t);
-      int i = touchedSelector[t];
-      if (maps[i] == null) {
-        maps[i] = new HashMap<>(prev.tables[i].subsets);
-      }
+      int i = scratch.touchedSelector[t];
+      SelectorTable<T> old = prev.tables[i];
       canon.release(en.subset);
-      if (en.next == null) {
-        if (en.labels != null) {
-          maps[i].remove(en.labels);
-        }
+      boolean gone = en.next == null;
+      if (gone) {
         ix.combos[i].remove(en);
-      } else {
-        if (en.labels == null) {
-          String[] values = new String[en.ids.length];
-          for (int m = 0; m < values.length; m++) {
-            values[m] = ix.valueNames.get(ix.selectorKeyPos[i][m]).get(en.ids[m]);
-          }
-          en.labels = ix.labels(ix.selectors[i], values);
+      }
+      if (byLabels[i] == null && gone != (en.labels == null)) {
+        byLabels[i] = old.toMap(byPos[i]);
+      }
+      if (!gone && en.labels == null) {
+        String[] values = new String[en.ids.length];
+        for (int m = 0; m < values.length; m++) {
+          values[m] = ix.valueNames.get(ix.selectorKeyPos[i][m]).get(en.ids[m]);
         }
-        maps[i].put(en.labels, en.next);
+        en.labels = ix.labels(ix.selectors[i], values);
+      }
+      if (byLabels[i] != null) {
+        if (gone) {
+          if (en.labels != null) {
+            byLabels[i].remove(en.labels);
+          }
+        } else {
+          byLabels[i].put(en.labels, en.next);
+        }
+      } else if (!gone) {
+        if (byPos[i] == null) {
+          byPos[i] = old.subsetsCopy();
+        }
+        byPos[i][old.indexOf(en.labels)] = en.next;
       }
       en.subset = en.next;
       en.next = null;
@@ -281,8 +341,9 @@ final class Patch<T> {
     @SuppressWarnings("unchecked")
     SelectorTable<T>[] tables = new SelectorTable[ix.selectors.length];
     for (int i = 0; i < tables.length; i++) {
-      tables[i] = maps[i] == null ? prev.tables[i]
-          : new SelectorTable<>(ix.selectors[i], prev.tables[i].keysHash, maps[i]);
+      SelectorTable<T> old = prev.tables[i];
+      tables[i] = byLabels[i] != null ? SelectorTable.of(old.keys, old.keysHash, byLabels[i])
+          : byPos[i] != null ? old.with(byPos[i]) : old;
     }
     return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);
   }

@@ -1,10 +1,18 @@
 package dev.ballast.core.subset.internal;
 
 import dev.ballast.core.subset.RequestLabels;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
- * One selector's subsets by their labels, immutable once published.
+ * One selector's subsets by their labels, immutable once published: an open-addressing table
+ * (linear probing, at most half full) of labels, and the subsets in a parallel array. An update
+ * that changes only which subset some labels have copies the subsets array and shares the
+ * labels array; only labels that appear or disappear make a new table.
  *
  * @param <T> the thing being balanced
  */
@@ -14,12 +22,126 @@ public final class SelectorTable<T> {
   public final String[] keys;
   /** {@code Arrays.hashCode(keys)}, compared first on lookup. */
   public final int keysHash;
-  /** The subsets: only value combinations that some endpoint has; never empty subsets. */
-  public final Map<RequestLabels, Subset<T>> subsets;
+  // shared between the versions with the same labels; null where free
+  private final RequestLabels[] labels;
+  private final Subset<T>[] subsets;
+  private final int size;
 
-  SelectorTable(String[] keys, int keysHash, Map<RequestLabels, Subset<T>> subsets) {
+  private SelectorTable(String[] keys, int keysHash, RequestLabels[] labels, Subset<T>[] subsets,
+      int size) {
     this.keys = keys;
     this.keysHash = keysHash;
+    this.labels = labels;
     this.subsets = subsets;
+    this.size = size;
+  }
+
+  /**
+   * Returns the table of these subsets by their labels: only value combinations that some
+   * endpoint has, never an empty subset.
+   */
+  @SuppressWarnings("unchecked")
+  static <T> SelectorTable<T> of(String[] keys, int keysHash, List<RequestLabels> labels,
+      List<Subset<T>> subsets) {
+    int capacity = Integer.highestOneBit(Math.max(2, labels.size() * 2 - 1)) * 2;
+    RequestLabels[] ls = new RequestLabels[capacity];
+    Subset<T>[] ss = new Subset[capacity];
+    for (int i = 0; i < labels.size(); i++) {
+      RequestLabels l = labels.get(i);
+      int at = home(l, capacity - 1);
+      while (ls[at] != null) {
+        if (ls[at].equals(l)) {
+          throw new IllegalArgumentException("labels " + l + " given twice");
+        }
+        at = (at + 1) & (capacity - 1);
+      }
+      ls[at] = l;
+      ss[at] = subsets.get(i);
+    }
+    return new SelectorTable<>(keys, keysHash, ls, ss, labels.size());
+  }
+
+  /** Returns the table of these subsets by their labels. */
+  static <T> SelectorTable<T> of(String[] keys, int keysHash, Map<RequestLabels, Subset<T>> map) {
+    List<RequestLabels> labels = new ArrayList<>(map.size());
+    List<Subset<T>> subsets = new ArrayList<>(map.size());
+    map.forEach((l, s) -> {
+      labels.add(l);
+      subsets.add(s);
+    });
+    return of(keys, keysHash, labels, subsets);
+  }
+
+  /** Returns an empty table. */
+  static <T> SelectorTable<T> empty(String[] keys) {
+    return of(keys, Arrays.hashCode(keys), List.of(), List.of());
+  }
+
+  private static int home(RequestLabels l, int mask) {
+    int h = l.hashCode();
+    return (h ^ (h >>> 16)) & mask;
+  }
+
+  /** Returns the subset of these labels, or {@code null} when there is none. Allocates nothing. */
+  public Subset<T> get(RequestLabels l) {
+    int at = indexOf(l);
+    return at < 0 ? null : subsets[at];
+  }
+
+  /** Returns how many subsets there are. */
+  public int size() {
+    return size;
+  }
+
+  /** Calls {@code action} with each subset and its labels, in no particular order. */
+  public void forEach(BiConsumer<RequestLabels, Subset<T>> action) {
+    for (int i = 0; i < labels.length; i++) {
+      if (labels[i] != null) {
+        action.accept(labels[i], subsets[i]);
+      }
+    }
+  }
+
+  /** Returns the position of the labels in the table, or -1 when absent. */
+  int indexOf(RequestLabels l) {
+    RequestLabels[] ls = labels;
+    int mask = ls.length - 1;
+    for (int at = home(l, mask); ; at = (at + 1) & mask) {
+      RequestLabels k = ls[at];
+      if (k == null) {
+        return -1;
+      }
+      if (k == l || k.equals(l)) {
+        return at;
+      }
+    }
+  }
+
+  /**
+   * Returns the subsets by labels, a new map: with the subsets of {@code byPos} (a changed
+   * {@link #subsetsCopy}) if not {@code null}.
+   */
+  Map<RequestLabels, Subset<T>> toMap(Subset<T>[] byPos) {
+    Subset<T>[] ss = byPos != null ? byPos : subsets;
+    Map<RequestLabels, Subset<T>> map = new HashMap<>(Math.max(4, size * 2));
+    for (int i = 0; i < labels.length; i++) {
+      if (labels[i] != null) {
+        map.put(labels[i], ss[i]);
+      }
+    }
+    return map;
+  }
+
+  /** Returns a copy of the subsets by position, to change some and pass to {@link #with}. */
+  Subset<T>[] subsetsCopy() {
+    return subsets.clone();
+  }
+
+  /**
+   * Returns the table with the same labels and these subsets by position (from {@link
+   * #subsetsCopy}, no position left {@code null} that has labels).
+   */
+  SelectorTable<T> with(Subset<T>[] newSubsets) {
+    return new SelectorTable<>(keys, keysHash, labels, newSubsets, size);
   }
 }

@@ -114,6 +114,7 @@ public final class SubsetIndex<T> {
   private long incrementalUpdates;
   private SubsetState<T> state;
   private int[] slotScratch = new int[16];
+  private final Patch.Scratch<T> patchScratch;
   // the base of incremental updates: each selector's subsets by value ids, the shared subsets
   final ComboMap<T>[] combos;
   Canon<T> canon;
@@ -156,6 +157,7 @@ public final class SubsetIndex<T> {
       defaultValues = null;
     }
     this.indexKeys = keys.toArray(new String[0]);
+    this.patchScratch = new Patch.Scratch<>(indexKeys.length);
     for (int k = 0; k < indexKeys.length; k++) {
       indexKeyPosition.put(indexKeys[k], k);
     }
@@ -215,6 +217,11 @@ public final class SubsetIndex<T> {
     return incrementalUpdates;
   }
 
+  /** Returns the patch's working lists, empty (see {@link Patch.Scratch}). */
+  Patch.Scratch<T> patchScratch() {
+    return patchScratch;
+  }
+
   /** Returns a buffer of at least {@link #highWater} ints (contents undefined). */
   int[] slotScratch() {
     if (slotScratch.length < highWater) {
@@ -243,7 +250,7 @@ public final class SubsetIndex<T> {
   private SubsetState<T> emptyState() {
     SelectorTable<T>[] tables = new SelectorTable[selectors.length];
     for (int i = 0; i < selectors.length; i++) {
-      tables[i] = new SelectorTable<>(selectors[i], Arrays.hashCode(selectors[i]), Map.of());
+      tables[i] = SelectorTable.empty(selectors[i]);
     }
     return new SubsetState<>(this, List.of(), new Node[0], Map.of(), SlotSet.EMPTY, tables,
         null, null);
@@ -759,16 +766,15 @@ public final class SubsetIndex<T> {
       combos.clear();
       int[] pos = selectorKeyPos[i];
       int[] ids = new int[indexKeys.length];
-      for (Map.Entry<RequestLabels, Subset<T>> en : st.tables[i].subsets.entrySet()) {
-        RequestLabels labels = en.getKey();
+      st.tables[i].forEach((labels, subset) -> {
         for (int m = 0; m < pos.length; m++) {
           ids[pos[m]] = valueIds.get(pos[m]).get(labels.value(m));
         }
         ComboMap.Entry<T> entry = combos.add(ids);
         entry.labels = labels;
-        entry.subset = en.getValue();
-        canon.acquire(entry.subset);
-      }
+        entry.subset = subset;
+        canon.acquire(subset);
+      });
     }
     canon.acquire(st.all);
     canon.acquire(st.defaultSubset);

@@ -100,7 +100,7 @@ public final class SubsetState<T> {
     String[] v = values.toArray(new String[0]);
     for (SelectorTable<T> t : tables) {
       if (java.util.Arrays.equals(t.keys, k)) {
-        Subset<T> s = t.subsets.get(owner.labels(t.keys, v));
+        Subset<T> s = t.get(owner.labels(t.keys, v));
         return s == null ? MISS : s;
       }
     }
