@@ -89,7 +89,7 @@ final class Patch<T> {
   static final class Scratch<T> {
     // Each old member set patched so far, with its ops and result: a subset with the same
     // members and the same changes (one selector's subset is often another's) is patched once.
-    final IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
+    IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
     final List<ComboMap.Entry<T>> touched = new ArrayList<>();
     // the selector of each touched entry
     int[] touchedSelector = new int[8];
@@ -107,7 +107,10 @@ final class Patch<T> {
 
     /** Empties every list, dropping the references to this patch's sets and entries. */
     void clear() {
-      if (!patches.isEmpty()) {
+      if (patches.size() > 64) {
+        // clearing costs the capacity, which one big patch would leave large for good
+        patches = new IdentityHashMap<>();
+      } else if (!patches.isEmpty()) {
         patches.clear();
       }
       touched.clear();

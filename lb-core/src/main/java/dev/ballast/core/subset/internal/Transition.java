@@ -122,7 +122,8 @@ final class Transition {
         boolean[] dWeight) {
       size = 0;
       int cap = Integer.highestOneBit(Math.max(4, dSlot.length * 2)) * 2;
-      if (table.length < cap) {
+      if (table.length < cap || table.length > cap * 8) {
+        // (a table left large by one big patch is not cleared whole on every small one)
         table = new int[cap];
       } else {
         Arrays.fill(table, 0);
