@@ -28,7 +28,14 @@ public final class RequestLabels {
     this.keys = keys;
     this.values = values;
     this.keysHash = Arrays.hashCode(keys);
-    this.hash = keysHash * 31 + Arrays.hashCode(values);
+    // Values combined with an odd 32-bit multiplier (the golden ratio's), not 31: label sets of
+    // one selector differ only in their values, often in numbered ones ("v1", "v2"...), and a
+    // base-31 sum of those string hashes collides in whole families.
+    int h = keysHash;
+    for (String v : values) {
+      h = h * 0x9E3779B9 + v.hashCode();
+    }
+    this.hash = h ^ (h >>> 16);
   }
 
   /** Returns the empty label set, which matches no subset. */

@@ -81,43 +81,61 @@ final class Patch<T> {
   }
 
   /**
-   * The working lists of a patch, kept by the index and cleared after each patch, so that an
-   * update allocates only what it publishes. Updater thread only.
+   * The working lists of a patch, kept by the index and emptied after each patch, so that they
+   * are not made again for every update. Updater thread only.
+   *
+   * <p>Between patches they keep no set, entry or endpoint, only their capacity; lists grown
+   * past {@value #KEEP} elements by a big patch are made anew rather than kept (and, for the
+   * map, cleared whole by every later patch).
    *
    * @param <T> the thing being balanced
    */
   static final class Scratch<T> {
+    private static final int KEEP = 1024;
+
     // Each old member set patched so far, with its ops and result: a subset with the same
     // members and the same changes (one selector's subset is often another's) is patched once.
-    IdentityHashMap<SlotSet, Patched> patches = new IdentityHashMap<>();
-    final List<ComboMap.Entry<T>> touched = new ArrayList<>();
+    IdentityHashMap<SlotSet, Patched> patches;
+    List<ComboMap.Entry<T>> touched;
     // the selector of each touched entry
-    int[] touchedSelector = new int[8];
-    final List<SlotSet> newSets = new ArrayList<>();
+    int[] touchedSelector;
+    List<SlotSet> newSets;
     // the slots added and removed (sorted ops), for the all-endpoints subset
-    final IntList liveOps = new IntList();
+    IntList liveOps;
     // the slot ops of the set being patched
-    final IntList slotBuf = new IntList();
+    IntList slotBuf;
     final Transition.Group transitions;
 
     /** @param nk how many index keys there are */
     Scratch(int nk) {
       transitions = new Transition.Group(nk);
+      reset();
+    }
+
+    private void reset() {
+      patches = new IdentityHashMap<>();
+      touched = new ArrayList<>();
+      touchedSelector = new int[8];
+      newSets = new ArrayList<>();
+      liveOps = new IntList();
+      slotBuf = new IntList();
     }
 
     /** Empties every list, dropping the references to this patch's sets and entries. */
     void clear() {
-      if (patches.size() > 64) {
-        // clearing costs the capacity, which one big patch would leave large for good
-        patches = new IdentityHashMap<>();
-      } else if (!patches.isEmpty()) {
+      transitions.clear();
+      if (patches.size() > 64 || touched.size() > KEEP || liveOps.values.length > KEEP
+          || slotBuf.values.length > KEEP) {
+        reset();
+        return;
+      }
+      if (!patches.isEmpty()) {
         patches.clear();
       }
       touched.clear();
       newSets.clear();
       liveOps.clear();
       slotBuf.clear();
-      transitions.clear();
     }
   }
 
@@ -314,7 +332,11 @@ final class Patch<T> {
       if (gone) {
         ix.combos[i].remove(en);
       }
-      if (byLabels[i] == null && gone != (en.labels == null)) {
+      // An entry with labels is in the previous table (its position is found there); an entry
+      // that appears or disappears, or (should that invariant ever break) one not found, makes
+      // a new table from the labels.
+      int at = byLabels[i] == null && !gone && en.labels != null ? old.indexOf(en.labels) : -1;
+      if (byLabels[i] == null && (gone ? en.labels != null : at < 0)) {
         byLabels[i] = old.toMap(byPos[i]);
       }
       if (!gone && en.labels == null) {
@@ -336,7 +358,7 @@ final class Patch<T> {
         if (byPos[i] == null) {
           byPos[i] = old.subsetsCopy();
         }
-        byPos[i][old.indexOf(en.labels)] = en.next;
+        byPos[i][at] = en.next;
       }
       en.subset = en.next;
       en.next = null;

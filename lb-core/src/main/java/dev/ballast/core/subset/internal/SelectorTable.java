@@ -39,6 +39,10 @@ public final class SelectorTable<T> {
   /**
    * Returns the table of these subsets by their labels: only value combinations that some
    * endpoint has, never an empty subset.
+   *
+   * @param labels the labels, each once, of the subset at the same index of {@code subsets}
+   * @param subsets as many subsets as labels
+   * @throws IllegalArgumentException if some labels are given twice
    */
   @SuppressWarnings("unchecked")
   static <T> SelectorTable<T> of(String[] keys, int keysHash, List<RequestLabels> labels,
@@ -48,7 +52,7 @@ public final class SelectorTable<T> {
     Subset<T>[] ss = new Subset[capacity];
     for (int i = 0; i < labels.size(); i++) {
       RequestLabels l = labels.get(i);
-      int at = home(l, capacity - 1);
+      int at = home(l, shift(capacity));
       while (ls[at] != null) {
         if (ls[at].equals(l)) {
           throw new IllegalArgumentException("labels " + l + " given twice");
@@ -77,9 +81,19 @@ public final class SelectorTable<T> {
     return of(keys, Arrays.hashCode(keys), List.of(), List.of());
   }
 
-  private static int home(RequestLabels l, int mask) {
-    int h = l.hashCode();
-    return (h ^ (h >>> 16)) & mask;
+  /** Returns the shift that takes a 32-bit hash to a position in a table of this capacity. */
+  private static int shift(int capacity) {
+    return Integer.numberOfLeadingZeros(capacity) + 1;
+  }
+
+  /**
+   * Returns the labels' home position: the top bits of the hash times the golden ratio
+   * (Fibonacci hashing, Knuth, TAOCP vol. 3, 6.4). The labels of one table share their keys and
+   * often differ in one value ({@code v1}, {@code v2}...), so their polynomial hash codes are
+   * close together; taking their low bits as they are would pile them into long probe runs.
+   */
+  private static int home(RequestLabels l, int shift) {
+    return (l.hashCode() * 0x9E3779B9) >>> shift;
   }
 
   /** Returns the subset of these labels, or {@code null} when there is none. Allocates nothing. */
@@ -106,7 +120,7 @@ public final class SelectorTable<T> {
   int indexOf(RequestLabels l) {
     RequestLabels[] ls = labels;
     int mask = ls.length - 1;
-    for (int at = home(l, mask); ; at = (at + 1) & mask) {
+    for (int at = home(l, shift(ls.length)); ; at = (at + 1) & mask) {
       RequestLabels k = ls[at];
       if (k == null) {
         return -1;
@@ -130,6 +144,22 @@ public final class SelectorTable<T> {
       }
     }
     return map;
+  }
+
+  /** Returns how many positions a lookup of these labels reads (for tests of the spread). */
+  int probes(RequestLabels l) {
+    int mask = labels.length - 1;
+    int n = 1;
+    for (int at = home(l, shift(labels.length)); labels[at] != null && !labels[at].equals(l);
+        at = (at + 1) & mask) {
+      n++;
+    }
+    return n;
+  }
+
+  /** Returns how many positions the table has: a power of two, at least twice the size. */
+  int capacity() {
+    return labels.length;
   }
 
   /** Returns a copy of the subsets by position, to change some and pass to {@link #with}. */

@@ -88,6 +88,8 @@ final class Transition {
     // transitions kept for reuse beyond this many are dropped, so that one huge patch does not
     // hold its transitions for good
     private static final int KEEP = 64;
+    // slot lists and probe tables longer than this are not kept between patches
+    private static final int SLOTS_KEPT = 1024;
 
     private final int nk;
     private Transition[] items = new Transition[8];
@@ -167,11 +169,22 @@ final class Transition {
       return items[size++];
     }
 
-    /** Ends a patch: forgets the transitions past {@link #KEEP}. */
+    /**
+     * Ends a patch: keeps at most {@link #KEEP} transitions, drops slot lists and a probe table
+     * that a big patch grew, so that between patches the group holds only small arrays.
+     */
     void clear() {
       if (made > KEEP) {
-        Arrays.fill(items, KEEP, made, null);
+        items = Arrays.copyOf(items, KEEP);
         made = KEEP;
+      }
+      for (int i = 0; i < made; i++) {
+        if (items[i].slots.values.length > SLOTS_KEPT) {
+          items[i].slots.values = new int[4];
+        }
+      }
+      if (table.length > SLOTS_KEPT) {
+        table = new int[16];
       }
       size = 0;
     }

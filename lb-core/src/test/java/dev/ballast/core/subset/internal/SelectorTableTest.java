@@ -79,6 +79,65 @@ class SelectorTableTest {
     assertThat(t.toMap(byPos).get(labels(3, 0))).isSameAs(replacement);
   }
 
+  /** The table has a power-of-two number of positions, at least twice its size. */
+  @Test
+  void capacityIsAPowerOfTwoAtLeastTwiceTheSize() {
+    for (int n : new int[] {0, 1, 2, 3, 4, 5, 7, 8, 9, 100, 1000}) {
+      List<RequestLabels> ls = new ArrayList<>();
+      List<Subset<String>> ss = new ArrayList<>();
+      for (int z = 0; z < n; z++) {
+        ls.add(labels(z, 0));
+        ss.add(subset());
+      }
+      int capacity = SelectorTable.of(KEYS, 7, ls, ss).capacity();
+      assertThat(Integer.bitCount(capacity)).as("n=%d", n).isEqualTo(1);
+      assertThat(capacity).as("n=%d", n).isGreaterThanOrEqualTo(Math.max(2, 2 * n));
+    }
+  }
+
+  /**
+   * Labels that differ only in a numbered value (whose hash codes are close together) still
+   * spread over the table: lookups, found or not, read few positions on average and none reads
+   * a long run. Sets: 10 zones x 100 versions, 64 x 64, and 1000 versions of one zone.
+   */
+  @Test
+  void numberedValuesSpreadWithShortProbeRuns() {
+    int[][] shapes = {{10, 100}, {64, 64}, {1, 1000}};
+    for (int[] shape : shapes) {
+      List<RequestLabels> ls = new ArrayList<>();
+      List<Subset<String>> ss = new ArrayList<>();
+      for (int z = 0; z < shape[0]; z++) {
+        for (int v = 0; v < shape[1]; v++) {
+          ls.add(labels(z, v));
+          ss.add(subset());
+        }
+      }
+      SelectorTable<String> t = SelectorTable.of(KEYS, 7, ls, ss);
+      long hits = 0;
+      int maxHit = 0;
+      for (RequestLabels l : ls) {
+        int p = t.probes(labels(Integer.parseInt(l.value(1).substring(1)),
+            Integer.parseInt(l.value(0).substring(1))));
+        hits += p;
+        maxHit = Math.max(maxHit, p);
+      }
+      long misses = 0;
+      int maxMiss = 0;
+      for (int z = 0; z < shape[0]; z++) {
+        for (int v = shape[1]; v < 2 * shape[1]; v++) {
+          int p = t.probes(labels(z, v));
+          misses += p;
+          maxMiss = Math.max(maxMiss, p);
+        }
+      }
+      // linear probing at half load expects 1.5 reads for a hit and 2.5 for a miss
+      String shapeName = shape[0] + "x" + shape[1];
+      assertThat(hits / (double) ls.size()).as(shapeName).isLessThan(2.0);
+      assertThat(misses / (double) ls.size()).as(shapeName).isLessThan(3.5);
+      assertThat(Math.max(maxHit, maxMiss)).as(shapeName).isLessThan(40);
+    }
+  }
+
   @Test
   void emptyTableFindsNothingAndRepeatedLabelsAreRefused() {
     SelectorTable<String> empty = SelectorTable.empty(KEYS);
