@@ -127,7 +127,7 @@ final class FullBuild<T> {
         labels.add(ix.labels(sorted, vs));
         subsets.add(canon.of(combos.sets.get(c), bySlot));
       }
-      tables[i] = SelectorTable.of(sorted, Arrays.hashCode(sorted), labels, subsets);
+      tables[i] = SelectorTable.of(sorted, labels, subsets);
     }
     return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);
   }

@@ -367,7 +367,7 @@ final class Patch<T> {
     SelectorTable<T>[] tables = new SelectorTable[ix.selectors.length];
     for (int i = 0; i < tables.length; i++) {
       SelectorTable<T> old = prev.tables[i];
-      tables[i] = byLabels[i] != null ? SelectorTable.of(old.keys, old.keysHash, byLabels[i])
+      tables[i] = byLabels[i] != null ? SelectorTable.of(old.keys, byLabels[i])
           : byPos[i] != null ? old.with(byPos[i]) : old;
     }
     return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);

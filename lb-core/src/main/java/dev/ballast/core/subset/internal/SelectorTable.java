@@ -40,12 +40,13 @@ public final class SelectorTable<T> {
    * Returns the table of these subsets by their labels: only value combinations that some
    * endpoint has, never an empty subset.
    *
+   * @param keys the selector's keys, sorted (the labels' keys)
    * @param labels the labels, each once, of the subset at the same index of {@code subsets}
    * @param subsets as many subsets as labels
    * @throws IllegalArgumentException if some labels are given twice
    */
   @SuppressWarnings("unchecked")
-  static <T> SelectorTable<T> of(String[] keys, int keysHash, List<RequestLabels> labels,
+  static <T> SelectorTable<T> of(String[] keys, List<RequestLabels> labels,
       List<Subset<T>> subsets) {
     int capacity = Integer.highestOneBit(Math.max(2, labels.size() * 2 - 1)) * 2;
     RequestLabels[] ls = new RequestLabels[capacity];
@@ -62,23 +63,23 @@ public final class SelectorTable<T> {
       ls[at] = l;
       ss[at] = subsets.get(i);
     }
-    return new SelectorTable<>(keys, keysHash, ls, ss, labels.size());
+    return new SelectorTable<>(keys, Arrays.hashCode(keys), ls, ss, labels.size());
   }
 
   /** Returns the table of these subsets by their labels. */
-  static <T> SelectorTable<T> of(String[] keys, int keysHash, Map<RequestLabels, Subset<T>> map) {
+  static <T> SelectorTable<T> of(String[] keys, Map<RequestLabels, Subset<T>> map) {
     List<RequestLabels> labels = new ArrayList<>(map.size());
     List<Subset<T>> subsets = new ArrayList<>(map.size());
     map.forEach((l, s) -> {
       labels.add(l);
       subsets.add(s);
     });
-    return of(keys, keysHash, labels, subsets);
+    return of(keys, labels, subsets);
   }
 
   /** Returns an empty table. */
   static <T> SelectorTable<T> empty(String[] keys) {
-    return of(keys, Arrays.hashCode(keys), List.of(), List.of());
+    return of(keys, List.of(), List.of());
   }
 
   /** Returns the shift that takes a 32-bit hash to a position in a table of this capacity. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.subset.RequestLabels;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +38,9 @@ class SelectorTableTest {
       while (model.size() < n) {
         model.put(labels(r.nextInt(40), r.nextInt(40)), subset());
       }
-      SelectorTable<String> t = SelectorTable.of(KEYS, 7, model);
+      SelectorTable<String> t = SelectorTable.of(KEYS, model);
       assertThat(t.size()).isEqualTo(n);
-      assertThat(t.keysHash).isEqualTo(7);
+      assertThat(t.keysHash).isEqualTo(Arrays.hashCode(KEYS));
       for (int z = 0; z < 40; z++) {
         for (int v = 0; v < 40; v++) {
           RequestLabels l = labels(z, v);
@@ -66,7 +67,7 @@ class SelectorTableTest {
       ls.add(labels(z, 0));
       ss.add(subset());
     }
-    SelectorTable<String> t = SelectorTable.of(KEYS, 7, ls, ss);
+    SelectorTable<String> t = SelectorTable.of(KEYS, ls, ss);
     Subset<String>[] byPos = t.subsetsCopy();
     Subset<String> replacement = subset();
     byPos[t.indexOf(labels(3, 0))] = replacement;
@@ -89,7 +90,7 @@ class SelectorTableTest {
         ls.add(labels(z, 0));
         ss.add(subset());
       }
-      int capacity = SelectorTable.of(KEYS, 7, ls, ss).capacity();
+      int capacity = SelectorTable.of(KEYS, ls, ss).capacity();
       assertThat(Integer.bitCount(capacity)).as("n=%d", n).isEqualTo(1);
       assertThat(capacity).as("n=%d", n).isGreaterThanOrEqualTo(Math.max(2, 2 * n));
     }
@@ -112,7 +113,7 @@ class SelectorTableTest {
           ss.add(subset());
         }
       }
-      SelectorTable<String> t = SelectorTable.of(KEYS, 7, ls, ss);
+      SelectorTable<String> t = SelectorTable.of(KEYS, ls, ss);
       long hits = 0;
       int maxHit = 0;
       for (RequestLabels l : ls) {
@@ -143,7 +144,7 @@ class SelectorTableTest {
     SelectorTable<String> empty = SelectorTable.empty(KEYS);
     assertThat(empty.size()).isZero();
     assertThat(empty.get(labels(0, 0))).isNull();
-    assertThatThrownBy(() -> SelectorTable.of(KEYS, 7, List.of(labels(1, 1), labels(1, 1)),
+    assertThatThrownBy(() -> SelectorTable.of(KEYS, List.of(labels(1, 1), labels(1, 1)),
         List.of(subset(), subset())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("given twice");
