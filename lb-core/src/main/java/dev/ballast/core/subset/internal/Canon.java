@@ -2,7 +2,6 @@ package dev.ballast.core.subset.internal;
 
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Node;
-import java.util.HashMap;
 import java.util.function.Supplier;
 
 /**
@@ -14,11 +13,19 @@ import java.util.function.Supplier;
  * subsets it makes and forgets only those it drops; a full build starts a new one. Not
  * thread-safe.
  *
+ * <p>The table is open addressing with linear probing, home positions by Fibonacci hashing of
+ * the content hash and removal by backward shift (Knuth, TAOCP vol. 3, 6.4, Algorithm R), so
+ * that registering and forgetting a subset allocates nothing.
+ *
  * @param <T> the thing being balanced
  */
 final class Canon<T> {
-  private final HashMap<SlotSet, Subset<T>> byContent = new HashMap<>();
   private final Supplier<? extends Balancer<T>> factory;
+  private SlotSet[] keys = new SlotSet[16];
+  @SuppressWarnings("unchecked")
+  private Subset<T>[] values = new Subset[16];
+  private int shift = 64 - 4;
+  private int size;
 
   Canon(Supplier<? extends Balancer<T>> factory) {
     this.factory = factory;
@@ -26,12 +33,25 @@ final class Canon<T> {
 
   /** Returns the subset with these members, made (over {@code bySlot}) if there is none. */
   Subset<T> of(SlotSet members, Node<T>[] bySlot) {
-    Subset<T> s = byContent.get(members);
-    if (s == null) {
-      s = new Subset<>(members, bySlot, factory);
-      byContent.put(members, s);
+    int mask = keys.length - 1;
+    int i = home(members);
+    for (SlotSet k; (k = keys[i]) != null; i = (i + 1) & mask) {
+      if (k.equals(members)) {
+        return values[i];
+      }
+    }
+    Subset<T> s = new Subset<>(members, bySlot, factory);
+    keys[i] = members;
+    values[i] = s;
+    if (++size * 2 > keys.length) {
+      grow();
     }
     return s;
+  }
+
+  /** Returns how many subsets are registered. */
+  int size() {
+    return size;
   }
 
   /** Counts one more use of the subset ({@code null} is ignored). */
@@ -56,6 +76,53 @@ final class Canon<T> {
     if (s == null) {
       return;
     }
-    byContent.remove(s.members(), s);
+    SlotSet members = s.members();
+    int mask = keys.length - 1;
+    int i = home(members);
+    for (; keys[i] != null; i = (i + 1) & mask) {
+      if (values[i] == s) {
+        break;
+      }
+    }
+    if (keys[i] == null) {
+      return; // already forgotten
+    }
+    // backward shift: move later entries of the run into the hole if their home allows it
+    for (int j = (i + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
+      int h = home(keys[j]);
+      // the entry at j may move to i if i lies cyclically in [h, j)
+      if (((j - h) & mask) >= ((j - i) & mask)) {
+        keys[i] = keys[j];
+        values[i] = values[j];
+        i = j;
+      }
+    }
+    keys[i] = null;
+    values[i] = null;
+    size--;
+  }
+
+  private int home(SlotSet members) {
+    return (int) ((members.hash * 0x9E3779B97F4A7C15L) >>> shift);
+  }
+
+  @SuppressWarnings("unchecked")
+  private void grow() {
+    SlotSet[] oldKeys = keys;
+    Subset<T>[] oldValues = values;
+    keys = new SlotSet[oldKeys.length * 2];
+    values = new Subset[oldKeys.length * 2];
+    shift--;
+    int mask = keys.length - 1;
+    for (int j = 0; j < oldKeys.length; j++) {
+      if (oldKeys[j] != null) {
+        int i = home(oldKeys[j]);
+        while (keys[i] != null) {
+          i = (i + 1) & mask;
+        }
+        keys[i] = oldKeys[j];
+        values[i] = oldValues[j];
+      }
+    }
   }
 }

@@ -77,13 +77,18 @@ final class FullBuild<T> {
     }
     SlotSet live = allWriter.build();
     Map<String, Map<String, SlotSet>> index = new HashMap<>();
+    SlotSet[][] byId = new SlotSet[nk][];
     for (int k = 0; k < nk; k++) {
       Map<String, SlotSet> inner = new HashMap<>();
+      byId[k] = new SlotSet[writers[k].length];
       for (int id = 0; id < writers[k].length; id++) {
         if (writers[k][id] != null) {
-          inner.put(ix.valueNames.get(k).get(id), writers[k][id].build());
+          byId[k][id] = writers[k][id].build();
         } else if (counts[k][id] > 0) {
-          inner.put(ix.valueNames.get(k).get(id), live);
+          byId[k][id] = live;
+        }
+        if (byId[k][id] != null) {
+          inner.put(ix.valueNames.get(k).get(id), byId[k][id]);
         }
       }
       if (!inner.isEmpty()) {
@@ -129,7 +134,7 @@ final class FullBuild<T> {
       }
       tables[i] = SelectorTable.of(sorted, labels, subsets);
     }
-    return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);
+    return new SubsetState<>(ix, nodes, bySlot, index, byId, live, tables, all, dflt);
   }
 
   /** The non-empty value combinations of a key prefix: values in prefix order and members. */

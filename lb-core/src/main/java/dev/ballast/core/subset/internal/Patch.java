@@ -41,6 +41,8 @@ final class Patch<T> {
   private final List<SlotSet> newSets;
   private final IntList liveOps;
   private final IntList slotBuf;
+  // the index sets by key position and value id after the patch (rows copied when changed)
+  private SlotSet[][] indexById;
 
   Patch(SubsetIndex<T> ix, SubsetState<T> prev, Node<T>[] bySlot, int[] dSlot, Endpoint[] dOld,
       Endpoint[] dNew, int[] dOldIds, int[] dNewIds, boolean[] dWeight, int epoch) {
@@ -73,7 +75,7 @@ final class Patch<T> {
       Map<String, Map<String, SlotSet>> index = patchIndex();
       SlotSet live = membership ? patchLive() : prev.live;
       listChanges();
-      patchSets();
+      memberSets(live);
       return publish(nodes, index, live, membership);
     } finally {
       scratch.clear();
@@ -104,6 +106,8 @@ final class Patch<T> {
     IntList liveOps;
     // the slot ops of the set being patched
     IntList slotBuf;
+    // the sets a subset's members are the intersection of, before they are copied
+    private SlotSet[] sources = new SlotSet[4];
     final Transition.Group transitions;
 
     /** @param nk how many index keys there are */
@@ -121,6 +125,14 @@ final class Patch<T> {
       slotBuf = new IntList();
     }
 
+    /** Returns a working array of at least {@code n} sets (its contents are not kept). */
+    SlotSet[] sources(int n) {
+      if (sources.length < n) {
+        sources = new SlotSet[n];
+      }
+      return sources;
+    }
+
     /** Empties every list, dropping the references to this patch's sets and entries. */
     void clear() {
       transitions.clear();
@@ -134,6 +146,7 @@ final class Patch<T> {
       }
       touched.clear();
       newSets.clear();
+      Arrays.fill(sources, null);
       liveOps.clear();
       slotBuf.clear();
     }
@@ -167,25 +180,32 @@ final class Patch<T> {
       }
     }
     Map<String, Map<String, SlotSet>> index = prev.index;
+    indexById = prev.indexById;
     for (int k = 0; k < keys.length; k++) {
       if (indexOps[k] == null) {
         continue;
       }
       if (index == prev.index) {
         index = new HashMap<>(prev.index);
+        indexById = prev.indexById.clone();
       }
       Map<String, SlotSet> inner = new HashMap<>(prev.index.getOrDefault(keys[k], Map.of()));
+      SlotSet[] row = Arrays.copyOf(prev.indexById[k],
+          Math.max(prev.indexById[k].length, indexOps[k].length));
+      indexById[k] = row;
       for (int id = 0; id < indexOps[k].length; id++) {
         IntList ops = indexOps[k][id];
         if (ops == null) {
           continue;
         }
         String value = ix.valueNames.get(k).get(id);
-        SlotSet set = patchOnce(inner.get(value), ops, true);
+        SlotSet set = patchOnce(row[id], ops, true);
         if (set.isEmpty()) {
           inner.remove(value);
+          row[id] = null;
         } else {
           inner.put(value, set);
+          row[id] = set;
         }
       }
       if (inner.isEmpty()) {
@@ -237,8 +257,11 @@ final class Patch<T> {
         if (hasNew) {
           ComboMap.Entry<T> en = combos.get(tr.newIds);
           en = touch(en != null ? en : combos.add(tr.newIds), i);
-          en.ops.add(PatchOps.op(t, true));
-          en.reweighted |= same;
+          if (same) {
+            en.reweighted = true; // same members, but a new child balancer
+          } else {
+            en.ops.add(PatchOps.op(t, true));
+          }
         }
       }
     }
@@ -281,23 +304,67 @@ final class Patch<T> {
   }
 
   /**
-   * 3. The touched subsets' new member sets: the old ones patched ({@link SlotSet#patch}), each
-   * old set with the same ops once. A reweighted subset is forgotten first, so that its members
-   * get a new subset (a new child balancer).
+   * 3. The touched subsets' new member sets, without reading their old members: the size and
+   * hash follow from the transitions that leave and join ({@link Transition#count}, {@link
+   * Transition#mix}), and the members are the AND of the patched index sets of the subset's
+   * values ({@link #membersOf}), computed when first read. A reweighted subset is forgotten
+   * first, so that its members get a new subset (a new child balancer).
    */
-  private void patchSets() {
+  private void memberSets(SlotSet live) {
     Canon<T> canon = ix.canon;
     if (anyWeight) {
       canon.retire(prev.all);
     }
-    for (ComboMap.Entry<T> en : touched) {
+    for (int t = 0; t < touched.size(); t++) {
+      ComboMap.Entry<T> en = touched.get(t);
       if (en.reweighted) {
         canon.retire(en.subset);
       }
-      // only a subset used in several places can be another entry's old subset too
-      newSets.add(en.subset == null ? patchSet(null, slotOps(en.ops, slotBuf, true))
-          : patchOnce(en.subset.members(), en.ops, en.subset.refs > 1));
+      int size = 0;
+      long hash = 0;
+      if (en.subset != null) {
+        size = en.subset.size();
+        hash = en.subset.members().hash;
+      }
+      for (int m = 0; m < en.ops.size; m++) {
+        int op = en.ops.values[m];
+        Transition tr = transitions.get(op >>> 1);
+        size += (op & 1) != 0 ? tr.slots.size : -tr.slots.size;
+        hash ^= tr.mix;
+      }
+      newSets.add(size == 0 ? SlotSet.EMPTY
+          : membersOf(scratch.touchedSelector[t], en.ids, size, hash, live));
     }
+  }
+
+  /**
+   * Returns the members of a selector's subset of value ids {@code ids}, of the given size and
+   * hash: the index set of one of its values if that set is as large (it is then the subset),
+   * else the intersection of those sets that are not every endpoint.
+   */
+  private SlotSet membersOf(int selector, int[] ids, int size, long hash, SlotSet live) {
+    int[] pos = ix.selectorKeyPos[selector];
+    SlotSet[] sources = scratch.sources(pos.length);
+    int n = 0;
+    for (int m = 0; m < pos.length; m++) {
+      SlotSet[] row = indexById[pos[m]];
+      SlotSet set = ids[m] < row.length ? row[ids[m]] : null;
+      if (set == null || set.size() < size) {
+        throw new IllegalStateException("subset of " + size + " slots, but a value has "
+            + (set == null ? 0 : set.size()));
+      }
+      if (set.size() == size) {
+        assert set.hash == hash : "subset hash";
+        return set;
+      }
+      if (set.size() != live.size()) {
+        sources[n++] = set;
+      }
+    }
+    if (n < 2) {
+      throw new IllegalStateException("subset of " + size + " slots from " + n + " smaller sets");
+    }
+    return SlotSet.intersection(Arrays.copyOf(sources, n), size, hash, ix.highWater);
   }
 
   /** 4. The next state: subsets shared by equal members, use counts moved from old to new. */
@@ -370,7 +437,7 @@ final class Patch<T> {
       tables[i] = byLabels[i] != null ? SelectorTable.of(old.keys, byLabels[i])
           : byPos[i] != null ? old.with(byPos[i]) : old;
     }
-    return new SubsetState<>(ix, nodes, bySlot, index, live, tables, all, dflt);
+    return new SubsetState<>(ix, nodes, bySlot, index, indexById, live, tables, all, dflt);
   }
 
   /** The default subset: found again when a changed slot is or becomes one of its members. */

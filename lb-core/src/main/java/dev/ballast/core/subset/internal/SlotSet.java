@@ -16,12 +16,17 @@ import org.roaringbitmap.RoaringBitmap;
  * the changed slots. The content hash ({@link #hash}, the XOR of {@link #mix} over the
  * members) is carried along from the slots that flip, so that equal sets are found without
  * reading them. Equality is by content, whatever the forms.
+ *
+ * <p>A set may also be an <em>intersection</em> ({@link #intersection}): its size and hash are
+ * known, its members are the AND of a few other sets, computed on first read and kept. An
+ * incremental update gives each subset it touches such a set, built from the patched
+ * key=value sets of the index, so that it costs the changed slots, not the subset's size.
  */
 final class SlotSet {
 
   static final SlotSet EMPTY = new SlotSet(new int[0], null, 0, 0);
 
-  // exactly one is non-null
+  // a made set: exactly one is non-null; an intersection: both null until made (see solid)
   private final int[] array;
   private final long[] words;
   private final int size;
@@ -29,12 +34,179 @@ final class SlotSet {
   final long hash;
   // the Roaring view, made on first use (a benign race may make it twice)
   private volatile RoaringBitmap roaring;
+  // an intersection: whether it is one, the sets to AND (let go once made), the slot range, and
+  // the made members (the fields stay unused in a made set)
+  private final boolean pending;
+  private SlotSet[] sources;
+  private final int limit;
+  private volatile SlotSet made;
 
   private SlotSet(int[] array, long[] words, int size, long hash) {
     this.array = array;
     this.words = words;
     this.size = size;
     this.hash = hash;
+    this.pending = false;
+    this.limit = 0;
+  }
+
+  private SlotSet(SlotSet[] sources, int size, long hash, int limit) {
+    this.array = null;
+    this.words = null;
+    this.size = size;
+    this.hash = hash;
+    this.pending = true;
+    this.sources = sources;
+    this.limit = limit;
+  }
+
+  /**
+   * Returns the set of the slots in every one of {@code sources} (at least two, none an
+   * intersection), whose size and hash the caller knows: the members are computed on first read
+   * ({@link #and}, about a word operation per 64 slots of each source) and kept, and the sources
+   * are let go then. Until that read it costs one small object.
+   *
+   * @param limit every slot of the sources is below this
+   */
+  static SlotSet intersection(SlotSet[] sources, int size, long hash, int limit) {
+    if (size == 0) {
+      return EMPTY;
+    }
+    return new SlotSet(sources, size, hash, limit);
+  }
+
+  /** Returns whether this is an intersection whose members have not been computed yet. */
+  boolean isPending() {
+    return pending && made == null;
+  }
+
+  /** Returns this set in made form: itself, or an intersection's members, computed once. */
+  private SlotSet solid() {
+    if (!pending) {
+      return this;
+    }
+    SlotSet m = made;
+    return m != null ? m : make();
+  }
+
+  private synchronized SlotSet make() {
+    SlotSet m = made;
+    if (m == null) {
+      m = and(sources, limit, hash, true);
+      if (m.size != size) {
+        throw new IllegalStateException(
+            "intersection of " + m.size + " slots (expected: " + size + ")");
+      }
+      assert and(sources, limit).hash == hash : "intersection hash";
+      made = m;
+      sources = null;
+    }
+    return m;
+  }
+
+  /**
+   * Returns the slots in every one of {@code sets} (at least one, none an intersection), in the
+   * smaller form for slots below {@code limit}: the smallest set's members tested against the
+   * others when it is sparse, else a word-by-word AND. The result's hash is computed from its
+   * members.
+   */
+  static SlotSet and(SlotSet[] sets, int limit) {
+    return and(sets, limit, 0, false);
+  }
+
+  /** {@link #and}, with the result's hash given ({@code known}) rather than computed. */
+  private static SlotSet and(SlotSet[] sets, int limit, long hash, boolean known) {
+    SlotSet smallest = sets[0];
+    for (SlotSet s : sets) {
+      if (s.size < smallest.size) {
+        smallest = s;
+      }
+    }
+    if (smallest.size == 0) {
+      return EMPTY;
+    }
+    int[] out;
+    int n = 0;
+    if (smallest.array != null) {
+      out = new int[smallest.size];
+      for (int slot : smallest.array) {
+        boolean all = true;
+        for (SlotSet s : sets) {
+          if (s != smallest && !s.contains(slot)) {
+            all = false;
+            break;
+          }
+        }
+        if (all) {
+          out[n++] = slot;
+        }
+      }
+    } else {
+      long[] w = smallest.words.clone();
+      for (SlotSet s : sets) {
+        if (s != smallest) {
+          s.andInto(w);
+        }
+      }
+      for (long word : w) {
+        n += Long.bitCount(word);
+      }
+      if (n >= w.length) {
+        return new SlotSet(null, w, n, known ? hash : hashOf(w));
+      }
+      out = new int[n];
+      membersOf(w, out);
+    }
+    if (n == 0) {
+      return EMPTY;
+    }
+    long h = 0;
+    if (known) {
+      h = hash;
+    } else {
+      for (int i = 0; i < n; i++) {
+        h ^= mix(out[i]);
+      }
+    }
+    int range = Math.max(limit, out[n - 1] + 1);
+    if (!dense(n, range)) {
+      return new SlotSet(n == out.length ? out : Arrays.copyOf(out, n), null, n, h);
+    }
+    long[] w = new long[wordsFor(range)];
+    for (int i = 0; i < n; i++) {
+      w[out[i] >>> 6] |= 1L << out[i];
+    }
+    return new SlotSet(null, w, n, h);
+  }
+
+  /** Clears the bits of {@code w} that are not members. */
+  private void andInto(long[] w) {
+    if (words != null) {
+      for (int i = 0; i < w.length; i++) {
+        w[i] &= i < words.length ? words[i] : 0;
+      }
+      return;
+    }
+    long[] mask = new long[w.length];
+    for (int slot : array) {
+      if (slot >>> 6 < mask.length) {
+        mask[slot >>> 6] |= 1L << slot;
+      }
+    }
+    for (int i = 0; i < w.length; i++) {
+      w[i] &= mask[i];
+    }
+  }
+
+  /** Returns the XOR of {@link #mix} over the set bits. */
+  private static long hashOf(long[] w) {
+    long h = 0;
+    for (int i = 0; i < w.length; i++) {
+      for (long x = w[i]; x != 0; x &= x - 1) {
+        h ^= mix((i << 6) + Long.numberOfTrailingZeros(x));
+      }
+    }
+    return h;
   }
 
   /**
@@ -84,7 +256,7 @@ final class SlotSet {
 
   /** Returns whether the set is a bitset (else sorted ints). */
   boolean isDense() {
-    return words != null;
+    return solid().words != null;
   }
 
   /**
@@ -98,7 +270,7 @@ final class SlotSet {
         r = new RoaringBitmap();
       } else {
         r = new RoaringBitmap();
-        r.addN(toArray(), 0, size);
+        r.addN(solid().toArray(), 0, size);
       }
       roaring = r;
     }
@@ -107,6 +279,9 @@ final class SlotSet {
 
   /** Returns whether the slot is a member. */
   boolean contains(int slot) {
+    if (pending) {
+      return solid().contains(slot);
+    }
     if (words != null) {
       int w = slot >>> 6;
       return slot >= 0 && w < words.length && (words[w] & (1L << slot)) != 0;
@@ -119,6 +294,9 @@ final class SlotSet {
    * their count.
    */
   int copyTo(int[] out) {
+    if (pending) {
+      return solid().copyTo(out);
+    }
     if (array != null) {
       System.arraycopy(array, 0, out, 0, size);
       return size;
@@ -139,6 +317,9 @@ final class SlotSet {
 
   /** Returns the members, ascending. */
   int[] toArray() {
+    if (pending) {
+      return solid().toArray();
+    }
     if (array != null) {
       return array.clone();
     }
@@ -162,9 +343,7 @@ final class SlotSet {
    *     are lost
    */
   static SlotSet patch(SlotSet old, int[] ops, int n, int limit, int[] scratch) {
-    if (old == null) {
-      old = EMPTY;
-    }
+    old = old == null ? EMPTY : old.solid();
     return old.words != null ? old.patchWords(ops, n, limit)
         : old.patchArray(ops, n, limit, scratch);
   }
@@ -302,8 +481,15 @@ final class SlotSet {
     if (o == this) {
       return true;
     }
-    if (!(o instanceof SlotSet s) || s.size != size || s.hash != hash) {
+    if (!(o instanceof SlotSet other) || other.size != size || other.hash != hash) {
       return false;
+    }
+    return solid().sameMembers(other.solid());
+  }
+
+  private boolean sameMembers(SlotSet s) {
+    if (s == this) {
+      return true;
     }
     if (array != null && s.array != null) {
       return Arrays.equals(array, s.array);

@@ -252,8 +252,8 @@ public final class SubsetIndex<T> {
     for (int i = 0; i < selectors.length; i++) {
       tables[i] = SelectorTable.empty(selectors[i]);
     }
-    return new SubsetState<>(this, List.of(), new Node[0], Map.of(), SlotSet.EMPTY, tables,
-        null, null);
+    return new SubsetState<>(this, List.of(), new Node[0], Map.of(),
+        new SlotSet[indexKeys.length][0], SlotSet.EMPTY, tables, null, null);
   }
 
   /**
@@ -661,8 +661,8 @@ public final class SubsetIndex<T> {
       Endpoint[] dOld, Endpoint[] dNew, int[] dOldIds, int[] dNewIds, boolean[] dWeight,
       boolean membership) {
     if (dSlot.length == 0) {
-      state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.live, prev.tables, prev.all,
-          prev.defaultSubset);
+      state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.indexById, prev.live,
+          prev.tables, prev.all, prev.defaultSubset);
     } else if (dOldIds == null) {
       fullBuilds++;
       canon = new Canon<>(factory);

@@ -31,18 +31,22 @@ public final class SubsetState<T> {
 
   final Node<T>[] bySlot;
   final Map<String, Map<String, SlotSet>> index;
+  // the same sets by index key position and value id (null: no endpoint has it; a row may be
+  // shorter than the key's value ids), for the updater
+  final SlotSet[][] indexById;
   final SlotSet live;
   private final SubsetIndex<T> owner;
   private final Function<RequestLabels, Object> resolver = this::resolveUncached;
   private volatile Cache<RequestLabels, Object> cache;
 
   SubsetState(SubsetIndex<T> owner, List<Node<T>> nodes, Node<T>[] bySlot,
-      Map<String, Map<String, SlotSet>> index, SlotSet live,
+      Map<String, Map<String, SlotSet>> index, SlotSet[][] indexById, SlotSet live,
       SelectorTable<T>[] tables, Subset<T> all, Subset<T> defaultSubset) {
     this.owner = owner;
     this.nodes = nodes;
     this.bySlot = bySlot;
     this.index = index;
+    this.indexById = indexById;
     this.live = live;
     this.tables = tables;
     this.all = all;

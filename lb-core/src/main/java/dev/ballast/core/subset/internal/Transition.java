@@ -24,6 +24,8 @@ final class Transition {
   final long[] newHas;
   int hash;
   final IntList slots = new IntList();
+  /** The XOR of {@link SlotSet#mix} over the slots: what they add to or take from a set's hash. */
+  long mix;
   private final int[] oldBuf;
   private final int[] newBuf;
 
@@ -62,6 +64,7 @@ final class Transition {
     this.weight = weight;
     this.hash = hash;
     slots.clear();
+    mix = 0;
   }
 
   /** Returns whether a dirty slot's change is this one (its ids in row {@code row}). */
@@ -156,6 +159,7 @@ final class Transition {
           table[i] = size;
         }
         found.slots.add(dSlot[j]);
+        found.mix ^= SlotSet.mix(dSlot[j]);
       }
     }
 
