@@ -24,11 +24,17 @@ final class ComboMap<T> {
     RequestLabels labels;
     /** The subset, {@code null} for a combination new in this update. */
     Subset<T> subset;
-    // per update: the update that last touched it
+    // per update: the update that last touched it, and what that update changes: how many
+    // slots join less how many leave, the XOR of their hashes, and whether a member's weight
+    // changed (same members, but a new child balancer)
     int touchedIn;
+    int sizeDelta;
+    long hashDelta;
     boolean reweighted;
-    final PatchOps.IntList ops = new PatchOps.IntList();
     Subset<T> next;
+    // where the labels were last found in the selector's table, and that table's layout
+    int tablePos = -1;
+    Object tableLayout;
 
     Entry(int[] ids, int hash) {
       this.ids = ids;

@@ -233,10 +233,10 @@ final class Patch<T> {
   /**
    * 2. Which subsets of which selectors change. Dirty slots with the same change (old and new
    * value ids, weight or not) leave and join the same subsets, so each change (a transition) is
-   * looked at once per selector and listed, as one op, under the subsets its slots leave and
-   * join (a reweighted member "joins" again: same members, but its subset needs a new child
-   * balancer), found straight from the value ids. The slots themselves are written out only
-   * for the sets that get patched ({@link #slotOps}).
+   * looked at once per selector, and the subsets its slots leave and join, found straight from
+   * the value ids, take its slot count and hash ({@link Transition#mix}) into their size and
+   * hash. A subset with a reweighted member is marked: same members, but it needs a new child
+   * balancer.
    */
   private void listChanges() {
     for (int i = 0; i < ix.selectors.length; i++) {
@@ -252,15 +252,18 @@ final class Patch<T> {
           continue;
         }
         if (hasOld && !same) {
-          touch(combos.get(tr.oldIds), i).ops.add(PatchOps.op(t, false));
+          ComboMap.Entry<T> en = touch(combos.get(tr.oldIds), i);
+          en.sizeDelta -= tr.slots.size;
+          en.hashDelta ^= tr.mix;
         }
         if (hasNew) {
           ComboMap.Entry<T> en = combos.get(tr.newIds);
           en = touch(en != null ? en : combos.add(tr.newIds), i);
           if (same) {
-            en.reweighted = true; // same members, but a new child balancer
+            en.reweighted = true;
           } else {
-            en.ops.add(PatchOps.op(t, true));
+            en.sizeDelta += tr.slots.size;
+            en.hashDelta ^= tr.mix;
           }
         }
       }
@@ -288,11 +291,12 @@ final class Patch<T> {
     return out;
   }
 
-  /** Lists the entry the first time this update touches it, with its ops cleared. */
+  /** Lists the entry the first time this update touches it, with its changes cleared. */
   private ComboMap.Entry<T> touch(ComboMap.Entry<T> en, int selector) {
     if (en.touchedIn != epoch) {
       en.touchedIn = epoch;
-      en.ops.clear();
+      en.sizeDelta = 0;
+      en.hashDelta = 0;
       en.reweighted = false;
       if (touched.size() == scratch.touchedSelector.length) {
         scratch.touchedSelector = Arrays.copyOf(scratch.touchedSelector, touched.size() * 2);
@@ -305,8 +309,7 @@ final class Patch<T> {
 
   /**
    * 3. The touched subsets' new member sets, without reading their old members: the size and
-   * hash follow from the transitions that leave and join ({@link Transition#count}, {@link
-   * Transition#mix}), and the members are the AND of the patched index sets of the subset's
+   * hash follow from the transitions that leave and join ({@link #listChanges}), and the members are the AND of the patched index sets of the subset's
    * values ({@link #membersOf}), computed when first read. A reweighted subset is forgotten
    * first, so that its members get a new subset (a new child balancer).
    */
@@ -320,17 +323,11 @@ final class Patch<T> {
       if (en.reweighted) {
         canon.retire(en.subset);
       }
-      int size = 0;
-      long hash = 0;
+      int size = en.sizeDelta;
+      long hash = en.hashDelta;
       if (en.subset != null) {
-        size = en.subset.size();
-        hash = en.subset.members().hash;
-      }
-      for (int m = 0; m < en.ops.size; m++) {
-        int op = en.ops.values[m];
-        Transition tr = transitions.get(op >>> 1);
-        size += (op & 1) != 0 ? tr.slots.size : -tr.slots.size;
-        hash ^= tr.mix;
+        size += en.subset.size();
+        hash ^= en.subset.members().hash;
       }
       newSets.add(size == 0 ? SlotSet.EMPTY
           : membersOf(scratch.touchedSelector[t], en.ids, size, hash, live));
@@ -402,7 +399,7 @@ final class Patch<T> {
       // An entry with labels is in the previous table (its position is found there); an entry
       // that appears or disappears, or (should that invariant ever break) one not found, makes
       // a new table from the labels.
-      int at = byLabels[i] == null && !gone && en.labels != null ? old.indexOf(en.labels) : -1;
+      int at = byLabels[i] == null && !gone && en.labels != null ? positionIn(old, en) : -1;
       if (byLabels[i] == null && (gone ? en.labels != null : at < 0)) {
         byLabels[i] = old.toMap(byPos[i]);
       }
@@ -438,6 +435,19 @@ final class Patch<T> {
           : byPos[i] != null ? old.with(byPos[i]) : old;
     }
     return new SubsetState<>(ix, nodes, bySlot, index, indexById, live, tables, all, dflt);
+  }
+
+  /**
+   * Returns where the entry's labels are in the table ({@link SelectorTable#indexOf}), or -1:
+   * remembered by the entry for as long as the selector's tables keep the same layout.
+   */
+  private static int positionIn(SelectorTable<?> table, ComboMap.Entry<?> en) {
+    Object layout = table.layout();
+    if (en.tableLayout != layout) {
+      en.tablePos = table.indexOf(en.labels);
+      en.tableLayout = layout;
+    }
+    return en.tablePos;
   }
 
   /** The default subset: found again when a changed slot is or becomes one of its members. */

@@ -117,6 +117,14 @@ public final class SelectorTable<T> {
     }
   }
 
+  /**
+   * Returns a token of where the labels are: tables with the same token ({@link #with}) hold
+   * every labels at the same position.
+   */
+  Object layout() {
+    return labels;
+  }
+
   /** Returns the position of the labels in the table, or -1 when absent. */
   int indexOf(RequestLabels l) {
     RequestLabels[] ls = labels;
