@@ -22,6 +22,8 @@ import java.util.function.Supplier;
 final class Canon<T> {
   private final Supplier<? extends Balancer<T>> factory;
   private SlotSet[] keys = new SlotSet[16];
+  // each key's content hash, so that a probe reads no set whose hash differs
+  private long[] hashes = new long[16];
   @SuppressWarnings("unchecked")
   private Subset<T>[] values = new Subset[16];
   private int shift = 64 - 4;
@@ -34,14 +36,16 @@ final class Canon<T> {
   /** Returns the subset with these members, made (over {@code bySlot}) if there is none. */
   Subset<T> of(SlotSet members, Node<T>[] bySlot) {
     int mask = keys.length - 1;
-    int i = home(members);
+    long h = members.hash;
+    int i = home(h);
     for (SlotSet k; (k = keys[i]) != null; i = (i + 1) & mask) {
-      if (k.equals(members)) {
+      if (hashes[i] == h && k.equals(members)) {
         return values[i];
       }
     }
     Subset<T> s = new Subset<>(members, bySlot, factory);
     keys[i] = members;
+    hashes[i] = h;
     values[i] = s;
     if (++size * 2 > keys.length) {
       grow();
@@ -76,9 +80,8 @@ final class Canon<T> {
     if (s == null) {
       return;
     }
-    SlotSet members = s.members();
     int mask = keys.length - 1;
-    int i = home(members);
+    int i = home(s.members().hash);
     for (; keys[i] != null; i = (i + 1) & mask) {
       if (values[i] == s) {
         break;
@@ -89,10 +92,11 @@ final class Canon<T> {
     }
     // backward shift: move later entries of the run into the hole if their home allows it
     for (int j = (i + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
-      int h = home(keys[j]);
+      int h = home(hashes[j]);
       // the entry at j may move to i if i lies cyclically in [h, j)
       if (((j - h) & mask) >= ((j - i) & mask)) {
         keys[i] = keys[j];
+        hashes[i] = hashes[j];
         values[i] = values[j];
         i = j;
       }
@@ -102,25 +106,28 @@ final class Canon<T> {
     size--;
   }
 
-  private int home(SlotSet members) {
-    return (int) ((members.hash * 0x9E3779B97F4A7C15L) >>> shift);
+  private int home(long hash) {
+    return (int) ((hash * 0x9E3779B97F4A7C15L) >>> shift);
   }
 
   @SuppressWarnings("unchecked")
   private void grow() {
     SlotSet[] oldKeys = keys;
+    long[] oldHashes = hashes;
     Subset<T>[] oldValues = values;
     keys = new SlotSet[oldKeys.length * 2];
+    hashes = new long[oldKeys.length * 2];
     values = new Subset[oldKeys.length * 2];
     shift--;
     int mask = keys.length - 1;
     for (int j = 0; j < oldKeys.length; j++) {
       if (oldKeys[j] != null) {
-        int i = home(oldKeys[j]);
+        int i = home(oldHashes[j]);
         while (keys[i] != null) {
           i = (i + 1) & mask;
         }
         keys[i] = oldKeys[j];
+        hashes[i] = oldHashes[j];
         values[i] = oldValues[j];
       }
     }

@@ -199,7 +199,7 @@ final class Patch<T> {
           continue;
         }
         String value = ix.valueNames.get(k).get(id);
-        SlotSet set = patchOnce(row[id], ops, true);
+        SlotSet set = patchIndexSet(row[id], ops);
         if (set.isEmpty()) {
           inner.remove(value);
           row[id] = null;
@@ -215,6 +215,37 @@ final class Patch<T> {
       }
     }
     return index;
+  }
+
+  /**
+   * Returns an index set patched with the slots of transition ops. Each transition's slots all
+   * leave (they had the value) or all join (they did not), so a bitset is copied once and its
+   * bits flipped, the hash taking each transition's {@link Transition#mix}. A set of every
+   * endpoint may be several keys' set at once, so it is patched once per equal change ({@link
+   * #patchOnce}).
+   */
+  private SlotSet patchIndexSet(SlotSet old, IntList ops) {
+    if (old == null || old.size() == prev.live.size()) {
+      return patchOnce(old, ops, true);
+    }
+    if (!old.isDense()) {
+      return patchSet(old, slotOps(ops, slotBuf, true));
+    }
+    long[] w = old.wordsCopy(ix.highWater);
+    int size = old.size();
+    long hash = old.hash;
+    for (int m = 0; m < ops.size; m++) {
+      int op = ops.values[m];
+      Transition tr = transitions.get(op >>> 1);
+      IntList slots = tr.slots;
+      for (int q = 0; q < slots.size; q++) {
+        int slot = slots.values[q];
+        w[slot >>> 6] ^= 1L << slot;
+      }
+      size += (op & 1) != 0 ? slots.size : -slots.size;
+      hash ^= tr.mix;
+    }
+    return SlotSet.ofWords(w, size, hash);
   }
 
   private SlotSet patchLive() {
@@ -239,32 +270,45 @@ final class Patch<T> {
    * balancer.
    */
   private void listChanges() {
-    for (int i = 0; i < ix.selectors.length; i++) {
-      long[] keys = ix.selectorKeyBits[i];
-      ComboMap<T> combos = ix.combos[i];
-      for (int t = 0; t < transitions.size(); t++) {
-        Transition tr = transitions.get(t);
+    int nt = transitions.size();
+    long[][] keyBits = ix.selectorKeyBits;
+    ComboMap<T>[] combos = ix.combos;
+    for (int t = 0; t < nt; t++) {
+      Transition tr = transitions.get(t);
+      int count = tr.slots.size;
+      long mix = tr.mix;
+      for (int i = 0; i < keyBits.length; i++) {
+        long[] keys = keyBits[i];
         // in a subset of this selector before, after, and the same one (none of its keys changed)
-        boolean hasOld = PatchOps.containsAll(tr.oldHas, keys);
-        boolean hasNew = PatchOps.containsAll(tr.newHas, keys);
-        boolean same = hasOld && hasNew && PatchOps.disjoint(tr.changed, keys);
-        if (same && !tr.weight) {
+        boolean hasOld;
+        boolean hasNew;
+        boolean same;
+        if (keys.length == 1) {
+          long k = keys[0];
+          hasOld = (tr.oldHas[0] & k) == k;
+          hasNew = (tr.newHas[0] & k) == k;
+          same = hasOld && hasNew && (tr.changed[0] & k) == 0;
+        } else {
+          hasOld = PatchOps.containsAll(tr.oldHas, keys);
+          hasNew = PatchOps.containsAll(tr.newHas, keys);
+          same = hasOld && hasNew && PatchOps.disjoint(tr.changed, keys);
+        }
+        if (same) {
+          if (tr.weight) {
+            touch(combos[i].get(tr.newIds), i).reweighted = true;
+          }
           continue;
         }
-        if (hasOld && !same) {
-          ComboMap.Entry<T> en = touch(combos.get(tr.oldIds), i);
-          en.sizeDelta -= tr.slots.size;
-          en.hashDelta ^= tr.mix;
+        if (hasOld) {
+          ComboMap.Entry<T> en = touch(combos[i].get(tr.oldIds), i);
+          en.sizeDelta -= count;
+          en.hashDelta ^= mix;
         }
         if (hasNew) {
-          ComboMap.Entry<T> en = combos.get(tr.newIds);
-          en = touch(en != null ? en : combos.add(tr.newIds), i);
-          if (same) {
-            en.reweighted = true;
-          } else {
-            en.sizeDelta += tr.slots.size;
-            en.hashDelta ^= tr.mix;
-          }
+          ComboMap.Entry<T> en = combos[i].get(tr.newIds);
+          en = touch(en != null ? en : combos[i].add(tr.newIds), i);
+          en.sizeDelta += count;
+          en.hashDelta ^= mix;
         }
       }
     }

@@ -254,6 +254,32 @@ final class SlotSet {
     return size == 0;
   }
 
+  /**
+   * Returns a copy of a bitset's words ({@link #isDense}), at least {@link #wordsFor}({@code
+   * limit}) long.
+   */
+  long[] wordsCopy(int limit) {
+    long[] w = solid().words;
+    return Arrays.copyOf(w, Math.max(w.length, wordsFor(limit)));
+  }
+
+  /**
+   * Returns the set of the set bits of {@code w} (taken, not copied), of which there are {@code
+   * size}, with the given hash: a bitset, or sorted ints once that is less than half the size
+   * (as {@link #patch} does).
+   */
+  static SlotSet ofWords(long[] w, int size, long hash) {
+    if (size == 0) {
+      return EMPTY;
+    }
+    if (size >= w.length) {
+      return new SlotSet(null, w, size, hash);
+    }
+    int[] a = new int[size];
+    membersOf(w, a);
+    return new SlotSet(a, null, size, hash);
+  }
+
   /** Returns whether the set is a bitset (else sorted ints). */
   boolean isDense() {
     return solid().words != null;
