@@ -31,7 +31,6 @@ final class ComboMap<T> {
     int sizeDelta;
     long hashDelta;
     boolean reweighted;
-    Subset<T> next;
     // where the labels were last found in the selector's table, and that table's layout
     int tablePos = -1;
     Object tableLayout;

@@ -37,8 +37,11 @@ final class Patch<T> {
   // the working lists, kept by the index across patches (see Scratch)
   private final Scratch<T> scratch;
   private final IdentityHashMap<SlotSet, Patched> patches;
-  private final List<ComboMap.Entry<T>> touched;
-  private final List<SlotSet> newSets;
+  // the entries this patch touches, with their selectors and then their next subsets: arrays
+  // of this patch (young), so that filling them costs no old-to-young write barrier
+  private ComboMap.Entry<T>[] touched;
+  private int[] touchedSelector;
+  private int nTouched;
   private final IntList liveOps;
   private final IntList slotBuf;
   // the index sets by key position and value id after the patch (rows copied when changed)
@@ -61,8 +64,10 @@ final class Patch<T> {
     this.anyWeight = w;
     this.scratch = ix.patchScratch();
     this.patches = scratch.patches;
-    this.touched = scratch.touched;
-    this.newSets = scratch.newSets;
+    @SuppressWarnings("unchecked")
+    ComboMap.Entry<T>[] t = new ComboMap.Entry[64];
+    this.touched = t;
+    this.touchedSelector = new int[64];
     this.liveOps = scratch.liveOps;
     this.slotBuf = scratch.slotBuf;
     this.transitions = scratch.transitions;
@@ -75,8 +80,7 @@ final class Patch<T> {
       Map<String, Map<String, SlotSet>> index = patchIndex();
       SlotSet live = membership ? patchLive() : prev.live;
       listChanges();
-      memberSets(live);
-      return publish(nodes, index, live, membership);
+      return publish(nodes, index, live, membership, nextSubsets(live));
     } finally {
       scratch.clear();
     }
@@ -95,19 +99,13 @@ final class Patch<T> {
   static final class Scratch<T> {
     private static final int KEEP = 1024;
 
-    // Each old member set patched so far, with its ops and result: a subset with the same
-    // members and the same changes (one selector's subset is often another's) is patched once.
+    // Each set of every endpoint patched so far, with its ops and result: several keys' index
+    // sets may be that one set, and with the same changes it is patched once.
     IdentityHashMap<SlotSet, Patched> patches;
-    List<ComboMap.Entry<T>> touched;
-    // the selector of each touched entry
-    int[] touchedSelector;
-    List<SlotSet> newSets;
     // the slots added and removed (sorted ops), for the all-endpoints subset
     IntList liveOps;
     // the slot ops of the set being patched
     IntList slotBuf;
-    // the sets a subset's members are the intersection of, before they are copied
-    private SlotSet[] sources = new SlotSet[4];
     final Transition.Group transitions;
 
     /** @param nk how many index keys there are */
@@ -118,25 +116,14 @@ final class Patch<T> {
 
     private void reset() {
       patches = new IdentityHashMap<>();
-      touched = new ArrayList<>();
-      touchedSelector = new int[8];
-      newSets = new ArrayList<>();
       liveOps = new IntList();
       slotBuf = new IntList();
-    }
-
-    /** Returns a working array of at least {@code n} sets (its contents are not kept). */
-    SlotSet[] sources(int n) {
-      if (sources.length < n) {
-        sources = new SlotSet[n];
-      }
-      return sources;
     }
 
     /** Empties every list, dropping the references to this patch's sets and entries. */
     void clear() {
       transitions.clear();
-      if (patches.size() > 64 || touched.size() > KEEP || liveOps.values.length > KEEP
+      if (patches.size() > 64 || liveOps.values.length > KEEP
           || slotBuf.values.length > KEEP) {
         reset();
         return;
@@ -144,9 +131,6 @@ final class Patch<T> {
       if (!patches.isEmpty()) {
         patches.clear();
       }
-      touched.clear();
-      newSets.clear();
-      Arrays.fill(sources, null);
       liveOps.clear();
       slotBuf.clear();
     }
@@ -273,21 +257,22 @@ final class Patch<T> {
     int nt = transitions.size();
     long[][] keyBits = ix.selectorKeyBits;
     ComboMap<T>[] combos = ix.combos;
-    for (int t = 0; t < nt; t++) {
-      Transition tr = transitions.get(t);
-      int count = tr.slots.size;
-      long mix = tr.mix;
-      for (int i = 0; i < keyBits.length; i++) {
-        long[] keys = keyBits[i];
+    Transition[] trs = transitions.items();
+    for (int i = 0; i < keyBits.length; i++) {
+      long[] keys = keyBits[i];
+      ComboMap<T> cm = combos[i];
+      boolean oneWord = keys.length == 1;
+      long k0 = keys[0];
+      for (int t = 0; t < nt; t++) {
+        Transition tr = trs[t];
         // in a subset of this selector before, after, and the same one (none of its keys changed)
         boolean hasOld;
         boolean hasNew;
         boolean same;
-        if (keys.length == 1) {
-          long k = keys[0];
-          hasOld = (tr.oldHas[0] & k) == k;
-          hasNew = (tr.newHas[0] & k) == k;
-          same = hasOld && hasNew && (tr.changed[0] & k) == 0;
+        if (oneWord) {
+          hasOld = (tr.oldHas[0] & k0) == k0;
+          hasNew = (tr.newHas[0] & k0) == k0;
+          same = hasOld && hasNew && (tr.changed[0] & k0) == 0;
         } else {
           hasOld = PatchOps.containsAll(tr.oldHas, keys);
           hasNew = PatchOps.containsAll(tr.newHas, keys);
@@ -295,20 +280,20 @@ final class Patch<T> {
         }
         if (same) {
           if (tr.weight) {
-            touch(combos[i].get(tr.newIds), i).reweighted = true;
+            touch(cm.get(tr.newIds), i).reweighted = true;
           }
           continue;
         }
         if (hasOld) {
-          ComboMap.Entry<T> en = touch(combos[i].get(tr.oldIds), i);
-          en.sizeDelta -= count;
-          en.hashDelta ^= mix;
+          ComboMap.Entry<T> en = touch(cm.get(tr.oldIds), i);
+          en.sizeDelta -= tr.slots.size;
+          en.hashDelta ^= tr.mix;
         }
         if (hasNew) {
-          ComboMap.Entry<T> en = combos[i].get(tr.newIds);
-          en = touch(en != null ? en : combos[i].add(tr.newIds), i);
-          en.sizeDelta += count;
-          en.hashDelta ^= mix;
+          ComboMap.Entry<T> en = cm.get(tr.newIds);
+          en = touch(en != null ? en : cm.add(tr.newIds), i);
+          en.sizeDelta += tr.slots.size;
+          en.hashDelta ^= tr.mix;
         }
       }
     }
@@ -342,40 +327,51 @@ final class Patch<T> {
       en.sizeDelta = 0;
       en.hashDelta = 0;
       en.reweighted = false;
-      if (touched.size() == scratch.touchedSelector.length) {
-        scratch.touchedSelector = Arrays.copyOf(scratch.touchedSelector, touched.size() * 2);
+      if (nTouched == touched.length) {
+        touched = Arrays.copyOf(touched, nTouched * 2);
+        touchedSelector = Arrays.copyOf(touchedSelector, nTouched * 2);
       }
-      scratch.touchedSelector[touched.size()] = selector;
-      touched.add(en);
+      touchedSelector[nTouched] = selector;
+      touched[nTouched++] = en;
     }
     return en;
   }
 
   /**
    * 3. The touched subsets' new member sets, without reading their old members: the size and
-   * hash follow from the transitions that leave and join ({@link #listChanges}), and the members are the AND of the patched index sets of the subset's
-   * values ({@link #membersOf}), computed when first read. A reweighted subset is forgotten
-   * first, so that its members get a new subset (a new child balancer).
+   * hash follow from the transitions that leave and join ({@link #listChanges}), and the members
+   * are the AND of the patched index sets of the subset's values ({@link #membersOf}), computed
+   * when first read. A reweighted subset is forgotten first, so that its members get a new
+   * subset (a new child balancer). Returns each touched entry's next subset ({@code null}: the
+   * entry is empty now), registered and counted.
    */
-  private void memberSets(SlotSet live) {
+  private Subset<T>[] nextSubsets(SlotSet live) {
     Canon<T> canon = ix.canon;
     if (anyWeight) {
+      // (all retired first, so that no touched entry takes a subset retired after it)
       canon.retire(prev.all);
-    }
-    for (int t = 0; t < touched.size(); t++) {
-      ComboMap.Entry<T> en = touched.get(t);
-      if (en.reweighted) {
-        canon.retire(en.subset);
+      for (int t = 0; t < nTouched; t++) {
+        if (touched[t].reweighted) {
+          canon.retire(touched[t].subset);
+        }
       }
+    }
+    @SuppressWarnings("unchecked")
+    Subset<T>[] next = new Subset[nTouched];
+    for (int t = 0; t < nTouched; t++) {
+      ComboMap.Entry<T> en = touched[t];
       int size = en.sizeDelta;
       long hash = en.hashDelta;
       if (en.subset != null) {
         size += en.subset.size();
         hash ^= en.subset.members().hash;
       }
-      newSets.add(size == 0 ? SlotSet.EMPTY
-          : membersOf(scratch.touchedSelector[t], en.ids, size, hash, live));
+      if (size > 0) {
+        next[t] = canon.of(membersOf(touchedSelector[t], en.ids, size, hash, live), bySlot);
+        canon.acquire(next[t]);
+      }
     }
+    return next;
   }
 
   /**
@@ -385,11 +381,9 @@ final class Patch<T> {
    */
   private SlotSet membersOf(int selector, int[] ids, int size, long hash, SlotSet live) {
     int[] pos = ix.selectorKeyPos[selector];
-    SlotSet[] sources = scratch.sources(pos.length);
     int n = 0;
     for (int m = 0; m < pos.length; m++) {
-      SlotSet[] row = indexById[pos[m]];
-      SlotSet set = ids[m] < row.length ? row[ids[m]] : null;
+      SlotSet set = indexSet(pos[m], ids[m]);
       if (set == null || set.size() < size) {
         throw new IllegalStateException("subset of " + size + " slots, but a value has "
             + (set == null ? 0 : set.size()));
@@ -398,26 +392,31 @@ final class Patch<T> {
         assert set.hash == hash : "subset hash";
         return set;
       }
-      if (set.size() != live.size()) {
-        sources[n++] = set;
-      }
+      n += set.size() != live.size() ? 1 : 0;
     }
     if (n < 2) {
       throw new IllegalStateException("subset of " + size + " slots from " + n + " smaller sets");
     }
-    return SlotSet.intersection(Arrays.copyOf(sources, n), size, hash, ix.highWater);
+    SlotSet[] sources = new SlotSet[n];
+    n = 0;
+    for (int m = 0; m < pos.length; m++) {
+      SlotSet set = indexSet(pos[m], ids[m]);
+      if (set.size() != live.size()) {
+        sources[n++] = set;
+      }
+    }
+    return SlotSet.intersection(sources, size, hash, ix.highWater);
+  }
+
+  private SlotSet indexSet(int k, int id) {
+    SlotSet[] row = indexById[k];
+    return id < row.length ? row[id] : null;
   }
 
   /** 4. The next state: subsets shared by equal members, use counts moved from old to new. */
   private SubsetState<T> publish(List<Node<T>> nodes, Map<String, Map<String, SlotSet>> index,
-      SlotSet live, boolean membership) {
+      SlotSet live, boolean membership, Subset<T>[] next) {
     Canon<T> canon = ix.canon;
-    for (int t = 0; t < touched.size(); t++) {
-      ComboMap.Entry<T> en = touched.get(t);
-      SlotSet next = newSets.get(t);
-      en.next = next.isEmpty() ? null : canon.of(next, bySlot);
-      canon.acquire(en.next);
-    }
     Subset<T> all = prev.all;
     if (membership || anyWeight) {
       all = live.isEmpty() ? null : canon.of(live, bySlot);
@@ -431,12 +430,12 @@ final class Patch<T> {
     Subset<T>[][] byPos = new Subset[ix.selectors.length][];
     @SuppressWarnings("unchecked")
     Map<RequestLabels, Subset<T>>[] byLabels = new Map[ix.selectors.length];
-    for (int t = 0; t < touched.size(); t++) {
-      ComboMap.Entry<T> en = touched.get(t);
-      int i = scratch.touchedSelector[t];
+    for (int t = 0; t < nTouched; t++) {
+      ComboMap.Entry<T> en = touched[t];
+      int i = touchedSelector[t];
       SelectorTable<T> old = prev.tables[i];
       canon.release(en.subset);
-      boolean gone = en.next == null;
+      boolean gone = next[t] == null;
       if (gone) {
         ix.combos[i].remove(en);
       }
@@ -460,16 +459,15 @@ final class Patch<T> {
             byLabels[i].remove(en.labels);
           }
         } else {
-          byLabels[i].put(en.labels, en.next);
+          byLabels[i].put(en.labels, next[t]);
         }
       } else if (!gone) {
         if (byPos[i] == null) {
           byPos[i] = old.subsetsCopy();
         }
-        byPos[i][at] = en.next;
+        byPos[i][at] = next[t];
       }
-      en.subset = en.next;
-      en.next = null;
+      en.subset = next[t];
     }
     @SuppressWarnings("unchecked")
     SelectorTable<T>[] tables = new SelectorTable[ix.selectors.length];

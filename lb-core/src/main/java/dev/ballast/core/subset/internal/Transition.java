@@ -110,6 +110,11 @@ final class Transition {
       return size;
     }
 
+    /** Returns the transitions, {@link #size} of them first. */
+    Transition[] items() {
+      return items;
+    }
+
     /** Returns the i-th transition, in the order first seen. */
     Transition get(int i) {
       return items[i];
