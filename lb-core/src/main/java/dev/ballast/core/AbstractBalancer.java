@@ -3,11 +3,9 @@ package dev.ballast.core;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -104,14 +102,28 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     }
   }
 
+  /**
+   * Returns the weights, checking that no address is given twice through an open-addressing
+   * table of the addresses (linear probing, at most half full), which allocates one array
+   * rather than an entry per endpoint.
+   */
   private static int[] checkedWeights(Endpoint[] es) {
     int[] weights = new int[es.length];
-    Set<String> seen = new HashSet<>();
+    String[] seen = new String[Integer.highestOneBit(Math.max(1, es.length)) * 4];
+    int mask = seen.length - 1;
     long sum = 0;
     for (int i = 0; i < es.length; i++) {
       Endpoint e = Objects.requireNonNull(es[i], "endpoint");
-      if (!seen.add(e.address())) {
-        throw new IllegalArgumentException("address: " + e.address() + " given twice");
+      String address = e.address();
+      int h = address.hashCode() * 0x9E3779B9;
+      for (int at = (h ^ (h >>> 16)) & mask; ; at = (at + 1) & mask) {
+        if (seen[at] == null) {
+          seen[at] = address;
+          break;
+        }
+        if (seen[at].equals(address)) {
+          throw new IllegalArgumentException("address: " + address + " given twice");
+        }
       }
       weights[i] = e.weight();
       sum += e.weight();

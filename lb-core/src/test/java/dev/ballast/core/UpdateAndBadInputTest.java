@@ -42,6 +42,34 @@ class UpdateAndBadInputTest {
     assertThat(a2.endpoint().label("zone")).isEqualTo("x");
   }
 
+  @Test
+  void aRepeatedAddressIsFoundAmongManyWhereverItIs() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(4);
+    for (int n : new int[] {1, 2, 3, 64, 1000, 5000}) {
+      int[] weights = new int[n];
+      java.util.Arrays.fill(weights, 1);
+      List<Endpoint> distinct = endpoints(weights);
+      Balancer<Integer> b = Algorithm.ROUND_ROBIN.create(seeded(1));
+      b.update(distinct, e -> 0);
+      assertThat(b.nodes()).hasSize(n);
+      b.setNodes(b.nodes());
+      for (int round = 0; round < 5; round++) {
+        Endpoint twice = distinct.get(r.nextInt(n));
+        List<Endpoint> dup = new ArrayList<>(distinct);
+        dup.add(r.nextInt(n + 1), Endpoint.parse(twice.address() + ";weight=3"));
+        assertThatThrownBy(() -> b.update(dup, e -> 0))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("address: " + twice.address() + " given twice");
+        List<Node<Integer>> nodes = new ArrayList<>(b.nodes());
+        nodes.add(r.nextInt(n + 1), nodes.get(r.nextInt(n)));
+        assertThatThrownBy(() -> b.setNodes(nodes))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageEndingWith(" given twice");
+      }
+      assertThat(b.nodes()).hasSize(n);
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void badUpdatesAreRejectedAndLeaveTheSetUntouched(Algorithm algorithm) {
