@@ -24,7 +24,13 @@ import org.openjdk.jmh.annotations.State;
  * Each operation applies the other of two lists, so every push really changes 50 hosts. Both
  * selectors keep their nodes; every subset has been picked once before, so child balancers exist
  * (the incremental update keeps the untouched ones; the full rebuild drops them all, and pays
- * for them again on the next picks, which this benchmark does not count).
+ * for them again on the next picks, which {@code delta}, {@code incremental} and {@code
+ * fullRebuild} do not count).
+ *
+ * <p>{@code deltaThenPicks} and {@code fullRebuildThenPicks} count them: each update is followed
+ * by one pick from every subset it changed (the delta) or from every subset (the full rebuild),
+ * which makes the child balancers again and, after a delta, computes the members of each changed
+ * subset (an AND of its values' index sets) on that first pick.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,6 +54,11 @@ public class SubsetUpdateBenchmark {
   private SubsetSelector<String> incremental;
   private SubsetSelector<String> full;
   private SubsetSelector<String> delta;
+  private SubsetSelector<String> deltaPicked;
+  private SubsetSelector<String> fullPicked;
+  // the labels of the subsets whose members differ between the two pushes, and of every subset
+  private RequestLabels[] changedLabels;
+  private RequestLabels[] allLabels;
 
   /** Makes the two pushes and the two selectors. */
   @Setup
@@ -58,6 +69,9 @@ public class SubsetUpdateBenchmark {
     full = SubsetSelector.<String>builder().selectors(SubsetData.selectors()).rebuildThreshold(0)
         .build();
     delta = SubsetSelector.<String>builder().selectors(SubsetData.selectors()).build();
+    deltaPicked = SubsetSelector.<String>builder().selectors(SubsetData.selectors()).build();
+    fullPicked = SubsetSelector.<String>builder().selectors(SubsetData.selectors())
+        .rebuildThreshold(0).build();
     deltaToA = new ArrayList<>();
     deltaToB = new ArrayList<>();
     for (int i = 0; i < pushA.size(); i++) {
@@ -69,11 +83,17 @@ public class SubsetUpdateBenchmark {
     if (deltaToB.size() != changed) {
       throw new IllegalStateException("delta of " + deltaToB.size() + " (expected: " + changed + ")");
     }
-    for (SubsetSelector<String> s : List.of(incremental, full, delta)) {
+    List<RequestLabels> before = new ArrayList<>();
+    List<List<String>> membersBefore = new ArrayList<>();
+    for (SubsetSelector<String> s : List.of(incremental, full, delta, deltaPicked, fullPicked)) {
       s.update(pushA, Endpoint::address);
       for (SubsetStats.SubsetInfo info : s.stats().subsets()) {
         s.pick(info.labels()).cancel();
       }
+    }
+    for (SubsetStats.SubsetInfo info : full.stats().subsets()) {
+      before.add(info.labels());
+      membersBefore.add(addresses(full.members(info.labels())));
     }
     // sanity: the same push gives the same subsets both ways
     incremental.update(pushB, Endpoint::address);
@@ -85,6 +105,18 @@ public class SubsetUpdateBenchmark {
           || !addresses(delta.members(l)).equals(addresses(full.members(l)))) {
         throw new IllegalStateException("subset " + l + " differs");
       }
+    }
+    List<RequestLabels> changedList = new ArrayList<>();
+    for (int i = 0; i < before.size(); i++) {
+      if (!addresses(full.members(before.get(i))).equals(membersBefore.get(i))) {
+        changedList.add(before.get(i));
+      }
+    }
+    changedLabels = changedList.toArray(new RequestLabels[0]);
+    allLabels = before.toArray(new RequestLabels[0]);
+    if (full.stats().subsetCount() != allLabels.length || changedLabels.length == 0) {
+      throw new IllegalStateException("subsets: " + allLabels.length + ", changed "
+          + changedLabels.length);
     }
     if (incremental.stats().incrementalUpdates() == 0 || full.stats().incrementalUpdates() != 0
         || delta.stats().incrementalUpdates() == 0 || delta.stats().subsetCount()
@@ -122,5 +154,32 @@ public class SubsetUpdateBenchmark {
     flip = !flip;
     delta.apply(flip ? deltaToA : deltaToB, List.of(), Endpoint::address);
     return delta;
+  }
+
+  /**
+   * The delta, then one pick from each subset whose members it changed: the child balancers
+   * made again and the changed subsets' members computed.
+   */
+  @Benchmark
+  public SubsetSelector<String> deltaThenPicks() {
+    flip = !flip;
+    deltaPicked.apply(flip ? deltaToA : deltaToB, List.of(), Endpoint::address);
+    pickEach(deltaPicked, changedLabels);
+    return deltaPicked;
+  }
+
+  /** The full rebuild, then one pick from every subset: every child balancer made again. */
+  @Benchmark
+  public SubsetSelector<String> fullRebuildThenPicks() {
+    flip = !flip;
+    fullPicked.update(flip ? pushA : pushB, Endpoint::address);
+    pickEach(fullPicked, allLabels);
+    return fullPicked;
+  }
+
+  private static void pickEach(SubsetSelector<String> s, RequestLabels[] labels) {
+    for (RequestLabels l : labels) {
+      s.pick(l).cancel();
+    }
   }
 }
