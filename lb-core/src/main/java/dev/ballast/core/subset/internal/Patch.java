@@ -4,7 +4,6 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.internal.PatchOps.IntList;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -13,11 +12,12 @@ import java.util.Map;
 
 /**
  * One incremental update of a {@link SubsetIndex} (see its description), made and run once on
- * the updater's thread: the changed key=value sets of the index, then the subsets the changed
- * slots leave or join, each an old member set patched ({@link SlotSet#patch}: a bitset copy and
- * bit flips, or block copies of sorted ints), then the next state, sharing everything else with
- * the previous one. Costs the changes and the subsets they touch, never
- * the number of endpoints.
+ * the updater's thread: the changed key=value sets of the index, patched (a bitset copy and bit
+ * flips, or block copies of sorted ints); then the subsets the changed slots leave or join, each
+ * with its size and content hash carried from the changes and its members the AND of its
+ * values' patched index sets, computed when first read ({@link SlotSet#intersection}); then the
+ * next state, sharing everything else with the previous one. Costs the changes and the number
+ * of subsets they touch, never the number of endpoints nor the size of a subset.
  *
  * @param <T> the thing being balanced
  */

@@ -47,14 +47,18 @@ import org.roaringbitmap.RoaringBitmap;
  * (in {@link FullBuild}).
  *
  * <p><b>Incremental update</b> (few endpoints added, removed, relabelled or reweighted): the
- * index sets of the changed {@code key=value} pairs are patched; for each selector, only the
- * subsets that a changed endpoint leaves, joins, or belongs to with a new weight get a new
- * member set: the old one patched ({@link SlotSet#patch}). Everything else, including the
+ * index sets of the changed {@code key=value} pairs are patched ({@link SlotSet#patch}); for
+ * each selector, only the subsets that a changed endpoint leaves, joins, or belongs to with a
+ * new weight get a new member set. That set is not copied from the old one: its size and
+ * content hash follow from the changed endpoints, and its members are the AND of the subset's
+ * values' patched index sets ({@link SlotSet#intersection}), computed when the subset is first
+ * read (its first pick makes its child balancer then anyway). Everything else, including the
  * already made child balancers, is shared with the previous state. The updater keeps each
  * selector's subsets by value ids ({@link ComboMap}) and the shared subsets with their use
  * counts ({@link Canon}) across patches, so a patch never walks untouched subsets; the patch
- * itself is {@link Patch}. (Intersecting the pairs' sets again would cost as much as the full
- * build when, as with 3 values per key, 50 changed endpoints touch nearly every subset.)
+ * itself is {@link Patch}. (Copying and patching the touched subsets' sets would cost nearly
+ * as much as the full build when, as with 3 values per key, 50 changed endpoints touch nearly
+ * every subset.)
  *
  * <p><b>Delta</b> ({@link #apply}): the changed slots come from the delta itself, by address,
  * with no pass over the other endpoints; then the same incremental patch (or, above the
