@@ -106,6 +106,8 @@ final class Patch<T> {
     IntList liveOps;
     // the slot ops of the set being patched
     IntList slotBuf;
+    // per index key and value id, a list for the transitions leaving or joining its set
+    private IntList[][] indexOps = new IntList[0][];
     final Transition.Group transitions;
 
     /** @param nk how many index keys there are */
@@ -118,6 +120,22 @@ final class Patch<T> {
       patches = new IdentityHashMap<>();
       liveOps = new IntList();
       slotBuf = new IntList();
+    }
+
+    /** Returns the kept op list of index key {@code k}, value id {@code id} (not cleared). */
+    IntList indexOps(int k, int id) {
+      if (k >= indexOps.length) {
+        indexOps = Arrays.copyOf(indexOps, k + 1);
+      }
+      IntList[] row = indexOps[k];
+      if (row == null || id >= row.length) {
+        row = row == null ? new IntList[id + 1] : Arrays.copyOf(row, Math.max(id + 1, row.length * 2));
+        indexOps[k] = row;
+      }
+      if (row[id] == null || row[id].values.length > KEEP) {
+        row[id] = new IntList();
+      }
+      return row[id];
     }
 
     /** Empties every list, dropping the references to this patch's sets and entries. */
@@ -139,7 +157,8 @@ final class Patch<T> {
   /** 1. The index: the sets of changed key=value pairs, patched. */
   private Map<String, Map<String, SlotSet>> patchIndex() {
     String[] keys = ix.indexKeys;
-    // per index key, per value id: the transitions leaving or joining it
+    // per index key, per value id: the transitions leaving or joining it (lists kept by the
+    // scratch, emptied when first used by this patch)
     IntList[][] indexOps = new IntList[keys.length][];
     for (int t = 0; t < transitions.size(); t++) {
       Transition tr = transitions.get(t);
@@ -156,10 +175,10 @@ final class Patch<T> {
           indexOps[k] = new IntList[ix.valueNames.get(k).size()];
         }
         if (ov >= 0) {
-          opsOf(indexOps[k], ov).add(PatchOps.op(t, false));
+          opsOf(indexOps[k], k, ov).add(PatchOps.op(t, false));
         }
         if (nv >= 0) {
-          opsOf(indexOps[k], nv).add(PatchOps.op(t, true));
+          opsOf(indexOps[k], k, nv).add(PatchOps.op(t, true));
         }
       }
     }
@@ -542,10 +561,11 @@ final class Patch<T> {
   /** An old member set's patch: the ops (sorted) and the result. */
   private record Patched(IntList ops, SlotSet result) {}
 
-  private static IntList opsOf(IntList[] byId, int id) {
+  private IntList opsOf(IntList[] byId, int k, int id) {
     IntList ops = byId[id];
     if (ops == null) {
-      ops = new IntList();
+      ops = scratch.indexOps(k, id);
+      ops.clear();
       byId[id] = ops;
     }
     return ops;
