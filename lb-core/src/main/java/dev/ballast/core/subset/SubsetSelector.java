@@ -179,10 +179,12 @@ public final class SubsetSelector<T> {
    * known does nothing. New nodes get a value made by {@code values}, called only after the
    * whole delta is validated, and come after the existing nodes in {@link #nodes()}.
    *
-   * <p>Costs the delta and the subsets it touches, not the endpoint count: only the subsets that
-   * a changed endpoint leaves, joins or is reweighted in get a new member set (a copy, so
-   * picks on the previous state stay consistent) and a new child balancer; every other subset
-   * and its child balancer is shared with the previous state. Like {@link #update}, a delta
+   * <p>Costs the delta and the number of subsets it touches, not the endpoint count nor the
+   * subsets' sizes: only the subsets that a changed endpoint leaves, joins or is reweighted in
+   * get a new member set and a new child balancer (picks on the previous state keep the old
+   * ones). The new member set is the intersection of the subset's patched {@code key=value}
+   * sets, computed on the subset's first pick, when its child balancer is made. Every other
+   * subset and its child balancer is shared with the previous state. Like {@link #update}, a delta
    * touching more than the {@linkplain Builder#rebuildThreshold rebuild threshold} rebuilds
    * every subset. Give a delta with the same endpoints as {@code update} would give the same
    * subsets.
