@@ -246,6 +246,76 @@ class SubsetSelectorTest {
   }
 
   @Test
+  void aReweightedMemberThatMovesDoesNotLendItsOldChildToAnEqualSet() {
+    // selectors {a} and {b}: X moves from a=1,b=1 to a=2,b=2 with weight 9, Y is a=1,b=2. The
+    // new b=2 set {X,Y} equals the old a=1 set, whose child balancer has X at weight 1.
+    Endpoint x = Endpoint.of("10.0.0.1", 80, 1, Map.of("a", "1", "b", "1"));
+    Endpoint y = Endpoint.of("10.0.0.2", 80, 1, Map.of("a", "1", "b", "2"));
+    Endpoint moved = Endpoint.of("10.0.0.1", 80, 9, Map.of("a", "2", "b", "2"));
+    for (boolean delta : new boolean[] {false, true}) {
+      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("a").selector("b")
+          .algorithm(Algorithm.VNSWRR).rebuildThreshold(1).build();
+      List<Endpoint> hosts = new ArrayList<>(filler(20));
+      hosts.addAll(List.of(x, y));
+      s.update(hosts, Endpoint::address);
+      assertThat(pickMany(s, RequestLabels.of("a", "1"), 10))
+          .filteredOn("10.0.0.1:80"::equals).hasSize(5);
+      if (delta) {
+        s.apply(List.of(moved), List.of(), Endpoint::address);
+      } else {
+        hosts.set(20, moved);
+        s.update(hosts, Endpoint::address);
+      }
+      assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
+      // one VNSWRR cycle of weights 9 and 1, ten times over
+      assertThat(pickMany(s, RequestLabels.of("b", "2"), 100))
+          .filteredOn("10.0.0.1:80"::equals).hasSize(90);
+    }
+  }
+
+  @Test
+  void aReweightedMemberOfTheDefaultSubsetDoesNotLendItsOldChildToAnEqualSet() {
+    // default {zone=a, tier=x} = {X,Y}; zone=a = {X,Y,Z}. One change moves Z to zone b and
+    // gives X weight 9: zone=a becomes {X,Y}, equal to the default's old set.
+    Endpoint x = Endpoint.of("10.0.0.1", 80, 1, Map.of("zone", "a", "tier", "x"));
+    Endpoint y = Endpoint.of("10.0.0.2", 80, 1, Map.of("zone", "a", "tier", "x"));
+    Endpoint z = Endpoint.of("10.0.0.3", 80, 1, Map.of("zone", "a", "tier", "w"));
+    for (boolean delta : new boolean[] {false, true}) {
+      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("zone")
+          .defaultSubset(Map.of("zone", "a", "tier", "x"))
+          .fallbackPolicy(FallbackPolicy.DEFAULT_SUBSET).algorithm(Algorithm.VNSWRR)
+          .rebuildThreshold(1).build();
+      List<Endpoint> hosts = new ArrayList<>(filler(20));
+      hosts.addAll(List.of(x, y, z));
+      s.update(hosts, Endpoint::address);
+      RequestLabels miss = RequestLabels.of("zone", "none");
+      assertThat(pickMany(s, miss, 10)).filteredOn("10.0.0.1:80"::equals).hasSize(5);
+      List<Endpoint> change = List.of(x.withWeight(9), z.withLabels(Map.of("zone", "b", "tier", "w")));
+      if (delta) {
+        s.apply(change, List.of(), Endpoint::address);
+      } else {
+        hosts.set(20, change.get(0));
+        hosts.set(22, change.get(1));
+        s.update(hosts, Endpoint::address);
+      }
+      assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
+      assertThat(pickMany(s, RequestLabels.of("zone", "a"), 100))
+          .filteredOn("10.0.0.1:80"::equals).hasSize(90);
+      assertThat(pickMany(s, miss, 100)).filteredOn("10.0.0.1:80"::equals).hasSize(90);
+    }
+  }
+
+  /** Endpoints in a zone and with labels of their own, so that the test's subsets stay small. */
+  private static List<Endpoint> filler(int n) {
+    List<Endpoint> list = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      list.add(Endpoint.of("10.1.0." + (i + 1), 80, 1,
+          Map.of("zone", "f", "tier", "f", "a", "f", "b", "f")));
+    }
+    return list;
+  }
+
+  @Test
   void removedNodesAreReturnedAndSlotsReused() {
     SubsetSelector<String> s = builder().rebuildThreshold(1).build();
     s.update(THREE, Endpoint::address);

@@ -269,8 +269,9 @@ final class Patch<T> {
    * value ids, weight or not) leave and join the same subsets, so each change (a transition) is
    * looked at once per selector, and the subsets its slots leave and join, found straight from
    * the value ids, take its slot count and hash ({@link Transition#mix}) into their size and
-   * hash. A subset with a reweighted member is marked: same members, but it needs a new child
-   * balancer.
+   * hash. An entry whose old subset holds a reweighted member is marked ({@code reweighted}):
+   * that subset's child balancer has the old weight, so it is retired before any new member set
+   * is registered, and an entry the member stays in gets a new subset with the same members.
    */
   private void listChanges() {
     int nt = transitions.size();
@@ -307,6 +308,8 @@ final class Patch<T> {
           ComboMap.Entry<T> en = touch(cm.get(tr.oldIds), i);
           en.sizeDelta -= tr.slots.size;
           en.hashDelta ^= tr.mix;
+          // its old subset holds the slots' old weights: not to be found for an equal set now
+          en.reweighted |= tr.weight;
         }
         if (hasNew) {
           ComboMap.Entry<T> en = cm.get(tr.newIds);
@@ -367,8 +370,13 @@ final class Patch<T> {
   private Subset<T>[] nextSubsets(SlotSet live) {
     Canon<T> canon = ix.canon;
     if (anyWeight) {
-      // (all retired first, so that no touched entry takes a subset retired after it)
+      // Every subset holding a reweighted member is retired first, so that no new member set
+      // finds it (its child balancer has the old weight): the all-endpoints and default
+      // subsets, and the old subsets of the entries such a member leaves or stays in.
       canon.retire(prev.all);
+      if (prev.defaultSubset != null && holdsReweighted(prev.defaultSubset)) {
+        canon.retire(prev.defaultSubset);
+      }
       for (int t = 0; t < nTouched; t++) {
         if (touched[t].reweighted) {
           canon.retire(touched[t].subset);
@@ -511,6 +519,16 @@ final class Patch<T> {
     return en.tablePos;
   }
 
+  /** Returns whether a dirty slot whose weight changed is a member of the subset. */
+  private boolean holdsReweighted(Subset<T> s) {
+    for (int j = 0; j < dSlot.length; j++) {
+      if (dWeight[j] && dOld[j] != null && s.members().contains(dSlot[j])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The default subset: found again when a changed slot is or becomes one of its members. */
   private Subset<T> defaultSubset(Map<String, Map<String, SlotSet>> index, SlotSet live) {
     Subset<T> dflt = prev.defaultSubset;
@@ -523,14 +541,6 @@ final class Patch<T> {
       return dflt;
     }
     Canon<T> canon = ix.canon;
-    if (dflt != null && anyWeight) {
-      for (int j = 0; j < dSlot.length; j++) {
-        if (dWeight[j] && dflt.members().contains(dSlot[j])) {
-          canon.retire(dflt);
-          break;
-        }
-      }
-    }
     Subset<T> next = bits.isEmpty() ? null : canon.of(bits, bySlot);
     canon.acquire(next);
     canon.release(dflt);

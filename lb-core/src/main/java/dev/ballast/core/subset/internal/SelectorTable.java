@@ -26,14 +26,17 @@ public final class SelectorTable<T> {
   private final RequestLabels[] labels;
   private final Subset<T>[] subsets;
   private final int size;
+  // one per labels array, shared by the versions made with with(): see layout()
+  private final Object layout;
 
   private SelectorTable(String[] keys, int keysHash, RequestLabels[] labels, Subset<T>[] subsets,
-      int size) {
+      int size, Object layout) {
     this.keys = keys;
     this.keysHash = keysHash;
     this.labels = labels;
     this.subsets = subsets;
     this.size = size;
+    this.layout = layout;
   }
 
   /**
@@ -63,7 +66,7 @@ public final class SelectorTable<T> {
       ls[at] = l;
       ss[at] = subsets.get(i);
     }
-    return new SelectorTable<>(keys, Arrays.hashCode(keys), ls, ss, labels.size());
+    return new SelectorTable<>(keys, Arrays.hashCode(keys), ls, ss, labels.size(), new Object());
   }
 
   /** Returns the table of these subsets by their labels. */
@@ -119,10 +122,11 @@ public final class SelectorTable<T> {
 
   /**
    * Returns a token of where the labels are: tables with the same token ({@link #with}) hold
-   * every labels at the same position.
+   * every labels at the same position. A small object of its own, so that keeping it keeps no
+   * old table's arrays alive.
    */
   Object layout() {
-    return labels;
+    return layout;
   }
 
   /** Returns the position of the labels in the table, or -1 when absent. */
@@ -181,6 +185,6 @@ public final class SelectorTable<T> {
    * #subsetsCopy}, no position left {@code null} that has labels).
    */
   SelectorTable<T> with(Subset<T>[] newSubsets) {
-    return new SelectorTable<>(keys, keysHash, labels, newSubsets, size);
+    return new SelectorTable<>(keys, keysHash, labels, newSubsets, size, layout);
   }
 }

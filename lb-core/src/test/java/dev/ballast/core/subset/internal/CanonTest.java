@@ -58,6 +58,58 @@ class CanonTest {
     }
   }
 
+  @Test
+  void probeRunsThatClusterAndWrapAroundStayConsistent() {
+    // Content hashes chosen so that their home positions pile up at the table's last slots (the
+    // runs wrap around to the first ones) or at its first slots, at every capacity: the home is
+    // the top bits of hash x golden ratio, so hash = p x (golden ratio)^-1 gives home = top(p).
+    long golden = 0x9E3779B97F4A7C15L;
+    long inverse = golden;
+    for (int i = 0; i < 6; i++) {
+      inverse *= 2 - golden * inverse; // Newton's iteration for the inverse modulo 2^64
+    }
+    assertThat(golden * inverse).isEqualTo(1L);
+    SplittableRandom r = new SplittableRandom(7);
+    long[] hashes = new long[8];
+    for (int i = 0; i < hashes.length; i++) {
+      long p = i < 3 ? (-1L << 40) | r.nextLong(1L << 40) : i < 5 ? r.nextLong(1L << 40)
+          : r.nextLong();
+      hashes[i] = p * inverse;
+    }
+    SlotSet base = set(1, 4);
+    @SuppressWarnings("unchecked")
+    Node<String>[] bySlot = new Node[0];
+    for (int round = 0; round < 20; round++) {
+      Canon<String> canon = new Canon<>(() -> null);
+      Map<SlotSet, Subset<String>> model = new java.util.IdentityHashMap<>();
+      List<SlotSet> live = new ArrayList<>();
+      int nextSize = 1;
+      for (int step = 0; step < 5000; step++) {
+        int op = r.nextInt(10);
+        if (op < 4 && !live.isEmpty()) {
+          canon.retire(model.remove(live.remove(r.nextInt(live.size()))));
+        } else if (op < 7 && !live.isEmpty()) {
+          SlotSet set = live.get(r.nextInt(live.size()));
+          assertThat(canon.of(set, bySlot)).as("round %d step %d", round, step)
+              .isSameAs(model.get(set));
+        } else if (live.size() < 400) {
+          // sets of distinct sizes (never equal, so no members are read) from few hashes
+          SlotSet set = SlotSet.intersection(new SlotSet[] {base, base}, nextSize++,
+              hashes[r.nextInt(hashes.length)], 100);
+          Subset<String> got = canon.of(set, bySlot);
+          assertThat(got.members()).isSameAs(set);
+          model.put(set, got);
+          live.add(set);
+        }
+        assertThat(canon.size()).isEqualTo(model.size());
+      }
+      for (SlotSet set : live) {
+        assertThat(canon.of(set, bySlot)).isSameAs(model.get(set));
+        assertThat(set.isPending()).isTrue();
+      }
+    }
+  }
+
   private static SlotSet set(int from, int to) {
     SlotSet.Builder b = new SlotSet.Builder(to - from, 1000);
     for (int i = from; i < to; i++) {

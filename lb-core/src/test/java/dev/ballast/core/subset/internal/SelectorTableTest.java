@@ -78,6 +78,10 @@ class SelectorTableTest {
     }
     assertThat(next.size()).isEqualTo(5);
     assertThat(t.toMap(byPos).get(labels(3, 0))).isSameAs(replacement);
+    // positions are remembered by layout: with() keeps it, a table made anew has its own
+    assertThat(next.layout()).isSameAs(t.layout());
+    SelectorTable<String> remade = SelectorTable.of(KEYS, ls, ss);
+    assertThat(remade.layout()).isNotSameAs(t.layout()).isNotInstanceOf(Object[].class);
   }
 
   /** The table has a power-of-two number of positions, at least twice its size. */

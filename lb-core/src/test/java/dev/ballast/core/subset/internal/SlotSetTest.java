@@ -198,6 +198,10 @@ class SlotSetTest {
     SlotSet wrong = SlotSet.intersection(new SlotSet[] {a, b}, 3, 0, 100);
     assertThatThrownBy(wrong::toArray).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("intersection of 2 slots (expected: 3)");
+    // a wrong hash with the right size is caught where assertions are on (as in these tests)
+    SlotSet wrongHash = SlotSet.intersection(new SlotSet[] {a, b}, 2, 12345, 100);
+    assertThatThrownBy(wrongHash::toArray).isInstanceOf(AssertionError.class)
+        .hasMessage("intersection hash");
   }
 
   @Test
