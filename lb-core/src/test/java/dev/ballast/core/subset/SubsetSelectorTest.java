@@ -305,6 +305,46 @@ class SubsetSelectorTest {
     }
   }
 
+  @Test
+  void aDeltaWhoseNewValueOutgrowsASelectorsDirectArrayMidwayGivesTheSameSubsets() {
+    // {a, b} with 47 values each (the selector's direct array of value combinations is 47 x
+    // 47): a new value of a, seen after other changes to the same selector in one delta, needs
+    // room for 94 values, past the largest direct array, which is dropped while the delta is
+    // being listed. With 20 values the new value only widens the direct array.
+    for (int values : new int[] {47, 20}) {
+      List<Endpoint> hosts = new ArrayList<>();
+      for (int i = 0; i < values; i++) {
+        hosts.add(Endpoint.of("10.0.1." + i, 80, 1, Map.of("a", "a" + i, "b", "b" + i)));
+      }
+      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("a", "b")
+          .selector("b").rebuildThreshold(1).build();
+      s.update(hosts, Endpoint::address);
+      List<Endpoint> delta = List.of(
+          Endpoint.of("10.0.1.0", 80, 1, Map.of("a", "a0", "b", "b1")),
+          Endpoint.of("10.0.1.2", 80, 1, Map.of("a", "a3", "b", "b2")),
+          Endpoint.of("10.0.1.1", 80, 1, Map.of("a", "a" + values, "b", "b1")));
+      s.apply(delta, List.of(), Endpoint::address);
+      assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
+
+      List<Endpoint> after = new ArrayList<>(hosts);
+      after.set(0, delta.get(0));
+      after.set(2, delta.get(1));
+      after.set(1, delta.get(2));
+      SubsetSelector<String> reference = SubsetSelector.<String>builder().selector("a", "b")
+          .selector("b").build();
+      reference.update(after, Endpoint::address);
+      assertThat(s.stats().subsetCount()).isEqualTo(reference.stats().subsetCount());
+      for (SubsetStats.SubsetInfo info : reference.stats().subsets()) {
+        assertThat(s.members(info.labels())).extracting(Node::address)
+            .as("%s", info.labels())
+            .isEqualTo(reference.members(info.labels()).stream().map(Node::address).toList());
+      }
+      assertThat(s.members(RequestLabels.of("a", "a0", "b", "b0"))).isEmpty();
+      assertThat(s.members(RequestLabels.of("b", "b1"))).extracting(Node::address)
+          .containsExactlyInAnyOrder("10.0.1.0:80", "10.0.1.1:80");
+    }
+  }
+
   /** Endpoints in a zone and with labels of their own, so that the test's subsets stay small. */
   private static List<Endpoint> filler(int n) {
     List<Endpoint> list = new ArrayList<>();
