@@ -397,18 +397,7 @@ final class SlotSet {
         h ^= mix(slot);
       }
     }
-    if (w == null) {
-      return this;
-    }
-    if (card == 0) {
-      return EMPTY;
-    }
-    if (card >= w.length) {
-      return new SlotSet(null, w, card, h);
-    }
-    int[] a = new int[card];
-    membersOf(w, a);
-    return new SlotSet(a, null, card, h);
+    return w == null ? this : ofWords(w, card, h);
   }
 
   private SlotSet patchArray(int[] ops, int n, int limit, int[] scratch) {
