@@ -129,7 +129,8 @@ final class Patch<T> {
       }
       IntList[] row = indexOps[k];
       if (row == null || id >= row.length) {
-        row = row == null ? new IntList[id + 1] : Arrays.copyOf(row, Math.max(id + 1, row.length * 2));
+        row = row == null ? new IntList[id + 1]
+            : Arrays.copyOf(row, Math.max(id + 1, row.length * 2));
         indexOps[k] = row;
       }
       if (row[id] == null || row[id].values.length > KEEP) {
@@ -229,7 +230,7 @@ final class Patch<T> {
    */
   private SlotSet patchIndexSet(SlotSet old, IntList ops) {
     if (old == null || old.size() == prev.live.size()) {
-      return patchOnce(old, ops, true);
+      return patchOnce(old, ops);
     }
     if (!old.isDense()) {
       return patchSet(old, slotOps(ops, slotBuf, true));
@@ -550,15 +551,15 @@ final class Patch<T> {
   /**
    * Returns the set patched with the slots of transition ops, reusing the result of an earlier
    * patch of the same set with the same ops (transition ops are listed in transition order, so
-   * equal lists mean equal changes); the result is kept for later ones if {@code share}.
+   * equal lists mean equal changes); the result is kept for later ones.
    */
-  private SlotSet patchOnce(SlotSet old, IntList ops, boolean share) {
+  private SlotSet patchOnce(SlotSet old, IntList ops) {
     Patched done = old == null || patches.isEmpty() ? null : patches.get(old);
     if (done != null && done.ops.sameAs(ops)) {
       return done.result;
     }
     SlotSet next = patchSet(old, slotOps(ops, slotBuf, old == null || !old.isDense()));
-    if (share && old != null && done == null) {
+    if (old != null && done == null) {
       patches.put(old, new Patched(ops, next));
     }
     return next;
@@ -568,7 +569,7 @@ final class Patch<T> {
     return SlotSet.patch(old, sortedOps.values, sortedOps.size, ix.highWater, ix.slotScratch());
   }
 
-  /** An old member set's patch: the ops (sorted) and the result. */
+  /** An old index set's patch: the transition ops and the result. */
   private record Patched(IntList ops, SlotSet result) {}
 
   private IntList opsOf(IntList[] byId, int k, int id) {
