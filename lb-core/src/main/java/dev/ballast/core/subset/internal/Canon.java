@@ -92,9 +92,7 @@ final class Canon<T> {
     }
     // backward shift: move later entries of the run into the hole if their home allows it
     for (int j = (i + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
-      int h = home(hashes[j]);
-      // the entry at j may move to i if i lies cyclically in [h, j)
-      if (((j - h) & mask) >= ((j - i) & mask)) {
+      if (!SlotMap.staysAfterHole(home(hashes[j]), i, j)) {
         keys[i] = keys[j];
         hashes[i] = hashes[j];
         values[i] = values[j];
