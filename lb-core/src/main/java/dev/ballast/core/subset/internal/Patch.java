@@ -34,9 +34,9 @@ final class Patch<T> {
   private final int epoch;
   // the dirty slots grouped by their change, in the order first seen
   private final Transition.Group transitions;
-  // the working lists, kept by the index across patches (see Scratch)
-  private final Scratch<T> scratch;
-  private final IdentityHashMap<SlotSet, Patched> patches;
+  // the working lists, kept by the index across patches
+  private final PatchScratch scratch;
+  private final IdentityHashMap<SlotSet, PatchScratch.Patched> patches;
   // the entries this patch touches, with their selectors and then their next subsets: arrays
   // of this patch (young), so that filling them costs no old-to-young write barrier
   private ComboMap.Entry<T>[] touched;
@@ -83,75 +83,6 @@ final class Patch<T> {
       return publish(nodes, index, live, membership, nextSubsets(live));
     } finally {
       scratch.clear();
-    }
-  }
-
-  /**
-   * The working lists of a patch, kept by the index and emptied after each patch, so that they
-   * are not made again for every update. Updater thread only.
-   *
-   * <p>Between patches they keep no set, entry or endpoint, only their capacity; lists grown
-   * past {@value #KEEP} elements by a big patch are made anew rather than kept (and, for the
-   * map, cleared whole by every later patch).
-   *
-   * @param <T> the thing being balanced
-   */
-  static final class Scratch<T> {
-    private static final int KEEP = 1024;
-
-    // Each set of every endpoint patched so far, with its ops and result: several keys' index
-    // sets may be that one set, and with the same changes it is patched once.
-    IdentityHashMap<SlotSet, Patched> patches;
-    // the slots added and removed (sorted ops), for the all-endpoints subset
-    IntList liveOps;
-    // the slot ops of the set being patched
-    IntList slotBuf;
-    // per index key and value id, a list for the transitions leaving or joining its set
-    private IntList[][] indexOps = new IntList[0][];
-    final Transition.Group transitions;
-
-    /** @param nk how many index keys there are */
-    Scratch(int nk) {
-      transitions = new Transition.Group(nk);
-      reset();
-    }
-
-    private void reset() {
-      patches = new IdentityHashMap<>();
-      liveOps = new IntList();
-      slotBuf = new IntList();
-    }
-
-    /** Returns the kept op list of index key {@code k}, value id {@code id} (not cleared). */
-    IntList indexOps(int k, int id) {
-      if (k >= indexOps.length) {
-        indexOps = Arrays.copyOf(indexOps, k + 1);
-      }
-      IntList[] row = indexOps[k];
-      if (row == null || id >= row.length) {
-        row = row == null ? new IntList[id + 1]
-            : Arrays.copyOf(row, Math.max(id + 1, row.length * 2));
-        indexOps[k] = row;
-      }
-      if (row[id] == null || row[id].values.length > KEEP) {
-        row[id] = new IntList();
-      }
-      return row[id];
-    }
-
-    /** Empties every list, dropping the references to this patch's sets and entries. */
-    void clear() {
-      transitions.clear();
-      if (patches.size() > 64 || liveOps.values.length > KEEP
-          || slotBuf.values.length > KEEP) {
-        reset();
-        return;
-      }
-      if (!patches.isEmpty()) {
-        patches.clear();
-      }
-      liveOps.clear();
-      slotBuf.clear();
     }
   }
 
@@ -554,13 +485,13 @@ final class Patch<T> {
    * equal lists mean equal changes); the result is kept for later ones.
    */
   private SlotSet patchOnce(SlotSet old, IntList ops) {
-    Patched done = old == null || patches.isEmpty() ? null : patches.get(old);
-    if (done != null && done.ops.sameAs(ops)) {
-      return done.result;
+    PatchScratch.Patched done = old == null || patches.isEmpty() ? null : patches.get(old);
+    if (done != null && done.ops().sameAs(ops)) {
+      return done.result();
     }
     SlotSet next = patchSet(old, slotOps(ops, slotBuf, old == null || !old.isDense()));
     if (old != null && done == null) {
-      patches.put(old, new Patched(ops, next));
+      patches.put(old, new PatchScratch.Patched(ops, next));
     }
     return next;
   }
@@ -569,8 +500,6 @@ final class Patch<T> {
     return SlotSet.patch(old, sortedOps.values, sortedOps.size, ix.highWater, ix.slotScratch());
   }
 
-  /** An old index set's patch: the transition ops and the result. */
-  private record Patched(IntList ops, SlotSet result) {}
 
   private IntList opsOf(IntList[] byId, int k, int id) {
     IntList ops = byId[id];

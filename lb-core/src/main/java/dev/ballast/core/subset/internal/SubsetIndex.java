@@ -118,7 +118,7 @@ public final class SubsetIndex<T> {
   private long incrementalUpdates;
   private SubsetState<T> state;
   private int[] slotScratch = new int[16];
-  private final Patch.Scratch<T> patchScratch;
+  private final PatchScratch patchScratch;
   // the base of incremental updates: each selector's subsets by value ids, the shared subsets
   final ComboMap<T>[] combos;
   Canon<T> canon;
@@ -161,7 +161,7 @@ public final class SubsetIndex<T> {
       defaultValues = null;
     }
     this.indexKeys = keys.toArray(new String[0]);
-    this.patchScratch = new Patch.Scratch<>(indexKeys.length);
+    this.patchScratch = new PatchScratch(indexKeys.length);
     for (int k = 0; k < indexKeys.length; k++) {
       indexKeyPosition.put(indexKeys[k], k);
     }
@@ -221,8 +221,8 @@ public final class SubsetIndex<T> {
     return incrementalUpdates;
   }
 
-  /** Returns the patch's working lists, empty (see {@link Patch.Scratch}). */
-  Patch.Scratch<T> patchScratch() {
+  /** Returns the patch's working lists, empty (see {@link PatchScratch}). */
+  PatchScratch patchScratch() {
     return patchScratch;
   }
 
