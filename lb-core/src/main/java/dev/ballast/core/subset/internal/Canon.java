@@ -6,8 +6,9 @@ import java.util.function.Supplier;
 
 /**
  * Gives equal member sets one shared {@link Subset} (so one child balancer), found by content
- * ({@link SlotSet#equals}: identity, then size and content hash, then the members; the hash is
- * kept by each set, so a lookup reads no members unless two sets collide). Kept by the
+ * (identity, then size and content hash, then the members; the hash is kept by each subset, so
+ * a lookup reads no members unless two sets collide, and finds a pending subset without making
+ * its members). Kept by the
  * updater across incremental updates, counting how many places (selector table entries, the
  * all-endpoints and default subsets) use each subset, so that an update registers only the
  * subsets it makes and forgets only those it drops; a full build starts a new one. Not
@@ -21,8 +22,7 @@ import java.util.function.Supplier;
  */
 final class Canon<T> {
   private final Supplier<? extends Balancer<T>> factory;
-  private SlotSet[] keys = new SlotSet[16];
-  // each key's content hash, so that a probe reads no set whose hash differs
+  // each subset's content hash beside it, so that a probe reads no subset whose hash differs
   private long[] hashes = new long[16];
   @SuppressWarnings("unchecked")
   private Subset<T>[] values = new Subset[16];
@@ -35,19 +35,46 @@ final class Canon<T> {
 
   /** Returns the subset with these members, made (over {@code bySlot}) if there is none. */
   Subset<T> of(SlotSet members, Node<T>[] bySlot) {
-    int mask = keys.length - 1;
+    int mask = values.length - 1;
     long h = members.hash;
     int i = home(h);
-    for (SlotSet k; (k = keys[i]) != null; i = (i + 1) & mask) {
-      if (hashes[i] == h && k.equals(members)) {
-        return values[i];
+    for (Subset<T> v; (v = values[i]) != null; i = (i + 1) & mask) {
+      if (hashes[i] == h && v.size() == members.size() && v.members().equals(members)) {
+        return v;
       }
     }
-    Subset<T> s = new Subset<>(members, bySlot, factory);
-    keys[i] = members;
-    hashes[i] = h;
+    return put(i, new Subset<>(members, bySlot, factory));
+  }
+
+  /**
+   * Returns the subset of the slots in every one of the first {@code n} {@code sources} (at
+   * least two), whose size and content hash the caller knows: a registered one with these
+   * members, else a new pending one ({@link Subset#pending}). The array is not kept.
+   */
+  Subset<T> ofIntersection(int size, long hash, SlotSet[] sources, int n, Node<T>[] bySlot) {
+    return intern(Subset.pending(size, hash, sources, n, bySlot, factory));
+  }
+
+  /**
+   * Returns the registered subset with the same members as {@code candidate} (a new, usually
+   * pending one), or registers the candidate and returns it.
+   */
+  Subset<T> intern(Subset<T> candidate) {
+    int mask = values.length - 1;
+    long h = candidate.hash;
+    int i = home(h);
+    for (Subset<T> v; (v = values[i]) != null; i = (i + 1) & mask) {
+      if (hashes[i] == h && v.sameMembers(candidate)) {
+        return v;
+      }
+    }
+    return put(i, candidate);
+  }
+
+  private Subset<T> put(int i, Subset<T> s) {
+    hashes[i] = s.hash;
     values[i] = s;
-    if (++size * 2 > keys.length) {
+    if (++size * 2 > values.length) {
       grow();
     }
     return s;
@@ -80,26 +107,24 @@ final class Canon<T> {
     if (s == null) {
       return;
     }
-    int mask = keys.length - 1;
-    int i = home(s.members().hash);
-    for (; keys[i] != null; i = (i + 1) & mask) {
+    int mask = values.length - 1;
+    int i = home(s.hash);
+    for (; values[i] != null; i = (i + 1) & mask) {
       if (values[i] == s) {
         break;
       }
     }
-    if (keys[i] == null) {
+    if (values[i] == null) {
       return; // already forgotten
     }
     // backward shift: move later entries of the run into the hole if their home allows it
-    for (int j = (i + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
+    for (int j = (i + 1) & mask; values[j] != null; j = (j + 1) & mask) {
       if (!SlotMap.staysAfterHole(home(hashes[j]), i, j)) {
-        keys[i] = keys[j];
         hashes[i] = hashes[j];
         values[i] = values[j];
         i = j;
       }
     }
-    keys[i] = null;
     values[i] = null;
     size--;
   }
@@ -110,21 +135,18 @@ final class Canon<T> {
 
   @SuppressWarnings("unchecked")
   private void grow() {
-    SlotSet[] oldKeys = keys;
     long[] oldHashes = hashes;
     Subset<T>[] oldValues = values;
-    keys = new SlotSet[oldKeys.length * 2];
-    hashes = new long[oldKeys.length * 2];
-    values = new Subset[oldKeys.length * 2];
+    hashes = new long[oldValues.length * 2];
+    values = new Subset[oldValues.length * 2];
     shift--;
-    int mask = keys.length - 1;
-    for (int j = 0; j < oldKeys.length; j++) {
-      if (oldKeys[j] != null) {
+    int mask = values.length - 1;
+    for (int j = 0; j < oldValues.length; j++) {
+      if (oldValues[j] != null) {
         int i = home(oldHashes[j]);
-        while (keys[i] != null) {
+        while (values[i] != null) {
           i = (i + 1) & mask;
         }
-        keys[i] = oldKeys[j];
         hashes[i] = oldHashes[j];
         values[i] = oldValues[j];
       }

@@ -15,7 +15,7 @@ import java.util.Map;
  * the updater's thread: the changed key=value sets of the index, patched (a bitset copy and bit
  * flips, or block copies of sorted ints); then the subsets the changed slots leave or join, each
  * with its size and content hash carried from the changes and its members the AND of its
- * values' patched index sets, computed when first read ({@link SlotSet#intersection}); then the
+ * values' patched index sets, computed when first read ({@link Subset#pending}); then the
  * next state, sharing everything else with the previous one. Costs the changes and the number
  * of subsets they touch, never the number of endpoints nor the size of a subset.
  *
@@ -42,6 +42,8 @@ final class Patch<T> {
   private ComboMap.Entry<T>[] touched;
   private int[] touchedSelector;
   private int nTouched;
+  // the index sets of the subset being made (see subsetOf)
+  private final SlotSet[] sourceBuf;
   private final IntList liveOps;
   private final IntList slotBuf;
   // the index sets by key position and value id after the patch (rows copied when changed)
@@ -64,10 +66,13 @@ final class Patch<T> {
     this.anyWeight = w;
     this.scratch = ix.patchScratch();
     this.patches = scratch.patches;
+    // sized by the last patch, so that a run of similar updates never grows them
+    int cap = Math.max(64, Math.min(scratch.lastTouched, 1 << 16));
     @SuppressWarnings("unchecked")
-    ComboMap.Entry<T>[] t = new ComboMap.Entry[64];
+    ComboMap.Entry<T>[] t = new ComboMap.Entry[cap];
     this.touched = t;
-    this.touchedSelector = new int[64];
+    this.touchedSelector = new int[cap];
+    this.sourceBuf = new SlotSet[ix.indexKeys.length];
     this.liveOps = scratch.liveOps;
     this.slotBuf = scratch.slotBuf;
     this.transitions = scratch.transitions;
@@ -82,6 +87,7 @@ final class Patch<T> {
       listChanges();
       return publish(nodes, index, live, membership, nextSubsets(live));
     } finally {
+      scratch.lastTouched = nTouched;
       scratch.clear();
     }
   }
@@ -122,7 +128,7 @@ final class Patch<T> {
       }
       if (index == prev.index) {
         index = new HashMap<>(prev.index);
-        indexById = prev.indexById.clone();
+        indexById = Arrays.copyOf(prev.indexById, prev.indexById.length);
       }
       Map<String, SlotSet> inner = new HashMap<>(prev.index.getOrDefault(keys[k], Map.of()));
       SlotSet[] row = Arrays.copyOf(prev.indexById[k],
@@ -294,7 +300,7 @@ final class Patch<T> {
   /**
    * 3. The touched subsets' new member sets, without reading their old members: the size and
    * hash follow from the transitions that leave and join ({@link #listChanges}), and the members
-   * are the AND of the patched index sets of the subset's values ({@link #membersOf}), computed
+   * are the AND of the patched index sets of the subset's values ({@link #subsetOf}), computed
    * when first read. A reweighted subset is forgotten first, so that its members get a new
    * subset (a new child balancer). Returns each touched entry's next subset ({@code null}: the
    * entry is empty now), registered and counted.
@@ -323,10 +329,10 @@ final class Patch<T> {
       long hash = en.hashDelta;
       if (en.subset != null) {
         size += en.subset.size();
-        hash ^= en.subset.members().hash;
+        hash ^= en.subset.hash;
       }
       if (size > 0) {
-        next[t] = canon.of(membersOf(touchedSelector[t], en.ids, size, hash, live), bySlot);
+        next[t] = subsetOf(touchedSelector[t], en.ids, size, hash, live);
         canon.acquire(next[t]);
       }
     }
@@ -334,12 +340,14 @@ final class Patch<T> {
   }
 
   /**
-   * Returns the members of a selector's subset of value ids {@code ids}, of the given size and
-   * hash: the index set of one of its values if that set is as large (it is then the subset),
-   * else the intersection of those sets that are not every endpoint.
+   * Returns the registered subset of a selector's value ids {@code ids}, of the given size and
+   * hash: the one of the index set of one of its values if that set is as large (it is then the
+   * subset), else a pending one ({@link Subset#pending}) whose members are the intersection of
+   * those sets that are not every endpoint.
    */
-  private SlotSet membersOf(int selector, int[] ids, int size, long hash, SlotSet live) {
+  private Subset<T> subsetOf(int selector, int[] ids, int size, long hash, SlotSet live) {
     int[] pos = ix.selectorKeyPos[selector];
+    SlotSet[] sources = sourceBuf;
     int n = 0;
     for (int m = 0; m < pos.length; m++) {
       SlotSet set = indexSet(pos[m], ids[m]);
@@ -349,22 +357,18 @@ final class Patch<T> {
       }
       if (set.size() == size) {
         assert set.hash == hash : "subset hash";
-        return set;
+        return ix.canon.of(set, bySlot);
       }
-      n += set.size() != live.size() ? 1 : 0;
-    }
-    if (n < 2) {
-      throw new IllegalStateException("subset of " + size + " slots from " + n + " smaller sets");
-    }
-    SlotSet[] sources = new SlotSet[n];
-    n = 0;
-    for (int m = 0; m < pos.length; m++) {
-      SlotSet set = indexSet(pos[m], ids[m]);
       if (set.size() != live.size()) {
         sources[n++] = set;
       }
     }
-    return SlotSet.intersection(sources, size, hash, ix.highWater);
+    if (n < 2) {
+      throw new IllegalStateException("subset of " + size + " slots from " + n + " smaller sets");
+    }
+    Subset<T> s = ix.canon.ofIntersection(size, hash, sources, n, bySlot);
+    Arrays.fill(sources, 0, n, null);
+    return s;
   }
 
   private SlotSet indexSet(int k, int id) {

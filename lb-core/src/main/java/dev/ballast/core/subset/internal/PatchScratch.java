@@ -25,6 +25,8 @@ final class PatchScratch {
   // per index key and value id, a list for the transitions leaving or joining its set
   private IntList[][] indexOps = new IntList[0][];
   final Transition.Group transitions;
+  // how many entries the last patch touched: the next one sizes its arrays by it
+  int lastTouched;
 
   /** @param nk how many index keys there are */
   PatchScratch(int nk) {

@@ -3,14 +3,20 @@ package dev.ballast.core.subset.internal;
 /**
  * String to int (an address to its slot id, a label value to its value id), open addressing
  * with linear probing: no boxed integers and no entry objects, so a build of thousands of
- * endpoints allocates two arrays instead of an entry per endpoint. Not thread-safe.
+ * endpoints allocates three arrays instead of an entry per endpoint. Homes are the top bits of
+ * the mixed hash (Fibonacci hashing), kept beside each key. Not thread-safe.
  */
 final class SlotMap {
 
   static final int ABSENT = Integer.MIN_VALUE;
 
   private String[] keys = new String[16];
+  // each key's mixed hash beside it, so that a probe compares no string whose hash differs,
+  // and moving an entry reads no string
+  private int[] hashes = new int[16];
   private int[] values = new int[16];
+  // the home of a mixed hash is its top bits (Fibonacci hashing): capacity 2^(32 - shift)
+  private int shift = 32 - 4;
   private int size;
 
   int size() {
@@ -20,12 +26,13 @@ final class SlotMap {
   /** Returns the value of the key, or {@link #ABSENT}. */
   int get(String key) {
     int mask = keys.length - 1;
-    for (int i = mix(key.hashCode()) & mask; ; i = (i + 1) & mask) {
+    int h = mix(key.hashCode());
+    for (int i = h >>> shift; ; i = (i + 1) & mask) {
       String k = keys[i];
       if (k == null) {
         return ABSENT;
       }
-      if (k == key || k.equals(key)) {
+      if (k == key || hashes[i] == h && k.equals(key)) {
         return values[i];
       }
     }
@@ -36,6 +43,7 @@ final class SlotMap {
     int i = place(key);
     if (keys[i] == null) {
       keys[i] = key;
+      hashes[i] = mix(key.hashCode());
       size++;
     }
     values[i] = value;
@@ -51,6 +59,7 @@ final class SlotMap {
       return values[i];
     }
     keys[i] = key;
+    hashes[i] = mix(key.hashCode());
     values[i] = value;
     size++;
     return ABSENT;
@@ -62,9 +71,10 @@ final class SlotMap {
       grow();
     }
     int mask = keys.length - 1;
-    for (int i = mix(key.hashCode()) & mask; ; i = (i + 1) & mask) {
+    int h = mix(key.hashCode());
+    for (int i = h >>> shift; ; i = (i + 1) & mask) {
       String k = keys[i];
-      if (k == null || k == key || k.equals(key)) {
+      if (k == null || k == key || hashes[i] == h && k.equals(key)) {
         return i;
       }
     }
@@ -75,13 +85,22 @@ final class SlotMap {
     if (entries * 2L > keys.length) {
       int cap = Integer.highestOneBit(Math.max(16, entries * 2 - 1)) << 1;
       String[] oldKeys = keys;
+      int[] oldHashes = hashes;
       int[] oldValues = values;
       keys = new String[cap];
+      hashes = new int[cap];
       values = new int[cap];
-      size = 0;
-      for (int i = 0; i < oldKeys.length; i++) {
-        if (oldKeys[i] != null) {
-          put(oldKeys[i], oldValues[i]);
+      shift = 32 - Integer.numberOfTrailingZeros(cap);
+      int mask = cap - 1;
+      for (int j = 0; j < oldKeys.length; j++) {
+        if (oldKeys[j] != null) {
+          int i = oldHashes[j] >>> shift;
+          while (keys[i] != null) {
+            i = (i + 1) & mask;
+          }
+          keys[i] = oldKeys[j];
+          hashes[i] = oldHashes[j];
+          values[i] = oldValues[j];
         }
       }
     }
@@ -90,22 +109,23 @@ final class SlotMap {
   /** Removes the key if present (backward-shift deletion keeps probe chains intact). */
   void remove(String key) {
     int mask = keys.length - 1;
-    int i = mix(key.hashCode()) & mask;
+    int h = mix(key.hashCode());
+    int i = h >>> shift;
     for (; ; i = (i + 1) & mask) {
       String k = keys[i];
       if (k == null) {
         return;
       }
-      if (k == key || k.equals(key)) {
+      if (k == key || hashes[i] == h && k.equals(key)) {
         break;
       }
     }
     size--;
     int hole = i;
     for (int j = (hole + 1) & mask; keys[j] != null; j = (j + 1) & mask) {
-      int home = mix(keys[j].hashCode()) & mask;
-      if (!staysAfterHole(home, hole, j)) {
+      if (!staysAfterHole(hashes[j] >>> shift, hole, j)) {
         keys[hole] = keys[j];
+        hashes[hole] = hashes[j];
         values[hole] = values[j];
         hole = j;
       }

@@ -17,16 +17,15 @@ import org.roaringbitmap.RoaringBitmap;
  * members) is carried along from the slots that flip, so that equal sets are found without
  * reading them. Equality is by content, whatever the forms.
  *
- * <p>A set may also be an <em>intersection</em> ({@link #intersection}): its size and hash are
- * known, its members are the AND of a few other sets, computed on first read and kept. An
- * incremental update gives each subset it touches such a set, built from the patched
- * key=value sets of the index, so that it costs the changed slots, not the subset's size.
+ * <p>An incremental update does not make the member sets of the subsets it touches: such a
+ * subset knows its size and hash, and its members are the AND ({@link #andKnown}) of a few
+ * patched key=value sets of the index, computed on first read (see {@link Subset}).
  */
 final class SlotSet {
 
   static final SlotSet EMPTY = new SlotSet(new int[0], null, 0, 0);
 
-  // a made set: exactly one is non-null; an intersection: both null until made (see solid)
+  // exactly one is non-null
   private final int[] array;
   private final long[] words;
   private final int size;
@@ -34,78 +33,16 @@ final class SlotSet {
   final long hash;
   // the Roaring view, made on first use (a benign race may make it twice)
   private volatile RoaringBitmap roaring;
-  // an intersection: whether it is one, the sets to AND (let go once made), the slot range, and
-  // the made members (the fields stay unused in a made set)
-  private final boolean pending;
-  private SlotSet[] sources;
-  private final int limit;
-  private volatile SlotSet made;
 
   private SlotSet(int[] array, long[] words, int size, long hash) {
     this.array = array;
     this.words = words;
     this.size = size;
     this.hash = hash;
-    this.pending = false;
-    this.limit = 0;
-  }
-
-  private SlotSet(SlotSet[] sources, int size, long hash, int limit) {
-    this.array = null;
-    this.words = null;
-    this.size = size;
-    this.hash = hash;
-    this.pending = true;
-    this.sources = sources;
-    this.limit = limit;
   }
 
   /**
-   * Returns the set of the slots in every one of {@code sources} (at least two, none an
-   * intersection), whose size and hash the caller knows: the members are computed on first read
-   * ({@link #and}, about a word operation per 64 slots of each source) and kept, and the sources
-   * are let go then. Until that read it costs one small object.
-   *
-   * @param limit every slot of the sources is below this
-   */
-  static SlotSet intersection(SlotSet[] sources, int size, long hash, int limit) {
-    if (size == 0) {
-      return EMPTY;
-    }
-    return new SlotSet(sources, size, hash, limit);
-  }
-
-  /** Returns whether this is an intersection whose members have not been computed yet. */
-  boolean isPending() {
-    return pending && made == null;
-  }
-
-  /** Returns this set in made form: itself, or an intersection's members, computed once. */
-  private SlotSet solid() {
-    if (!pending) {
-      return this;
-    }
-    SlotSet m = made;
-    return m != null ? m : make();
-  }
-
-  private synchronized SlotSet make() {
-    SlotSet m = made;
-    if (m == null) {
-      m = and(sources, limit, hash, true);
-      if (m.size != size) {
-        throw new IllegalStateException(
-            "intersection of " + m.size + " slots (expected: " + size + ")");
-      }
-      assert and(sources, limit).hash == hash : "intersection hash";
-      made = m;
-      sources = null;
-    }
-    return m;
-  }
-
-  /**
-   * Returns the slots in every one of {@code sets} (at least one, none an intersection), in the
+   * Returns the slots in every one of {@code sets} (at least one), in the
    * smaller form for slots below {@code limit}: the smallest set's members tested against the
    * others when it is sparse, else a word-by-word AND. The result's hash is computed from its
    * members.
@@ -114,7 +51,14 @@ final class SlotSet {
     return and(sets, limit, 0, false);
   }
 
-  /** {@link #and}, with the result's hash given ({@code known}) rather than computed. */
+  /**
+   * {@link #and} of the first {@code n} sets, whose result has the given hash (not computed from
+   * the members; the caller knows it).
+   */
+  static SlotSet andKnown(SlotSet[] sets, int n, int limit, long hash) {
+    return and(sets.length == n ? sets : Arrays.copyOf(sets, n), limit, hash, true);
+  }
+
   private static SlotSet and(SlotSet[] sets, int limit, long hash, boolean known) {
     SlotSet smallest = sets[0];
     for (SlotSet s : sets) {
@@ -259,7 +203,7 @@ final class SlotSet {
    * limit}) long.
    */
   long[] wordsCopy(int limit) {
-    long[] w = solid().words;
+    long[] w = words;
     return Arrays.copyOf(w, Math.max(w.length, wordsFor(limit)));
   }
 
@@ -282,7 +226,7 @@ final class SlotSet {
 
   /** Returns whether the set is a bitset (else sorted ints). */
   boolean isDense() {
-    return solid().words != null;
+    return words != null;
   }
 
   /**
@@ -296,7 +240,7 @@ final class SlotSet {
         r = new RoaringBitmap();
       } else {
         r = new RoaringBitmap();
-        r.addN(solid().toArray(), 0, size);
+        r.addN(toArray(), 0, size);
       }
       roaring = r;
     }
@@ -305,9 +249,6 @@ final class SlotSet {
 
   /** Returns whether the slot is a member. */
   boolean contains(int slot) {
-    if (pending) {
-      return solid().contains(slot);
-    }
     if (words != null) {
       int w = slot >>> 6;
       return slot >= 0 && w < words.length && (words[w] & (1L << slot)) != 0;
@@ -320,9 +261,6 @@ final class SlotSet {
    * their count.
    */
   int copyTo(int[] out) {
-    if (pending) {
-      return solid().copyTo(out);
-    }
     if (array != null) {
       System.arraycopy(array, 0, out, 0, size);
       return size;
@@ -343,9 +281,6 @@ final class SlotSet {
 
   /** Returns the members, ascending. */
   int[] toArray() {
-    if (pending) {
-      return solid().toArray();
-    }
     if (array != null) {
       return array.clone();
     }
@@ -369,7 +304,7 @@ final class SlotSet {
    *     are lost
    */
   static SlotSet patch(SlotSet old, int[] ops, int n, int limit, int[] scratch) {
-    old = old == null ? EMPTY : old.solid();
+    old = old == null ? EMPTY : old;
     return old.words != null ? old.patchWords(ops, n, limit)
         : old.patchArray(ops, n, limit, scratch);
   }
@@ -499,7 +434,7 @@ final class SlotSet {
     if (!(o instanceof SlotSet other) || other.size != size || other.hash != hash) {
       return false;
     }
-    return solid().sameMembers(other.solid());
+    return sameMembers(other);
   }
 
   private boolean sameMembers(SlotSet s) {

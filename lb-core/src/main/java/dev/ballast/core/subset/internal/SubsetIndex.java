@@ -51,7 +51,7 @@ import org.roaringbitmap.RoaringBitmap;
  * each selector, only the subsets that a changed endpoint leaves, joins, or belongs to with a
  * new weight get a new member set. That set is not copied from the old one: its size and
  * content hash follow from the changed endpoints, and its members are the AND of the subset's
- * values' patched index sets ({@link SlotSet#intersection}), computed when the subset is first
+ * values' patched index sets ({@link Subset#pending}), computed when the subset is first
  * read (its first pick makes its child balancer then anyway). Everything else, including the
  * already made child balancers, is shared with the previous state. The updater keeps each
  * selector's subsets by value ids ({@link ComboMap}) and the shared subsets with their use

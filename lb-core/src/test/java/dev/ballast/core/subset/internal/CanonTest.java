@@ -78,34 +78,32 @@ class CanonTest {
     }
     SlotSet base = set(1, 4);
     @SuppressWarnings("unchecked")
-    Node<String>[] bySlot = new Node[0];
+    Node<String>[] bySlot = new Node[100];
+    SlotSet[] sources = {base, base};
     for (int round = 0; round < 20; round++) {
       Canon<String> canon = new Canon<>(() -> null);
-      Map<SlotSet, Subset<String>> model = new java.util.IdentityHashMap<>();
-      List<SlotSet> live = new ArrayList<>();
+      List<Subset<String>> live = new ArrayList<>();
       int nextSize = 1;
       for (int step = 0; step < 5000; step++) {
         int op = r.nextInt(10);
         if (op < 4 && !live.isEmpty()) {
-          canon.retire(model.remove(live.remove(r.nextInt(live.size()))));
+          canon.retire(live.remove(r.nextInt(live.size())));
         } else if (op < 7 && !live.isEmpty()) {
-          SlotSet set = live.get(r.nextInt(live.size()));
-          assertThat(canon.of(set, bySlot)).as("round %d step %d", round, step)
-              .isSameAs(model.get(set));
+          Subset<String> s = live.get(r.nextInt(live.size()));
+          assertThat(canon.intern(s)).as("round %d step %d", round, step).isSameAs(s);
         } else if (live.size() < 400) {
-          // sets of distinct sizes (never equal, so no members are read) from few hashes
-          SlotSet set = SlotSet.intersection(new SlotSet[] {base, base}, nextSize++,
-              hashes[r.nextInt(hashes.length)], 100);
-          Subset<String> got = canon.of(set, bySlot);
-          assertThat(got.members()).isSameAs(set);
-          model.put(set, got);
-          live.add(set);
+          // pending subsets of distinct sizes (never equal, so no members are read) from few
+          // hashes
+          Subset<String> got = canon.ofIntersection(nextSize++,
+              hashes[r.nextInt(hashes.length)], sources, 2, bySlot);
+          assertThat(got.isPending()).isTrue();
+          live.add(got);
         }
-        assertThat(canon.size()).isEqualTo(model.size());
+        assertThat(canon.size()).isEqualTo(live.size());
       }
-      for (SlotSet set : live) {
-        assertThat(canon.of(set, bySlot)).isSameAs(model.get(set));
-        assertThat(set.isPending()).isTrue();
+      for (Subset<String> s : live) {
+        assertThat(canon.intern(s)).isSameAs(s);
+        assertThat(s.isPending()).isTrue();
       }
     }
   }

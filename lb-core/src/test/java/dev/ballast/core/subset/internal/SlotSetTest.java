@@ -133,78 +133,6 @@ class SlotSetTest {
   }
 
   @Test
-  void anIntersectionHasTheMembersOfTheAndOfItsSourcesInEitherForm() {
-    SplittableRandom r = new SplittableRandom(23);
-    int pendingReads = 0;
-    for (int round = 0; round < 600; round++) {
-      int limit = 1 + r.nextInt(r.nextInt(10) == 0 ? 50_000 : 4000);
-      // two to four sources, dense or sparse, some of them much smaller than the others
-      SlotSet[] sources = new SlotSet[2 + r.nextInt(3)];
-      TreeSet<Integer> expected = null;
-      for (int i = 0; i < sources.length; i++) {
-        int size = r.nextInt(4) == 0 ? r.nextInt(40) : r.nextInt(limit + 1);
-        TreeSet<Integer> members = randomSet(r, Math.min(size, limit), limit);
-        sources[i] = build(members, limit);
-        if (expected == null) {
-          expected = new TreeSet<>(members);
-        } else {
-          expected.retainAll(members);
-        }
-      }
-      SlotSet and = SlotSet.and(sources, limit);
-      assertThat(and.toArray()).as("round %d", round).isEqualTo(toInts(expected));
-      assertThat(and.hash).isEqualTo(hashOf(expected));
-      if (expected.isEmpty()) {
-        assertThat(SlotSet.intersection(sources, 0, 0, limit)).isSameAs(SlotSet.EMPTY);
-        continue;
-      }
-      SlotSet lazy = SlotSet.intersection(sources, expected.size(), hashOf(expected), limit);
-      SlotSet fresh = build(expected, limit);
-      assertThat(lazy.isPending()).isTrue();
-      assertThat(lazy.size()).isEqualTo(expected.size());
-      // size, hash and equality of a fresh set need no members when they differ
-      SlotSet other = build(randomSet(r, Math.min(expected.size() + 1, limit), limit), limit);
-      if (other.size() != lazy.size()) {
-        assertThat(lazy).isNotEqualTo(other);
-        assertThat(lazy.isPending()).isTrue();
-      }
-      switch (r.nextInt(3)) {
-        case 0 -> assertThat(lazy).isEqualTo(fresh).hasSameHashCodeAs(fresh);
-        case 1 -> assertThat(lazy.toArray()).isEqualTo(toInts(expected));
-        default -> {
-          int slot = r.nextInt(limit);
-          assertThat(lazy.contains(slot)).isEqualTo(expected.contains(slot));
-        }
-      }
-      pendingReads++;
-      assertThat(lazy.isPending()).isFalse();
-      assertThat(lazy.toArray()).isEqualTo(toInts(expected));
-      assertThat(fresh).isEqualTo(lazy);
-      // a patch of an intersection patches its members
-      int slot = r.nextInt(limit);
-      SlotSet patched = SlotSet.patch(lazy, new int[] {PatchOps.op(slot, true)}, 1, limit,
-          new int[limit + 2]);
-      TreeSet<Integer> plus = new TreeSet<>(expected);
-      plus.add(slot);
-      assertThat(patched.toArray()).isEqualTo(toInts(plus));
-    }
-    assertThat(pendingReads).isGreaterThan(300);
-  }
-
-  @Test
-  void anIntersectionOfTheWrongSizeFailsWhenRead() {
-    SlotSet a = build(new TreeSet<>(java.util.List.of(1, 2, 3)), 100);
-    SlotSet b = build(new TreeSet<>(java.util.List.of(2, 3, 4)), 100);
-    SlotSet wrong = SlotSet.intersection(new SlotSet[] {a, b}, 3, 0, 100);
-    assertThatThrownBy(wrong::toArray).isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("intersection of 2 slots (expected: 3)");
-    // a wrong hash with the right size is caught where assertions are on (as in these tests)
-    SlotSet wrongHash = SlotSet.intersection(new SlotSet[] {a, b}, 2, 12345, 100);
-    assertThatThrownBy(wrongHash::toArray).isInstanceOf(AssertionError.class)
-        .hasMessage("intersection hash");
-  }
-
-  @Test
   void theBuilderChecksItsCount() {
     SlotSet.Builder b = new SlotSet.Builder(2, 10);
     b.add(4);
@@ -213,7 +141,7 @@ class SlotSetTest {
     assertThat(new SlotSet.Builder(0, 10).build()).isSameAs(SlotSet.EMPTY);
   }
 
-  private static TreeSet<Integer> randomSet(SplittableRandom r, int size, int limit) {
+  static TreeSet<Integer> randomSet(SplittableRandom r, int size, int limit) {
     TreeSet<Integer> s = new TreeSet<>();
     while (s.size() < size) {
       s.add(r.nextInt(limit));
@@ -221,7 +149,7 @@ class SlotSetTest {
     return s;
   }
 
-  private static SlotSet build(TreeSet<Integer> members, int limit) {
+  static SlotSet build(TreeSet<Integer> members, int limit) {
     SlotSet.Builder b = new SlotSet.Builder(members.size(), limit);
     for (int m : members) {
       b.add(m);
@@ -229,11 +157,11 @@ class SlotSetTest {
     return b.build();
   }
 
-  private static int[] toInts(TreeSet<Integer> s) {
+  static int[] toInts(TreeSet<Integer> s) {
     return s.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  private static long hashOf(TreeSet<Integer> s) {
+  static long hashOf(TreeSet<Integer> s) {
     long h = 0;
     for (int v : s) {
       h ^= SlotSet.mix(v);
