@@ -99,8 +99,7 @@ final class FullBuild<T> {
     Subset<T> all = liveCount == 0 ? null : canon.of(live, bySlot);
     Subset<T> dflt = null;
     if (ix.defaultKeys != null) {
-      SlotSet set = SubsetIndex.intersect(index, live, ix.defaultKeys, ix.defaultValues,
-          ix.highWater);
+      SlotSet set = ix.intersect(byId, live, ix.defaultKeys, ix.defaultValues, ix.highWater);
       dflt = set.isEmpty() ? null : canon.of(set, bySlot);
     }
 
@@ -134,7 +133,7 @@ final class FullBuild<T> {
       }
       tables[i] = SelectorTable.of(sorted, labels, subsets);
     }
-    return new SubsetState<>(ix, nodes, bySlot, index, byId, live, tables, all, dflt);
+    return new SubsetState<>(ix, nodes, bySlot, byId, live, tables, all, dflt);
   }
 
   /** The non-empty value combinations of a key prefix: values in prefix order and members. */

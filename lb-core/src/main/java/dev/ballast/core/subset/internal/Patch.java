@@ -82,18 +82,18 @@ final class Patch<T> {
   /** Runs the update and returns the next state. */
   SubsetState<T> run(List<Node<T>> nodes, boolean membership) {
     try {
-      Map<String, Map<String, SlotSet>> index = patchIndex();
+      patchIndex();
       SlotSet live = membership ? patchLive() : prev.live;
       listChanges();
-      return publish(nodes, index, live, membership, nextSubsets(live));
+      return publish(nodes, live, membership, nextSubsets(live));
     } finally {
       scratch.lastTouched = nTouched;
       scratch.clear();
     }
   }
 
-  /** 1. The index: the sets of changed key=value pairs, patched. */
-  private Map<String, Map<String, SlotSet>> patchIndex() {
+  /** 1. The index: the sets of changed key=value pairs, patched ({@link #indexById}). */
+  private void patchIndex() {
     String[] keys = ix.indexKeys;
     // per index key, per value id: the transitions leaving or joining it (lists kept by the
     // scratch, emptied when first used by this patch)
@@ -120,42 +120,25 @@ final class Patch<T> {
         }
       }
     }
-    Map<String, Map<String, SlotSet>> index = prev.index;
     indexById = prev.indexById;
     for (int k = 0; k < keys.length; k++) {
       if (indexOps[k] == null) {
         continue;
       }
-      if (index == prev.index) {
-        index = new HashMap<>(prev.index);
+      if (indexById == prev.indexById) {
         indexById = Arrays.copyOf(prev.indexById, prev.indexById.length);
       }
-      Map<String, SlotSet> inner = new HashMap<>(prev.index.getOrDefault(keys[k], Map.of()));
       SlotSet[] row = Arrays.copyOf(prev.indexById[k],
           Math.max(prev.indexById[k].length, indexOps[k].length));
       indexById[k] = row;
       for (int id = 0; id < indexOps[k].length; id++) {
         IntList ops = indexOps[k][id];
-        if (ops == null) {
-          continue;
+        if (ops != null) {
+          SlotSet set = patchIndexSet(row[id], ops);
+          row[id] = set.isEmpty() ? null : set;
         }
-        String value = ix.valueNames.get(k).get(id);
-        SlotSet set = patchIndexSet(row[id], ops);
-        if (set.isEmpty()) {
-          inner.remove(value);
-          row[id] = null;
-        } else {
-          inner.put(value, set);
-          row[id] = set;
-        }
-      }
-      if (inner.isEmpty()) {
-        index.remove(keys[k]);
-      } else {
-        index.put(keys[k], inner);
       }
     }
-    return index;
   }
 
   /**
@@ -377,8 +360,8 @@ final class Patch<T> {
   }
 
   /** 4. The next state: subsets shared by equal members, use counts moved from old to new. */
-  private SubsetState<T> publish(List<Node<T>> nodes, Map<String, Map<String, SlotSet>> index,
-      SlotSet live, boolean membership, Subset<T>[] next) {
+  private SubsetState<T> publish(List<Node<T>> nodes, SlotSet live, boolean membership,
+      Subset<T>[] next) {
     Canon<T> canon = ix.canon;
     Subset<T> all = prev.all;
     if (membership || anyWeight) {
@@ -386,7 +369,7 @@ final class Patch<T> {
       canon.acquire(all);
       canon.release(prev.all);
     }
-    Subset<T> dflt = defaultSubset(index, live);
+    Subset<T> dflt = defaultSubset(live);
     // Per selector: its subsets by table position, copied when only subsets change; or, once
     // labels appear or disappear, by labels (a new table is made from them).
     @SuppressWarnings("unchecked")
@@ -439,7 +422,7 @@ final class Patch<T> {
       tables[i] = byLabels[i] != null ? SelectorTable.of(old.keys, byLabels[i])
           : byPos[i] != null ? old.with(byPos[i]) : old;
     }
-    return new SubsetState<>(ix, nodes, bySlot, index, indexById, live, tables, all, dflt);
+    return new SubsetState<>(ix, nodes, bySlot, indexById, live, tables, all, dflt);
   }
 
   /**
@@ -466,13 +449,12 @@ final class Patch<T> {
   }
 
   /** The default subset: found again when a changed slot is or becomes one of its members. */
-  private Subset<T> defaultSubset(Map<String, Map<String, SlotSet>> index, SlotSet live) {
+  private Subset<T> defaultSubset(SlotSet live) {
     Subset<T> dflt = prev.defaultSubset;
     if (ix.defaultKeys == null) {
       return dflt;
     }
-    SlotSet bits = SubsetIndex.intersect(index, live, ix.defaultKeys, ix.defaultValues,
-        ix.highWater);
+    SlotSet bits = ix.intersect(indexById, live, ix.defaultKeys, ix.defaultValues, ix.highWater);
     if (dflt == null ? bits.isEmpty() : !PatchOps.touches(dflt.members(), bits, dSlot)) {
       return dflt;
     }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -104,6 +105,9 @@ public final class SubsetIndex<T> {
   // Per index key: value -> id, id -> value, and each slot's value id (-1: no such label).
   private final List<SlotMap> valueIds = new ArrayList<>();
   final List<List<String>> valueNames = new ArrayList<>();
+  // the same value -> id maps for threads that resolve request labels: written by the updater
+  // when a value first appears (before any state that has it is published), read by any thread
+  private final List<ConcurrentHashMap<String, Integer>> sharedValueIds = new ArrayList<>();
   int[][] idsBySlot;
   final Map<String, Integer> indexKeyPosition = new HashMap<>();
   Endpoint[] endpoints = new Endpoint[16];
@@ -169,6 +173,7 @@ public final class SubsetIndex<T> {
     for (int k = 0; k < indexKeys.length; k++) {
       valueIds.add(new SlotMap());
       valueNames.add(new ArrayList<>());
+      sharedValueIds.add(new ConcurrentHashMap<>());
     }
     this.selectorKeyBits = new long[this.selectors.length][];
     this.selectorKeyPos = new int[this.selectors.length][];
@@ -256,7 +261,7 @@ public final class SubsetIndex<T> {
     for (int i = 0; i < selectors.length; i++) {
       tables[i] = SelectorTable.empty(selectors[i]);
     }
-    return new SubsetState<>(this, List.of(), new Node[0], Map.of(),
+    return new SubsetState<>(this, List.of(), new Node[0],
         new SlotSet[indexKeys.length][0], SlotSet.EMPTY, tables, null, null);
   }
 
@@ -665,7 +670,7 @@ public final class SubsetIndex<T> {
       Endpoint[] dOld, Endpoint[] dNew, int[] dOldIds, int[] dNewIds, boolean[] dWeight,
       boolean membership) {
     if (dSlot.length == 0) {
-      state = new SubsetState<>(this, nodes, bySlot, prev.index, prev.indexById, prev.live,
+      state = new SubsetState<>(this, nodes, bySlot, prev.indexById, prev.live,
           prev.tables, prev.all, prev.defaultSubset);
     } else if (dOldIds == null) {
       fullBuilds++;
@@ -720,26 +725,30 @@ public final class SubsetIndex<T> {
       id = valueNames.get(k).size();
       valueNames.get(k).add(value);
       valueIds.get(k).put(value, id);
+      sharedValueIds.get(k).put(value, id);
     }
     return id;
   }
 
   /**
-   * Returns the slots having every {@code keys[i]=values[i]}: the AND of their index sets'
-   * Roaring views, smallest first; a set of every endpoint is skipped. May return an index set
-   * itself.
+   * Returns the slots having every {@code keys[i]=values[i]} in a state's index sets ({@code
+   * indexById}, by key position and value id): the AND of their Roaring views, smallest first; a
+   * set of every endpoint is skipped. May return an index set itself. Safe on any thread: value
+   * ids are looked up in maps made for that, and a value newer than the state has no set in it.
    *
    * @param limit every slot is below this
    */
-  static SlotSet intersect(Map<String, Map<String, SlotSet>> index, SlotSet live, String[] keys,
-      String[] values, int limit) {
+  SlotSet intersect(SlotSet[][] indexById, SlotSet live, String[] keys, String[] values,
+      int limit) {
     if (keys.length == 0) {
       return live;
     }
     SlotSet[] sets = new SlotSet[keys.length];
     for (int i = 0; i < keys.length; i++) {
-      Map<String, SlotSet> inner = index.get(keys[i]);
-      SlotSet set = inner == null ? null : inner.get(values[i]);
+      Integer k = indexKeyPosition.get(keys[i]);
+      Integer id = k == null ? null : sharedValueIds.get(k).get(values[i]);
+      SlotSet[] row = id == null ? null : indexById[k];
+      SlotSet set = row == null || id >= row.length ? null : row[id];
       if (set == null) {
         return SlotSet.EMPTY;
       }

@@ -6,7 +6,6 @@ import dev.ballast.core.Node;
 import dev.ballast.core.subset.RequestLabels;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -30,9 +29,8 @@ public final class SubsetState<T> {
   public final Subset<T> defaultSubset;
 
   final Node<T>[] bySlot;
-  final Map<String, Map<String, SlotSet>> index;
-  // the same sets by index key position and value id (null: no endpoint has it; a row may be
-  // shorter than the key's value ids), for the updater
+  // the index: key=value sets by index key position and value id (null: no endpoint has it; a
+  // row may be shorter than the key's value ids)
   final SlotSet[][] indexById;
   final SlotSet live;
   private final SubsetIndex<T> owner;
@@ -40,12 +38,11 @@ public final class SubsetState<T> {
   private volatile Cache<RequestLabels, Object> cache;
 
   SubsetState(SubsetIndex<T> owner, List<Node<T>> nodes, Node<T>[] bySlot,
-      Map<String, Map<String, SlotSet>> index, SlotSet[][] indexById, SlotSet live,
+      SlotSet[][] indexById, SlotSet live,
       SelectorTable<T>[] tables, Subset<T> all, Subset<T> defaultSubset) {
     this.owner = owner;
     this.nodes = nodes;
     this.bySlot = bySlot;
-    this.index = index;
     this.indexById = indexById;
     this.live = live;
     this.tables = tables;
@@ -108,7 +105,7 @@ public final class SubsetState<T> {
         return s == null ? MISS : s;
       }
     }
-    SlotSet members = SubsetIndex.intersect(index, live, k, v, bySlot.length);
+    SlotSet members = owner.intersect(indexById, live, k, v, bySlot.length);
     if (members.isEmpty()) {
       return MISS;
     }
