@@ -211,9 +211,9 @@ final class Patch<T> {
         boolean hasNew;
         boolean same;
         if (oneWord) {
-          hasOld = (tr.oldHas[0] & k0) == k0;
-          hasNew = (tr.newHas[0] & k0) == k0;
-          same = hasOld && hasNew && (tr.changed[0] & k0) == 0;
+          hasOld = (tr.oldHas0 & k0) == k0;
+          hasNew = (tr.newHas0 & k0) == k0;
+          same = hasOld && hasNew && (tr.changed0 & k0) == 0;
         } else {
           hasOld = PatchOps.containsAll(tr.oldHas, keys);
           hasNew = PatchOps.containsAll(tr.newHas, keys);

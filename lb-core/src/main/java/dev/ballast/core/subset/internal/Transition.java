@@ -22,6 +22,10 @@ final class Transition {
   final long[] changed;
   final long[] oldHas;
   final long[] newHas;
+  // the first words of the three, for a patch whose index keys fit in one word
+  long changed0;
+  long oldHas0;
+  long newHas0;
   int hash;
   final IntList slots = new IntList();
   /** The XOR of {@link SlotSet#mix} over the slots: what they add to or take from a set's hash. */
@@ -59,6 +63,10 @@ final class Transition {
         PatchOps.addKey(newHas, k);
       }
     }
+    boolean any = changed.length > 0;
+    changed0 = any ? changed[0] : 0;
+    oldHas0 = any ? oldHas[0] : 0;
+    newHas0 = any ? newHas[0] : 0;
     this.oldIds = hasOld ? oldBuf : null;
     this.newIds = hasNew ? newBuf : null;
     this.weight = weight;
