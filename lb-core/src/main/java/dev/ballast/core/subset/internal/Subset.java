@@ -92,14 +92,19 @@ public final class Subset<T> {
     return c != null ? c : makeChild();
   }
 
-  private synchronized Balancer<T> makeChild() {
-    Balancer<T> c = child;
-    if (c == null) {
-      c = factory.get();
-      c.setNodes(nodes());
-      child = c;
+  private Balancer<T> makeChild() {
+    // The members first, so that the lock is held for their AND alone: an updater reading a
+    // pending subset's members never waits for a child balancer being built.
+    members();
+    synchronized (this) {
+      Balancer<T> c = child;
+      if (c == null) {
+        c = factory.get();
+        c.setNodes(nodes());
+        child = c;
+      }
+      return c;
     }
-    return c;
   }
 
   /** Returns whether the child balancer has been made. */

@@ -108,6 +108,32 @@ class CanonTest {
     }
   }
 
+  @Test
+  void aMadeSetFindsAnEqualPendingSubsetWithoutMakingOthers() {
+    @SuppressWarnings("unchecked")
+    Node<String>[] bySlot = new Node[256];
+    Canon<String> canon = new Canon<>(() -> null);
+    SlotSet want = slots(5, 6, 70);
+    SlotSet[] sources = {slots(1, 5, 6, 70), slots(5, 6, 9, 70, 200), null, null};
+    Subset<String> pending = canon.ofIntersection(3, want.hash, sources, 2, bySlot);
+    assertThat(pending.isPending()).isTrue();
+    // another set (another hash) registers apart, and reads no pending members
+    assertThat(canon.of(slots(5, 6, 71), bySlot)).isNotSameAs(pending);
+    assertThat(pending.isPending()).isTrue();
+    // an equal set finds the pending subset (its members made to compare)
+    assertThat(canon.of(slots(5, 6, 70), bySlot)).isSameAs(pending);
+    assertThat(pending.isPending()).isFalse();
+    assertThat(canon.size()).isEqualTo(2);
+  }
+
+  private static SlotSet slots(int... members) {
+    SlotSet.Builder b = new SlotSet.Builder(members.length, 256);
+    for (int m : members) {
+      b.add(m);
+    }
+    return b.build();
+  }
+
   private static SlotSet set(int from, int to) {
     SlotSet.Builder b = new SlotSet.Builder(to - from, 1000);
     for (int i = from; i < to; i++) {

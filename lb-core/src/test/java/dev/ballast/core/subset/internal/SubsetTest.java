@@ -7,10 +7,20 @@ import static dev.ballast.core.subset.internal.SlotSetTest.toInts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** Pending subsets: members made on first read as the AND of their sources, checked. */
@@ -109,5 +119,56 @@ class SubsetTest {
         .hasMessageContaining("intersection of 2 slots (expected: 3)");
     assertThatThrownBy(() -> Subset.pending(1, 0, many, 1, bySlot, () -> null))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void threadsReadingAPendingSubsetAtOnceAllGetTheSameMembers() throws Exception {
+    Supplier<Balancer<String>> factory =
+        () -> Algorithm.ROUND_ROBIN.create(BalancerConfig.defaults());
+    Balancer<String> prototype = factory.get();
+    @SuppressWarnings("unchecked")
+    Node<String>[] bySlot = new Node[2000];
+    for (int i = 0; i < bySlot.length; i++) {
+      bySlot[i] = prototype.newNode(Endpoint.of("10.0." + (i >> 8) + "." + (i & 255), 80), "n" + i);
+    }
+    TreeSet<Integer> low = new TreeSet<>();
+    TreeSet<Integer> high = new TreeSet<>();
+    for (int i = 0; i < 2000; i++) {
+      if (i < 1500) {
+        low.add(i);
+      }
+      if (i >= 500) {
+        high.add(i);
+      }
+    }
+    SlotSet[] sources = {build(low, 2000), build(high, 2000)};
+    SlotSet expected = SlotSet.and(sources, 2000);
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 200; round++) {
+        Subset<String> s = Subset.pending(expected.size(), expected.hash, sources, 2, bySlot,
+            factory);
+        CyclicBarrier start = new CyclicBarrier(threads);
+        List<Future<SlotSet>> reads = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          boolean viaChild = t % 2 == 0;
+          reads.add(pool.submit(() -> {
+            start.await();
+            if (viaChild) {
+              s.child().pick().cancel();
+            }
+            return s.members();
+          }));
+        }
+        SlotSet first = reads.get(0).get();
+        for (Future<SlotSet> read : reads) {
+          assertThat(read.get()).isSameAs(first);
+        }
+        assertThat(first).isEqualTo(expected);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }
