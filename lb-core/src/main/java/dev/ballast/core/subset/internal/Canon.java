@@ -35,15 +35,8 @@ final class Canon<T> {
 
   /** Returns the subset with these members, made (over {@code bySlot}) if there is none. */
   Subset<T> of(SlotSet members, Node<T>[] bySlot) {
-    int mask = values.length - 1;
-    long h = members.hash;
-    int i = home(h);
-    for (Subset<T> v; (v = values[i]) != null; i = (i + 1) & mask) {
-      if (hashes[i] == h && v.size() == members.size() && v.members().equals(members)) {
-        return v;
-      }
-    }
-    return put(i, new Subset<>(members, bySlot, factory));
+    int i = find(members.hash, members, null);
+    return values[i] != null ? values[i] : put(i, new Subset<>(members, bySlot, factory));
   }
 
   /**
@@ -60,15 +53,23 @@ final class Canon<T> {
    * pending one), or registers the candidate and returns it.
    */
   Subset<T> intern(Subset<T> candidate) {
+    int i = find(candidate.hash, null, candidate);
+    return values[i] != null ? values[i] : put(i, candidate);
+  }
+
+  /**
+   * Returns where the subset with content hash {@code h} and the members of {@code made} (if not
+   * null) or of {@code candidate} is, or the free place it would take.
+   */
+  private int find(long h, SlotSet made, Subset<T> candidate) {
     int mask = values.length - 1;
-    long h = candidate.hash;
     int i = home(h);
     for (Subset<T> v; (v = values[i]) != null; i = (i + 1) & mask) {
-      if (hashes[i] == h && v.sameMembers(candidate)) {
-        return v;
+      if (hashes[i] == h && (made != null ? v.hasMembers(made) : v.sameMembers(candidate))) {
+        return i;
       }
     }
-    return put(i, candidate);
+    return i;
   }
 
   private Subset<T> put(int i, Subset<T> s) {

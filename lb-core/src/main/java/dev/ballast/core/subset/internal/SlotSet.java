@@ -304,7 +304,9 @@ final class SlotSet {
    *     are lost
    */
   static SlotSet patch(SlotSet old, int[] ops, int n, int limit, int[] scratch) {
-    old = old == null ? EMPTY : old;
+    if (old == null) {
+      old = EMPTY;
+    }
     return old.words != null ? old.patchWords(ops, n, limit)
         : old.patchArray(ops, n, limit, scratch);
   }
@@ -431,15 +433,8 @@ final class SlotSet {
     if (o == this) {
       return true;
     }
-    if (!(o instanceof SlotSet other) || other.size != size || other.hash != hash) {
+    if (!(o instanceof SlotSet s) || s.size != size || s.hash != hash) {
       return false;
-    }
-    return sameMembers(other);
-  }
-
-  private boolean sameMembers(SlotSet s) {
-    if (s == this) {
-      return true;
     }
     if (array != null && s.array != null) {
       return Arrays.equals(array, s.array);

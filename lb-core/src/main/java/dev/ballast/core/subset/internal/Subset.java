@@ -157,6 +157,11 @@ public final class Subset<T> {
     return m;
   }
 
+  /** Returns whether these are the members: same size and hash, then the members. */
+  boolean hasMembers(SlotSet m) {
+    return m.size() == size && m.hash == hash && members().equals(m);
+  }
+
   /** Returns whether the two have the same members: same size and hash, then the members. */
   boolean sameMembers(Subset<?> other) {
     return other == this

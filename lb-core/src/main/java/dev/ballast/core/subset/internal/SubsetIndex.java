@@ -106,7 +106,8 @@ public final class SubsetIndex<T> {
   private final List<SlotMap> valueIds = new ArrayList<>();
   final List<List<String>> valueNames = new ArrayList<>();
   // the same value -> id maps for threads that resolve request labels: written by the updater
-  // when a value first appears (before any state that has it is published), read by any thread
+  // when a value first appears (before any state that has it is published), read by any thread.
+  // The updater keeps its SlotMaps for its own lookups: faster, no boxing, but not thread-safe.
   private final List<ConcurrentHashMap<String, Integer>> sharedValueIds = new ArrayList<>();
   int[][] idsBySlot;
   final Map<String, Integer> indexKeyPosition = new HashMap<>();
