@@ -3,11 +3,13 @@ package dev.ballast.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.ballast.core.Endpoint;
 import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.internal.FramedProtocol;
 import dev.ballast.netty.internal.Transport;
 import dev.ballast.netty.testing.Await;
+import dev.ballast.netty.testing.RefusedPort;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -38,7 +40,12 @@ class ConnectionPoolTest {
   }
 
   private ConnectionPool<byte[], byte[]> pool(PoolConfig config, int inFlightCap) {
-    pool = new ConnectionPool<>(server.endpoint(), config,
+    return pool(server.endpoint(), config, inFlightCap);
+  }
+
+  private ConnectionPool<byte[], byte[]> pool(Endpoint endpoint, PoolConfig config,
+      int inFlightCap) {
+    pool = new ConnectionPool<>(endpoint, config,
         new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, inFlightCap),
         Transport.sharedGroup(), () -> now, new SplittableRandom(1));
     return pool;
@@ -170,13 +177,14 @@ class ConnectionPoolTest {
 
   @Test
   void connectRefusedFailsWaitersWithTheEndpoint() throws Exception {
-    server.close();
-    ConnectionPool<byte[], byte[]> p = pool(PoolConfig.defaults(), 8);
-    Throwable t = catchThrowable(() -> get(acquire(p, Long.MAX_VALUE, 2)));
-    assertThat(t).cause().isInstanceOf(ConnectFailedException.class)
-        .hasMessageContaining(server.endpoint().address()).hasMessageContaining("attempt 2");
-    assertThat(p.inFlight()).isZero();
-    assertThat(p.pendingAcquires()).isZero();
+    try (RefusedPort port = new RefusedPort()) {
+      ConnectionPool<byte[], byte[]> p = pool(port.endpoint(), PoolConfig.defaults(), 8);
+      Throwable t = catchThrowable(() -> get(acquire(p, Long.MAX_VALUE, 2)));
+      assertThat(t).cause().isInstanceOf(ConnectFailedException.class)
+          .hasMessageContaining(port.endpoint().address()).hasMessageContaining("attempt 2");
+      assertThat(p.inFlight()).isZero();
+      assertThat(p.pendingAcquires()).isZero();
+    }
   }
 
   @Test

@@ -10,7 +10,7 @@ import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.framed.MalformedFrameException;
 import dev.ballast.netty.testing.Await;
 import dev.ballast.netty.testing.RawServer;
-import java.net.ServerSocket;
+import dev.ballast.netty.testing.RefusedPort;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,15 +53,14 @@ class FailureModesTest {
     }
   }
 
-  private static Endpoint closedPort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return Endpoint.of("127.0.0.1", s.getLocalPort());
+  @Test
+  void connectionRefusedIsTypedAndRetriedElsewhere() throws Exception {
+    try (RefusedPort port = new RefusedPort()) {
+      connectionRefused(port.endpoint());
     }
   }
 
-  @Test
-  void connectionRefusedIsTypedAndRetriedElsewhere() throws Exception {
-    Endpoint refused = closedPort();
+  private void connectionRefused(Endpoint refused) throws Exception {
     try (BallastClient<byte[], byte[]> c = client(refused, good.endpoint()).build()) {
       Throwable t = null;
       for (int i = 0; i < 2 && t == null; i++) {

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ballast.core.Algorithm;
-import dev.ballast.core.Endpoint;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.testing.RefusedPort;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,14 +75,11 @@ class StackFeaturesTest {
 
   @Test
   void anEmptyBudgetStopsRetries() throws Exception {
-    Endpoint refused;
-    try (ServerSocket ss = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      refused = Endpoint.of("127.0.0.1", ss.getLocalPort());
-    }
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    try (FramedServer good = FramedServer.start(FramedServer.echo());
+    try (RefusedPort port = new RefusedPort();
+        FramedServer good = FramedServer.start(FramedServer.echo());
         BallastClient<byte[], byte[]> client = BallastClient.framed()
-            .endpoints(List.of(refused, good.endpoint()))
+            .endpoints(List.of(port.endpoint(), good.endpoint()))
             .balancer(Algorithm.ROUND_ROBIN)
             .retryBudget(RetryBudget.none())
             .outlierDetection(OutlierDetection.disabled())
