@@ -27,6 +27,8 @@ class SubsetSelectorPropertyTest {
   private String[] keys = {"zone", "version", "stage", "tenant", "hw"};
   // a selector over keys no endpoint has, only to have more index keys (null: none)
   private List<String> padSelector;
+  // a key whose values are drawn from thousands rather than from valueCount (null: none)
+  private String wideKey;
 
   private long deltaPatches;
 
@@ -50,6 +52,19 @@ class SubsetSelectorPropertyTest {
       pad.add(String.format("a%02d", i));
     }
     padSelector = pad;
+    for (long seed = 1; seed <= 30; seed++) {
+      runSeed(seed);
+    }
+    assertThat(deltaPatches).isGreaterThan(90);
+  }
+
+  /**
+   * With one key taking values from thousands, the value ids of all keys soon need more than 12
+   * bits together, and a patch lists its changes entry by entry rather than packed.
+   */
+  @Test
+  void subsetsEqualBruteForceWithThousandsOfValues() {
+    wideKey = "tenant";
     for (long seed = 1; seed <= 30; seed++) {
       runSeed(seed);
     }
@@ -439,7 +454,7 @@ class SubsetSelectorPropertyTest {
     Map<String, String> labels = new HashMap<>();
     for (String k : keys) {
       if (r.nextInt(5) != 0) {
-        labels.put(k, "v" + r.nextInt(valueCount));
+        labels.put(k, k.equals(wideKey) ? "w" + r.nextInt(5000) : "v" + r.nextInt(valueCount));
       }
     }
     return labels;

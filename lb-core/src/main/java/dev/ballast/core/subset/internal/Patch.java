@@ -186,15 +186,10 @@ final class Patch<T> {
   }
 
   /**
-   * 2. Which subsets of which selectors change. Dirty slots with the same change (old and new
-   * value ids, weight or not) leave and join the same subsets, so each change (a transition) is
-   * looked at once per selector, and the subsets its slots leave and join, found straight from
-   * the value ids, take its slot count and hash ({@link Transition#mix}) into their size and
-   * hash. An entry whose old subset holds a reweighted member is marked ({@code reweighted}):
-   * that subset's child balancer has the old weight, so it is retired before any new member set
-   * is registered, and an entry the member stays in gets a new subset with the same members.
+   * {@link #listChanges} for value ids of any width: each change looks up the entries it leaves
+   * and joins.
    */
-  private void listChanges() {
+  private void listByEntry() {
     int nt = transitions.size();
     long[][] keyBits = ix.selectorKeyBits;
     ComboMap<T>[] combos = ix.combos;
@@ -238,6 +233,101 @@ final class Patch<T> {
           en.sizeDelta += tr.slots.size;
           en.hashDelta ^= tr.mix;
         }
+      }
+    }
+  }
+
+  /**
+   * 2. Which subsets of which selectors change. Dirty slots with the same change (old and new
+   * value ids, weight or not) leave and join the same subsets, so each change (a transition) is
+   * looked at once per selector, and the subsets its slots leave and join, found straight from
+   * the value ids, take its slot count and hash ({@link Transition#mix}) into their size and
+   * hash. An entry whose old subset holds a reweighted member is marked ({@code reweighted}):
+   * that subset's child balancer has the old weight, so it is retired before any new member set
+   * is registered, and an entry the member stays in gets a new subset with the same members.
+   *
+   * <p>While the value ids of all index keys fit in {@value PatchScratch.Packed#MAX_BITS} bits
+   * together ({@link PatchScratch.Packed}), each transition's ids are packed into one word, and
+   * a selector's combination is that word ANDed with the selector's mask: the changes are summed
+   * in arrays indexed by it, one selector at a time, and each combination they reach is looked
+   * up in the selector's {@link ComboMap} once. Otherwise every change looks its entries up
+   * ({@link #listByEntry}).
+   */
+  private void listChanges() {
+    PatchScratch.Packed pk = scratch.packed(ix.valueNames);
+    if (pk == null) {
+      listByEntry();
+      return;
+    }
+    int nt = transitions.size();
+    Transition[] trs = transitions.items();
+    for (int t = 0; t < nt; t++) {
+      Transition tr = trs[t];
+      tr.oldPacked = pk.pack(tr.oldIds);
+      tr.newPacked = pk.pack(tr.newIds);
+    }
+    long[][] keyBits = ix.selectorKeyBits;
+    ComboMap<T>[] combos = ix.combos;
+    int[] dSize = pk.size;
+    long[] dHash = pk.hash;
+    long[] bits = pk.touched;
+    long[] rw = pk.reweighted;
+    for (int i = 0; i < keyBits.length; i++) {
+      long k0 = keyBits[i][0];
+      long mask = pk.mask(ix.selectorKeyPos[i]);
+      for (int t = 0; t < nt; t++) {
+        Transition tr = trs[t];
+        boolean hasOld = (tr.oldHas0 & k0) == k0;
+        boolean hasNew = (tr.newHas0 & k0) == k0;
+        if (hasOld && hasNew && (tr.changed0 & k0) == 0) {
+          if (tr.weight) {
+            int at = (int) (tr.newPacked & mask);
+            bits[at >>> 6] |= 1L << at;
+            rw[at >>> 6] |= 1L << at;
+          }
+          continue;
+        }
+        int n = tr.slots.size;
+        long mix = tr.mix;
+        if (hasOld) {
+          int at = (int) (tr.oldPacked & mask);
+          dSize[at] -= n;
+          dHash[at] ^= mix;
+          bits[at >>> 6] |= 1L << at;
+          if (tr.weight) {
+            rw[at >>> 6] |= 1L << at;
+          }
+        }
+        if (hasNew) {
+          int at = (int) (tr.newPacked & mask);
+          dSize[at] += n;
+          dHash[at] ^= mix;
+          bits[at >>> 6] |= 1L << at;
+        }
+      }
+      ComboMap<T> cm = combos[i];
+      int[] pos = ix.selectorKeyPos[i];
+      for (int w = 0; w < pk.words; w++) {
+        long word = bits[w];
+        if (word == 0) {
+          continue;
+        }
+        long rwWord = rw[w];
+        bits[w] = 0;
+        rw[w] = 0;
+        do {
+          int b = Long.numberOfTrailingZeros(word);
+          int at = w << 6 | b;
+          word &= word - 1;
+          pk.unpack(at, pos);
+          ComboMap.Entry<T> en = cm.get(pk.ids);
+          en = touch(en != null ? en : cm.add(pk.ids), i);
+          en.sizeDelta = dSize[at];
+          en.hashDelta = dHash[at];
+          en.reweighted = (rwWord >>> b & 1) != 0;
+          dSize[at] = 0;
+          dHash[at] = 0;
+        } while (word != 0);
       }
     }
   }

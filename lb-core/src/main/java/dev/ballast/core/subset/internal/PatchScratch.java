@@ -3,6 +3,7 @@ package dev.ballast.core.subset.internal;
 import dev.ballast.core.subset.internal.PatchOps.IntList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
+import java.util.List;
 
 /**
  * The working lists of a patch, kept by the index and emptied after each patch, so that they
@@ -38,6 +39,100 @@ final class PatchScratch {
     patches = new IdentityHashMap<>();
     liveOps = new IntList();
     slotBuf = new IntList();
+  }
+
+  // the arrays of the packed listing, kept at their largest (at most 4096 places)
+  private Packed packed;
+
+  /**
+   * Returns the layout of packed value ids for a patch, given each index key's value names
+   * (their count fixes the key's bits), with empty arrays for every combination; or {@code null}
+   * when the keys need more than {@value Packed#MAX_BITS} bits together, or there are more than
+   * 64 keys.
+   */
+  Packed packed(List<? extends List<?>> valueNames) {
+    int nk = valueNames.size();
+    if (nk > 64) {
+      return null;
+    }
+    if (packed == null || packed.shift.length != nk + 1) {
+      packed = new Packed(nk);
+    }
+    int[] shift = packed.shift;
+    int bits = 0;
+    for (int k = 0; k < nk; k++) {
+      shift[k] = bits;
+      // ids 0 to count - 1; a key with one value takes no bit
+      bits += 32 - Integer.numberOfLeadingZeros(Math.max(0, valueNames.get(k).size() - 1));
+      if (bits > Packed.MAX_BITS) {
+        return null;
+      }
+    }
+    shift[nk] = bits;
+    packed.ensure(1 << bits);
+    return packed;
+  }
+
+  /**
+   * Value ids packed into one word: index key {@code k}'s id at bits {@code shift[k]} to {@code
+   * shift[k + 1] - 1}, so that a selector's combination is the word ANDed with the selector's
+   * {@link #mask}, an index into this patch's arrays of per-combination changes. Those arrays are
+   * left empty (zero) after each selector; {@link #ids} is a row to unpack a combination into.
+   */
+  static final class Packed {
+    /** The most bits all index keys' ids may take together: arrays of 4096 combinations. */
+    static final int MAX_BITS = 12;
+
+    final int[] shift;
+    final int[] ids;
+    int[] size = new int[1];
+    long[] hash = new long[1];
+    long[] touched = new long[1];
+    long[] reweighted = new long[1];
+    /** How many words of {@link #touched} and {@link #reweighted} this patch's combinations use. */
+    int words;
+
+    private Packed(int nk) {
+      shift = new int[nk + 1];
+      ids = new int[nk];
+    }
+
+    private void ensure(int places) {
+      words = (places + 63) >>> 6;
+      if (size.length < places) {
+        size = new int[places];
+        hash = new long[places];
+        touched = new long[(places + 63) >>> 6];
+        reweighted = new long[touched.length];
+      }
+    }
+
+    /** Returns the bits of the keys at index key positions {@code pos}. */
+    long mask(int[] pos) {
+      long m = 0;
+      for (int k : pos) {
+        m |= ((1L << (shift[k + 1] - shift[k])) - 1) << shift[k];
+      }
+      return m;
+    }
+
+    /** Returns value ids packed by this layout ({@code null}, no endpoint, and -1 give 0). */
+    long pack(int[] ids) {
+      long p = 0;
+      if (ids != null) {
+        for (int k = 0; k < ids.length; k++) {
+          p |= (long) Math.max(ids[k], 0) << shift[k];
+        }
+      }
+      return p;
+    }
+
+    /** Writes the ids of the keys at positions {@code pos} of combination {@code at} to {@link #ids}. */
+    void unpack(int at, int[] pos) {
+      for (int k : pos) {
+        ids[k] = (at >>> shift[k]) & ((1 << (shift[k + 1] - shift[k])) - 1);
+      }
+    }
   }
 
   /** Returns the kept op list of index key {@code k}, value id {@code id} (not cleared). */

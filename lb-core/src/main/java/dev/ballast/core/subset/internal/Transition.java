@@ -27,6 +27,9 @@ final class Transition {
   long oldHas0;
   long newHas0;
   int hash;
+  // the value ids packed by the patch's layout (PatchScratch.Packed), set while listing
+  long oldPacked;
+  long newPacked;
   final IntList slots = new IntList();
   /** The XOR of {@link SlotSet#mix} over the slots: what they add to or take from a set's hash. */
   long mix;
