@@ -305,8 +305,12 @@ final class Patch<T> {
           bits[at >>> 6] |= 1L << at;
         }
       }
+      // The selector's entries first, then their changes: the entries are read one after
+      // another, so that their cache misses overlap.
       ComboMap<T> cm = combos[i];
       int[] pos = ix.selectorKeyPos[i];
+      int first = nTouched;
+      int[] found = pk.found;
       for (int w = 0; w < pk.words; w++) {
         long word = bits[w];
         if (word == 0) {
@@ -321,13 +325,21 @@ final class Patch<T> {
           word &= word - 1;
           pk.unpack(at, pos);
           ComboMap.Entry<T> en = cm.get(pk.ids);
-          en = touch(en != null ? en : cm.add(pk.ids), i);
-          en.sizeDelta = dSize[at];
-          en.hashDelta = dHash[at];
-          en.reweighted = (rwWord >>> b & 1) != 0;
-          dSize[at] = 0;
-          dHash[at] = 0;
+          // (each combination is reached once per patch: no entry is listed twice)
+          found[nTouched - first] = (rwWord >>> b & 1) != 0 ? ~at : at;
+          list(en != null ? en : cm.add(pk.ids), i);
         } while (word != 0);
+      }
+      for (int t = first; t < nTouched; t++) {
+        ComboMap.Entry<T> en = touched[t];
+        int at = found[t - first];
+        en.touchedIn = epoch;
+        en.reweighted = at < 0;
+        at = at < 0 ? ~at : at;
+        en.sizeDelta = dSize[at];
+        en.hashDelta = dHash[at];
+        dSize[at] = 0;
+        dHash[at] = 0;
       }
     }
   }
@@ -360,14 +372,19 @@ final class Patch<T> {
       en.sizeDelta = 0;
       en.hashDelta = 0;
       en.reweighted = false;
-      if (nTouched == touched.length) {
-        touched = Arrays.copyOf(touched, nTouched * 2);
-        touchedSelector = Arrays.copyOf(touchedSelector, nTouched * 2);
-      }
-      touchedSelector[nTouched] = selector;
-      touched[nTouched++] = en;
+      list(en, selector);
     }
     return en;
+  }
+
+  /** Appends the entry and its selector to the touched ones (reading nothing of the entry). */
+  private void list(ComboMap.Entry<T> en, int selector) {
+    if (nTouched == touched.length) {
+      touched = Arrays.copyOf(touched, nTouched * 2);
+      touchedSelector = Arrays.copyOf(touchedSelector, nTouched * 2);
+    }
+    touchedSelector[nTouched] = selector;
+    touched[nTouched++] = en;
   }
 
   /**

@@ -78,6 +78,7 @@ final class PatchScratch {
    * shift[k + 1] - 1}, so that a selector's combination is the word ANDed with the selector's
    * {@link #mask}, an index into this patch's arrays of per-combination changes. Those arrays are
    * left empty (zero) after each selector; {@link #ids} is a row to unpack a combination into.
+   * Updater thread only.
    */
   static final class Packed {
     /** The most bits all index keys' ids may take together: arrays of 4096 combinations. */
@@ -89,6 +90,8 @@ final class PatchScratch {
     long[] hash = new long[1];
     long[] touched = new long[1];
     long[] reweighted = new long[1];
+    /** One selector's combinations reached, in listing order ({@code ~at} when reweighted). */
+    int[] found = new int[1];
     /** How many words of {@link #touched} and {@link #reweighted} this patch's combinations use. */
     int words;
 
@@ -104,6 +107,7 @@ final class PatchScratch {
         hash = new long[places];
         touched = new long[(places + 63) >>> 6];
         reweighted = new long[touched.length];
+        found = new int[places];
       }
     }
 
