@@ -221,10 +221,18 @@ class SubsetSelectorTest {
         Endpoint.of("10.0.0.1", 80, 1, Map.of("zone", "a", "tier", "t")),
         Endpoint.of("10.0.0.2", 80, 1, Map.of("zone", "a", "tier", "t")),
         Endpoint.of("10.0.0.3", 80, 1, Map.of("zone", "b", "tier", "t")));
-    for (boolean delta : new boolean[] {false, true}) {
-      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("zone")
-          .selector("zone", "tier").algorithm(Algorithm.VNSWRR).rebuildThreshold(1).build();
-      s.update(hosts, Endpoint::address);
+    // wide: with a selector over a key of 5000 values, listed entry by entry (not packed)
+    for (int run = 0; run < 4; run++) {
+      boolean delta = run % 2 == 1;
+      boolean wide = run >= 2;
+      SubsetSelector.Builder<String> b = SubsetSelector.<String>builder().selector("zone")
+          .selector("zone", "tier").algorithm(Algorithm.VNSWRR).rebuildThreshold(1);
+      SubsetSelector<String> s = (wide ? b.selector("w") : b).build();
+      List<Endpoint> all = new ArrayList<>(hosts);
+      if (wide) {
+        all.addAll(wideFiller(5000));
+      }
+      s.update(all, Endpoint::address);
       RequestLabels zone = RequestLabels.of("zone", "a");
       RequestLabels zoneTier = RequestLabels.of("zone", "a", "tier", "t");
       int shared = s.stats().distinctMemberSets();
@@ -235,7 +243,8 @@ class SubsetSelectorTest {
       if (delta) {
         s.apply(List.of(heavy), List.of(), Endpoint::address);
       } else {
-        s.update(List.of(heavy, hosts.get(1), hosts.get(2)), Endpoint::address);
+        all.set(0, heavy);
+        s.update(all, Endpoint::address);
       }
       assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
       // one cycle of weights 3 and 1 in each subset
@@ -252,18 +261,28 @@ class SubsetSelectorTest {
     Endpoint x = Endpoint.of("10.0.0.1", 80, 1, Map.of("a", "1", "b", "1"));
     Endpoint y = Endpoint.of("10.0.0.2", 80, 1, Map.of("a", "1", "b", "2"));
     Endpoint moved = Endpoint.of("10.0.0.1", 80, 9, Map.of("a", "2", "b", "2"));
-    for (boolean delta : new boolean[] {false, true}) {
-      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("a").selector("b")
-          .algorithm(Algorithm.VNSWRR).rebuildThreshold(1).build();
-      List<Endpoint> hosts = new ArrayList<>(filler(20));
-      hosts.addAll(List.of(x, y));
-      s.update(hosts, Endpoint::address);
-      assertThat(picksOf(s, RequestLabels.of("a", "1"), 10, "10.0.0.1:80")).isEqualTo(5);
-      change(s, hosts, List.of(moved), delta);
-      assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
-      // one VNSWRR cycle of weights 9 and 1, ten times over
-      assertThat(picksOf(s, RequestLabels.of("b", "2"), 100, "10.0.0.1:80")).isEqualTo(90);
+    // wide: a selector over a key with 5000 values besides, so that the value ids of all keys
+    // need more than 12 bits and a patch lists its changes entry by entry (not packed)
+    for (boolean wide : new boolean[] {false, true}) {
+      for (boolean delta : new boolean[] {false, true}) {
+        aReweightedMemberThatMoves(x, y, moved, wide, delta);
+      }
     }
+  }
+
+  private static void aReweightedMemberThatMoves(Endpoint x, Endpoint y, Endpoint moved,
+      boolean wide, boolean delta) {
+    SubsetSelector.Builder<String> b = SubsetSelector.<String>builder().selector("a")
+        .selector("b").algorithm(Algorithm.VNSWRR).rebuildThreshold(1);
+    SubsetSelector<String> s = (wide ? b.selector("w") : b).build();
+    List<Endpoint> hosts = new ArrayList<>(wide ? wideFiller(5000) : filler(20));
+    hosts.addAll(List.of(x, y));
+    s.update(hosts, Endpoint::address);
+    assertThat(picksOf(s, RequestLabels.of("a", "1"), 10, "10.0.0.1:80")).isEqualTo(5);
+    change(s, hosts, List.of(moved), delta);
+    assertThat(s.stats().incrementalUpdates()).isEqualTo(1);
+    // one VNSWRR cycle of weights 9 and 1, ten times over
+    assertThat(picksOf(s, RequestLabels.of("b", "2"), 100, "10.0.0.1:80")).isEqualTo(90);
   }
 
   @Test
@@ -358,6 +377,16 @@ class SubsetSelectorTest {
   }
 
   /** Endpoints in a zone and with labels of their own, so that the test's subsets stay small. */
+  /** Filler hosts whose label {@code w} has a value of its own each. */
+  private static List<Endpoint> wideFiller(int n) {
+    List<Endpoint> list = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      list.add(Endpoint.of("10.2." + (i / 250) + "." + (i % 250 + 1), 80, 1,
+          Map.of("zone", "f", "tier", "f", "a", "f", "b", "f", "w", "w" + i)));
+    }
+    return list;
+  }
+
   private static List<Endpoint> filler(int n) {
     List<Endpoint> list = new ArrayList<>();
     for (int i = 0; i < n; i++) {

@@ -16,7 +16,10 @@ import java.util.Arrays;
  */
 final class ComboMap<T> {
 
-  /** One value combination; the per-update fields are reset when an update first touches it. */
+  /**
+   * One value combination; the per-update fields are set when an update first lists it (reset,
+   * or written whole by the packed listing).
+   */
   static final class Entry<T> {
     final int[] ids;
     final int hash;

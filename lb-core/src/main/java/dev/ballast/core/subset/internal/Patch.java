@@ -186,8 +186,9 @@ final class Patch<T> {
   }
 
   /**
-   * {@link #listChanges} for value ids of any width: each change looks up the entries it leaves
-   * and joins.
+   * {@link #listChanges} for any layout of value ids (wider than {@value
+   * PatchScratch.Packed#MAX_BITS} bits together, or more than 64 index keys): each change looks
+   * up the entries it leaves and joins.
    */
   private void listByEntry() {
     int nt = transitions.size();
@@ -247,7 +248,8 @@ final class Patch<T> {
    * is registered, and an entry the member stays in gets a new subset with the same members.
    *
    * <p>While the value ids of all index keys fit in {@value PatchScratch.Packed#MAX_BITS} bits
-   * together ({@link PatchScratch.Packed}), each transition's ids are packed into one word, and
+   * together and there are at most 64 index keys ({@link PatchScratch.Packed}; a key's bits
+   * follow from how many values it has had), each transition's ids are packed into one word, and
    * a selector's combination is that word ANDed with the selector's mask: the changes are summed
    * in arrays indexed by it, one selector at a time, and each combination they reach is looked
    * up in the selector's {@link ComboMap} once. Otherwise every change looks its entries up
@@ -305,8 +307,8 @@ final class Patch<T> {
           bits[at >>> 6] |= 1L << at;
         }
       }
-      // The selector's entries first, then their changes: the entries are read one after
-      // another, so that their cache misses overlap.
+      // The selector's entries first (found through its map, without reading them), then their
+      // changes written in a loop of its own, so that the misses on the entries overlap.
       ComboMap<T> cm = combos[i];
       int[] pos = ix.selectorKeyPos[i];
       int first = nTouched;
@@ -325,7 +327,8 @@ final class Patch<T> {
           word &= word - 1;
           pk.unpack(at, pos);
           ComboMap.Entry<T> en = cm.get(pk.ids);
-          // (each combination is reached once per patch: no entry is listed twice)
+          // (each combination is reached once per selector, and each selector has its own map:
+          // no entry is listed twice)
           found[nTouched - first] = (rwWord >>> b & 1) != 0 ? ~at : at;
           list(en != null ? en : cm.add(pk.ids), i);
         } while (word != 0);
@@ -333,15 +336,19 @@ final class Patch<T> {
       for (int t = first; t < nTouched; t++) {
         ComboMap.Entry<T> en = touched[t];
         int at = found[t - first];
-        en.touchedIn = epoch;
+        en.touchedIn = epoch; // as touch() marks it: every listed entry is marked
         en.reweighted = at < 0;
         at = at < 0 ? ~at : at;
         en.sizeDelta = dSize[at];
         en.hashDelta = dHash[at];
         dSize[at] = 0;
         dHash[at] = 0;
+        // only a combination that slots join can be new (the one-by-one listing would fail on
+        // a missing entry that slots leave)
+        assert en.subset != null || (en.sizeDelta > 0 && !en.reweighted) : "no entry left";
       }
     }
+    pk.done();
   }
 
   /**

@@ -70,6 +70,7 @@ final class PatchScratch {
     }
     shift[nk] = bits;
     packed.ensure(1 << bits);
+    packed.busy = true;
     return packed;
   }
 
@@ -94,6 +95,8 @@ final class PatchScratch {
     int[] found = new int[1];
     /** How many words of {@link #touched} and {@link #reweighted} this patch's combinations use. */
     int words;
+    // from packed() to done(): a listing that did not finish may have left changes in the arrays
+    private boolean busy;
 
     private Packed(int nk) {
       shift = new int[nk + 1];
@@ -109,6 +112,11 @@ final class PatchScratch {
         reweighted = new long[touched.length];
         found = new int[places];
       }
+    }
+
+    /** Marks the listing finished: every array is empty again. */
+    void done() {
+      busy = false;
     }
 
     /** Returns the bits of the keys at index key positions {@code pos}. */
@@ -131,7 +139,7 @@ final class PatchScratch {
       return p;
     }
 
-    /** Writes the ids of the keys at positions {@code pos} of combination {@code at} to {@link #ids}. */
+    /** Writes the ids of the keys at positions {@code pos} of combination {@code at} to ids. */
     void unpack(int at, int[] pos) {
       for (int k : pos) {
         ids[k] = (at >>> shift[k]) & ((1 << (shift[k + 1] - shift[k])) - 1);
@@ -159,6 +167,9 @@ final class PatchScratch {
   /** Empties every list, dropping the references to this patch's sets and entries. */
   void clear() {
     transitions.clear();
+    if (packed != null && packed.busy) {
+      packed = null; // a patch failed while listing: its arrays may hold changes
+    }
     if (patches.size() > 64 || liveOps.values.length > KEEP
         || slotBuf.values.length > KEEP) {
       reset();
