@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One incremental update of a {@link SubsetIndex} (see its description), made and run once on
- * the updater's thread: the changed key=value sets of the index, patched (a bitset copy and bit
- * flips, or block copies of sorted ints); then the subsets the changed slots leave or join, each
- * with its size and content hash carried from the changes and its members the AND of its
- * values' patched index sets, computed when first read ({@link Subset#pending}); then the
- * next state, sharing everything else with the previous one. Costs the changes and the number
+ * One incremental update of a {@link SubsetIndex} (see its description), made and run once on the
+ * updater's thread: the changed key=value sets of the index, patched (a bitset copy and bit flips,
+ * or block copies of sorted ints); then the subsets the changed slots leave or join ({@link
+ * ChangeList}), each with its size and content hash carried from the changes and its members the
+ * AND of its values' patched index sets, computed when first read ({@link Subset#pending}); then
+ * the next state, sharing everything else with the previous one. Costs the changes and the number
  * of subsets they touch, never the number of endpoints nor the size of a subset.
  *
  * @param <T> the thing being balanced
@@ -31,14 +31,13 @@ final class Patch<T> {
   private final Endpoint[] dNew;
   private final boolean[] dWeight;
   private final boolean anyWeight;
-  private final int epoch;
   // the dirty slots grouped by their change, in the order first seen
   private final Transition.Group transitions;
   // the working lists, kept by the index across patches
   private final PatchScratch scratch;
   private final IdentityHashMap<SlotSet, PatchScratch.Patched> patches;
-  // the entries this patch touches, with their selectors and then their next subsets: arrays
-  // of this patch (young), so that filling them costs no old-to-young write barrier
+  // the entries this patch touches, with their selectors (step 2)
+  private final ChangeList<T> changes;
   private ComboMap.Entry<T>[] touched;
   private int[] touchedSelector;
   private int nTouched;
@@ -58,7 +57,6 @@ final class Patch<T> {
     this.dOld = dOld;
     this.dNew = dNew;
     this.dWeight = dWeight;
-    this.epoch = epoch;
     boolean w = false;
     for (boolean b : dWeight) {
       w |= b;
@@ -66,17 +64,12 @@ final class Patch<T> {
     this.anyWeight = w;
     this.scratch = ix.patchScratch();
     this.patches = scratch.patches;
-    // sized by the last patch, so that a run of similar updates never grows them
-    int cap = Math.max(64, Math.min(scratch.lastTouched, 1 << 16));
-    @SuppressWarnings("unchecked")
-    ComboMap.Entry<T>[] t = new ComboMap.Entry[cap];
-    this.touched = t;
-    this.touchedSelector = new int[cap];
     this.sourceBuf = new SlotSet[ix.indexKeys.length];
     this.liveOps = scratch.liveOps;
     this.slotBuf = scratch.slotBuf;
     this.transitions = scratch.transitions;
     transitions.group(dSlot, dOld, dNew, dOldIds, dNewIds, dWeight);
+    this.changes = new ChangeList<>(ix, transitions, scratch, epoch);
   }
 
   /** Runs the update and returns the next state. */
@@ -84,10 +77,13 @@ final class Patch<T> {
     try {
       patchIndex();
       SlotSet live = membership ? patchLive() : prev.live;
-      listChanges();
+      changes.list();
+      touched = changes.entries;
+      touchedSelector = changes.selectors;
+      nTouched = changes.size;
       return publish(nodes, live, membership, nextSubsets(live));
     } finally {
-      scratch.lastTouched = nTouched;
+      scratch.lastTouched = changes.size;
       scratch.clear();
     }
   }
@@ -186,172 +182,6 @@ final class Patch<T> {
   }
 
   /**
-   * {@link #listChanges} for any layout of value ids (wider than {@value
-   * PatchScratch.Packed#MAX_BITS} bits together, or more than 64 index keys): each change looks
-   * up the entries it leaves and joins.
-   */
-  private void listByEntry() {
-    int nt = transitions.size();
-    long[][] keyBits = ix.selectorKeyBits;
-    ComboMap<T>[] combos = ix.combos;
-    Transition[] trs = transitions.items();
-    for (int i = 0; i < keyBits.length; i++) {
-      long[] keys = keyBits[i];
-      ComboMap<T> cm = combos[i];
-      boolean oneWord = keys.length == 1;
-      long k0 = keys[0];
-      for (int t = 0; t < nt; t++) {
-        Transition tr = trs[t];
-        // in a subset of this selector before, after, and the same one (none of its keys changed)
-        boolean hasOld;
-        boolean hasNew;
-        boolean same;
-        if (oneWord) {
-          hasOld = (tr.oldHas0 & k0) == k0;
-          hasNew = (tr.newHas0 & k0) == k0;
-          same = hasOld && hasNew && (tr.changed0 & k0) == 0;
-        } else {
-          hasOld = PatchOps.containsAll(tr.oldHas, keys);
-          hasNew = PatchOps.containsAll(tr.newHas, keys);
-          same = hasOld && hasNew && PatchOps.disjoint(tr.changed, keys);
-        }
-        if (same) {
-          if (tr.weight) {
-            touch(cm.get(tr.newIds), i).reweighted = true;
-          }
-          continue;
-        }
-        if (hasOld) {
-          ComboMap.Entry<T> en = touch(cm.get(tr.oldIds), i);
-          en.sizeDelta -= tr.slots.size;
-          en.hashDelta ^= tr.mix;
-          // its old subset holds the slots' old weights: not to be found for an equal set now
-          en.reweighted |= tr.weight;
-        }
-        if (hasNew) {
-          ComboMap.Entry<T> en = cm.get(tr.newIds);
-          en = touch(en != null ? en : cm.add(tr.newIds), i);
-          en.sizeDelta += tr.slots.size;
-          en.hashDelta ^= tr.mix;
-        }
-      }
-    }
-  }
-
-  /**
-   * 2. Which subsets of which selectors change. Dirty slots with the same change (old and new
-   * value ids, weight or not) leave and join the same subsets, so each change (a transition) is
-   * looked at once per selector, and the subsets its slots leave and join, found straight from
-   * the value ids, take its slot count and hash ({@link Transition#mix}) into their size and
-   * hash. An entry whose old subset holds a reweighted member is marked ({@code reweighted}):
-   * that subset's child balancer has the old weight, so it is retired before any new member set
-   * is registered, and an entry the member stays in gets a new subset with the same members.
-   *
-   * <p>While the value ids of all index keys fit in {@value PatchScratch.Packed#MAX_BITS} bits
-   * together and there are at most 64 index keys ({@link PatchScratch.Packed}; a key's bits
-   * follow from how many values it has had), each transition's ids are packed into one word, and
-   * a selector's combination is that word ANDed with the selector's mask: the changes are summed
-   * in arrays indexed by it, one selector at a time, and each combination they reach is looked
-   * up in the selector's {@link ComboMap} once. Otherwise every change looks its entries up
-   * ({@link #listByEntry}).
-   */
-  private void listChanges() {
-    PatchScratch.Packed pk = scratch.packed(ix.valueNames);
-    if (pk == null) {
-      listByEntry();
-      return;
-    }
-    int nt = transitions.size();
-    Transition[] trs = transitions.items();
-    for (int t = 0; t < nt; t++) {
-      Transition tr = trs[t];
-      tr.oldPacked = pk.pack(tr.oldIds);
-      tr.newPacked = pk.pack(tr.newIds);
-    }
-    long[][] keyBits = ix.selectorKeyBits;
-    ComboMap<T>[] combos = ix.combos;
-    int[] dSize = pk.size;
-    long[] dHash = pk.hash;
-    long[] bits = pk.touched;
-    long[] rw = pk.reweighted;
-    for (int i = 0; i < keyBits.length; i++) {
-      long k0 = keyBits[i][0];
-      long mask = pk.mask(ix.selectorKeyPos[i]);
-      for (int t = 0; t < nt; t++) {
-        Transition tr = trs[t];
-        boolean hasOld = (tr.oldHas0 & k0) == k0;
-        boolean hasNew = (tr.newHas0 & k0) == k0;
-        if (hasOld && hasNew && (tr.changed0 & k0) == 0) {
-          if (tr.weight) {
-            int at = (int) (tr.newPacked & mask);
-            bits[at >>> 6] |= 1L << at;
-            rw[at >>> 6] |= 1L << at;
-          }
-          continue;
-        }
-        int n = tr.slots.size;
-        long mix = tr.mix;
-        if (hasOld) {
-          int at = (int) (tr.oldPacked & mask);
-          dSize[at] -= n;
-          dHash[at] ^= mix;
-          bits[at >>> 6] |= 1L << at;
-          if (tr.weight) {
-            rw[at >>> 6] |= 1L << at;
-          }
-        }
-        if (hasNew) {
-          int at = (int) (tr.newPacked & mask);
-          dSize[at] += n;
-          dHash[at] ^= mix;
-          bits[at >>> 6] |= 1L << at;
-        }
-      }
-      // The selector's entries first (found through its map, without reading them), then their
-      // changes written in a loop of its own, so that the misses on the entries overlap.
-      ComboMap<T> cm = combos[i];
-      int[] pos = ix.selectorKeyPos[i];
-      int first = nTouched;
-      int[] found = pk.found;
-      for (int w = 0; w < pk.words; w++) {
-        long word = bits[w];
-        if (word == 0) {
-          continue;
-        }
-        long rwWord = rw[w];
-        bits[w] = 0;
-        rw[w] = 0;
-        do {
-          int b = Long.numberOfTrailingZeros(word);
-          int at = w << 6 | b;
-          word &= word - 1;
-          pk.unpack(at, pos);
-          ComboMap.Entry<T> en = cm.get(pk.ids);
-          // (each combination is reached once per selector, and each selector has its own map:
-          // no entry is listed twice)
-          found[nTouched - first] = (rwWord >>> b & 1) != 0 ? ~at : at;
-          list(en != null ? en : cm.add(pk.ids), i);
-        } while (word != 0);
-      }
-      for (int t = first; t < nTouched; t++) {
-        ComboMap.Entry<T> en = touched[t];
-        int at = found[t - first];
-        en.touchedIn = epoch; // as touch() marks it: every listed entry is marked
-        en.reweighted = at < 0;
-        at = at < 0 ? ~at : at;
-        en.sizeDelta = dSize[at];
-        en.hashDelta = dHash[at];
-        dSize[at] = 0;
-        dHash[at] = 0;
-        // only a combination that slots join can be new (the one-by-one listing would fail on
-        // a missing entry that slots leave)
-        assert en.subset != null || (en.sizeDelta > 0 && !en.reweighted) : "no entry left";
-      }
-    }
-    pk.done();
-  }
-
-  /**
    * Returns the slot ops of transition ops: every slot of each transition, leaving or joining as
    * the transition op says; sorted when asked (a dense set takes them in any order, since each
    * slot is in one transition only). Written into {@code out}, cleared first.
@@ -372,31 +202,9 @@ final class Patch<T> {
     return out;
   }
 
-  /** Lists the entry the first time this update touches it, with its changes cleared. */
-  private ComboMap.Entry<T> touch(ComboMap.Entry<T> en, int selector) {
-    if (en.touchedIn != epoch) {
-      en.touchedIn = epoch;
-      en.sizeDelta = 0;
-      en.hashDelta = 0;
-      en.reweighted = false;
-      list(en, selector);
-    }
-    return en;
-  }
-
-  /** Appends the entry and its selector to the touched ones (reading nothing of the entry). */
-  private void list(ComboMap.Entry<T> en, int selector) {
-    if (nTouched == touched.length) {
-      touched = Arrays.copyOf(touched, nTouched * 2);
-      touchedSelector = Arrays.copyOf(touchedSelector, nTouched * 2);
-    }
-    touchedSelector[nTouched] = selector;
-    touched[nTouched++] = en;
-  }
-
   /**
    * 3. The touched subsets' new member sets, without reading their old members: the size and
-   * hash follow from the transitions that leave and join ({@link #listChanges}), and the members
+   * hash follow from the transitions that leave and join ({@link ChangeList}), and the members
    * are the AND of the patched index sets of the subset's values ({@link #subsetOf}), computed
    * when first read. A reweighted subset is forgotten first, so that its members get a new
    * subset (a new child balancer). Returns each touched entry's next subset ({@code null}: the
