@@ -59,8 +59,8 @@ class SubsetSelectorPropertyTest {
   }
 
   /**
-   * With one key taking values from thousands, the value ids of all keys soon need more than 12
-   * bits together, and a patch lists its changes entry by entry rather than packed.
+   * With one key taking values from thousands, its ids soon need more than 12 bits: a patch then
+   * lists the changes of the selectors with that key entry by entry, and the others' packed.
    */
   @Test
   void subsetsEqualBruteForceWithThousandsOfValues() {

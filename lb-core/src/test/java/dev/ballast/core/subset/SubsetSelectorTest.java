@@ -221,16 +221,16 @@ class SubsetSelectorTest {
         Endpoint.of("10.0.0.1", 80, 1, Map.of("zone", "a", "tier", "t")),
         Endpoint.of("10.0.0.2", 80, 1, Map.of("zone", "a", "tier", "t")),
         Endpoint.of("10.0.0.3", 80, 1, Map.of("zone", "b", "tier", "t")));
-    // wide: with a selector over a key of 5000 values, listed entry by entry (not packed)
+    // wide: zone has 5000 values besides, so that both selectors are listed entry by entry
+    // (not packed)
     for (int run = 0; run < 4; run++) {
       boolean delta = run % 2 == 1;
       boolean wide = run >= 2;
-      SubsetSelector.Builder<String> b = SubsetSelector.<String>builder().selector("zone")
-          .selector("zone", "tier").algorithm(Algorithm.VNSWRR).rebuildThreshold(1);
-      SubsetSelector<String> s = (wide ? b.selector("w") : b).build();
+      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("zone")
+          .selector("zone", "tier").algorithm(Algorithm.VNSWRR).rebuildThreshold(1).build();
       List<Endpoint> all = new ArrayList<>(hosts);
       if (wide) {
-        all.addAll(wideFiller(5000));
+        all.addAll(wideFiller(5000, "zone"));
       }
       s.update(all, Endpoint::address);
       RequestLabels zone = RequestLabels.of("zone", "a");
@@ -261,8 +261,8 @@ class SubsetSelectorTest {
     Endpoint x = Endpoint.of("10.0.0.1", 80, 1, Map.of("a", "1", "b", "1"));
     Endpoint y = Endpoint.of("10.0.0.2", 80, 1, Map.of("a", "1", "b", "2"));
     Endpoint moved = Endpoint.of("10.0.0.1", 80, 9, Map.of("a", "2", "b", "2"));
-    // wide: a selector over a key with 5000 values besides, so that the value ids of all keys
-    // need more than 12 bits and a patch lists its changes entry by entry (not packed)
+    // wide: key a has 5000 values besides, so that a patch lists the changes of selector {a}
+    // entry by entry (not packed), those of {b} packed
     for (boolean wide : new boolean[] {false, true}) {
       for (boolean delta : new boolean[] {false, true}) {
         aReweightedMemberThatMoves(x, y, moved, wide, delta);
@@ -272,10 +272,9 @@ class SubsetSelectorTest {
 
   private static void aReweightedMemberThatMoves(Endpoint x, Endpoint y, Endpoint moved,
       boolean wide, boolean delta) {
-    SubsetSelector.Builder<String> b = SubsetSelector.<String>builder().selector("a")
-        .selector("b").algorithm(Algorithm.VNSWRR).rebuildThreshold(1);
-    SubsetSelector<String> s = (wide ? b.selector("w") : b).build();
-    List<Endpoint> hosts = new ArrayList<>(wide ? wideFiller(5000) : filler(20));
+    SubsetSelector<String> s = SubsetSelector.<String>builder().selector("a").selector("b")
+        .algorithm(Algorithm.VNSWRR).rebuildThreshold(1).build();
+    List<Endpoint> hosts = new ArrayList<>(wide ? wideFiller(5000, "a") : filler(20));
     hosts.addAll(List.of(x, y));
     s.update(hosts, Endpoint::address);
     assertThat(picksOf(s, RequestLabels.of("a", "1"), 10, "10.0.0.1:80")).isEqualTo(5);
@@ -377,12 +376,14 @@ class SubsetSelectorTest {
   }
 
   /** Endpoints in a zone and with labels of their own, so that the test's subsets stay small. */
-  /** Filler hosts whose label {@code w} has a value of its own each. */
-  private static List<Endpoint> wideFiller(int n) {
+  /** Filler hosts like {@link #filler}, but each with a value of its own for {@code key}. */
+  private static List<Endpoint> wideFiller(int n, String key) {
     List<Endpoint> list = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      list.add(Endpoint.of("10.2." + (i / 250) + "." + (i % 250 + 1), 80, 1,
-          Map.of("zone", "f", "tier", "f", "a", "f", "b", "f", "w", "w" + i)));
+      Map<String, String> labels = new HashMap<>(Map.of("zone", "f", "tier", "f", "a", "f",
+          "b", "f"));
+      labels.put(key, "f" + i);
+      list.add(Endpoint.of("10.2." + (i / 250) + "." + (i % 250 + 1), 80, 1, labels));
     }
     return list;
   }

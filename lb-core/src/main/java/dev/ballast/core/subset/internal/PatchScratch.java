@@ -46,70 +46,97 @@ final class PatchScratch {
 
   /**
    * Returns the layout of packed value ids for a patch, given each index key's value names
-   * (their count fixes the key's bits), with empty arrays for every combination; or {@code null}
-   * when the keys need more than {@value Packed#MAX_BITS} bits together, or there are more than
-   * 64 keys.
+   * (their count fixes the key's bits); or {@code null} when the keys need more than 64 bits
+   * together, or there are more than 64 keys.
    */
   Packed packed(List<? extends List<?>> valueNames) {
     int nk = valueNames.size();
     if (nk > 64) {
       return null;
     }
-    if (packed == null || packed.shift.length != nk + 1) {
+    if (packed == null || packed.shift.length != nk) {
       packed = new Packed(nk);
     }
-    int[] shift = packed.shift;
-    int bits = 0;
+    int[] width = packed.width;
     for (int k = 0; k < nk; k++) {
-      shift[k] = bits;
       // ids 0 to count - 1; a key with one value takes no bit
-      bits += 32 - Integer.numberOfLeadingZeros(Math.max(0, valueNames.get(k).size() - 1));
-      if (bits > Packed.MAX_BITS) {
-        return null;
-      }
+      width[k] = 32 - Integer.numberOfLeadingZeros(Math.max(0, valueNames.get(k).size() - 1));
     }
-    shift[nk] = bits;
-    packed.ensure(1 << bits);
+    // Narrow keys low, wide ones high (then by position): a selector without a wide key spans
+    // only low bits, so a key with thousands of values leaves the other selectors packed.
+    int[] order = packed.order;
+    for (int k = 0; k < nk; k++) {
+      int j = k;
+      while (j > 0 && width[order[j - 1]] > width[k]) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = k;
+    }
+    int bits = 0;
+    for (int j = 0; j < nk; j++) {
+      packed.shift[order[j]] = bits;
+      bits += width[order[j]];
+    }
+    if (bits > 64) {
+      return null;
+    }
     packed.busy = true;
     return packed;
   }
 
   /**
    * Value ids packed into one word: index key {@code k}'s id at bits {@code shift[k]} to {@code
-   * shift[k + 1] - 1}, so that a selector's combination is the word ANDed with the selector's
-   * {@link #mask}, an index into this patch's arrays of per-combination changes. Those arrays are
-   * left empty (zero) after each selector; {@link #ids} is a row to unpack a combination into.
-   * Updater thread only.
+   * shift[k] + width[k] - 1}, narrow keys below wide ones. A selector's combination is the word
+   * ANDed with the selector's {@link #mask} and shifted down by the mask's lowest bit: while the
+   * mask spans at most {@value #MAX_BITS} bits, an index into this patch's arrays of
+   * per-combination changes ({@link #prepare}). Those arrays are left empty (zero) after each
+   * selector; {@link #ids} is a row to unpack a combination into. Updater thread only.
    */
   static final class Packed {
-    /** The most bits all index keys' ids may take together: arrays of 4096 combinations. */
+    /** The most bits a selector's mask may span to be listed packed: 4096 combinations. */
     static final int MAX_BITS = 12;
 
     final int[] shift;
+    final int[] width;
     final int[] ids;
+    private final int[] order;
     int[] size = new int[1];
     long[] hash = new long[1];
     long[] touched = new long[1];
     long[] reweighted = new long[1];
     /** One selector's combinations reached, in listing order ({@code ~at} when reweighted). */
     int[] found = new int[1];
-    /** How many words of {@link #touched} and {@link #reweighted} this patch's combinations use. */
+    /** How many words of {@link #touched} and {@link #reweighted} a selector's combinations use. */
     int words;
     // from packed() to done(): a listing that did not finish may have left changes in the arrays
     private boolean busy;
 
     private Packed(int nk) {
-      shift = new int[nk + 1];
+      shift = new int[nk];
+      width = new int[nk];
+      order = new int[nk];
       ids = new int[nk];
     }
 
-    private void ensure(int places) {
+    /** Returns the bits the mask spans, from its lowest to its highest (0 for none). */
+    static int span(long mask) {
+      return mask == 0 ? 0
+          : 64 - Long.numberOfLeadingZeros(mask) - Long.numberOfTrailingZeros(mask);
+    }
+
+    /**
+     * Makes the arrays ready for the combinations of a mask spanning {@code span} bits (at most
+     * {@value #MAX_BITS}): grown if smaller, and {@link #words} set. Read the arrays after this.
+     */
+    void prepare(int span) {
+      int places = 1 << span;
       words = (places + 63) >>> 6;
       if (size.length < places) {
         size = new int[places];
         hash = new long[places];
-        touched = new long[(places + 63) >>> 6];
-        reweighted = new long[touched.length];
+        touched = new long[words];
+        reweighted = new long[words];
         found = new int[places];
       }
     }
@@ -123,7 +150,7 @@ final class PatchScratch {
     long mask(int[] pos) {
       long m = 0;
       for (int k : pos) {
-        m |= ((1L << (shift[k + 1] - shift[k])) - 1) << shift[k];
+        m |= ((1L << width[k]) - 1) << shift[k];
       }
       return m;
     }
@@ -139,10 +166,14 @@ final class PatchScratch {
       return p;
     }
 
-    /** Writes the ids of the keys at positions {@code pos} of combination {@code at} to ids. */
-    void unpack(int at, int[] pos) {
+    /**
+     * Writes the ids of the keys at positions {@code pos} of combination {@code at} (a packed
+     * word ANDed with their mask, shifted down by {@code low}) to {@link #ids}.
+     */
+    void unpack(int at, int low, int[] pos) {
+      long word = (long) at << low;
       for (int k : pos) {
-        ids[k] = (at >>> shift[k]) & ((1 << (shift[k + 1] - shift[k])) - 1);
+        ids[k] = (int) ((word >>> shift[k]) & ((1L << width[k]) - 1));
       }
     }
   }

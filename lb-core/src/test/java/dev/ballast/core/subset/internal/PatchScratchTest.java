@@ -24,19 +24,33 @@ class PatchScratchTest {
   void eachKeyTakesTheBitsOfItsLargestIdAndAKeyWithOneValueNone() {
     PatchScratch.Packed p = new PatchScratch(4).packed(names(1, 2, 3, 5));
     // ids 0; 0-1; 0-2; 0-4: 0, 1, 2 and 3 bits
-    assertThat(p.shift).containsExactly(0, 0, 1, 3, 6);
+    assertThat(p.width).containsExactly(0, 1, 2, 3);
+    assertThat(p.shift).containsExactly(0, 0, 1, 3);
     assertThat(p.mask(new int[] {0})).isZero();
     assertThat(p.mask(new int[] {1, 3})).isEqualTo(0b111001L);
   }
 
   @Test
+  void narrowKeysGoBelowWideOnes() {
+    // widths 3, 0, 2, 13: laid out as key 1, key 2, key 0, key 3
+    PatchScratch.Packed p = new PatchScratch(4).packed(names(5, 1, 3, 5000));
+    assertThat(p.shift).containsExactly(2, 0, 0, 5);
+    // a selector without the wide key spans 5 bits; one with it, 18
+    assertThat(PatchScratch.Packed.span(p.mask(new int[] {0, 2}))).isEqualTo(5);
+    assertThat(PatchScratch.Packed.span(p.mask(new int[] {2, 3}))).isEqualTo(18);
+    assertThat(PatchScratch.Packed.span(p.mask(new int[] {3}))).isEqualTo(13);
+    assertThat(PatchScratch.Packed.span(0)).isZero();
+  }
+
+  @Test
   void packedIdsComeBackUnderEverySelectorsMask() {
     SplittableRandom r = new SplittableRandom(7);
-    for (int round = 0; round < 500; round++) {
-      int nk = 1 + r.nextInt(4);
+    int packedSelectors = 0;
+    for (int round = 0; round < 2000; round++) {
+      int nk = 1 + r.nextInt(6);
       int[] counts = new int[nk];
       for (int k = 0; k < nk; k++) {
-        counts[k] = 1 + r.nextInt(8); // at most 3 bits a key, 12 in all
+        counts[k] = 1 + (r.nextInt(4) == 0 ? r.nextInt(9000) : r.nextInt(8));
       }
       PatchScratch.Packed p = new PatchScratch(nk).packed(names(counts));
       assertThat(p).isNotNull();
@@ -47,13 +61,22 @@ class PatchScratchTest {
       }
       long packed = p.pack(ids);
       int[] pos = selector(r, nk);
-      int at = (int) (packed & p.mask(pos));
-      assertThat(at).isLessThan(p.size.length);
-      p.unpack(at, pos);
+      long mask = p.mask(pos);
+      int span = PatchScratch.Packed.span(mask);
+      if (span > PatchScratch.Packed.MAX_BITS) {
+        continue;
+      }
+      packedSelectors++;
+      int low = mask == 0 ? 0 : Long.numberOfTrailingZeros(mask);
+      int at = (int) ((packed & mask) >>> low);
+      p.prepare(span);
+      assertThat(at).isLessThan(p.size.length).isLessThan(p.words * 64);
+      p.unpack(at, low, pos);
       for (int k : pos) {
         assertThat(p.ids[k]).isEqualTo(Math.max(ids[k], 0));
       }
     }
+    assertThat(packedSelectors).isGreaterThan(1000);
     assertThat(new PatchScratch(1).packed(names(3)).pack(null)).isZero();
   }
 
@@ -68,37 +91,42 @@ class PatchScratchTest {
   }
 
   @Test
-  void twelveBitsArePackedThirteenAreNot() {
+  void aSelectorSpanningTwelveBitsIsPackedThirteenIsNot() {
     // 4096 values: ids up to 4095, 12 bits; one more value needs 13
-    assertThat(new PatchScratch(1).packed(names(4096))).isNotNull();
-    assertThat(new PatchScratch(1).packed(names(4097))).isNull();
-    assertThat(new PatchScratch(2).packed(names(64, 65))).isNull();
-    PatchScratch.Packed p = new PatchScratch(2).packed(names(64, 64));
+    PatchScratch.Packed p = new PatchScratch(2).packed(names(4096, 4097));
+    assertThat(PatchScratch.Packed.span(p.mask(new int[] {0}))).isEqualTo(12);
+    assertThat(PatchScratch.Packed.span(p.mask(new int[] {1}))).isEqualTo(13);
+    p.prepare(12);
     assertThat(p.size).hasSizeGreaterThanOrEqualTo(4096);
     assertThat(p.words).isEqualTo(64);
   }
 
   @Test
-  void moreThan64KeysAreNotPackedEvenWithoutBits() {
+  void keysNeedingMoreThan64BitsOrMoreThan64KeysAreNotPacked() {
+    // five keys of 14 bits: 70
+    assertThat(new PatchScratch(5).packed(names(1 << 14, 1 << 14, 1 << 14, 1 << 14, 1 << 14)))
+        .isNull();
+    assertThat(new PatchScratch(4).packed(names(1 << 14, 1 << 14, 1 << 14, 1 << 14)))
+        .isNotNull();
     int[] ones = new int[65];
     Arrays.fill(ones, 1);
     assertThat(new PatchScratch(65).packed(names(ones))).isNull();
-    assertThat(new PatchScratch(64).packed(names(Arrays.copyOf(ones, 64))))
-        .isNotNull();
+    assertThat(new PatchScratch(64).packed(names(Arrays.copyOf(ones, 64)))).isNotNull();
   }
 
   @Test
   void aListingThatDidNotFinishLeavesNoChangesForTheNextPatch() {
     PatchScratch s = new PatchScratch(1);
     PatchScratch.Packed p = s.packed(names(3));
+    p.prepare(2);
     p.size[2] = 5; // a change summed, then the patch failed before listing it
     p.touched[0] = 1L << 2;
     s.clear();
     PatchScratch.Packed next = s.packed(names(3));
+    next.prepare(2);
     assertThat(next.size[2]).isZero();
     assertThat(next.touched[0]).isZero();
     next.done();
-    next.size[1] = 0;
     s.clear();
     assertThat(s.packed(names(3))).isSameAs(next);
   }
