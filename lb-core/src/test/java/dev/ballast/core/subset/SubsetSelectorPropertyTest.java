@@ -59,8 +59,10 @@ class SubsetSelectorPropertyTest {
   }
 
   /**
-   * With one key taking values from thousands, its ids soon need more than 12 bits: a patch then
-   * lists the changes of the selectors with that key entry by entry, and the others' packed.
+   * With one key taking values from thousands (a few hundred seen per seed: about 9 bits, laid
+   * out above the narrower keys), the selectors that have it and another key span more than 12
+   * bits of the packed layout: a patch lists their changes entry by entry, and the others'
+   * packed, in the same patch.
    */
   @Test
   void subsetsEqualBruteForceWithThousandsOfValues() {

@@ -5,7 +5,6 @@ import dev.ballast.core.Node;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.internal.PatchOps.IntList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;

@@ -43,6 +43,29 @@ class PatchScratchTest {
   }
 
   @Test
+  void theLayoutFollowsTheWidthsOfEachPatch() {
+    PatchScratch scratch = new PatchScratch(3);
+    PatchScratch.Packed p = scratch.packed(names(300, 3, 20));
+    // widths 9, 2, 5: key 1, key 2, key 0
+    assertThat(p.shift).containsExactly(7, 0, 2);
+    p.done();
+    // key 1 grows past the others (12 bits): key 2, key 0, key 1
+    p = scratch.packed(names(300, 3000, 20));
+    assertThat(p.shift).containsExactly(5, 14, 0);
+    // selector {1} spans its own 12 bits, from bit 14: its combination is the id itself
+    int[] ids = {299, 2999, 19};
+    long mask = p.mask(new int[] {1});
+    assertThat(PatchScratch.Packed.span(mask)).isEqualTo(12);
+    int low = Long.numberOfTrailingZeros(mask);
+    int at = (int) ((p.pack(ids) & mask) >>> low);
+    assertThat(at).isEqualTo(2999);
+    p.unpack(at, low, new int[] {1});
+    assertThat(p.ids[1]).isEqualTo(2999);
+    // {0, 2} spans 14 bits: listed entry by entry
+    assertThat(PatchScratch.Packed.span(p.mask(new int[] {0, 2}))).isEqualTo(14);
+  }
+
+  @Test
   void packedIdsComeBackUnderEverySelectorsMask() {
     SplittableRandom r = new SplittableRandom(7);
     int packedSelectors = 0;
