@@ -8,8 +8,7 @@ import java.util.function.Supplier;
  * Gives equal member sets one shared {@link Subset} (so one child balancer), found by content
  * (identity, then size and content hash, then the members; the hash is kept by each subset, so
  * a lookup reads no members unless two sets collide, and finds a pending subset without making
- * its members). Kept by the
- * updater across incremental updates, counting how many places (selector table entries, the
+ * its members). Kept by the updater across incremental updates, counting how many places (selector table entries, the
  * all-endpoints and default subsets) use each subset, so that an update registers only the
  * subsets it makes and forgets only those it drops; a full build starts a new one. Not
  * thread-safe.

@@ -76,10 +76,10 @@ final class FullBuild<T> {
       }
     }
     SlotSet live = allWriter.build();
-    Map<String, Map<String, SlotSet>> index = new HashMap<>();
     SlotSet[][] byId = new SlotSet[nk][];
+    // per index key: how many of its values some endpoint has
+    int[] present = new int[nk];
     for (int k = 0; k < nk; k++) {
-      Map<String, SlotSet> inner = new HashMap<>();
       byId[k] = new SlotSet[writers[k].length];
       for (int id = 0; id < writers[k].length; id++) {
         if (writers[k][id] != null) {
@@ -87,12 +87,7 @@ final class FullBuild<T> {
         } else if (counts[k][id] > 0) {
           byId[k][id] = live;
         }
-        if (byId[k][id] != null) {
-          inner.put(ix.valueNames.get(k).get(id), byId[k][id]);
-        }
-      }
-      if (!inner.isEmpty()) {
-        index.put(ix.indexKeys[k], inner);
+        present[k] += byId[k][id] != null ? 1 : 0;
       }
     }
 
@@ -105,7 +100,7 @@ final class FullBuild<T> {
 
     // Global key order: fewest distinct values first, then by name.
     Comparator<String> order = Comparator
-        .comparingInt((String k) -> index.containsKey(k) ? index.get(k).size() : 0)
+        .comparingInt((String k) -> present[ix.indexKeyPosition.get(k)])
         .thenComparing(Comparator.naturalOrder());
     Map<String, Combos> memo = new HashMap<>();
     @SuppressWarnings("unchecked")
@@ -114,7 +109,7 @@ final class FullBuild<T> {
       String[] sorted = ix.selectors[i];
       String[] ordered = sorted.clone();
       Arrays.sort(ordered, order);
-      Combos combos = combos(ordered, ordered.length, memo, index, live);
+      Combos combos = combos(ordered, ordered.length, memo, byId, live);
       // perm[j]: position in the ordered prefix of the j-th key in name order
       int[] perm = new int[sorted.length];
       for (int j = 0; j < sorted.length; j++) {
@@ -151,32 +146,35 @@ final class FullBuild<T> {
     }
   }
 
-  private Combos combos(String[] ordered, int len, Map<String, Combos> memo,
-      Map<String, Map<String, SlotSet>> index, SlotSet all) {
+  private Combos combos(String[] ordered, int len, Map<String, Combos> memo, SlotSet[][] byId,
+      SlotSet all) {
     String memoKey = String.join("\u0000", Arrays.asList(ordered).subList(0, len));
     Combos done = memo.get(memoKey);
     if (done != null) {
       return done;
     }
     Combos result = new Combos();
-    String key = ordered[len - 1];
-    Map<String, SlotSet> byValue = index.getOrDefault(key, Map.of());
+    int k = ix.indexKeyPosition.get(ordered[len - 1]);
+    // the key's sets by value id (null: no endpoint has the value)
+    SlotSet[] byValue = byId[k];
+    List<String> names = ix.valueNames.get(k);
     if (len == 1) {
-      for (Map.Entry<String, SlotSet> en : byValue.entrySet()) {
-        result.add(new String[] {en.getKey()}, en.getValue());
+      for (int id = 0; id < byValue.length; id++) {
+        if (byValue[id] != null) {
+          result.add(new String[] {names.get(id)}, byValue[id]);
+        }
       }
-    } else if (!byValue.isEmpty()) {
-      Combos parent = combos(ordered, len - 1, memo, index, all);
-      int k = ix.indexKeyPosition.get(key);
+    } else if (hasAny(byValue)) {
+      Combos parent = combos(ordered, len - 1, memo, byId, all);
       for (int p = 0; p < parent.size(); p++) {
         String[] pv = parent.values.get(p);
         SlotSet pb = parent.sets.get(p);
         if (pb.size() == all.size()) {
           // prefix = every endpoint: prefix AND (key=value) is the value's own set
-          for (Map.Entry<String, SlotSet> en : byValue.entrySet()) {
-            String[] v = Arrays.copyOf(pv, len);
-            v[len - 1] = en.getKey();
-            result.add(v, en.getValue());
+          for (int id = 0; id < byValue.length; id++) {
+            if (byValue[id] != null) {
+              result.add(extend(pv, names.get(id)), byValue[id]);
+            }
           }
         } else {
           split(pv, pb, k, result);
@@ -230,6 +228,15 @@ final class FullBuild<T> {
         out.add(extend(pv, ix.valueNames.get(k).get(id)), writers[id].build());
       }
     }
+  }
+
+  private static boolean hasAny(SlotSet[] sets) {
+    for (SlotSet s : sets) {
+      if (s != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String[] extend(String[] pv, String value) {

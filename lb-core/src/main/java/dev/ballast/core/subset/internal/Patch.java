@@ -37,9 +37,6 @@ final class Patch<T> {
   private final IdentityHashMap<SlotSet, PatchScratch.Patched> patches;
   // the entries this patch touches, with their selectors (step 2)
   private final ChangeList<T> changes;
-  private ComboMap.Entry<T>[] touched;
-  private int[] touchedSelector;
-  private int nTouched;
   // the index sets of the subset being made (see subsetOf)
   private final SlotSet[] sourceBuf;
   private final IntList liveOps;
@@ -77,9 +74,6 @@ final class Patch<T> {
       patchIndex();
       SlotSet live = membership ? patchLive() : prev.live;
       changes.list();
-      touched = changes.entries;
-      touchedSelector = changes.selectors;
-      nTouched = changes.size;
       return publish(nodes, live, membership, nextSubsets(live));
     } finally {
       scratch.lastTouched = changes.size;
@@ -211,6 +205,8 @@ final class Patch<T> {
    */
   private Subset<T>[] nextSubsets(SlotSet live) {
     Canon<T> canon = ix.canon;
+    ComboMap.Entry<T>[] touched = changes.entries;
+    int nTouched = changes.size;
     if (anyWeight) {
       // Every subset holding a reweighted member is retired first, so that no new member set
       // finds it (its child balancer has the old weight): the all-endpoints and default
@@ -236,7 +232,7 @@ final class Patch<T> {
         hash ^= en.subset.hash;
       }
       if (size > 0) {
-        next[t] = subsetOf(touchedSelector[t], en.ids, size, hash, live);
+        next[t] = subsetOf(changes.selectors[t], en.ids, size, hash, live);
         canon.acquire(next[t]);
       }
     }
@@ -297,9 +293,9 @@ final class Patch<T> {
     Subset<T>[][] byPos = new Subset[ix.selectors.length][];
     @SuppressWarnings("unchecked")
     Map<RequestLabels, Subset<T>>[] byLabels = new Map[ix.selectors.length];
-    for (int t = 0; t < nTouched; t++) {
-      ComboMap.Entry<T> en = touched[t];
-      int i = touchedSelector[t];
+    for (int t = 0; t < changes.size; t++) {
+      ComboMap.Entry<T> en = changes.entries[t];
+      int i = changes.selectors[t];
       SelectorTable<T> old = prev.tables[i];
       canon.release(en.subset);
       boolean gone = next[t] == null;
@@ -406,7 +402,6 @@ final class Patch<T> {
   private SlotSet patchSet(SlotSet old, IntList sortedOps) {
     return SlotSet.patch(old, sortedOps.values, sortedOps.size, ix.highWater, ix.slotScratch());
   }
-
 
   private IntList opsOf(IntList[] byId, int k, int id) {
     IntList ops = byId[id];
