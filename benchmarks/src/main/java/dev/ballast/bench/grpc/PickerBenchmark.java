@@ -32,15 +32,17 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The load balancer's cost per call: {@code pickSubchannel} plus, when the pick carries a stream
- * tracer factory (Ballast's load-aware policies and swrr, gRPC's least_request), the tracer's
- * creation and close, which is what a real call adds. Every policy is built through its
- * registered {@link LoadBalancerProvider} over N READY fake subchannels, so gRPC's own pickers
- * (round_robin: a child pick_first per address; least_request_experimental: P2C over active
- * request counters) run exactly as in a channel.
+ * tracer factory (Ballast's load-aware policies and swrr, gRPC's least_request and
+ * weighted_round_robin), the tracer's creation and close, which is what a real call adds. Every
+ * policy is built through its registered {@link LoadBalancerProvider} over N READY fake
+ * subchannels, so gRPC's own pickers (round_robin: a child pick_first per address;
+ * least_request_experimental: P2C over active request counters; weighted_round_robin: a stride
+ * scheduler over ORCA-reported weights, all equal here since no backend reports; ring_hash: a
+ * binary search of a hash ring for the request hash that xDS's config selector puts in the call
+ * options) run exactly as in a channel.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar PickerBenchmark -f 1 -wi 3 -w 1s -i 5
  * -r 1s -prof gc}.
@@ -53,10 +55,15 @@ public class PickerBenchmark {
   /**
    * The policy; {@code label_subset_header} and {@code label_subset_option} are label_subset
    * over four zones with a least_loaded child, the zone read from an {@code x-lb-zone} header or
-   * from the {@code REQUEST_LABELS} call option.
+   * from the {@code REQUEST_LABELS} call option; {@code vnswrr_weighted} is vnswrr over weights
+   * 1 to 10 (seed 42; the others see these weights too but ignore them or, for least_loaded and
+   * p2c_peak_ewma, divide costs by them) where plain {@code vnswrr} has equal weights and so
+   * runs as round robin; {@code ring_hash} is gRPC's {@code ring_hash_experimental} with one
+   * fixed request hash.
    */
-  @Param({"round_robin", "least_request_experimental", "vnswrr", "swrr", "weighted_random",
-      "least_loaded", "p2c_peak_ewma", "label_subset_header", "label_subset_option"})
+  @Param({"round_robin", "weighted_round_robin", "least_request_experimental", "ring_hash",
+      "vnswrr", "vnswrr_weighted", "swrr", "weighted_random", "least_loaded", "p2c_peak_ewma",
+      "label_subset_header", "label_subset_option"})
   public String policy;
 
   @Param({"10", "100", "1000"})
@@ -73,19 +80,25 @@ public class PickerBenchmark {
   @Setup
   public void setUp() {
     boolean subset = policy.startsWith("label_subset");
-    String name = subset ? "label_subset" : policy;
+    boolean weighted = policy.equals("vnswrr_weighted");
+    String name = subset ? "label_subset" : weighted ? "vnswrr"
+        : policy.equals("ring_hash") ? "ring_hash_experimental" : policy;
     LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider(name);
     if (provider == null) {
       throw new IllegalStateException("no LoadBalancerProvider registered for " + name);
     }
     helper = new BenchHelper();
     List<EquivalentAddressGroup> groups = new ArrayList<>(subchannels);
+    java.util.SplittableRandom weights = new java.util.SplittableRandom(42);
     for (int i = 0; i < subchannels; i++) {
+      Attributes.Builder attributes = Attributes.newBuilder()
+          .set(EndpointAttributes.LABELS, java.util.Map.of("zone", "z" + (i % 4)));
+      if (weighted) {
+        attributes.set(EndpointAttributes.WEIGHT, 1 + weights.nextInt(10));
+      }
       groups.add(new EquivalentAddressGroup(
           new InetSocketAddress("10.0." + (i / 250) + "." + (i % 250 + 1), 443),
-          Attributes.newBuilder()
-              .set(EndpointAttributes.LABELS, java.util.Map.of("zone", "z" + (i % 4)))
-              .build()));
+          attributes.build()));
     }
     java.util.Map<String, Object> raw = new java.util.HashMap<>();
     Metadata requestHeaders = new Metadata();
@@ -100,6 +113,9 @@ public class PickerBenchmark {
             RequestLabels.of("zone", "z1"));
       }
     }
+    if (policy.equals("ring_hash")) {
+      options = options.withOption(rpcHashKey(), 0x9E3779B97F4A7C15L);
+    }
     args = new Args(requestHeaders, options);
     Object config = provider.parseLoadBalancingPolicyConfig(raw).getConfig();
     helper.syncContext.execute(() -> {
@@ -110,12 +126,26 @@ public class PickerBenchmark {
         throw new IllegalStateException(policy + ": " + s);
       }
     });
-    // Everything connects: CONNECTING then READY, as a real subchannel reports.
-    for (BenchSubchannel sc : new ArrayList<>(helper.subchannels)) {
-      helper.syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));
-    }
-    for (BenchSubchannel sc : new ArrayList<>(helper.subchannels)) {
-      helper.syncContext.execute(() -> sc.report(ConnectivityState.READY));
+    // Everything connects: CONNECTING then READY, as a real subchannel reports. ring_hash
+    // connects lazily: its first pick asks its target's child to connect, then it is READY.
+    for (int round = 0; round < 2 && helper.state != ConnectivityState.READY; round++) {
+      if (helper.picker != null) {
+        helper.picker.pickSubchannel(args);
+      }
+      helper.syncContext.drain();
+      List<BenchSubchannel> fresh = new ArrayList<>();
+      for (BenchSubchannel sc : helper.subchannels) {
+        if (sc.listener != null && !sc.connected) {
+          sc.connected = true;
+          fresh.add(sc);
+        }
+      }
+      for (BenchSubchannel sc : fresh) {
+        helper.syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));
+      }
+      for (BenchSubchannel sc : fresh) {
+        helper.syncContext.execute(() -> sc.report(ConnectivityState.READY));
+      }
     }
     if (helper.state != ConnectivityState.READY) {
       throw new IllegalStateException(policy + " is " + helper.state + ", not READY");
@@ -127,10 +157,26 @@ public class PickerBenchmark {
       LoadBalancer.PickResult r = callOnce();
       seen.add(r.getSubchannel());
     }
-    int reachable = subset ? subchannels / 4 : subchannels;
+    int reachable = subset ? subchannels / 4 : policy.equals("ring_hash") ? 1 : subchannels;
     if (seen.size() < reachable * 9 / 10) {
       throw new IllegalStateException(policy + " reached only " + seen.size() + " of "
           + subchannels + " subchannels");
+    }
+  }
+
+  /**
+   * xDS's call-option key for the request hash, which its config selector sets from the route's
+   * hash policy and ring_hash reads (package-private in grpc-xds, hence reflection).
+   */
+  @SuppressWarnings("unchecked")
+  private static CallOptions.Key<Long> rpcHashKey() {
+    try {
+      java.lang.reflect.Field f =
+          Class.forName("io.grpc.xds.XdsNameResolver").getDeclaredField("RPC_HASH_KEY");
+      f.setAccessible(true);
+      return (CallOptions.Key<Long>) f.get(null);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("grpc-xds has no XdsNameResolver.RPC_HASH_KEY", e);
     }
   }
 
@@ -150,14 +196,13 @@ public class PickerBenchmark {
 
   /** One call's worth of load-balancer work: the pick and, if any, the tracer's life. */
   @Benchmark
-  public void pickAndComplete(Blackhole bh) {
-    LoadBalancer.PickResult r = picker.pickSubchannel(args);
-    ClientStreamTracer.Factory f = r.getStreamTracerFactory();
-    if (f != null) {
-      ClientStreamTracer t = f.newClientStreamTracer(info, headers);
-      t.streamClosed(Status.OK);
-    }
-    bh.consume(r.getSubchannel());
+  public Object pickAndComplete() {
+    return call();
+  }
+
+  /** The benchmark's operation, for harnesses that time it themselves; returns the subchannel. */
+  public Object call() {
+    return callOnce().getSubchannel();
   }
 
   // --- the fake channel ---
@@ -256,6 +301,11 @@ public class PickerBenchmark {
     }
 
     @Override
+    public String getChannelTarget() {
+      return "bench"; // weighted_round_robin labels its metrics with it
+    }
+
+    @Override
     public ChannelLogger getChannelLogger() {
       return NoLogger.INSTANCE;
     }
@@ -269,6 +319,7 @@ public class PickerBenchmark {
   private static final class BenchSubchannel extends LoadBalancer.Subchannel {
     private final LoadBalancer.CreateSubchannelArgs args;
     private LoadBalancer.SubchannelStateListener listener;
+    private boolean connected;
 
     BenchSubchannel(LoadBalancer.CreateSubchannelArgs args) {
       this.args = args;
