@@ -1,6 +1,6 @@
 package dev.ballast.core;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Plain round robin: each pick takes the next node in order; weights are ignored (use {@link
@@ -31,16 +31,17 @@ public final class RoundRobin<T> extends AbstractBalancer<T> {
 
   /** Cycles through the nodes from a random start; shared with equal-weight VNSWRR. */
   static final class RoundRobinSnapshot<T> extends Snapshot<T> {
-    private final AtomicLong position;
+    private final AtomicInteger position;
 
     RoundRobinSnapshot(String name, Node<T>[] nodes, BalancerConfig config) {
       super(name, nodes, config);
-      this.position = new AtomicLong(config.random().nextInt(nodes.length));
+      this.position = new AtomicInteger(config.random().nextInt(nodes.length));
     }
 
     @Override
     Node<T> next() {
-      return nodes[(int) (position.getAndIncrement() % nodes.length)];
+      // Masked to stay positive: after 2^31 picks the walk restarts at node 0, once.
+      return nodes[(position.getAndIncrement() & Integer.MAX_VALUE) % nodes.length];
     }
   }
 }
