@@ -46,6 +46,11 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   }
 
   @Override
+  public final Node<T> pickUncounted() {
+    return snapshot.pick();
+  }
+
+  @Override
   public final String name() {
     return name;
   }

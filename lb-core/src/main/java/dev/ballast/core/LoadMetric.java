@@ -14,6 +14,11 @@ abstract class LoadMetric {
 
   void onComplete(Node<?> node, long latencyNanos, boolean success) {}
 
+  /** A completion given its start on the balancer's ticker; only timing metrics read a clock. */
+  void onCompleteSince(Node<?> node, long startNanos, boolean success) {
+    onComplete(node, 0, success);
+  }
+
   double rttEstimate(Node<?> node) {
     return -1;
   }
@@ -53,8 +58,17 @@ abstract class LoadMetric {
 
     @Override
     void onComplete(Node<?> node, long latencyNanos, boolean success) {
+      record(node, ticker.nanoTime(), latencyNanos, success);
+    }
+
+    @Override
+    void onCompleteSince(Node<?> node, long startNanos, boolean success) {
       long now = ticker.nanoTime();
-      double rtt = latencyNanos;
+      record(node, now, Math.max(0, now - startNanos), success);
+    }
+
+    /** Feeds one sample observed at {@code now}: one clock reading per completion, one exp. */
+    private void record(Node<?> node, long now, double rtt, boolean success) {
       for (;;) {
         long bits = node.rttBits();
         double est = Double.longBitsToDouble(bits);

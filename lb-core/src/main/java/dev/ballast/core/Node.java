@@ -12,9 +12,11 @@ import java.util.Objects;
  * {@linkplain Endpoint#address() address}, so its load state (pending requests, latency
  * estimate) is kept when weights or labels change.
  *
- * <p>Protocol: every {@link Balancer#pick()} that returns this node counts one pending request;
- * the caller ends it exactly once, with {@link #complete(long, boolean)} when the request ran,
- * or {@link #cancel()} when it was never sent. The layer below reports health with {@link
+ * <p>Protocol: every {@link Balancer#pick()} that returns this node counts one pending request
+ * ({@link Balancer#pickUncounted()} does not: its caller counts with {@link #start()} when it
+ * sends); the caller ends each counted request exactly once, with {@link #complete(long,
+ * boolean)} or {@link #completeSince(long, boolean)} when the request ran, or {@link #cancel()}
+ * when it was never sent. The layer below reports health with {@link
  * #setAvailability(Availability)}. All methods are thread-safe, lock-free and allocation-free.
  *
  * @param <T> the thing being balanced
@@ -115,9 +117,32 @@ public final class Node<T> {
     metric.onComplete(this, latencyNanos < 0 ? 0 : latencyNanos, success);
   }
 
+  /**
+   * Ends one picked request that ran, started at {@code startNanos} on the balancer's {@link
+   * BalancerConfig#ticker() ticker}: as {@link #complete(long, boolean)}, but a metric that
+   * times requests (peak EWMA) reads the clock once for both the latency and its own stamp,
+   * where a caller timing the request itself and calling {@code complete} makes two readings at
+   * the end. Other metrics read no clock.
+   *
+   * @param startNanos the ticker's reading when the request was sent
+   * @param success whether it succeeded
+   */
+  public void completeSince(long startNanos, boolean success) {
+    release();
+    metric.onCompleteSince(this, startNanos, success);
+  }
+
   /** Ends one picked request that was never sent: releases its pending slot only. */
   public void cancel() {
     release();
+  }
+
+  /**
+   * Counts one pending request on this node, for a node chosen with {@link
+   * Balancer#pickUncounted()} when the request is really sent; end it like a picked one.
+   */
+  public void start() {
+    acquire();
   }
 
   @Override

@@ -2,6 +2,8 @@ package dev.ballast.bench.pick;
 
 import dev.ballast.bench.grpc.PickerBenchmark;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,10 +14,12 @@ import java.util.function.Supplier;
 
 /**
  * Pick costs as ratios measured by alternation, so that a noisy machine cancels out: the two
- * sides of a pair take turns in windows of 200 ms (A then B, then B then A), each window timing
- * its side's operation, and the pair's result is the median over the rounds of A's ns per
- * operation divided by B's. Each pair runs in a JVM of its own (as a JMH fork), so that neither
- * side's call sites see the other's classes.
+ * sides of a pair take turns in windows of 200 ms of the thread's CPU time (A then B, then B then
+ * A), each window timing its side's operation, and the pair's result is the median over the
+ * rounds of A's CPU ns per operation divided by B's. CPU time rather than wall time, so that the
+ * time the thread spends descheduled on a loaded machine counts for neither side. Each pair runs
+ * in a JVM of its own (as a JMH fork), so that neither side's call sites see the other's
+ * classes.
  *
  * <p>A side is {@code grpc:POLICY@N} ({@link PickerBenchmark}'s call: a pick and, if any, the
  * stream tracer's life, over N READY subchannels) or {@code core:ALGORITHM@N} ({@link
@@ -35,6 +39,8 @@ public final class PickRatio {
   public static final List<String> DEFAULT_PAIRS = defaultPairs();
 
   private static final long WINDOW_NANOS = 200_000_000L;
+
+  private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
   private static Object sink;
 
@@ -141,7 +147,7 @@ public final class PickRatio {
   }
 
   private static double nanosPerOp(Supplier<Object> op) {
-    long start = System.nanoTime();
+    long start = CPU.getCurrentThreadCpuTime();
     long end = start + WINDOW_NANOS;
     long ops = 0;
     long now;
@@ -150,7 +156,7 @@ public final class PickRatio {
         sink = op.get();
       }
       ops += 1000;
-      now = System.nanoTime();
+      now = CPU.getCurrentThreadCpuTime();
     } while (now < end);
     return (double) (now - start) / ops;
   }

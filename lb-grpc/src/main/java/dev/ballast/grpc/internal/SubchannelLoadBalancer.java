@@ -99,7 +99,6 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       if (g == null) {
         it.remove();
         b.subchannel.shutdown();
-        b.reclaimUnstarted();
       } else if (!g.equals(b.group)) {
         b.group = g;
         b.subchannel.updateAddresses(List.of(g));
@@ -146,8 +145,6 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     if (!sticky) {
       b.setState(s);
     }
-    // Any change ends picks that never became streams (see Backend).
-    b.reclaimUnstarted();
     publish();
   }
 
@@ -205,7 +202,6 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     shutdown = true;
     for (Backend b : backends.values()) {
       b.subchannel.shutdown();
-      b.reclaimUnstarted();
     }
     backends.clear();
   }
