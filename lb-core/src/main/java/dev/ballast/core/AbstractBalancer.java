@@ -1,36 +1,66 @@
 package dev.ballast.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
  * The updating half shared by every algorithm (Finagle's "updating" balancer): a registry of
  * nodes by address, serialised updates, and a volatile snapshot that picks read lock-free.
+ *
+ * <p>Slow start ({@link SlowStart}) lives here too: a node that joins after the first non-empty
+ * update is stamped with its join time, and a snapshot holding ramping nodes is built over their
+ * stepped weights. While one is current, a pick in 32 reads the clock, and the pick that finds
+ * the next step due (one at a time) builds the next snapshot and swaps it in with a CAS, which
+ * fails harmlessly if an update swapped meanwhile.
  */
 abstract class AbstractBalancer<T> implements Balancer<T> {
+
+  private static final VarHandle SNAPSHOT;
+
+  static {
+    try {
+      SNAPSHOT = MethodHandles.lookup()
+          .findVarHandle(AbstractBalancer.class, "snapshot", Snapshot.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   final BalancerConfig config;
   private final String name;
   final LoadMetric metric;
+  private final SlowStart slowStart;
+  private final AtomicBoolean stepping = new AtomicBoolean();
   private volatile Snapshot<T> snapshot;
+  // Whether a non-empty update was applied: endpoints joining after it ramp (update lock).
+  private boolean seeded;
 
   AbstractBalancer(String name, BalancerConfig config, LoadMetric metric) {
     this.name = name;
     this.config = Objects.requireNonNull(config, "config");
     this.metric = metric;
+    this.slowStart = SlowStart.of(config);
     this.snapshot = new EmptySnapshot<>(name);
   }
 
   /**
-   * Builds the algorithm's snapshot over non-empty nodes with their weights at update time;
-   * the weights have passed {@link #checkWeights}, so this does not throw.
+   * Builds the algorithm's snapshot over non-empty nodes; does not throw.
+   *
+   * @param weights the nodes' weights at update time, which have passed {@link #checkWeights};
+   *     during a slow-start ramp, each multiplied by its node's percent in {@code levels}
+   * @param levels null, or the percent of its weight each node gets in a ramp (100 for nodes
+   *     not ramping), for algorithms that ignore weights otherwise
    */
-  abstract Snapshot<T> snapshot(Node<T>[] nodes, int[] weights);
+  abstract Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels);
 
   /**
    * Rejects weights the algorithm cannot hold (beyond the checks every algorithm makes); called
@@ -40,14 +70,91 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
 
   @Override
   public final Node<T> pick() {
-    Node<T> node = snapshot.pick();
+    Node<T> node = current().pick();
     node.acquire();
     return node;
   }
 
   @Override
   public final Node<T> pickUncounted() {
-    return snapshot.pick();
+    return current().pick();
+  }
+
+  /** Returns the snapshot to pick from, first stepping a ramp whose next step is due. */
+  private Snapshot<T> current() {
+    Snapshot<T> s = snapshot;
+    if (s.nextStep != SlowStart.NEVER && (++s.picks & 31) == 0) {
+      return step(s);
+    }
+    return s;
+  }
+
+  private Snapshot<T> step(Snapshot<T> s) {
+    if (slowStart.now() < s.nextStep || !stepping.compareAndSet(false, true)) {
+      return s;
+    }
+    try {
+      Snapshot<T> next = build(s.nodes, s.rampBase);
+      return SNAPSHOT.compareAndSet(this, s, next) ? next : snapshot;
+    } finally {
+      stepping.set(false);
+    }
+  }
+
+  /** Builds the snapshot over nodes and their weights, with the ramp of any node that ramps. */
+  private Snapshot<T> build(Node<T>[] nodes, int[] weights) {
+    if (nodes.length == 0) {
+      return new EmptySnapshot<>(name);
+    }
+    if (slowStart == null) {
+      return snapshot(nodes, weights, null);
+    }
+    long now = slowStart.now();
+    int[] levels = null;
+    long next = SlowStart.NEVER;
+    for (int i = 0; i < nodes.length; i++) {
+      int percent = slowStart.percent(nodes[i].joined, now);
+      if (percent < 100) {
+        if (levels == null) {
+          levels = new int[nodes.length];
+          Arrays.fill(levels, 100);
+        }
+        levels[i] = percent;
+        next = Math.min(next, slowStart.nextStep(nodes[i].joined, percent));
+      }
+    }
+    int[] ramped = levels == null ? null : ramped(weights, levels);
+    if (ramped == null) {
+      return snapshot(nodes, weights, null);
+    }
+    Snapshot<T> s = snapshot(nodes, ramped, levels);
+    s.nextStep = next;
+    s.rampBase = weights;
+    return s;
+  }
+
+  /**
+   * Returns the weights times their percents, or null if the algorithm cannot hold them (a sum
+   * past {@code int}, a VNSWRR ring past its limit): such a ramp is skipped, and the joining
+   * nodes take their whole weight at once.
+   */
+  private int[] ramped(int[] weights, int[] levels) {
+    int[] out = new int[weights.length];
+    long sum = 0;
+    for (int i = 0; i < weights.length; i++) {
+      long w = (long) weights[i] * levels[i];
+      sum += w;
+      if (sum > Integer.MAX_VALUE) {
+        return null;
+      }
+      out[i] = (int) w;
+    }
+    try {
+      checkWeights(out);
+    } catch (IllegalArgumentException tooLarge) {
+      return null;
+    }
+    return out;
   }
 
   @Override
@@ -79,15 +186,21 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     }
     @SuppressWarnings("unchecked")
     Node<T>[] nodes = new Node[es.length];
+    long joined = slowStart != null && seeded ? slowStart.now() : SlowStart.NOT_RAMPING;
     for (int i = 0; i < es.length; i++) {
       Node<T> kept = current.remove(es[i].address());
-      nodes[i] = kept != null ? kept : newNode(es[i], values.apply(es[i]));
+      if (kept == null) {
+        kept = newNode(es[i], values.apply(es[i]));
+        kept.joined = joined;
+      }
+      nodes[i] = kept;
     }
-    Snapshot<T> next = es.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+    Snapshot<T> next = build(nodes, weights);
     for (int i = 0; i < es.length; i++) {
       nodes[i].updateEndpoint(es[i]);
     }
     snapshot = next;
+    seeded |= es.length > 0;
     return List.copyOf(current.values());
   }
 
@@ -108,7 +221,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     }
     int[] weights = checkedWeights(es);
     checkWeights(weights);
-    snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+    snapshot = build(nodes, weights);
   }
 
   @Override

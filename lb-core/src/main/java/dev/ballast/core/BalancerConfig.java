@@ -22,6 +22,11 @@ import java.util.random.RandomGenerator;
  *   <tr><td>{@link #defaultRtt()}</td><td>30 ms</td><td>P2C peak EWMA: new nodes' RTT</td></tr>
  *   <tr><td>{@link #maxFails()}</td><td>1</td><td>SWRR: a failure lowers the effective weight
  *       by weight/maxFails</td></tr>
+ *   <tr><td>{@link #slowStartWindow()}</td><td>0 (off)</td><td>all: endpoints that join
+ *       later ramp up over this window</td></tr>
+ *   <tr><td>{@link #slowStartAggression()}</td><td>1.0</td><td>all: the ramp's shape</td></tr>
+ *   <tr><td>{@link #slowStartMinWeightPercent()}</td><td>10</td><td>all: the ramp's
+ *       floor</td></tr>
  * </table>
  */
 public final class BalancerConfig {
@@ -35,6 +40,9 @@ public final class BalancerConfig {
   private final Duration decayTime;
   private final Duration defaultRtt;
   private final int maxFails;
+  private final Duration slowStartWindow;
+  private final double slowStartAggression;
+  private final int slowStartMinWeightPercent;
 
   private BalancerConfig(Builder b) {
     this.ticker = b.ticker;
@@ -44,6 +52,9 @@ public final class BalancerConfig {
     this.decayTime = b.decayTime;
     this.defaultRtt = b.defaultRtt;
     this.maxFails = b.maxFails;
+    this.slowStartWindow = b.slowStartWindow;
+    this.slowStartAggression = b.slowStartAggression;
+    this.slowStartMinWeightPercent = b.slowStartMinWeightPercent;
   }
 
   /** Returns the default settings. */
@@ -65,7 +76,8 @@ public final class BalancerConfig {
         .panicPick(panicPick)
         .decayTime(decayTime)
         .defaultRtt(defaultRtt)
-        .maxFails(maxFails);
+        .maxFails(maxFails)
+        .slowStart(slowStartWindow, slowStartAggression, slowStartMinWeightPercent);
   }
 
   /** Returns the time source; default {@link Ticker#system()}. */
@@ -109,10 +121,49 @@ public final class BalancerConfig {
     return maxFails;
   }
 
+  /**
+   * Returns the slow-start window; default {@link Duration#ZERO}, off. When on, an endpoint that
+   * joins after the balancer's first non-empty update (a scale-out, a restart under a new node)
+   * starts at a fraction of its weight and ramps up to all of it over the window, Envoy's slow
+   * start: {@code weight × max(minWeightPercent / 100, (t / window)^(1 / aggression))}, t being
+   * the time since it joined. The factor moves in steps of a tenth (rounded down, never below
+   * the floor), so that weighted round robin rebuilds its ring ten times per ramp at most and its
+   * pick stays O(1); picks read the clock once in 32 while some endpoint ramps, and never
+   * otherwise. Round robin ramps as weighted round robin over the factors; P2C algorithms
+   * divide a ramping endpoint's cost by its factor.
+   *
+   * <p>With latency feedback (P2C peak EWMA), the two multiply: the cost is {@code estimate ×
+   * (pending + 1) / (weight × factor)}. A cold endpoint that answers slowly gets less than its
+   * ramp allows, since its estimate rises (the feedback wins downward); one not yet measured, at
+   * the default RTT, which may be below a cold instance's real latency, still gets no more than
+   * its ramp allows. Neither undoes the other: the factor depends on the time since joining, not
+   * on latency, so it keeps rising while the feedback holds traffic back, and never pushes
+   * traffic onto an endpoint the feedback finds slow beyond the share the ramp gives it. Label
+   * subsets' child balancers do not ramp (their nodes are made by the selector).
+   */
+  public Duration slowStartWindow() {
+    return slowStartWindow;
+  }
+
+  /**
+   * Returns the ramp's aggression (Envoy's name): 1.0 (default) ramps linearly; above 1 the
+   * factor rises fast at first, below 1 slowly at first.
+   */
+  public double slowStartAggression() {
+    return slowStartAggression;
+  }
+
+  /** Returns the ramp's floor in percent of the weight; default 10 (Envoy's default). */
+  public int slowStartMinWeightPercent() {
+    return slowStartMinWeightPercent;
+  }
+
   @Override
   public String toString() {
     return "BalancerConfig{maxEffort=" + maxEffort + ", panicPick=" + panicPick + ", decayTime="
-        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails + "}";
+        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails
+        + ", slowStartWindow=" + slowStartWindow + ", slowStartAggression="
+        + slowStartAggression + ", slowStartMinWeightPercent=" + slowStartMinWeightPercent + "}";
   }
 
   /** Builds a {@link BalancerConfig}; every setter checks its argument. */
@@ -124,6 +175,9 @@ public final class BalancerConfig {
     private Duration decayTime = Duration.ofSeconds(10);
     private Duration defaultRtt = Duration.ofMillis(30);
     private int maxFails = 1;
+    private Duration slowStartWindow = Duration.ZERO;
+    private double slowStartAggression = 1.0;
+    private int slowStartMinWeightPercent = 10;
 
     private Builder() {}
 
@@ -180,6 +234,39 @@ public final class BalancerConfig {
         throw new IllegalArgumentException("maxFails: " + maxFails + " (expected: > 0)");
       }
       this.maxFails = maxFails;
+      return this;
+    }
+
+    /**
+     * Turns slow start on over {@code window} with aggression 1.0 and a 10% floor, or off with
+     * {@link Duration#ZERO} (the default); see {@link BalancerConfig#slowStartWindow()}.
+     */
+    public Builder slowStart(Duration window) {
+      return slowStart(window, 1.0, 10);
+    }
+
+    /**
+     * Sets slow start: its window ({@link Duration#ZERO} for off, the default), aggression
+     * (&gt; 0, default 1.0) and floor in percent of the weight (1 to 100, default 10); see {@link
+     * BalancerConfig#slowStartWindow()}.
+     */
+    public Builder slowStart(Duration window, double aggression, int minWeightPercent) {
+      Objects.requireNonNull(window, "window");
+      if (window.isNegative()) {
+        throw new IllegalArgumentException(
+            "slowStartWindow: " + window + " (expected: >= 0, 0 for off)");
+      }
+      if (!(aggression > 0) || Double.isInfinite(aggression)) {
+        throw new IllegalArgumentException(
+            "slowStartAggression: " + aggression + " (expected: > 0)");
+      }
+      if (minWeightPercent < 1 || minWeightPercent > 100) {
+        throw new IllegalArgumentException(
+            "slowStartMinWeightPercent: " + minWeightPercent + " (expected: 1 to 100)");
+      }
+      this.slowStartWindow = window;
+      this.slowStartAggression = aggression;
+      this.slowStartMinWeightPercent = minWeightPercent;
       return this;
     }
 

@@ -22,7 +22,7 @@ public final class LeastLoaded<T> extends AbstractBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
     return new P2cSnapshot<>(NAME, nodes, weights, config) {
       @Override
       boolean cheaper(int b, int a) {

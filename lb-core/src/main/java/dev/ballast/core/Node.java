@@ -51,6 +51,8 @@ public final class Node<T> {
   private volatile long rttStamp;
   // nginx SWRR's effective_weight: lowered on failure, raised by one per pick up to the weight.
   private volatile int effectiveWeight;
+  // When the node joined its balancer, for slow start; written before the node is published.
+  long joined = SlowStart.NOT_RAMPING;
 
   Node(Endpoint endpoint, T value, LoadMetric metric) {
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");

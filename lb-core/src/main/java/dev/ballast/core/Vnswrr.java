@@ -61,7 +61,17 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
+    return ring(NAME, nodes, weights, config);
+  }
+
+  /**
+   * Returns the weighted round robin of the nodes: a ring of {@code Σ weight/gcd} virtual nodes,
+   * or plain round robin if the weights are equal. The weights have passed {@link
+   * #checkWeights}.
+   */
+  static <T> Snapshot<T> ring(String name, Node<T>[] nodes, int[] weights,
+      BalancerConfig config) {
     int g = gcd(weights);
     int[] reduced = new int[weights.length];
     int size = 0; // at most MAX_RING: checkWeights ran first
@@ -70,9 +80,9 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
       size += reduced[i];
     }
     if (size == nodes.length) {
-      return new RoundRobin.RoundRobinSnapshot<>(NAME, nodes, config);
+      return new RoundRobin.RoundRobinSnapshot<>(name, nodes, config);
     }
-    return new RingSnapshot<>(nodes, reduced, size, config);
+    return new RingSnapshot<>(name, nodes, reduced, size, config);
   }
 
   private static int gcd(int[] weights) {
@@ -101,8 +111,8 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
     private volatile int filled;
 
     @SuppressWarnings("unchecked")
-    RingSnapshot(Node<T>[] nodes, int[] weights, int size, BalancerConfig config) {
-      super(NAME, nodes, config);
+    RingSnapshot(String name, Node<T>[] nodes, int[] weights, int size, BalancerConfig config) {
+      super(name, nodes, config);
       this.ring = new Node[size];
       this.sequence = new SwrrSequence(weights);
       this.position = new AtomicInteger(config.random().nextInt(nodes.length));

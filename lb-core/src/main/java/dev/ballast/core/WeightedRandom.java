@@ -24,7 +24,7 @@ public final class WeightedRandom<T> extends AbstractBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
     return new AliasSnapshot<>(nodes, weights, config);
   }
 

@@ -37,7 +37,7 @@ class PeakEwmaComparisonTest {
           nodes[i].acquire();
         }
       }
-      P2cSnapshot<Integer> snapshot = (P2cSnapshot<Integer>) balancer.snapshot(nodes, weights);
+      P2cSnapshot<Integer> snapshot = (P2cSnapshot<Integer>) balancer.snapshot(nodes, weights, null);
       LoadMetric.PeakEwma metric = (LoadMetric.PeakEwma) nodes[0].metric;
       double costA = metric.cost(nodes[0], weights[0], now);
       double costB = metric.cost(nodes[1], weights[1], now);
