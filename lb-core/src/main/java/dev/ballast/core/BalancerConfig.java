@@ -20,6 +20,8 @@ import java.util.random.RandomGenerator;
  *       than fail</td></tr>
  *   <tr><td>{@link #decayTime()}</td><td>10 s</td><td>P2C peak EWMA (tau)</td></tr>
  *   <tr><td>{@link #defaultRtt()}</td><td>30 ms</td><td>P2C peak EWMA: new nodes' RTT</td></tr>
+ *   <tr><td>{@link #failurePenalty()}</td><td>2.0</td><td>P2C peak EWMA: how much a failure
+ *       raises the estimate</td></tr>
  *   <tr><td>{@link #maxFails()}</td><td>1</td><td>SWRR: a failure lowers the effective weight
  *       by weight/maxFails</td></tr>
  *   <tr><td>{@link #slowStartWindow()}</td><td>0 (off)</td><td>all: endpoints that join
@@ -40,6 +42,7 @@ public final class BalancerConfig {
   private final Duration decayTime;
   private final Duration defaultRtt;
   private final int maxFails;
+  private final double failurePenalty;
   private final Duration slowStartWindow;
   private final double slowStartAggression;
   private final int slowStartMinWeightPercent;
@@ -52,6 +55,7 @@ public final class BalancerConfig {
     this.decayTime = b.decayTime;
     this.defaultRtt = b.defaultRtt;
     this.maxFails = b.maxFails;
+    this.failurePenalty = b.failurePenalty;
     this.slowStartWindow = b.slowStartWindow;
     this.slowStartAggression = b.slowStartAggression;
     this.slowStartMinWeightPercent = b.slowStartMinWeightPercent;
@@ -77,6 +81,7 @@ public final class BalancerConfig {
         .decayTime(decayTime)
         .defaultRtt(defaultRtt)
         .maxFails(maxFails)
+        .failurePenalty(failurePenalty)
         .slowStart(slowStartWindow, slowStartAggression, slowStartMinWeightPercent);
   }
 
@@ -122,6 +127,27 @@ public final class BalancerConfig {
   }
 
   /**
+   * Returns how much a failed request raises P2C peak EWMA's estimate at most; default 2.0.
+   *
+   * <p>The rule: a failure sets the node's estimate to {@code max(latency, m × e)}, e being the
+   * estimate decayed to now and {@code m = 1 + (penalty − 1) × Δ / (Δ + latency)}, Δ the time
+   * since the estimate last changed. So a failure after a quiet spell multiplies the estimate by
+   * up to the penalty (doubles it, by default); failures coming back faster than their own
+   * latency (a burst of calls in flight failing together) compound slowly, by about {@code
+   * e^(time/latency)}, not {@code 2^count}; a backend failing fast and often sees its estimate
+   * grow e-fold every latency (every millisecond for failures in 1 ms) until it loses its
+   * traffic, then gets a probe now and then as the estimate decays, doubling again on each failed
+   * probe: exponential backoff. A failure never lowers the estimate, so a backend that fails in
+   * 1 ms never looks like the fastest, and a rare failure of a healthy backend costs it a share
+   * of its traffic for a few seconds. 1.0 turns the raise off (failures then count as their
+   * latency, and never lower the estimate). The estimate is capped at Finagle's penalty, about
+   * 39 hours, so that it always decays back.
+   */
+  public double failurePenalty() {
+    return failurePenalty;
+  }
+
+  /**
    * Returns the slow-start window; default {@link Duration#ZERO}, off. When on, an endpoint that
    * joins after the balancer's first non-empty update (a scale-out, a restart under a new node)
    * starts at a fraction of its weight and ramps up to all of it over the window, Envoy's slow
@@ -161,7 +187,7 @@ public final class BalancerConfig {
   @Override
   public String toString() {
     return "BalancerConfig{maxEffort=" + maxEffort + ", panicPick=" + panicPick + ", decayTime="
-        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails
+        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails + ", failurePenalty=" + failurePenalty
         + ", slowStartWindow=" + slowStartWindow + ", slowStartAggression="
         + slowStartAggression + ", slowStartMinWeightPercent=" + slowStartMinWeightPercent + "}";
   }
@@ -175,6 +201,7 @@ public final class BalancerConfig {
     private Duration decayTime = Duration.ofSeconds(10);
     private Duration defaultRtt = Duration.ofMillis(30);
     private int maxFails = 1;
+    private double failurePenalty = 2.0;
     private Duration slowStartWindow = Duration.ZERO;
     private double slowStartAggression = 1.0;
     private int slowStartMinWeightPercent = 10;
@@ -234,6 +261,16 @@ public final class BalancerConfig {
         throw new IllegalArgumentException("maxFails: " + maxFails + " (expected: > 0)");
       }
       this.maxFails = maxFails;
+      return this;
+    }
+
+    /** Sets how much a failure raises peak EWMA's estimate at most (&gt;= 1); default 2.0. */
+    public Builder failurePenalty(double failurePenalty) {
+      if (!(failurePenalty >= 1) || Double.isInfinite(failurePenalty)) {
+        throw new IllegalArgumentException(
+            "failurePenalty: " + failurePenalty + " (expected: >= 1, 1 for off)");
+      }
+      this.failurePenalty = failurePenalty;
       return this;
     }
 

@@ -27,11 +27,14 @@ public final class Node<T> {
   private static final VarHandle RTT_BITS;
   private static final VarHandle EFFECTIVE_WEIGHT;
 
+  private static final VarHandle RTT_STAMP;
+
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
       PENDING = l.findVarHandle(Node.class, "pending", int.class);
       RTT_BITS = l.findVarHandle(Node.class, "rttBits", long.class);
+      RTT_STAMP = l.findVarHandle(Node.class, "rttStamp", long.class);
       EFFECTIVE_WEIGHT = l.findVarHandle(Node.class, "effectiveWeight", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
@@ -159,13 +162,9 @@ public final class Node<T> {
   }
 
   private void release() {
-    int p;
-    do {
-      p = pending;
-      if (p <= 0) {
-        return;
-      }
-    } while (!PENDING.weakCompareAndSet(this, p, p - 1));
+    if ((int) PENDING.getAndAdd(this, -1) <= 0) {
+      PENDING.getAndAdd(this, 1); // more ends than picks: undo, never below 0 for long
+    }
   }
 
   void updateEndpoint(Endpoint e) {
@@ -186,7 +185,8 @@ public final class Node<T> {
 
   boolean casRtt(long expectedBits, long newBits, long stamp) {
     if (RTT_BITS.compareAndSet(this, expectedBits, newBits)) {
-      rttStamp = stamp;
+      // A release store, not a volatile one: the CAS before it is the fence readers need.
+      RTT_STAMP.setRelease(this, stamp);
       return true;
     }
     return false;
