@@ -43,6 +43,8 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   private volatile Snapshot<T> snapshot;
   // Whether a non-empty update was applied: endpoints joining after it ramp (update lock).
   private boolean seeded;
+  // The weights of the last update or setNodes, for rebuild (update lock).
+  private int[] weights = new int[0];
 
   AbstractBalancer(String name, BalancerConfig config, LoadMetric metric) {
     this.name = name;
@@ -81,7 +83,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   }
 
   /** Returns the snapshot to pick from, first stepping a ramp whose next step is due. */
-  private Snapshot<T> current() {
+  final Snapshot<T> current() {
     Snapshot<T> s = snapshot;
     if (s.nextStep != SlowStart.NEVER && (++s.picks & 31) == 0) {
       return step(s);
@@ -200,6 +202,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
       nodes[i].updateEndpoint(es[i]);
     }
     snapshot = next;
+    this.weights = weights;
     seeded |= es.length > 0;
     return List.copyOf(current.values());
   }
@@ -222,6 +225,12 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     int[] weights = checkedWeights(es);
     checkWeights(weights);
     snapshot = build(nodes, weights);
+    this.weights = weights;
+  }
+
+  /** Builds the snapshot again over the same nodes and weights (a setting changed). */
+  final synchronized void rebuild() {
+    snapshot = build(snapshot.nodes, weights);
   }
 
   @Override

@@ -20,7 +20,9 @@ public enum Algorithm {
   /** {@link LeastLoaded}. */
   LEAST_LOADED(LeastLoaded.NAME),
   /** {@link P2cPeakEwma}. */
-  P2C_PEAK_EWMA(P2cPeakEwma.NAME);
+  P2C_PEAK_EWMA(P2cPeakEwma.NAME),
+  /** {@link Aperture}. */
+  APERTURE(Aperture.NAME);
 
   private final String id;
 
@@ -35,7 +37,7 @@ public enum Algorithm {
 
   /** Returns whether the algorithm uses completion latency and pending counts to choose. */
   public boolean isLoadAware() {
-    return this == LEAST_LOADED || this == P2C_PEAK_EWMA;
+    return this == LEAST_LOADED || this == P2C_PEAK_EWMA || this == APERTURE;
   }
 
   /** Creates a new balancer of this algorithm. */
@@ -52,6 +54,8 @@ public enum Algorithm {
         return new Vnswrr<>(config);
       case LEAST_LOADED:
         return new LeastLoaded<>(config);
+      case APERTURE:
+        return new Aperture<>(config);
       default:
         return new P2cPeakEwma<>(config);
     }
@@ -59,8 +63,8 @@ public enum Algorithm {
 
   /**
    * Returns the algorithm with this name ({@code vnswrr}, {@code swrr}, {@code round-robin},
-   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}; {@code _} works as
-   * {@code -}).
+   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}, {@code aperture};
+   * {@code _} works as {@code -}).
    *
    * @throws IllegalArgumentException naming the unknown value and the expected ones
    */
@@ -74,6 +78,6 @@ public enum Algorithm {
     }
     throw new IllegalArgumentException("balancer: " + name
         + " (expected: one of vnswrr, swrr, round-robin, weighted-random, least-loaded,"
-        + " p2c-peak-ewma)");
+        + " p2c-peak-ewma, aperture)");
   }
 }

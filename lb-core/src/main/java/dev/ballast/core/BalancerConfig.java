@@ -29,6 +29,8 @@ import java.util.random.RandomGenerator;
  *   <tr><td>{@link #slowStartAggression()}</td><td>1.0</td><td>all: the ramp's shape</td></tr>
  *   <tr><td>{@link #slowStartMinWeightPercent()}</td><td>10</td><td>all: the ramp's
  *       floor</td></tr>
+ *   <tr><td>{@link #apertureIndex()}, {@link #apertureCount()}</td><td>0 of 1</td>
+ *       <td>aperture: this client's coordinate among its peers</td></tr>
  * </table>
  */
 public final class BalancerConfig {
@@ -46,6 +48,8 @@ public final class BalancerConfig {
   private final Duration slowStartWindow;
   private final double slowStartAggression;
   private final int slowStartMinWeightPercent;
+  private final int apertureIndex;
+  private final int apertureCount;
 
   private BalancerConfig(Builder b) {
     this.ticker = b.ticker;
@@ -59,6 +63,8 @@ public final class BalancerConfig {
     this.slowStartWindow = b.slowStartWindow;
     this.slowStartAggression = b.slowStartAggression;
     this.slowStartMinWeightPercent = b.slowStartMinWeightPercent;
+    this.apertureIndex = b.apertureIndex;
+    this.apertureCount = b.apertureCount;
   }
 
   /** Returns the default settings. */
@@ -82,7 +88,8 @@ public final class BalancerConfig {
         .defaultRtt(defaultRtt)
         .maxFails(maxFails)
         .failurePenalty(failurePenalty)
-        .slowStart(slowStartWindow, slowStartAggression, slowStartMinWeightPercent);
+        .slowStart(slowStartWindow, slowStartAggression, slowStartMinWeightPercent)
+        .apertureCoordinate(apertureIndex, apertureCount);
   }
 
   /** Returns the time source; default {@link Ticker#system()}. */
@@ -184,12 +191,39 @@ public final class BalancerConfig {
     return slowStartMinWeightPercent;
   }
 
+  /**
+   * Returns this client's index among its peers for {@link Aperture} (deterministic aperture);
+   * default 0. Clients of one service number themselves 0 to {@link #apertureCount()} − 1.
+   */
+  public int apertureIndex() {
+    return apertureIndex;
+  }
+
+  /**
+   * Returns how many clients share the servers, for {@link Aperture}; default 1 (a lone client,
+   * whose aperture covers every server).
+   */
+  public int apertureCount() {
+    return apertureCount;
+  }
+
+  static void checkCoordinate(int index, int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("apertureCount: " + count + " (expected: > 0)");
+    }
+    if (index < 0 || index >= count) {
+      throw new IllegalArgumentException(
+          "apertureIndex: " + index + " (expected: 0 to " + (count - 1) + ")");
+    }
+  }
+
   @Override
   public String toString() {
     return "BalancerConfig{maxEffort=" + maxEffort + ", panicPick=" + panicPick + ", decayTime="
         + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails + ", failurePenalty=" + failurePenalty
         + ", slowStartWindow=" + slowStartWindow + ", slowStartAggression="
-        + slowStartAggression + ", slowStartMinWeightPercent=" + slowStartMinWeightPercent + "}";
+        + slowStartAggression + ", slowStartMinWeightPercent=" + slowStartMinWeightPercent
+        + ", aperture=" + apertureIndex + "/" + apertureCount + "}";
   }
 
   /** Builds a {@link BalancerConfig}; every setter checks its argument. */
@@ -205,6 +239,8 @@ public final class BalancerConfig {
     private Duration slowStartWindow = Duration.ZERO;
     private double slowStartAggression = 1.0;
     private int slowStartMinWeightPercent = 10;
+    private int apertureIndex;
+    private int apertureCount = 1;
 
     private Builder() {}
 
@@ -304,6 +340,17 @@ public final class BalancerConfig {
       this.slowStartWindow = window;
       this.slowStartAggression = aggression;
       this.slowStartMinWeightPercent = minWeightPercent;
+      return this;
+    }
+
+    /**
+     * Sets this client's coordinate for {@link Aperture}: index {@code index} of {@code count}
+     * clients (0 to count − 1); default 0 of 1.
+     */
+    public Builder apertureCoordinate(int index, int count) {
+      checkCoordinate(index, count);
+      this.apertureIndex = index;
+      this.apertureCount = count;
       return this;
     }
 

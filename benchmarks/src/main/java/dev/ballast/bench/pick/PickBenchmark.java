@@ -6,6 +6,7 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * for an endpoint (Armeria counts nothing per request, so it has no completion):
  * {@code armeria_weighted_round_robin} and {@code armeria_ramping_up}, the latter with the last
  * tenth of the endpoints added after the others, ramping up over 10 steps of 60 s, so that they
- * stay in their ramp for the whole run.
+ * stay in their ramp for the whole run. {@code -p ramp=on} runs lb-core's algorithms with slow
+ * start while the same tenth ramps; a pick during a ramp should cost at most 1.5x one without.
  *
  * <pre>./ballast bench PickBenchmark -prof gc -f 1 -wi 2 -w 1s -i 3 -r 1s</pre>
  */
@@ -60,6 +62,14 @@ public class PickBenchmark {
   @Param({"10", "100", "1000", "2000", "10000"})
   public int n;
 
+  /**
+   * {@code on}: slow start with a 10-minute window, so that the last tenth of the endpoints,
+   * added by a second update, ramps for the whole run; {@code off}: the same two updates
+   * without slow start.
+   */
+  @Param({"off"})
+  public String ramp;
+
   private Balancer<Integer> balancer;
   private ArmeriaPeer armeria;
 
@@ -76,8 +86,12 @@ public class PickBenchmark {
       return;
     }
     // The default config: system ticker and a thread-local random source, as in production.
-    balancer = Algorithm.fromName(algorithm).create(BalancerConfig.defaults());
+    BalancerConfig config = ramp.equals("on")
+        ? BalancerConfig.builder().slowStart(Duration.ofMinutes(10)).build()
+        : BalancerConfig.defaults();
+    balancer = Algorithm.fromName(algorithm).create(config);
     int[] next = {0};
+    balancer.update(endpoints.subList(0, n - Math.max(1, n / 10)), e -> next[0]++);
     balancer.update(endpoints, e -> next[0]++);
   }
 

@@ -23,15 +23,17 @@ import java.util.function.Supplier;
  *
  * <p>A side is {@code grpc:POLICY@N} ({@link PickerBenchmark}'s call: a pick and, if any, the
  * stream tracer's life, over N READY subchannels) or {@code core:ALGORITHM@N} ({@link
- * PickBenchmark}'s pick and completion, or Armeria's selection, over N weighted endpoints). A
- * pair is {@code A/B}.
+ * PickBenchmark}'s pick and completion, or Armeria's selection, over N weighted endpoints;
+ * {@code core:ALGORITHM+ramp@N} with a tenth of them in a slow-start ramp). A pair is {@code
+ * A/B}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.pick.PickRatio [rounds] [pair...]
  * </pre>
  *
- * <p>Without pairs, it runs {@link #DEFAULT_PAIRS}: each of the issue's ratios at 10, 100 and
- * 1000 subchannels or endpoints. Rounds default to 15.
+ * <p>Without pairs, it runs {@link #DEFAULT_PAIRS}: ours against gRPC's and Armeria's pickers at
+ * 10, 100 and 1000 subchannels or endpoints, VNSWRR at 10,000 endpoints against 10, and each
+ * algorithm during a ramp against itself without. Rounds default to 15.
  */
 public final class PickRatio {
 
@@ -56,8 +58,13 @@ public final class PickRatio {
       pairs.add("grpc:p2c_peak_ewma@" + n + "/grpc:round_robin@" + n);
       pairs.add("grpc:label_subset_header@" + n + "/grpc:round_robin@" + n);
       pairs.add("core:vnswrr@" + n + "/core:armeria_weighted_round_robin@" + n);
+      pairs.add("core:vnswrr+ramp@" + n + "/core:armeria_ramping_up@" + n);
     }
     pairs.add("core:vnswrr@10000/core:vnswrr@10");
+    for (String a : new String[] {"round_robin", "weighted_random", "swrr", "vnswrr",
+        "least_loaded", "p2c_peak_ewma"}) {
+      pairs.add("core:" + a + "+ramp@100/core:" + a + "@100");
+    }
     return pairs;
   }
 
@@ -136,7 +143,8 @@ public final class PickRatio {
       }
       case "core": {
         PickBenchmark b = new PickBenchmark();
-        b.algorithm = name;
+        b.ramp = name.endsWith("+ramp") ? "on" : "off";
+        b.algorithm = name.replace("+ramp", "");
         b.n = n;
         b.setUp();
         return b::pickComplete;

@@ -27,7 +27,7 @@ import io.grpc.Status;
  * clock at creation; lb-core reads it once more at the close, for the latency and the estimate's
  * stamp alike).
  */
-final class Backend {
+final class Backend extends ClientStreamTracer.Factory {
 
   final String address;
   final Subchannel subchannel;
@@ -40,7 +40,7 @@ final class Backend {
 
   // Written in the synchronization context, read by pickers and tracer factories.
   private volatile Node<Backend> node;
-  private volatile Untimed shared;
+  private volatile ClientStreamTracer shared;
   private volatile Ticker ticker;
   private volatile boolean ready;
 
@@ -53,7 +53,7 @@ final class Backend {
     this.subchannel = subchannel;
     this.group = group;
     this.plainPick = PickResult.withSubchannel(subchannel);
-    this.countedPick = PickResult.withSubchannel(subchannel, new Counted());
+    this.countedPick = PickResult.withSubchannel(subchannel, this);
     this.timedPick = PickResult.withSubchannel(subchannel, new Timed());
   }
 
@@ -108,15 +108,16 @@ final class Backend {
     return "Backend{" + address + ", " + state + "}";
   }
 
-  /** Counts each stream on the node and hands out the node's shared tracer. */
-  private final class Counted extends ClientStreamTracer.Factory {
-    @Override
-    public ClientStreamTracer newClientStreamTracer(
-        ClientStreamTracer.StreamInfo info, Metadata headers) {
-      Untimed t = shared;
-      t.node.start(); // the tracer's own node, which its close ends
-      return t;
-    }
+  /**
+   * Counts each stream of {@link #countedPick} on the node and hands out the node's shared
+   * tracer. (Should a rebind to a new node race this, the old node, which its balancer no longer
+   * holds, keeps one count.)
+   */
+  @Override
+  public ClientStreamTracer newClientStreamTracer(
+      ClientStreamTracer.StreamInfo info, Metadata headers) {
+    node.start();
+    return shared;
   }
 
   /** Counts each stream on the node and times it with a tracer of its own. */

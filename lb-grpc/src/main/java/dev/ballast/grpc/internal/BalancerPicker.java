@@ -63,15 +63,13 @@ final class BalancerPicker extends SubchannelPicker {
     TIMED;
 
     PickResult result(Backend b, PickSubchannelArgs args) {
-      switch (this) {
-        case NONE:
-          return b.plainPick;
-        case COUNTED:
-          return b.countedPick;
-        default:
-          return args.getMethodDescriptor().getType() == MethodType.UNARY
-              ? b.timedPick : b.countedPick;
+      if (this == NONE) {
+        return b.plainPick;
       }
+      if (this == COUNTED || args.getMethodDescriptor().getType() != MethodType.UNARY) {
+        return b.countedPick;
+      }
+      return b.timedPick;
     }
   }
 }
