@@ -62,9 +62,12 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
 
   /**
    * Parses the policy's JSON config; a bad value is returned as an error naming the field, never
-   * thrown. Fields: {@code p2c_peak_ewma}: {@code decayTime} (default "10s", &gt; 0), {@code
-   * defaultRtt} (default "30ms", &gt;= 0); {@code swrr}: {@code maxFails} (default 1, &gt; 0); the
-   * others take none. Durations are strings: a number and one of ns, us, ms, s, m, h.
+   * thrown. Fields: every policy: {@code slowStart} ({@code {"window": "60s", "aggression": 1.0,
+   * "minWeightPercent": 10}}, off when absent); {@code p2c_peak_ewma}: {@code decayTime}
+   * (default "10s", &gt; 0), {@code defaultRtt} (default "30ms", &gt;= 0), {@code
+   * failurePenalty} (default 2.0, &gt;= 1); {@code swrr}: {@code maxFails} (default 1, &gt; 0);
+   * {@code aperture}: {@code clientIndex} and {@code clientCount} (default 0 of 1). Durations are
+   * strings: a number and one of ns, us, ms, s, m, h.
    */
   @Override
   public final ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
