@@ -57,6 +57,36 @@ public interface EndpointSourceProvider {
     return p.create(uri);
   }
 
+  /**
+   * Returns a registry target's servers, its authority {@code host:port[,host:port...]}: for
+   * providers reading targets like {@code etcd://10.0.0.6:2379,10.0.0.7:2379/services/orders/}.
+   *
+   * @param form the expected form, for the message, e.g. {@code etcd://host:port/prefix/}
+   * @throws IllegalArgumentException if the target has no authority
+   */
+  static String servers(URI target, String form) {
+    String servers = target.getRawAuthority();
+    if (servers == null || servers.isEmpty()) {
+      throw new IllegalArgumentException("target: " + target + " (expected: " + form + ")");
+    }
+    return servers;
+  }
+
+  /**
+   * Returns a registry target's path, at least one segment (a ZooKeeper path, an etcd prefix).
+   *
+   * @param form the expected form, for the message
+   * @throws IllegalArgumentException if the path is empty or {@code /}
+   */
+  static String path(URI target, String form) {
+    String path = target.getPath();
+    if (path == null || path.length() < 2) {
+      throw new IllegalArgumentException("target: " + target
+          + " (expected: a path, as in " + form + ")");
+    }
+    return path;
+  }
+
   /** Returns the provider of a scheme on the class path, or null if there is none. */
   static EndpointSourceProvider find(String scheme) {
     Objects.requireNonNull(scheme, "scheme");

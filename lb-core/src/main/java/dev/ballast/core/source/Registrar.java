@@ -21,4 +21,19 @@ public interface Registrar extends AutoCloseable {
   /** Closes every registration still open, and the registrar's connections if it owns them. */
   @Override
   void close();
+
+  /**
+   * Checks a service name as registrars use it, one path segment: non-empty, without {@code /}.
+   *
+   * @return the name
+   * @throws IllegalArgumentException naming the bad name
+   */
+  static String checkService(String service) {
+    java.util.Objects.requireNonNull(service, "service");
+    if (service.isEmpty() || service.indexOf('/') >= 0) {
+      throw new IllegalArgumentException("service: \"" + service
+          + "\" (expected: a non-empty name without '/')");
+    }
+    return service;
+  }
 }

@@ -25,4 +25,22 @@ public interface Registration extends AutoCloseable {
   /** Removes the entry from the registry (best effort if it is unreachable); idempotent. */
   @Override
   void close();
+
+  /**
+   * Checks an {@link #update} as registrations do: the registration is open and the new
+   * endpoint has the registered address.
+   *
+   * @throws IllegalStateException if {@code closed}
+   * @throws IllegalArgumentException if the address differs
+   */
+  static void checkUpdate(Endpoint registered, Endpoint next, boolean closed) {
+    java.util.Objects.requireNonNull(next, "endpoint");
+    if (closed) {
+      throw new IllegalStateException("registration of " + registered.address() + " closed");
+    }
+    if (!next.address().equals(registered.address())) {
+      throw new IllegalArgumentException("address: " + next.address()
+          + " (expected: the registered " + registered.address() + ")");
+    }
+  }
 }

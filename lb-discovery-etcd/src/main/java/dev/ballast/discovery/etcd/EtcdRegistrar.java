@@ -90,12 +90,8 @@ public final class EtcdRegistrar implements Registrar {
    */
   @Override
   public Registration register(String service, Endpoint endpoint) {
-    Objects.requireNonNull(service, "service");
+    Registrar.checkService(service);
     Objects.requireNonNull(endpoint, "endpoint");
-    if (service.isEmpty() || service.indexOf('/') >= 0) {
-      throw new IllegalArgumentException("service: \"" + service
-          + "\" (expected: a non-empty name without '/')");
-    }
     if (closed) {
       throw new IllegalStateException("registrar closed");
     }
@@ -165,14 +161,7 @@ public final class EtcdRegistrar implements Registrar {
 
     @Override
     public synchronized void update(Endpoint next) {
-      Objects.requireNonNull(next, "endpoint");
-      if (entryClosed) {
-        throw new IllegalStateException("registration of " + endpoint.address() + " closed");
-      }
-      if (!next.address().equals(endpoint.address())) {
-        throw new IllegalArgumentException("address: " + next.address()
-            + " (expected: the registered " + endpoint.address() + ")");
-      }
+      Registration.checkUpdate(endpoint, next, entryClosed);
       endpoint = next;
       unwritten = true;
       put(next).orTimeout(TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((r, e) -> {

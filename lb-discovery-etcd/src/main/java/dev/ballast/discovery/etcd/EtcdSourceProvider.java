@@ -30,16 +30,9 @@ public final class EtcdSourceProvider implements EndpointSourceProvider {
    */
   @Override
   public EndpointSource create(URI target) {
-    String servers = target.getRawAuthority();
-    String path = target.getPath();
-    if (servers == null || servers.isEmpty()) {
-      throw new IllegalArgumentException("target: " + target
-          + " (expected: etcd://host:port[,host:port...]/prefix/)");
-    }
-    if (path == null || path.length() < 2) {
-      throw new IllegalArgumentException("target: " + target
-          + " (expected: a key prefix, e.g. etcd://" + servers + "/services/orders/)");
-    }
+    String form = "etcd://host:port[,host:port...]/services/orders/";
+    String servers = EndpointSourceProvider.servers(target, form);
+    String path = EndpointSourceProvider.path(target, form);
     String[] endpoints = servers.split(",");
     for (int i = 0; i < endpoints.length; i++) {
       endpoints[i] = "http://" + endpoints[i];

@@ -88,12 +88,8 @@ public final class ZooKeeperRegistrar implements Registrar {
    */
   @Override
   public Registration register(String service, Endpoint endpoint) {
-    Objects.requireNonNull(service, "service");
+    Registrar.checkService(service);
     Objects.requireNonNull(endpoint, "endpoint");
-    if (service.isEmpty() || service.indexOf('/') >= 0) {
-      throw new IllegalArgumentException("service: \"" + service
-          + "\" (expected: a non-empty name without '/')");
-    }
     if (closed) {
       throw new IllegalStateException("registrar closed");
     }
@@ -152,14 +148,7 @@ public final class ZooKeeperRegistrar implements Registrar {
 
     @Override
     public synchronized void update(Endpoint next) {
-      Objects.requireNonNull(next, "endpoint");
-      if (nodeClosed) {
-        throw new IllegalStateException("registration of " + endpoint.address() + " closed");
-      }
-      if (!next.address().equals(endpoint.address())) {
-        throw new IllegalArgumentException("address: " + next.address()
-            + " (expected: the registered " + endpoint.address() + ")");
-      }
+      Registration.checkUpdate(endpoint, next, nodeClosed);
       try {
         zk.setData(bytes(next));
       } catch (Exception e) {

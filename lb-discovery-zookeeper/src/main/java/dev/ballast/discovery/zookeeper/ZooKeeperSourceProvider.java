@@ -34,16 +34,9 @@ public final class ZooKeeperSourceProvider implements EndpointSourceProvider {
    */
   @Override
   public EndpointSource create(URI target) {
-    String servers = target.getRawAuthority();
-    String path = target.getPath();
-    if (servers == null || servers.isEmpty()) {
-      throw new IllegalArgumentException("target: " + target
-          + " (expected: zookeeper://host:port[,host:port...]/base/service)");
-    }
-    if (path == null || path.length() < 2) {
-      throw new IllegalArgumentException("target: " + target
-          + " (expected: a service path, e.g. zookeeper://" + servers + "/services/orders)");
-    }
+    String form = "zookeeper://host:port[,host:port...]/services/orders";
+    String servers = EndpointSourceProvider.servers(target, form);
+    String path = EndpointSourceProvider.path(target, form);
     ZooKeeperSource.checkPath(path);
     return ZooKeeperSource.owning(client(servers, Duration.ofSeconds(30)), path);
   }
