@@ -38,7 +38,8 @@ final class TestDnsServer implements AutoCloseable {
   /** One SRV answer. */
   record Srv(int priority, int weight, int port, String target) {}
 
-  private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+  private final EventLoopGroup group =
+      new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
   private final Map<String, List<String>> a = new ConcurrentHashMap<>();
   private final Map<String, List<Srv>> srv = new ConcurrentHashMap<>();
   private final AtomicInteger queries = new AtomicInteger();

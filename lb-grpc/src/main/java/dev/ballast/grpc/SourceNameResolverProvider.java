@@ -19,9 +19,10 @@ import java.util.Objects;
  * the class path. The three below are registered through {@code META-INF/services}:
  *
  * <pre>{@code
- * ManagedChannelBuilder.forTarget("zookeeper://10.0.0.5:2181/services/orders")   // lb-discovery-zookeeper
- * ManagedChannelBuilder.forTarget("etcd://10.0.0.6:2379/services/orders/")       // lb-discovery-etcd
- * ManagedChannelBuilder.forTarget("ballast-dns:///orders.internal:8080")         // lb-discovery-dns
+ * // with lb-discovery-zookeeper, lb-discovery-etcd or lb-discovery-dns on the class path:
+ * ManagedChannelBuilder.forTarget("zookeeper://10.0.0.5:2181/services/orders")
+ * ManagedChannelBuilder.forTarget("etcd://10.0.0.6:2379/services/orders/")
+ * ManagedChannelBuilder.forTarget("ballast-dns:///orders.internal:8080")
  *     .defaultLoadBalancingPolicy("vnswrr").usePlaintext().build();
  * }</pre>
  *
@@ -65,11 +66,10 @@ public class SourceNameResolverProvider extends NameResolverProvider {
     }
     String last = path.substring(path.lastIndexOf('/') + 1);
     int colon = last.lastIndexOf(':'); // ballast-dns:///name:port
-    return colon > 0 ? last.substring(0, colon) : last.isEmpty() ? scheme(target) : last;
-  }
-
-  private static String scheme(URI target) {
-    return target.getScheme();
+    if (colon > 0) {
+      return last.substring(0, colon);
+    }
+    return last.isEmpty() ? target.getScheme() : last;
   }
 
   @Override
@@ -110,7 +110,10 @@ public class SourceNameResolverProvider extends NameResolverProvider {
     }
   }
 
-  /** {@code ballast-dns:///name:port} or {@code ballast-dns:///_service._tcp.name}, with lb-discovery-dns. */
+  /**
+   * {@code ballast-dns:///name:port} or {@code ballast-dns:///_service._tcp.name}, with
+   * lb-discovery-dns.
+   */
   public static final class Dns extends SourceNameResolverProvider {
     /** Creates the provider (for {@link java.util.ServiceLoader}). */
     public Dns() {

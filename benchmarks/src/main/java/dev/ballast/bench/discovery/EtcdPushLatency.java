@@ -115,7 +115,8 @@ public final class EtcdPushLatency {
             + "max %.1f ms%n", ms(latencies[pushes / 2]),
             ms(latencies[(int) Math.ceil(pushes * 0.99) - 1]), ms(latencies[pushes - 1]));
         System.out.printf("  of which etcd's own commit (the writer's answer): median %.1f ms, "
-            + "p99 %.1f ms%n", ms(commits[pushes / 2]), ms(commits[(int) Math.ceil(pushes * 0.99) - 1]));
+            + "p99 %.1f ms%n", ms(commits[pushes / 2]),
+            ms(commits[(int) Math.ceil(pushes * 0.99) - 1]));
         double idle = picker.idle.getValueAtPercentile(99.9);
         double busy = picker.pushing.getValueAtPercentile(99.9);
         System.out.printf("pick p99.9: idle %.0f ns (%d picks), during pushes %.0f ns (%d picks):"

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,7 +41,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <pre>{@code
  * SubsetSelector<Pool> selector = ...;
- * EndpointFeed feed = EndpointFeed.builder(EndpointSourceProvider.open("etcd://127.0.0.1:2379/services/orders"))
+ * EndpointSource etcd = EndpointSourceProvider.open("etcd://127.0.0.1:2379/services/orders/");
+ * EndpointFeed feed = EndpointFeed.builder(etcd)
  *     .start(EndpointSink.of(selector, Pool::new, node -> node.value().close()));
  * ...
  * feed.close(); // closes the source

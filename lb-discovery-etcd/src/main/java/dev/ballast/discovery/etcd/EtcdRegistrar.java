@@ -12,6 +12,7 @@ import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -118,7 +119,7 @@ public final class EtcdRegistrar implements Registrar {
     }
   }
 
-  private static <T> T await(java.util.concurrent.CompletableFuture<T> f, String what) {
+  private static <T> T await(CompletableFuture<T> f, String what) {
     try {
       return f.get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -149,7 +150,7 @@ public final class EtcdRegistrar implements Registrar {
       keepAlive = client.getLeaseClient().keepAlive(leaseId, this);
     }
 
-    private java.util.concurrent.CompletableFuture<?> put(Endpoint e) {
+    private CompletableFuture<?> put(Endpoint e) {
       return client.getKVClient().put(key, EtcdSource.bytes(e.toString()),
           PutOption.builder().withLeaseId(leaseId).build());
     }
@@ -204,8 +205,10 @@ public final class EtcdRegistrar implements Registrar {
       reestablishLater(); // no keep-alive answer within the TTL: the lease is gone
     }
 
+    // off the sources' retry thread: re-establishing blocks (up to 15 s per step) while etcd
+    // is away
     private void reestablishLater() {
-      Retries.SCHEDULER.schedule(() -> {
+      CompletableFuture.delayedExecutor(500, TimeUnit.MILLISECONDS).execute(() -> {
         synchronized (this) {
           if (entryClosed) {
             return;
@@ -220,7 +223,7 @@ public final class EtcdRegistrar implements Registrar {
             reestablishLater();
           }
         }
-      }, 500, TimeUnit.MILLISECONDS);
+      });
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.ballast.discovery.etcd;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
-/** The daemon thread on which sources and registrations wait before trying etcd again. */
+/** The daemon thread on which sources wait before reading etcd again. */
 final class Retries {
 
   static final ScheduledExecutorService SCHEDULER = create();

@@ -95,7 +95,8 @@ public final class EtcdServer implements AutoCloseable {
       }
       try {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(clientUrl()
-            + "/health")).timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.ofString());
+            + "/health")).timeout(Duration.ofSeconds(1)).build(),
+            HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200 && r.body().contains("true")) {
           return;
         }
