@@ -8,6 +8,7 @@ import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.stub.ClientCalls;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,7 @@ import java.util.function.BooleanSupplier;
 final class Clients implements AutoCloseable {
 
   final BallastClient<byte[], byte[]> framed;
+  final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   final ManagedChannel grpc;
   final Backends backends;
   long failures;
@@ -28,9 +30,14 @@ final class Clients implements AutoCloseable {
   Clients(TestRegistry registry, Backends backends) {
     this.backends = backends;
     this.framed = BallastClient.framed().name("orders").source(registry.target("framed"))
-        .balancer(Algorithm.VNSWRR).timeout(Duration.ofSeconds(2)).build();
+        .balancer(Algorithm.VNSWRR).timeout(Duration.ofSeconds(2)).meterRegistry(meters).build();
     this.grpc = ManagedChannelBuilder.forTarget(registry.target("grpc"))
         .defaultLoadBalancingPolicy("vnswrr").usePlaintext().build();
+  }
+
+  /** Returns the framed client's gauge or counter {@code ballast.source.<name>}. */
+  double sourceMeter(String name) {
+    return meters.get("ballast.source." + name).meter().measure().iterator().next().getValue();
   }
 
   /** Waits (up to 10 s) until the framed client holds the given number of endpoints. */

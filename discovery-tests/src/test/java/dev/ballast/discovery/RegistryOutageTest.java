@@ -40,24 +40,28 @@ class RegistryOutageTest {
         clients.awaitShares(1, 1, 1);
         EndpointFeed feed = clients.framed.feed();
         assertThat(feed.entriesRejected()).as("malformed entries skipped").isEqualTo(1);
+        assertThat(clients.sourceMeter("rejected")).isEqualTo(1.0);
+        assertThat(clients.sourceMeter("endpoints")).isEqualTo(3.0);
+        assertThat(clients.sourceMeter("up")).isEqualTo(1.0);
 
         registry.stop();
         clients.callUntil(() -> !feed.isUp());
         clients.callFor(Duration.ofMillis(500));
-        double staleness = feed.stalenessSeconds();
+        double staleness = clients.sourceMeter("staleness");
+        assertThat(clients.sourceMeter("up")).isZero();
         // meanwhile: a weight change, written by the registration once the server is back
         for (Registration r : regs.get(0)) {
           r.update(r.endpoint().withWeight(3));
         }
         clients.callFor(Duration.ofSeconds(1));
-        assertThat(feed.stalenessSeconds()).isGreaterThan(staleness + 0.9);
+        assertThat(clients.sourceMeter("staleness")).isGreaterThan(staleness + 0.9);
         assertThat(clients.framed.endpoints()).hasSize(3);
         assertThat(clients.failures).as("calls failed during the outage: "
             + clients.failureCauses).isZero();
 
         registry.restart();
         clients.callUntil(feed::isUp);
-        assertThat(feed.stalenessSeconds()).isZero();
+        assertThat(clients.sourceMeter("staleness")).isZero();
         clients.awaitShares(3, 1, 1);
         Backends.Backend fourth = backends.add();
         registrar.register("framed", Endpoint.parse(fourth.framedAddress()));

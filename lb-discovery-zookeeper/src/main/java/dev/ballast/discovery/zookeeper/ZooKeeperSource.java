@@ -24,9 +24,9 @@ import org.apache.curator.utils.ZKPaths;
  *
  * <p>Watches through a {@link CuratorCache}: after the first full read, every node created,
  * changed or deleted is pushed as a change. When the connection is suspended or lost, the
- * source reports a failure (the feed keeps the last good set); on reconnection, including
- * with a new session after expiry, it pushes the full set again and the cache re-reads the
- * path, so changes made meanwhile arrive.
+ * source reports a failure (the feed keeps the last good set) and passes on nothing until it
+ * is back; on reconnection, including with a new session after expiry, the cache re-reads the
+ * path and changes made meanwhile arrive as its events.
  */
 public final class ZooKeeperSource implements EndpointSource {
 
@@ -37,6 +37,9 @@ public final class ZooKeeperSource implements EndpointSource {
   private final ConnectionStateListener connectionListener = this::connectionChanged;
   private volatile Listener listener;
   private volatile boolean initialized;
+  // false from a suspended or lost connection to the next reconnection, whose full read then
+  // stands for everything in between
+  private volatile boolean connected = true;
 
   private ZooKeeperSource(CuratorFramework client, String path, boolean ownsClient) {
     this.client = Objects.requireNonNull(client, "client");
@@ -103,16 +106,22 @@ public final class ZooKeeperSource implements EndpointSource {
 
   private void changed(ChildData node) {
     String key = key(node.getPath());
-    if (initialized && key != null) {
+    if (current() && key != null) {
       listener.onChanges(Map.of(key, text(node)), List.of());
     }
   }
 
   private void deleted(ChildData node) {
     String key = key(node.getPath());
-    if (initialized && key != null) {
+    if (current() && key != null) {
       listener.onChanges(Map.of(), List.of(key));
     }
+  }
+
+  // events are passed on only while connected: what the cache says while the connection is
+  // going away (a server shutting down, say) waits for the full read on reconnection
+  private boolean current() {
+    return initialized && connected && client.getZookeeperClient().isConnected();
   }
 
   private void connectionChanged(CuratorFramework c, ConnectionState state) {
@@ -121,10 +130,13 @@ public final class ZooKeeperSource implements EndpointSource {
       return;
     }
     if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+      connected = false;
       l.onFailure(new IllegalStateException("ZooKeeper connection " + state));
     } else if (state == ConnectionState.RECONNECTED && initialized) {
-      // up again; the cache re-reads the path and pushes what changed meanwhile
-      l.onEntries(snapshot());
+      connected = true;
+      // up again (an empty change says so); the cache re-reads the path on reconnection, and
+      // what changed meanwhile arrives as its events
+      l.onChanges(Map.of(), List.of());
     }
   }
 
