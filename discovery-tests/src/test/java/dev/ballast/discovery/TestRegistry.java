@@ -15,7 +15,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingServer;
+import org.apache.curator.test.TestingCluster;
 
 /** A real registry server for the end-to-end tests, and what the tests do with it. */
 abstract class TestRegistry implements AutoCloseable {
@@ -53,14 +53,17 @@ abstract class TestRegistry implements AutoCloseable {
   }
 
   static final class ZooKeeper extends TestRegistry {
-    final TestingServer server;
+    // a cluster of one, for its kill(): connections and the listening socket close first, as
+    // when the process dies (a TestingServer's stop() closes them while it still answers)
+    final TestingCluster server;
     final CuratorFramework admin;
 
     ZooKeeper() throws Exception {
       File dir = Files.createTempDirectory("ballast-zk").toFile();
       // a 100 ms tick, so that sessions as short as 2 s are allowed (ZooKeeper's minimum is
       // two ticks)
-      server = new TestingServer(new InstanceSpec(dir, -1, -1, -1, true, 1, 100, -1), true);
+      server = new TestingCluster(new InstanceSpec(dir, -1, -1, -1, true, 1, 100, -1));
+      server.start();
       admin = CuratorFrameworkFactory.newClient(server.getConnectString(), 30_000, 5_000,
           new RetryOneTime(100));
       admin.start();
@@ -89,12 +92,12 @@ abstract class TestRegistry implements AutoCloseable {
 
     @Override
     void stop() throws Exception {
-      server.stop();
+      server.getServers().get(0).kill();
     }
 
     @Override
     void restart() throws Exception {
-      server.restart();
+      server.getServers().get(0).restart();
     }
 
     @Override
