@@ -15,10 +15,12 @@ public record ScaleOut(int initial, long atNanos, double coldFactor, long coldNa
   /** Checks the fields. */
   public ScaleOut {
     if (initial < 1) {
-      throw new IllegalArgumentException("scale-out: " + initial + " backends at first (expected: > 0)");
+      throw new IllegalArgumentException(
+          "scale-out: " + initial + " backends at first (expected: > 0)");
     }
     if (atNanos < 0) {
-      throw new IllegalArgumentException("scale-out at: " + Durations.format(atNanos) + " (expected: >= 0)");
+      throw new IllegalArgumentException(
+          "scale-out at: " + Durations.format(atNanos) + " (expected: >= 0)");
     }
     if (!(coldFactor >= 1) || Double.isInfinite(coldFactor) || coldNanos < 0) {
       throw new IllegalArgumentException("cold start: " + coldFactor + "x over "

@@ -228,7 +228,8 @@ public final class Simulate {
       case "--scale-out" -> {
         String[] p = value.split(":", 2);
         if (p.length != 2) {
-          throw new IllegalArgumentException("--scale-out: " + value + " (expected: N:AT, e.g. 10:30s)");
+          throw new IllegalArgumentException(
+              "--scale-out: " + value + " (expected: N:AT, e.g. 10:30s)");
         }
         ScaleOut old = b.build().scaleOut();
         b.scaleOut(new ScaleOut(Flags.parseInt(flag, p[0], 1), Durations.parseNanos(p[1]),

@@ -18,11 +18,12 @@ import java.util.List;
  * starts at {@value #MIN_APERTURE} servers (Finagle's minimum for deterministic aperture) or all
  * of them if fewer. Finagle rounds that up to whole client slices, so that every point of the
  * ring lies under the same number of arcs and every server gets the same load; this does too
- * while the arc spans fewer than {@value #WHOLE_SLICES} slices, but not beyond, where each point
- * lies under k or k + 1 arcs, k &ge; 10 (loads within about a tenth), and where rounding would
- * cost every client a connection whenever a server joins or leaves (1,000 clients over 1,000
- * servers, one leaving: about one connection opened per client instead of two). A pick draws two points uniformly on the arc, so that servers at its edges are drawn
- * in proportion to their overlap, takes the servers under them, and keeps the one with fewer
+ * while the arc spans fewer than 10 slices, but not beyond, where each point lies under k or
+ * k + 1 arcs, k &ge; 10 (loads within about a tenth), and where rounding would cost every client
+ * a connection whenever a server joins or leaves (1,000 clients over 1,000 servers, one leaving:
+ * about one connection opened per client instead of two). A pick draws two points uniformly on
+ * the arc, so that servers at its edges are drawn in proportion to their overlap, takes the
+ * servers under them, and keeps the one with fewer
  * pending requests per unit of weight (P2C least loaded). A client only ever picks, and so only
  * connects to, the servers under its arc, unless none of them is open (then any open one, as
  * every balancer's degraded pick).
@@ -97,7 +98,7 @@ public final class Aperture<T> extends AbstractBalancer<T> {
     return new ApertureSnapshot<>(nodes, weights, config, index, count, width);
   }
 
-  /** The logical aperture and its smoothed load, racy by design (a controller that self-corrects). */
+  /** The logical aperture and its smoothed load: racy by design, a self-correcting controller. */
   private static final class Width {
     volatile int units;
     double load;

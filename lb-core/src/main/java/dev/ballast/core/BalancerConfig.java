@@ -220,7 +220,8 @@ public final class BalancerConfig {
   @Override
   public String toString() {
     return "BalancerConfig{maxEffort=" + maxEffort + ", panicPick=" + panicPick + ", decayTime="
-        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails + ", failurePenalty=" + failurePenalty
+        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails
+        + ", failurePenalty=" + failurePenalty
         + ", slowStartWindow=" + slowStartWindow + ", slowStartAggression="
         + slowStartAggression + ", slowStartMinWeightPercent=" + slowStartMinWeightPercent
         + ", aperture=" + apertureIndex + "/" + apertureCount + "}";

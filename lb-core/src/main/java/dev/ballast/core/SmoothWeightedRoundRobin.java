@@ -62,7 +62,10 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
         if (node.availability() != Availability.OPEN) {
           continue;
         }
-        long ew = levels == null ? node.effectiveWeight() : (long) node.effectiveWeight() * levels[i];
+        long ew = node.effectiveWeight();
+        if (levels != null) {
+          ew *= levels[i]; // a slow-start ramp's percent
+        }
         current[i] += ew;
         total += ew;
         node.recoverEffectiveWeight(weights[i]);

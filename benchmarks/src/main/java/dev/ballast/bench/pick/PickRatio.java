@@ -72,7 +72,8 @@ public final class PickRatio {
   public static void main(String[] args) throws Exception {
     List<String> rest = new ArrayList<>(Arrays.asList(args));
     boolean here = rest.remove("--here");
-    int rounds = !rest.isEmpty() && rest.get(0).matches("\\d+") ? Integer.parseInt(rest.remove(0)) : 15;
+    int rounds = !rest.isEmpty() && rest.get(0).matches("\\d+")
+        ? Integer.parseInt(rest.remove(0)) : 15;
     if (here) {
       for (String pair : rest) {
         System.out.println(runPair(pair, rounds));
@@ -128,7 +129,8 @@ public final class PickRatio {
     int colon = spec.indexOf(':');
     int at = spec.lastIndexOf('@');
     if (colon < 0 || at < colon) {
-      throw new IllegalArgumentException("side: " + spec + " (expected: grpc:POLICY@N or core:ALGORITHM@N)");
+      throw new IllegalArgumentException(
+          "side: " + spec + " (expected: grpc:POLICY@N or core:ALGORITHM@N)");
     }
     String suite = spec.substring(0, colon);
     String name = spec.substring(colon + 1, at);
