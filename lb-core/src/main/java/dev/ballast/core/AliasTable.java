@@ -4,17 +4,18 @@ package dev.ballast.core;
  * Vose's alias method (M. D. Vose, "A linear algorithm for generating random numbers with a given
  * distribution", IEEE TSE 1991): index i is drawn with probability {@code weights[i] / Σ weights}
  * in O(1). Each index gets a column of height 1 split between itself and one alias; a draw takes
- * a column and a coin, both from one random 64-bit number (high half for the column, by
- * multiply-shift, low half for the coin). Built in O(N).
+ * a column and a coin, both from 32 random bits (multiply-shift, Lemire 2019, whose remainder is
+ * the coin). Built in O(N).
  */
 final class AliasTable {
 
-  private final double[] probability;
+  // Each column's own share, as a threshold on 32 random bits (2^32: the whole column).
+  private final long[] threshold;
   private final int[] alias;
 
   AliasTable(int[] weights) {
     int n = weights.length;
-    probability = new double[n];
+    double[] probability = new double[n];
     alias = new int[n];
     long total = 0;
     for (int w : weights) {
@@ -57,12 +58,20 @@ final class AliasTable {
       probability[i] = 1.0;
       alias[i] = i;
     }
+    threshold = new long[n];
+    for (int i = 0; i < n; i++) {
+      threshold[i] = (long) Math.ceil(probability[i] * 0x1p32);
+    }
   }
 
-  /** Returns an index drawn with the table's probabilities, given 64 random bits. */
-  int draw(long random) {
-    int column = (int) (((random >>> 32) * probability.length) >>> 32);
-    double coin = (random & 0xFFFFFFFFL) * 0x1p-32;
-    return coin < probability[column] ? column : alias[column];
+  /**
+   * Returns an index drawn with the table's probabilities, given 32 random bits (in the low half
+   * of {@code bits32}): {@code bits32 × N} holds the column in its high 32 bits and, in its low
+   * 32, where in the column the draw fell, uniform too, which serves as the coin.
+   */
+  int draw(long bits32) {
+    long x = bits32 * threshold.length;
+    int column = (int) (x >>> 32);
+    return (x & 0xFFFFFFFFL) < threshold[column] ? column : alias[column];
   }
 }

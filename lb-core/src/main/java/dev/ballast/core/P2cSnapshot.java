@@ -39,10 +39,13 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
     int a = -1;
     int b = -1;
     if (ramp != null) {
-      a = ramp.draw(random.nextLong());
-      for (int i = 0; i < 3 && b < 0; i++) {
-        int c = ramp.draw(random.nextLong());
-        b = c != a ? c : -1;
+      // Both draws from one 64-bit number, 32 bits each; the same node twice (about 1 in N)
+      // falls back to the uniform draw.
+      long r = random.nextLong();
+      a = ramp.draw(r >>> 32);
+      b = ramp.draw(r & 0xFFFFFFFFL);
+      if (b == a) {
+        b = -1;
       }
     }
     if (b < 0) {

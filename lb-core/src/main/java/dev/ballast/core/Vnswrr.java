@@ -123,8 +123,9 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
       // Masked to stay positive: after 2^31 picks the walk restarts at slot 0, once.
       int c = position.getAndIncrement() & Integer.MAX_VALUE;
       int p = c % ring.length;
-      if (p >= filled) {
-        int f = fill(p);
+      int f = filled;
+      if (p >= f) {
+        f = fill(p);
         if (p >= f) {
           // Another picker is filling: reuse a filled position (or, before the first batch
           // exists, fall back to plain round robin).

@@ -38,7 +38,7 @@ public final class WeightedRandom<T> extends AbstractBalancer<T> {
 
     @Override
     Node<T> next() {
-      return nodes[table.draw(random.nextLong())];
+      return nodes[table.draw(random.nextLong() >>> 32)];
     }
   }
 }
