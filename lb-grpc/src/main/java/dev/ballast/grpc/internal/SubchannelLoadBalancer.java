@@ -34,12 +34,14 @@ import java.util.function.Function;
 abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
+  private final PolicyMetrics metrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
 
-  SubchannelLoadBalancer(Helper helper) {
+  SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
+    this.metrics = PolicyMetrics.create(helper, policy);
   }
 
   /**
@@ -92,12 +94,14 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     Ticker ticker = streamTicker();
     for (Node<Backend> n : nodes()) {
       n.value().bind(n, ticker);
+      metrics.bound(n.value(), ticker != null);
     }
     for (Iterator<Backend> it = backends.values().iterator(); it.hasNext(); ) {
       Backend b = it.next();
       EquivalentAddressGroup g = groupOf.get(b.address);
       if (g == null) {
         it.remove();
+        metrics.removed(b);
         b.subchannel.shutdown();
         b.reclaimUnstarted();
       } else if (!g.equals(b.group)) {
@@ -119,6 +123,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
         CreateSubchannelArgs.newBuilder().setAddresses(group).build());
     Backend created = new Backend(e.address(), subchannel, group);
     backends.put(e.address(), created);
+    metrics.added(created);
     subchannel.start(info -> onSubchannelState(created, info));
     subchannel.requestConnection();
     return created;
@@ -144,6 +149,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     boolean sticky = b.state == ConnectivityState.TRANSIENT_FAILURE
         && (s == ConnectivityState.CONNECTING || s == ConnectivityState.IDLE);
     if (!sticky) {
+      metrics.stateChanged(b.state, s);
       b.setState(s);
     }
     // Any change ends picks that never became streams (see Backend).
@@ -162,17 +168,17 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       connecting |= b.state == ConnectivityState.CONNECTING || b.state == ConnectivityState.IDLE;
     }
     if (ready) {
-      helper.updateBalancingState(ConnectivityState.READY, readyPicker());
+      helper.updateBalancingState(ConnectivityState.READY, metrics.counting(readyPicker()));
     } else if (connecting) {
       helper.updateBalancingState(ConnectivityState.CONNECTING,
-          new FixedPicker(PickResult.withNoResult()));
+          metrics.counting(new FixedPicker(PickResult.withNoResult())));
     } else {
       Status s = Status.UNAVAILABLE.withDescription("no READY subchannel among "
           + backends.size() + "; last error: " + lastFailure.getCode()
           + (lastFailure.getDescription() == null ? "" : " " + lastFailure.getDescription()))
           .withCause(lastFailure.getCause());
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(s)));
+          metrics.counting(new FixedPicker(PickResult.withError(s))));
     }
   }
 
@@ -187,7 +193,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     if (!anyReady) {
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(error)));
+          metrics.counting(new FixedPicker(PickResult.withError(error))));
     }
   }
 
@@ -208,6 +214,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       b.reclaimUnstarted();
     }
     backends.clear();
+    metrics.close();
   }
 
   /** Returns the backends by address, for tests. */
