@@ -44,6 +44,9 @@ public class BallastProperties {
   /** gRPC settings. */
   private final Grpc grpc = new Grpc();
 
+  /** Spring Cloud LoadBalancer settings. */
+  private final SpringCloud springCloud = new SpringCloud();
+
   /** Returns the named clients; empty by default. */
   public Map<String, Client> getClients() {
     return clients;
@@ -67,6 +70,11 @@ public class BallastProperties {
   /** Returns the gRPC settings. */
   public Grpc getGrpc() {
     return grpc;
+  }
+
+  /** Returns the Spring Cloud LoadBalancer settings. */
+  public SpringCloud getSpringCloud() {
+    return springCloud;
   }
 
   /** The settings of one client. Field comments give each property's meaning and default. */
@@ -683,6 +691,29 @@ public class BallastProperties {
     /** Turns publishing for gRPC on or off. */
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
+    }
+  }
+
+  /** Spring Cloud LoadBalancer settings. */
+  public static class SpringCloud {
+
+    /**
+     * Balancer of every service that Spring Cloud LoadBalancer balances (@LoadBalanced
+     * RestTemplate, RestClient and WebClient, over the application's discovery): vnswrr, swrr,
+     * round-robin, weighted-random, least-loaded or p2c-peak-ewma, with the settings under
+     * ballast.defaults (decay-time, default-rtt...). Not set by default: Spring Cloud keeps its
+     * own balancer.
+     */
+    private String balancer;
+
+    /** Returns the balancer of Spring Cloud's services; null (Spring Cloud's own) by default. */
+    public String getBalancer() {
+      return balancer;
+    }
+
+    /** Sets the balancer of Spring Cloud's services. */
+    public void setBalancer(String balancer) {
+      this.balancer = balancer;
     }
   }
 }

@@ -164,13 +164,7 @@ public record ClientSettings(
       String name, String prefix, BallastProperties.Client client, boolean requireEndpoints) {
     PropertyChecks p = new PropertyChecks(prefix);
     List<Endpoint> endpoints = endpoints(p, client.getEndpoints(), requireEndpoints);
-    String balancer = p.notBlank("balancer", client.getBalancer(), BALANCER_FORM);
-    Algorithm algorithm;
-    try {
-      algorithm = Algorithm.fromName(balancer);
-    } catch (IllegalArgumentException e) {
-      throw p.invalid("balancer", client.getBalancer(), "unknown balancer", BALANCER_FORM);
-    }
+    Algorithm algorithm = algorithm(p, "balancer", client.getBalancer());
     BalancerConfig config = BalancerConfig.builder()
         .decayTime(p.positive("decay-time", client.getDecayTime()))
         .defaultRtt(p.notNegative("default-rtt", client.getDefaultRtt()))
@@ -189,6 +183,16 @@ public record ClientSettings(
         grace, lateWait, protocol, maxFrameSize,
         subset(p, client.getSubset()), pool(p, client.getPool()),
         retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()));
+  }
+
+  /** Returns the algorithm a balancer property names. */
+  static Algorithm algorithm(PropertyChecks p, String property, String value) {
+    p.notBlank(property, value, BALANCER_FORM);
+    try {
+      return Algorithm.fromName(value);
+    } catch (IllegalArgumentException e) {
+      throw p.invalid(property, value, "unknown balancer", BALANCER_FORM);
+    }
   }
 
   private static List<Endpoint> endpoints(PropertyChecks p, List<String> texts, boolean required) {
