@@ -28,7 +28,8 @@ class InvalidPropertiesTest {
   private static final String OK = "ballast.clients.orders.endpoints[0]=10.0.0.1:7000";
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class));
+      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class,
+          BallastSpringCloudAutoConfiguration.class));
 
   static Stream<Arguments> invalidProperties() {
     return Stream.of(
@@ -103,6 +104,9 @@ class InvalidPropertiesTest {
         bad("ballast.defaults.timout", "did you mean ballast.defaults.timeout?",
             "one of the properties of a client:",
             OK, "ballast.defaults.timout=2s"),
+        bad("ballast.spring-cloud.balancer", "unknown balancer",
+            "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma",
+            "ballast.spring-cloud.balancer=fastest"),
         bad("ballast.clients.orders.zone", "unknown property",
             "one of the properties of a client:",
             OK, "ballast.clients.orders.zone=a"));
