@@ -1,6 +1,8 @@
 package dev.ballast.spring;
 
 import dev.ballast.spring.cloud.BallastServiceInstanceLoadBalancer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.cloud.loadbalancer.core.ReactorLoadBalancer;
 import org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier;
 import org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory;
 import org.springframework.context.annotation.Bean;
@@ -15,7 +17,10 @@ import org.springframework.core.env.Environment;
 @Configuration(proxyBeanMethods = false)
 class SpringCloudServiceConfiguration {
 
+  // Spring Cloud registers a service's own configuration before the default ones: a balancer
+  // defined there wins.
   @Bean
+  @ConditionalOnMissingBean(ReactorLoadBalancer.class)
   BallastServiceInstanceLoadBalancer ballastServiceInstanceLoadBalancer(Environment environment,
       LoadBalancerClientFactory factory, BallastSpringCloudAutoConfiguration.Balancing balancing) {
     String service = LoadBalancerClientFactory.getName(environment);
