@@ -116,6 +116,9 @@ public final class BallastClients implements AutoCloseable {
             .maxEjectionTime(o.maxEjectionTime())
             .maxEjectionPercent(o.maxEjectionPercent())
             .build());
+    if (s.source() != null) {
+      b.source(s.source());
+    }
     ClientSettings.Subset subset = s.subset();
     if (subset.enabled()) {
       b.subsets(subset.selectors(), subset.fallbackPolicy(), subset.defaultSubset())

@@ -125,7 +125,7 @@ public final class ClientKeys {
     return prev[b.length()];
   }
 
-  /** Records the bean properties of a type; nested Ballast property groups get a level. */
+  /** Records the bean properties of a type; nested groups (the starter's types) get a level. */
   private static void collect(Class<?> type, String level) {
     List<String> keys = new ArrayList<>();
     for (PropertyDescriptor d : BeanUtils.getPropertyDescriptors(type)) {
@@ -134,7 +134,7 @@ public final class ClientKeys {
       }
       String key = DataObjectPropertyName.toDashedForm(d.getName());
       Class<?> t = d.getPropertyType();
-      if (t.getDeclaringClass() == BallastProperties.class) {
+      if (t.getPackage() == BallastProperties.class.getPackage() && !t.isEnum()) {
         collect(t, join(level, key));
         keys.add(key + ".*");
       } else {
