@@ -79,7 +79,9 @@ public final class ClientKeys {
       rest = rest.substring(dot + 1);
     }
     List<String> known = KNOWN.get(level);
-    String closest = closest(rest, known);
+    // Under an unknown group (discovery.zookeper.connect), the group's name is the typo.
+    int dot = rest.indexOf('.');
+    String closest = closest(dot > 0 ? rest.substring(0, dot) : rest, known);
     String reason = closest == null ? "unknown property"
         : "unknown property, did you mean " + prefix + "." + join(level, closest) + "?";
     String where = level.isEmpty() ? "a client" : level;
