@@ -66,8 +66,15 @@ public final class BallastNameResolver extends NameResolver {
       resolve(fixed);
       return;
     }
-    subscription = registry.subscribe(name,
-        endpoints -> syncContext.execute(() -> resolve(endpoints)));
+    try {
+      subscription = registry.subscribe(name,
+          endpoints -> syncContext.execute(() -> resolve(endpoints)));
+    } catch (RuntimeException e) {
+      // thrown here, it would panic the channel; the provider checks names first
+      listener.onError(Status.UNAVAILABLE.withDescription(
+          "ballast://" + name + ": cannot follow the name: " + e.getMessage()).withCause(e));
+      return;
+    }
     if (latest == null && registry.get(name).isEmpty()) {
       listener.onError(Status.UNAVAILABLE.withDescription(
           "ballast://" + name + ": no endpoints published under '" + name
