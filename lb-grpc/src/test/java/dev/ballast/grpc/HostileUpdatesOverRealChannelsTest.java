@@ -14,7 +14,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.internal.JsonParser;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,28 +34,19 @@ class HostileUpdatesOverRealChannelsTest {
   private static final String RING_TOO_LARGE_0 = "weight=16777216";
   private static final String RING_TOO_LARGE_1 = "weight=16777217";
 
-  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final Opened opened = new Opened();
 
   @AfterEach
   void tearDown() throws Exception {
-    for (int i = closeables.size() - 1; i >= 0; i--) {
-      closeables.get(i).close();
-    }
+    opened.close();
   }
 
   private TestServers servers(int n) throws Exception {
-    TestServers s = TestServers.start(new long[n]);
-    closeables.add(s);
-    return s;
+    return opened.servers(new long[n]);
   }
 
   private ManagedChannel channel(NettyChannelBuilder builder) {
-    ManagedChannel ch = builder.usePlaintext().build();
-    closeables.add(() -> {
-      ch.shutdownNow();
-      ch.awaitTermination(10, TimeUnit.SECONDS);
-    });
-    return ch;
+    return opened.channel(builder);
   }
 
   private static String name(String prefix) {
