@@ -80,18 +80,18 @@ public final class BallastNameResolver extends NameResolver {
       resolve(fixed);
       return;
     }
-    if (source != null) {
-      feed = EndpointFeed.builder(source)
-          .start(endpoints -> syncContext.execute(() -> resolve(endpoints)));
-      return;
-    }
     try {
+      if (source != null) {
+        feed = EndpointFeed.builder(source)
+            .start(endpoints -> syncContext.execute(() -> resolve(endpoints)));
+        return;
+      }
       subscription = registry.subscribe(name,
           endpoints -> syncContext.execute(() -> resolve(endpoints)));
     } catch (RuntimeException e) {
-      // thrown here, it would panic the channel; the provider checks names first
+      // thrown here, it would panic the channel for good; the providers check targets first
       listener.onError(Status.UNAVAILABLE.withDescription(
-          "ballast://" + name + ": cannot follow the name: " + e.getMessage()).withCause(e));
+          authority + ": cannot follow the endpoints: " + e.getMessage()).withCause(e));
       return;
     }
     if (latest == null && registry.get(name).isEmpty()) {
