@@ -41,12 +41,14 @@ import java.util.function.Function;
 abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
+  private final PolicyMetrics metrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
 
-  SubchannelLoadBalancer(Helper helper) {
+  SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
+    this.metrics = PolicyMetrics.create(helper, policy);
   }
 
   /**
@@ -108,6 +110,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       // validate should have caught it: undo what this update made, keep the previous set
       for (Backend b : created) {
         backends.remove(b.address);
+        metrics.removed(b);
         b.subchannel.shutdown();
       }
       return rejected(e);
@@ -115,12 +118,14 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     Ticker ticker = streamTicker();
     for (Node<Backend> n : nodes()) {
       n.value().bind(n, ticker);
+      metrics.bound(n.value(), ticker != null);
     }
     for (Iterator<Backend> it = backends.values().iterator(); it.hasNext(); ) {
       Backend b = it.next();
       EquivalentAddressGroup g = groupOf.get(b.address);
       if (g == null) {
         it.remove();
+        metrics.removed(b);
         b.subchannel.shutdown();
         b.reclaimUnstarted();
       } else if (!g.equals(b.group)) {
@@ -165,6 +170,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     Backend made = new Backend(e.address(), subchannel, group);
     backends.put(e.address(), made);
     created.add(made);
+    metrics.added(made);
     subchannel.start(info -> onSubchannelState(made, info));
     subchannel.requestConnection();
     return made;
@@ -190,6 +196,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     boolean sticky = b.state == ConnectivityState.TRANSIENT_FAILURE
         && (s == ConnectivityState.CONNECTING || s == ConnectivityState.IDLE);
     if (!sticky) {
+      metrics.stateChanged(b.state, s);
       b.setState(s);
     }
     // Any change ends picks that never became streams (see Backend).
@@ -208,17 +215,17 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       connecting |= b.state == ConnectivityState.CONNECTING || b.state == ConnectivityState.IDLE;
     }
     if (ready) {
-      helper.updateBalancingState(ConnectivityState.READY, readyPicker());
+      helper.updateBalancingState(ConnectivityState.READY, metrics.counting(readyPicker()));
     } else if (connecting) {
       helper.updateBalancingState(ConnectivityState.CONNECTING,
-          new FixedPicker(PickResult.withNoResult()));
+          metrics.counting(new FixedPicker(PickResult.withNoResult())));
     } else {
       Status s = Status.UNAVAILABLE.withDescription("no READY subchannel among "
           + backends.size() + "; last error: " + lastFailure.getCode()
           + (lastFailure.getDescription() == null ? "" : " " + lastFailure.getDescription()))
           .withCause(lastFailure.getCause());
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(s)));
+          metrics.counting(new FixedPicker(PickResult.withError(s))));
     }
   }
 
@@ -233,7 +240,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     if (!anyReady) {
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(error)));
+          metrics.counting(new FixedPicker(PickResult.withError(error))));
     }
   }
 
@@ -254,6 +261,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       b.reclaimUnstarted();
     }
     backends.clear();
+    metrics.close();
   }
 
   /** Returns the backends by address, for tests. */
