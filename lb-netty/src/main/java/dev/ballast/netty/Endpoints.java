@@ -1,0 +1,146 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Availability;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.core.Ticker;
+import dev.ballast.netty.internal.Durations;
+import dev.ballast.netty.internal.Protocol;
+import io.netty.channel.EventLoopGroup;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+
+/**
+ * The client's endpoint set: one {@link EndpointClient} (connection pool and outlier-detection
+ * state) per endpoint, held as the values of the {@link Router}'s nodes. Applies updates, and
+ * turns ejections and reinstatements into node availability.
+ */
+final class Endpoints<Req, Rep> {
+
+  final Router<EndpointClient<Req, Rep>> router;
+  final OutlierDetector detector;
+  private final Protocol<Req, Rep> protocol;
+  private final PoolConfig poolConfig;
+  private final EventLoopGroup group;
+  private final Ticker ticker;
+  private final RandomGenerator random;
+  private final ClientMetrics metrics;
+  // how long a removed endpoint's pool may stay open for the requests it still carries
+  private final long drainNanos;
+  private final ConcurrentHashMap<String, EndpointClient<Req, Rep>> byAddress =
+      new ConcurrentHashMap<>();
+
+  Endpoints(Router<EndpointClient<Req, Rep>> router, OutlierDetection outliers,
+      Protocol<Req, Rep> protocol, PoolConfig poolConfig, EventLoopGroup group, Ticker ticker,
+      RandomGenerator random, ClientMetrics metrics, long drainNanos) {
+    this.router = router;
+    this.protocol = protocol;
+    this.poolConfig = poolConfig;
+    this.group = group;
+    this.ticker = ticker;
+    this.random = random;
+    this.metrics = metrics;
+    this.drainNanos = drainNanos;
+    this.detector = new OutlierDetector(outliers, ticker, random,
+        new OutlierDetector.Listener() {
+          @Override
+          public void ejected(OutlierDetector.Host host, long nanos, String reason) {
+            EndpointClient<Req, Rep> ep = current(host);
+            if (ep != null) {
+              ep.setAvailability(Availability.CLOSED);
+              ep.metrics.ejected();
+              group.next().schedule(detector::reinstateExpired, nanos, TimeUnit.NANOSECONDS);
+            }
+          }
+
+          @Override
+          public void reinstated(OutlierDetector.Host host) {
+            EndpointClient<Req, Rep> ep = current(host);
+            if (ep != null) {
+              ep.setAvailability(Availability.OPEN);
+            }
+          }
+        });
+  }
+
+  private EndpointClient<Req, Rep> current(OutlierDetector.Host host) {
+    EndpointClient<Req, Rep> ep = byAddress.get(host.address);
+    return ep != null && ep.host == host ? ep : null;
+  }
+
+  /**
+   * Replaces the set (the caller serialises updates): new endpoints get a pool, those that stay
+   * keep theirs, removed ones stop taking requests and drain.
+   *
+   * @throws IllegalArgumentException if the balancer rejects the set (the old set stays)
+   */
+  void update(Collection<Endpoint> endpoints) {
+    List<Node<EndpointClient<Req, Rep>>> removed = router.update(endpoints, this::newEndpoint);
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      EndpointClient<Req, Rep> ep = n.value();
+      if (ep.node == null) {
+        ep.node = n;
+        if (ep.host.isEjected()) {
+          n.setAvailability(Availability.CLOSED);
+        }
+        ep.metrics = metrics.endpoint(ep);
+      }
+    }
+    for (Node<EndpointClient<Req, Rep>> n : removed) {
+      EndpointClient<Req, Rep> ep = n.value();
+      byAddress.remove(ep.address, ep);
+      detector.remove(ep.host);
+      n.setAvailability(Availability.CLOSED);
+      ep.pool.drain().whenComplete((v, e) -> ep.metrics.close());
+      // A request stuck past every deadline and late-answer wait cannot hold the pool open.
+      group.next().schedule(ep.pool::close, drainNanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private EndpointClient<Req, Rep> newEndpoint(Endpoint e) {
+    ConnectionPool<Req, Rep> pool =
+        new ConnectionPool<>(e, poolConfig, protocol, group, ticker, random);
+    EndpointClient<Req, Rep> ep = new EndpointClient<>(e, pool, detector.add(e.address()));
+    byAddress.put(ep.address, ep);
+    return ep;
+  }
+
+  /** Returns the current endpoints, in update order. */
+  List<Endpoint> endpoints() {
+    List<Endpoint> out = new ArrayList<>();
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      out.add(n.endpoint());
+    }
+    return out;
+  }
+
+  /** Returns a snapshot of every current endpoint's counters. */
+  List<EndpointStats> stats() {
+    List<EndpointStats> out = new ArrayList<>();
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      out.add(n.value().stats());
+    }
+    return out;
+  }
+
+  /** Closes every current pool; the future completes when their channels have closed. */
+  CompletableFuture<Void> close() {
+    List<CompletableFuture<Void>> pools = new ArrayList<>();
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      pools.add(n.value().pool.close());
+      n.value().metrics.close();
+    }
+    return CompletableFuture.allOf(pools.toArray(new CompletableFuture<?>[0]));
+  }
+
+  /** How long a removed pool may drain: grace, deadline and late-answer wait together. */
+  static long drainNanos(long graceNanos, long timeoutNanos, long lateWaitNanos) {
+    return Durations.saturatedAdd(Durations.saturatedAdd(graceNanos, timeoutNanos),
+        lateWaitNanos);
+  }
+}
