@@ -7,26 +7,20 @@ import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
-import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.internal.Durations;
 import dev.ballast.netty.internal.FramedProtocol;
 import dev.ballast.netty.internal.HttpProtocol;
 import dev.ballast.netty.internal.Protocol;
-import dev.ballast.netty.internal.Transport;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -39,20 +33,15 @@ import java.util.function.Function;
  * each attempt's outcome -> {@link ResponseClassifier} -> balancer, outlier detection, metrics
  * </pre>
  *
- * <p>Each call gets one deadline for all its attempts; when it passes, the call fails with
- * {@link DeadlineExceededException}. A deadline frees the caller, not the server: on a framed
- * (multiplexed) connection a request already written stays pending on its node until its late
- * answer arrives (the balancer then hears its true latency, as a failure), the connection
- * closes, or {@linkplain Builder#lateAnswerWait the wait} ends. The classifier decides what each
- * attempt's outcome is (an HTTP 503 is a failure); a failure the classifier and the retry policy
- * call retryable is retried on another endpoint while the budget and the deadline allow; an
- * idempotent call may be {@linkplain Hedging hedged}. Outlier detection ejects endpoints that
- * keep failing.
+ * <p>One deadline covers a call's attempts; a deadline frees the caller, not the server (see
+ * {@link Builder#lateAnswerWait}). The classifier decides what each outcome is (an HTTP 503 is a
+ * failure) before anything hears of it; retryable failures are retried on another endpoint while
+ * the policy, its budget and the deadline allow; idempotent calls may be {@linkplain Hedging
+ * hedged}; outlier detection ejects endpoints that keep failing.
  *
  * <pre>{@code
  * try (BallastClient<byte[], byte[]> client = BallastClient.framed()
  *     .endpoints("127.0.0.1:9001;weight=2,127.0.0.1:9002")
- *     .balancer(Algorithm.P2C_PEAK_EWMA)
  *     .timeout(Duration.ofMillis(500))
  *     .build()) {
  *   byte[] reply = client.call("hello".getBytes()).get();
@@ -62,8 +51,8 @@ import java.util.function.Function;
  * <p>Thread-safe. {@code call} never throws: every failure, a bad argument included, goes into
  * the returned future. Futures complete on the thread that ended the call: an event loop of the
  * client's group for answers, deadlines and timers, the caller's own thread for calls that fail
- * at once; give a {@linkplain Builder#completionExecutor completion executor} to keep slow
- * callbacks off the event loops, where they would delay every client's deadlines.
+ * at once; a {@linkplain Builder#completionExecutor completion executor} keeps slow callbacks
+ * off the event loops, where they would delay every client's deadlines.
  *
  * @param <Req> the request type
  * @param <Rep> the response type
@@ -171,18 +160,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    */
   @Override
   public void close() {
-    CompletableFuture<Void> done = stack.closeAsync(stack.closeGrace());
-    if (stack.inEventLoop()) {
-      return;
-    }
-    try {
-      done.get(Durations.saturatedAdd(stack.closeGrace().toMillis(), 10_000),
-          TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      // Channels that did not close in time are closed by Netty eventually.
-    }
+    stack.close();
   }
 
   /**
@@ -207,36 +185,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * @param <Req> the request type
    * @param <Rep> the response type
    */
-  public static final class Builder<Req, Rep> {
-    final Function<Builder<Req, Rep>, Protocol<Req, Rep>> protocol;
-    String name = "ballast";
-    List<Endpoint> endpoints = List.of();
-    BalancerFactory balancerFactory = Algorithm.P2C_PEAK_EWMA::create;
-    BalancerConfig balancerConfig = BalancerConfig.defaults();
-    Duration timeout = Duration.ofSeconds(5);
-    private RetryPolicy.Builder retry = RetryPolicy.builder();
-    Hedging hedging;
-    ResponseClassifier<Req, Rep> classifier;
-    PoolConfig pool = PoolConfig.defaults();
-    OutlierDetection outlier = OutlierDetection.defaults();
-    Duration slowThreshold = Duration.ofSeconds(1);
-    Duration closeGrace = Duration.ofSeconds(5);
-    Duration lateAnswerWait = Duration.ofSeconds(10);
-    int maxFrameSize = FrameDecoder.DEFAULT_MAX_FRAME_SIZE;
-    EventLoopGroup group = Transport.sharedGroup();
-    Executor completionExecutor;
-    Ticker ticker = Ticker.system();
-    long seed = System.nanoTime();
-    final List<Filter<Req, Rep>> filters = new ArrayList<>();
-    final List<AttemptFilter<Req, Rep>> attemptFilters = new ArrayList<>();
-    Object meterRegistry;
-    List<List<String>> subsetSelectors;
-    FallbackPolicy fallbackPolicy = FallbackPolicy.NO_FALLBACK;
-    Map<String, String> defaultSubset;
-    boolean allowRedundantKeys;
+  public static final class Builder<Req, Rep> extends Settings<Req, Rep> {
 
-    private Builder(Function<Builder<Req, Rep>, Protocol<Req, Rep>> protocol) {
-      this.protocol = protocol;
+    private Builder(Function<Settings<Req, Rep>, Protocol<Req, Rep>> protocol) {
+      super(protocol);
     }
 
     /** Sets the client's name, used as the {@code client} metrics tag; default ballast. */
@@ -276,36 +228,19 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
 
     /**
      * Routes each call by its {@linkplain CallOptions#withLabels labels} through lb-core's {@link
-     * SubsetSelector}: a call goes to the endpoints whose labels have the call's values for one
-     * of the {@code selectors} (each a set of label keys; the call's keys must be exactly a
-     * selector's), and the {@linkplain #balancer(Algorithm) balancer algorithm} picks among them;
-     * every subset shares the nodes, so an endpoint's load is seen by every subset it is in.
-     * Calls matching no subset (calls without labels included) get the {@code fallback}: {@link
-     * FallbackPolicy#NO_FALLBACK} fails them with {@link NoAvailableEndpointException} naming the
-     * labels (not retried), {@link FallbackPolicy#ANY_ENDPOINT} balances over every endpoint,
-     * {@link FallbackPolicy#DEFAULT_SUBSET} over those having all of {@code defaultSubset}
-     * (required then; may be null otherwise). Default: no subsets (labels are ignored).
+     * SubsetSelector}: to the endpoints whose labels have the call's values for one of the {@code
+     * selectors} (label key sets), where the {@linkplain #balancer(Algorithm) balancer} picks;
+     * subsets share the nodes, so an endpoint's load is seen in each. Calls matching no subset
+     * get the {@code fallback} ({@link FallbackPolicy#DEFAULT_SUBSET} needs {@code
+     * defaultSubset}); under NO_FALLBACK they fail with {@link NoAvailableEndpointException}
+     * naming the labels. Default: no subsets (labels are ignored).
      *
      * @throws IllegalArgumentException if there is no selector, a selector has no key, an empty
      *     or repeated key, or is given twice, or if DEFAULT_SUBSET comes without labels
      */
     public Builder<Req, Rep> subsets(Collection<? extends Collection<String>> selectors,
         FallbackPolicy fallback, Map<String, String> defaultSubset) {
-      Objects.requireNonNull(selectors, "selectors");
-      Objects.requireNonNull(fallback, "fallback");
-      if (selectors.isEmpty()) {
-        throw new IllegalArgumentException("selectors: none (expected: at least one)");
-      }
-      if (fallback == FallbackPolicy.DEFAULT_SUBSET && defaultSubset == null) {
-        throw new IllegalArgumentException(
-            "defaultSubset: null (expected: labels when the fallback is DEFAULT_SUBSET)");
-      }
-      // Checks the selectors and labels now, with lb-core's own rules.
-      SubsetSelector.Builder<Object> check = SubsetSelector.builder().selectors(selectors);
-      if (defaultSubset != null) {
-        check.defaultSubset(defaultSubset);
-      }
-      this.subsetSelectors = selectors.stream().map(List::copyOf).toList();
+      this.subsetSelectors = Router.checkSubsets(selectors, fallback, defaultSubset);
       this.fallbackPolicy = fallback;
       this.defaultSubset = fallback == FallbackPolicy.DEFAULT_SUBSET
           ? Map.copyOf(defaultSubset) : null;
@@ -336,7 +271,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
 
     /** Sets the retry policy (and its budget); default {@link RetryPolicy#defaults()}. */
     public Builder<Req, Rep> retryPolicy(RetryPolicy policy) {
-      this.retry = Objects.requireNonNull(policy, "policy").toBuilder();
+      retry = Objects.requireNonNull(policy, "policy").toBuilder();
       return this;
     }
 
@@ -350,10 +285,6 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     public Builder<Req, Rep> retryBudget(RetryBudget budget) {
       retry.budget(budget);
       return this;
-    }
-
-    RetryPolicy retryPolicy() {
-      return retry.build();
     }
 
     /** Hedges idempotent calls (backup requests); default none. */
@@ -397,14 +328,12 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
 
     /**
      * Sets how long a request written on a framed connection is still awaited after its caller
-     * gave up (the deadline, or a hedge that won); default 10 s. Until the late answer arrives (or
-     * the connection closes, or this wait ends) the request keeps its node's pending count and
-     * its connection slot, and the balancer then hears its true latency, so that a backend slow
-     * past the deadline is seen as slow instead of as fast as the deadline. Outlier detection,
-     * metrics and {@link EndpointStats#failures()} count a deadline when it passes. When the wait
-     * ends first, the request ends then and its connection is dropped once its other requests
-     * end. Zero gives up written requests at once. HTTP/1.1 connections always do so: they carry
-     * one request at a time, and one abandoned is closed.
+     * gave up (its deadline, or its hedge won); default 10 s. Until the answer comes (or the
+     * connection closes, or this wait ends) it keeps its node's pending count and connection
+     * slot, and the balancer then hears its true latency: a backend slow past the deadline is
+     * seen as slow, not as fast as the deadline. Outlier detection and metrics count a deadline
+     * when it passes. Zero gives up written requests at once, as HTTP/1.1 always does (one
+     * request per connection: an abandoned one closes it).
      */
     public Builder<Req, Rep> lateAnswerWait(Duration wait) {
       this.lateAnswerWait = Durations.nonNegative("lateAnswerWait", wait);
@@ -465,9 +394,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     }
 
     /**
-     * Reports metrics under {@code ballast.client.} to a Micrometer {@code MeterRegistry}
-     * (Micrometer is an optional dependency: the registry is typed as Object so that this class
-     * loads without it).
+     * Reports metrics under {@code ballast.client.} to a Micrometer {@code MeterRegistry}, typed
+     * Object so that this class loads without Micrometer (an optional dependency).
      *
      * @throws IllegalArgumentException if the object is not a {@code MeterRegistry}
      */

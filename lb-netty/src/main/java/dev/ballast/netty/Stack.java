@@ -15,8 +15,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -65,7 +67,7 @@ final class Stack<Req, Rep> {
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final Object updateLock = new Object();
 
-  Stack(BallastClient.Builder<Req, Rep> b) {
+  Stack(Settings<Req, Rep> b) {
     this.name = b.name;
     this.ticker = b.ticker;
     this.group = b.group;
@@ -80,7 +82,7 @@ final class Stack<Req, Rep> {
     SplitMix random = new SplitMix(b.seed);
     this.callFilters = b.filters.stream().reduce(Filter::andThen).orElse(null);
     this.deadlines = new Deadlines<>(ticker);
-    this.retries = new Retries<>(this, b.retryPolicy(), random);
+    this.retries = new Retries<>(this, b.retry.build(), random);
     this.hedges = b.hedging == null ? null : new Hedges<>(this, b.hedging, ticker);
     Router<EndpointClient<Req, Rep>> router = router(b);
     this.picker = new Picker<>(router);
@@ -100,7 +102,7 @@ final class Stack<Req, Rep> {
   }
 
   private static <Req, Rep> Router<EndpointClient<Req, Rep>> router(
-      BallastClient.Builder<Req, Rep> b) {
+      Settings<Req, Rep> b) {
     if (b.subsetSelectors == null) {
       return Router.of(b.balancerFactory.create(b.balancerConfig));
     }
@@ -328,8 +330,22 @@ final class Stack<Req, Rep> {
     return false;
   }
 
-  Duration closeGrace() {
-    return closeGrace;
+  /**
+   * Closes with the configured grace and waits for it (plus 10 s for channels to close), except
+   * on one of the client's event loops: waiting there would stall the loop the close needs.
+   */
+  void close() {
+    CompletableFuture<Void> done = closeAsync(closeGrace);
+    if (inEventLoop()) {
+      return;
+    }
+    try {
+      done.get(Durations.saturatedAdd(closeGrace.toMillis(), 10_000), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // Channels that did not close in time are closed by Netty eventually.
+    }
   }
 
   CompletableFuture<Void> closeAsync(Duration grace) {
