@@ -65,6 +65,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     this.stack = new Stack<>(b);
   }
 
+  Stack<Req, Rep> stack() {
+    return stack;
+  }
+
   /** Returns a builder of a client speaking the framed protocol ({@code byte[]} payloads). */
   public static Builder<byte[], byte[]> framed() {
     return new Builder<>(b -> new FramedProtocol(b.maxFrameSize,

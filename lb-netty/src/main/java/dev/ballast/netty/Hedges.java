@@ -72,12 +72,17 @@ final class Hedges<Req, Rep> {
     budget.deposit();
   }
 
+  /** Returns the delay a call starting now gets, or -1 for none (no percentile yet). */
+  long delayNanos() {
+    return window == null ? config.delayNanos() : window.percentileNanos();
+  }
+
   /** The call's first attempt started: arms the timer for idempotent calls. */
   void firstAttemptStarted(Call<Req, Rep> call, Attempt<Req, Rep> first) {
     if (!call.idempotent) {
       return;
     }
-    long delay = window == null ? config.delayNanos() : window.percentileNanos();
+    long delay = delayNanos();
     if (delay < 0 || first.start + delay - call.deadline >= 0) {
       return;
     }
