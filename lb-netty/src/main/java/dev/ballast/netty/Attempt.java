@@ -36,16 +36,17 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry
   private volatile Classification classification;
   volatile Rep response;
   volatile Throwable failure;
+  // written under this lock before the caller's part ends, read by the feedback after it
+  private volatile boolean awaiting;
+  private volatile boolean lost;
+  private volatile boolean counts;
+  private volatile long latency = -1;
   // guarded by this
   private Req request;
   private PooledConnection<Req, Rep> conn;
   private long token;
   private boolean wireDone;
   private boolean callerDone;
-  private boolean awaiting;
-  private boolean lost;
-  private boolean counts;
-  private long latency = -1;
   private Throwable abandoned;
   private CompletableFuture<Rep> wire;
 
@@ -91,7 +92,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry
     classification = c;
   }
 
-  synchronized boolean awaitsLateAnswer() {
+  boolean awaitsLateAnswer() {
     return awaiting;
   }
 
@@ -101,16 +102,16 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry
   }
 
   /** Whether outlier detection and the endpoint's counters count this attempt. */
-  synchronized boolean countsForEndpoint() {
+  boolean countsForEndpoint() {
     return counts;
   }
 
-  synchronized boolean isLost() {
+  boolean isLost() {
     return lost;
   }
 
   /** The latency the caller saw, in nanoseconds. */
-  synchronized long latencyNanos() {
+  long latencyNanos() {
     return latency;
   }
 
@@ -230,11 +231,8 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry
   }
 
   private void wireEnded(Rep rep, Throwable err) {
-    CompletableFuture<Rep> w;
-    synchronized (this) {
-      latency = call.stack.ticker.nanoTime() - start;
-      w = wire;
-    }
+    latency = call.stack.ticker.nanoTime() - start;
+    CompletableFuture<Rep> w = call.stack.attemptFilters == null ? null : wire();
     if (w == null) {
       callerEnded(rep, err);
     } else if (err != null) {
@@ -242,6 +240,10 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry
     } else {
       w.complete(rep);
     }
+  }
+
+  private synchronized CompletableFuture<Rep> wire() {
+    return wire;
   }
 
   /** The outcome reached the stack (from the wire, or from the attempt filters). */

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * follows the decision at once; with them, the filters' own future is delivered, or the deadline
  * is, whichever comes first.
  */
-final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Req>, Runnable {
+final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Req> {
 
   @SuppressWarnings("rawtypes")
   private static final AtomicIntegerFieldUpdater<Call> ATTEMPTS =
@@ -59,9 +59,6 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   private volatile int state;
   private volatile boolean succeeded;
   private volatile Object[] attributes;
-  // the caller's outcome, handed to the completion executor
-  private Rep result;
-  private Throwable failure;
 
   Call(Stack<Req, Rep> stack, Req request, CallOptions options, Duration timeout, long start,
       long timeoutNanos) {
@@ -148,6 +145,10 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
    */
   void link(Attempt<Req, Rep> a) {
     LIVE.incrementAndGet(this);
+    if (a.number == 1) {
+      last = a; // nothing else links before the first attempt is linked
+      return;
+    }
     Attempt<Req, Rep> prev;
     do {
       prev = last;
@@ -179,7 +180,9 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
    * {@code othersFailure} is null (another attempt answered), else failing with it.
    */
   boolean decide(Rep rep, Throwable err, Attempt<Req, Rep> by, Throwable othersFailure) {
-    if (!set(DECIDED)) {
+    CompletableFuture<Rep> filtered = core;
+    // without call filters the decision is the delivery: one state change for both
+    if (!set(filtered == null ? DECIDED | DELIVERED : DECIDED)) {
       return false;
     }
     Classification c = by == null ? null : by.classification();
@@ -190,9 +193,8 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
       }
     }
     stack.decided(this, by);
-    CompletableFuture<Rep> filtered = core;
     if (filtered == null) {
-      deliver(rep, err);
+      delivered(rep, err);
     } else if (err != null) {
       filtered.completeExceptionally(err);
     } else {
@@ -216,28 +218,23 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
 
   /** Completes the caller's future, once. */
   void deliver(Rep rep, Throwable err) {
-    if (!set(DELIVERED)) {
-      return;
+    if (set(DELIVERED)) {
+      delivered(rep, err);
     }
+  }
+
+  private void delivered(Rep rep, Throwable err) {
     stack.delivered(this, err == null && succeeded);
     Executor executor = stack.completionExecutor;
     if (executor == null) {
       complete(rep, err);
       return;
     }
-    result = rep;
-    failure = err;
     try {
-      executor.execute(this);
+      executor.execute(() -> complete(rep, err));
     } catch (RejectedExecutionException e) {
       complete(rep, err);
     }
-  }
-
-  /** Completes the future on the completion executor. */
-  @Override
-  public void run() {
-    complete(result, failure);
   }
 
   private void complete(Rep rep, Throwable err) {
@@ -248,13 +245,14 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
     }
   }
 
-  private boolean set(int bit) {
+  /** Sets the bits, unless one of them is set already. */
+  private boolean set(int bits) {
     for (;;) {
       int s = state;
-      if ((s & bit) != 0) {
+      if ((s & bits) != 0) {
         return false;
       }
-      if (STATE.compareAndSet(this, s, s | bit)) {
+      if (STATE.compareAndSet(this, s, s | bits)) {
         return true;
       }
     }

@@ -57,7 +57,7 @@ final class Stack<Req, Rep> {
   final Endpoints<Req, Rep> endpoints;
   final ResponseClassifier<Req, Rep> classifier;
   private final Feedback.Balancer<Req, Rep> balancer = new Feedback.Balancer<>();
-  private final List<Feedback<Req, Rep>> feedback;
+  private final Feedback<Req, Rep>[] feedback;
 
   private final Duration timeout;
   private final long timeoutNanos;
@@ -91,7 +91,7 @@ final class Stack<Req, Rep> {
         metrics, Endpoints.drainNanos(Durations.nanos(b.closeGrace), timeoutNanos,
             lateAnswerWaitNanos));
     this.classifier = b.classifier != null ? b.classifier : protocol.classifier();
-    this.feedback = List.of(balancer, new Feedback.Outliers<>(endpoints.detector),
+    this.feedback = feedback(balancer, new Feedback.Outliers<>(endpoints.detector),
         new Feedback.Metrics<>(name, Durations.nanos(b.slowThreshold)));
     updateEndpoints(b.endpoints);
     // last: a constructor that throws leaves no sweep registered
@@ -116,6 +116,11 @@ final class Stack<Req, Rep> {
       sb.defaultSubset(b.defaultSubset);
     }
     return Router.of(sb.build());
+  }
+
+  @SafeVarargs
+  private static <Req, Rep> Feedback<Req, Rep>[] feedback(Feedback<Req, Rep>... inOrder) {
+    return inOrder;
   }
 
   private static <Req, Rep> AttemptFilter<Req, Rep> andThen(AttemptFilter<Req, Rep> first,
