@@ -20,8 +20,8 @@ import java.util.function.BiConsumer;
  * then stays on its wire until the answer comes, so that the balancer hears its true latency: a
  * deadline frees the caller, not the server.
  */
-final class Attempt<Req, Rep> extends DeadlineWheel.Entry
-    implements AttemptContext<Req>, Exchange<Rep>, BiConsumer<PooledConnection<Req, Rep>, Throwable> {
+final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptContext<Req>,
+    Exchange<Rep>, BiConsumer<PooledConnection<Req, Rep>, Throwable> {
 
   final Call<Req, Rep> call;
   final Node<EndpointClient<Req, Rep>> node;
@@ -208,16 +208,11 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry
   }
 
   private void wireEnd(Rep rep, Throwable cause) {
-    boolean late;
-    PooledConnection<Req, Rep> c;
-    synchronized (this) {
-      if (wireDone) {
-        return;
-      }
-      wireDone = true;
-      late = awaiting;
-      c = conn;
+    PooledConnection<Req, Rep> c = endWire();
+    if (c == null) {
+      return;
     }
+    boolean late = awaiting;
     // The connection stays unless it broke (an error answer or a refused request leave it).
     ep.pool.release(c, cause == null || !c.dispatcher.isPoisoned());
     Stack<Req, Rep> stack = call.stack;
@@ -240,6 +235,15 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry
     } else {
       w.complete(rep);
     }
+  }
+
+  /** Ends the wire part, once: returns its connection, or null if it had ended already. */
+  private synchronized PooledConnection<Req, Rep> endWire() {
+    if (wireDone) {
+      return null;
+    }
+    wireDone = true;
+    return conn;
   }
 
   private synchronized CompletableFuture<Rep> wire() {
@@ -327,13 +331,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry
    * one ends.
    */
   void lateAnswerGivenUp() {
-    PooledConnection<Req, Rep> c;
-    synchronized (this) {
-      if (wireDone) {
-        return;
-      }
-      wireDone = true;
-      c = conn;
+    PooledConnection<Req, Rep> c = endWire();
+    if (c == null) {
+      return;
     }
     c.dispatcher.cancel(token);
     ep.pool.release(c, false);
