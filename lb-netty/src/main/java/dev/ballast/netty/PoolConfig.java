@@ -159,10 +159,13 @@ public final class PoolConfig {
       return this;
     }
 
-    /** Sets the bound of the queue of waiting acquires; default 1024. */
+    /**
+     * Sets the bound of the queue of waiting acquires; default 1024. At least 1: with none, every
+     * call that finds no free connection would fail, the first ones included.
+     */
     public Builder maxPendingAcquires(int n) {
-      if (n < 0) {
-        throw new IllegalArgumentException("maxPendingAcquires: " + n + " (expected: >= 0)");
+      if (n < 1) {
+        throw new IllegalArgumentException("maxPendingAcquires: " + n + " (expected: > 0)");
       }
       this.maxPendingAcquires = n;
       return this;
