@@ -124,6 +124,7 @@ public final class CallOptions {
     return i < 0 ? null : (T) attributes[i + 1];
   }
 
+  // The index of key in key, value pairs, or -1.
   static int indexOf(Object[] pairs, Key<?> key) {
     for (int i = 0; i < pairs.length; i += 2) {
       if (pairs[i] == key) {
