@@ -206,9 +206,14 @@ final class Stack<Req, Rep> {
     try {
       node = picker.pick(call, hedge);
     } catch (RuntimeException e) { // lb-core's NoAvailableEndpointException, mostly
-      Attempt<Req, Rep> last = call.last;
       if (!hedge && call.live() == 0) {
-        call.decide(null, last != null && last.failure != null ? last.failure : e, last, null);
+        // a retry found nothing to pick: the last attempt's outcome stands
+        Attempt<Req, Rep> last = call.last;
+        if (last != null) {
+          call.decide(last.response, last.failure, last, null);
+        } else {
+          call.decide(null, e, null, null);
+        }
       }
       return;
     }
