@@ -135,6 +135,9 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   int nextAttempt(boolean hedge) {
     if (hedge) {
       hedges++; // only the hedge timer's one attempt writes it
+    } else if (attempts == 0) {
+      attempts = 1; // no retry or hedge can start before the first attempt
+      return 1;
     }
     return ATTEMPTS.incrementAndGet(this);
   }
@@ -144,11 +147,12 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
    * caller until {@link #attemptEnded}.
    */
   void link(Attempt<Req, Rep> a) {
-    LIVE.incrementAndGet(this);
     if (a.number == 1) {
-      last = a; // nothing else links before the first attempt is linked
+      live = 1; // nothing else starts, links or ends an attempt before the first is linked
+      last = a;
       return;
     }
+    LIVE.incrementAndGet(this);
     Attempt<Req, Rep> prev;
     do {
       prev = last;
