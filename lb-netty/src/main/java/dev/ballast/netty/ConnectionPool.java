@@ -15,16 +15,13 @@ import java.util.random.RandomGenerator;
 
 /**
  * The connections to one endpoint. An acquire takes a permit on the open connection with the
- * fewest requests in flight below the per-connection cap; when there is none it opens a
- * connection (up to the maximum) and waits in a bounded queue, failing with {@link
- * PoolOverflowException} when the queue is full and {@link AcquireTimeoutException} when the
- * wait is too long. A release returns the permit; a connection that broke, was abandoned
- * mid-request or outlived its (jittered) lifetime is closed once its last request ends. A
- * periodic task closes connections idle longer than the idle timeout (keeping the minimum) and
- * opens the minimum.
- *
- * <p>Thread-safe: the pool's state is guarded by one lock, held only for bookkeeping; futures
- * complete and channels close outside it. Created by {@link BallastClient}, one per endpoint;
+ * fewest requests in flight below the per-connection cap; else it opens a connection (up to the
+ * maximum) and waits in a bounded queue ({@link PoolOverflowException} when full, {@link
+ * AcquireTimeoutException} when the wait is too long). A release returns the permit; a
+ * connection that broke, was abandoned mid-request or outlived its (jittered) lifetime is closed
+ * once its last request ends. A periodic task closes connections idle past the idle timeout
+ * (keeping the minimum) and opens the minimum. Thread-safe: one lock, held only for bookkeeping;
+ * futures complete and channels close outside it. One per endpoint of a {@link BallastClient};
  * its counters are public for tests and metrics.
  *
  * @param <Req> the request type
@@ -110,13 +107,12 @@ public final class ConnectionPool<Req, Rep> {
 
   /**
    * Takes a permit on a connection: returns a free one at once, without allocating (the
-   * callback is then not called); else returns {@code null} and calls back exactly once with a
+   * callback is then not called); else returns {@code null} and calls back once with a
    * connection or a failure: {@link PoolClosedException} or {@link PoolOverflowException} at
-   * once, and later {@link AcquireTimeoutException} (at the deadline, or after the acquire
-   * timeout if sooner), {@link ConnectFailedException}, or {@link PoolClosedException} if the
-   * pool closes meanwhile. The callback may run on the caller's thread, even before this
-   * returns; what it throws is dropped, as with {@link CompletableFuture#whenComplete}. Looks at
-   * the connections once, under one lock.
+   * once; later {@link AcquireTimeoutException} (at the deadline, or the acquire timeout if
+   * sooner), {@link ConnectFailedException}, or {@link PoolClosedException} if the pool closes.
+   * The callback may run on the caller's thread, even before this returns; what it throws is
+   * dropped.
    *
    * @param deadlineNanos when to give up, on the pool's ticker
    */
