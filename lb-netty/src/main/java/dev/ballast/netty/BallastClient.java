@@ -4,23 +4,17 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
-import dev.ballast.core.Ticker;
-import dev.ballast.core.subset.FallbackPolicy;
-import dev.ballast.core.subset.SubsetSelector;
+import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.internal.Durations;
 import dev.ballast.netty.internal.FramedProtocol;
 import dev.ballast.netty.internal.HttpProtocol;
 import dev.ballast.netty.internal.Protocol;
-import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -101,7 +95,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   }
 
   /**
-   * Replaces the endpoint set, the one way endpoints change. New endpoints get a pool;
+   * Replaces the endpoint set (the one way code changes it; a {@linkplain Builder#source
+   * source} pushes through the same path). New endpoints get a pool;
    * endpoints that stay keep their pool, load state and detection state (and take the new
    * weight and labels); removed endpoints stop taking requests and their pools drain, then close.
    *
@@ -109,12 +104,17 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * @throws IllegalStateException if the client is closed
    */
   public void updateEndpoints(Collection<Endpoint> endpoints) {
-    stack.updateEndpoints(endpoints);
+    stack.endpoints.update(endpoints);
   }
 
   /** Returns the current endpoints, in update order. */
   public List<Endpoint> endpoints() {
     return stack.endpoints.endpoints();
+  }
+
+  /** Returns the feed of the endpoint source given to the builder, or null if none was. */
+  public EndpointFeed feed() {
+    return stack.endpoints.feed();
   }
 
   /** Returns a snapshot of every current endpoint's counters. */
@@ -189,224 +189,14 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * @param <Req> the request type
    * @param <Rep> the response type
    */
-  public static final class Builder<Req, Rep> extends Settings<Req, Rep> {
+  public static final class Builder<Req, Rep> extends Settings<Req, Rep, Builder<Req, Rep>> {
 
-    private Builder(Function<Settings<Req, Rep>, Protocol<Req, Rep>> protocol) {
+    private Builder(Function<Settings<Req, Rep, ?>, Protocol<Req, Rep>> protocol) {
       super(protocol);
     }
 
-    /** Sets the client's name, used as the {@code client} metrics tag; default ballast. */
-    public Builder<Req, Rep> name(String name) {
-      this.name = Objects.requireNonNull(name, "name");
-      return this;
-    }
-
-    /** Sets the initial endpoints; default none. */
-    public Builder<Req, Rep> endpoints(Collection<Endpoint> endpoints) {
-      this.endpoints = List.copyOf(endpoints);
-      return this;
-    }
-
-    /** Sets the initial endpoints in the textual form, comma-separated. */
-    public Builder<Req, Rep> endpoints(String endpoints) {
-      return endpoints(Endpoint.parseList(endpoints));
-    }
-
-    /** Sets the balancing algorithm; default {@link Algorithm#P2C_PEAK_EWMA}. */
-    public Builder<Req, Rep> balancer(Algorithm algorithm) {
-      Objects.requireNonNull(algorithm, "algorithm");
-      this.balancerFactory = algorithm::create;
-      return this;
-    }
-
-    /** Sets the balancing algorithm by name, e.g. {@code vnswrr} (see {@link Algorithm}). */
-    public Builder<Req, Rep> balancer(String algorithm) {
-      return balancer(Algorithm.fromName(algorithm));
-    }
-
-    /** Sets any balancer factory, e.g. a composite one. */
-    public Builder<Req, Rep> balancer(BalancerFactory factory) {
-      this.balancerFactory = Objects.requireNonNull(factory, "factory");
-      return this;
-    }
-
-    /**
-     * Routes each call by its {@linkplain CallOptions#withLabels labels} through lb-core's {@link
-     * SubsetSelector}: to the endpoints whose labels have the call's values for one of the {@code
-     * selectors} (label key sets), where the {@linkplain #balancer(Algorithm) balancer} picks;
-     * subsets share the nodes, so an endpoint's load is seen in each. Calls matching no subset
-     * get the {@code fallback} ({@link FallbackPolicy#DEFAULT_SUBSET} needs {@code
-     * defaultSubset}); under NO_FALLBACK they fail with {@link NoAvailableEndpointException}
-     * naming the labels. Default: no subsets (labels are ignored).
-     *
-     * @throws IllegalArgumentException if there is no selector, a selector has no key, an empty
-     *     or repeated key, or is given twice, or if DEFAULT_SUBSET comes without labels
-     */
-    public Builder<Req, Rep> subsets(Collection<? extends Collection<String>> selectors,
-        FallbackPolicy fallback, Map<String, String> defaultSubset) {
-      this.subsetSelectors = Router.checkSubsets(selectors, fallback, defaultSubset);
-      this.fallbackPolicy = fallback;
-      this.defaultSubset = fallback == FallbackPolicy.DEFAULT_SUBSET
-          ? Map.copyOf(defaultSubset) : null;
-      return this;
-    }
-
-    /**
-     * Lets call labels carry keys that are in no selector (Envoy's {@code allow_redundant_keys},
-     * see {@link SubsetSelector.Builder#allowRedundantKeys}); only with {@link #subsets}; default
-     * false.
-     */
-    public Builder<Req, Rep> subsetsAllowRedundantKeys(boolean allow) {
-      this.allowRedundantKeys = allow;
-      return this;
-    }
-
-    /** Sets the balancer's settings; default {@link BalancerConfig#defaults()}. */
-    public Builder<Req, Rep> balancerConfig(BalancerConfig config) {
-      this.balancerConfig = Objects.requireNonNull(config, "config");
-      return this;
-    }
-
-    /** Sets the per-call deadline, all attempts included; default 5 s. */
-    public Builder<Req, Rep> timeout(Duration timeout) {
-      this.timeout = Durations.positive("timeout", timeout);
-      return this;
-    }
-
-    /** Sets the retry policy (and its budget); default {@link RetryPolicy#defaults()}. */
-    public Builder<Req, Rep> retryPolicy(RetryPolicy policy) {
-      retry = Objects.requireNonNull(policy, "policy").toBuilder();
-      return this;
-    }
-
-    /** Sets the retry policy's most attempts per call, the first included; default 3. */
-    public Builder<Req, Rep> maxAttempts(int maxAttempts) {
-      retry.maxAttempts(maxAttempts);
-      return this;
-    }
-
-    /** Sets the retry policy's budget; default {@link RetryBudget#create()}. */
-    public Builder<Req, Rep> retryBudget(RetryBudget budget) {
-      retry.budget(budget);
-      return this;
-    }
-
-    /** Hedges idempotent calls (backup requests); default none. */
-    public Builder<Req, Rep> hedging(Hedging hedging) {
-      this.hedging = Objects.requireNonNull(hedging, "hedging");
-      return this;
-    }
-
-    /**
-     * Replaces the response classifier; default {@link ResponseClassifier#framed()} or {@link
-     * ResponseClassifier#http()}, by protocol.
-     */
-    public Builder<Req, Rep> classifier(ResponseClassifier<Req, Rep> classifier) {
-      this.classifier = Objects.requireNonNull(classifier, "classifier");
-      return this;
-    }
-
-    /** Sets the per-endpoint pool settings; default {@link PoolConfig#defaults()}. */
-    public Builder<Req, Rep> pool(PoolConfig pool) {
-      this.pool = Objects.requireNonNull(pool, "pool");
-      return this;
-    }
-
-    /** Sets outlier detection; default {@link OutlierDetection#defaults()}. */
-    public Builder<Req, Rep> outlierDetection(OutlierDetection outlier) {
-      this.outlier = Objects.requireNonNull(outlier, "outlier");
-      return this;
-    }
-
-    /** Sets the latency at or above which an attempt is logged as slow; default 1 s. */
-    public Builder<Req, Rep> slowRequestThreshold(Duration threshold) {
-      this.slowThreshold = Durations.nonNegative("slowRequestThreshold", threshold);
-      return this;
-    }
-
-    /** Sets how long {@link #close()} lets in-flight calls finish; default 5 s. */
-    public Builder<Req, Rep> closeGrace(Duration grace) {
-      this.closeGrace = Durations.nonNegative("closeGrace", grace);
-      return this;
-    }
-
-    /**
-     * Sets how long a request written on a framed connection is still awaited after its caller
-     * gave up (its deadline, or its hedge won); default 10 s. Until the answer comes (or the
-     * connection closes, or this wait ends) it keeps its node's pending count and connection
-     * slot, and the balancer then hears its true latency: a backend slow past the deadline is
-     * seen as slow, not as fast as the deadline. Outlier detection and metrics count a deadline
-     * when it passes. Zero gives up written requests at once, as HTTP/1.1 always does (one
-     * request per connection: an abandoned one closes it).
-     */
-    public Builder<Req, Rep> lateAnswerWait(Duration wait) {
-      this.lateAnswerWait = Durations.nonNegative("lateAnswerWait", wait);
-      return this;
-    }
-
-    /** Sets the maximum frame size (framed) or response body size (HTTP); default 16 MiB. */
-    public Builder<Req, Rep> maxFrameSize(int maxFrameSize) {
-      if (maxFrameSize < 64) {
-        throw new IllegalArgumentException("maxFrameSize: " + maxFrameSize
-            + " (expected: >= 64)");
-      }
-      this.maxFrameSize = maxFrameSize;
-      return this;
-    }
-
-    /** Adds a call-level filter in front of the stack; filters run in the order added. */
-    public Builder<Req, Rep> filter(Filter<Req, Rep> filter) {
-      filters.add(Objects.requireNonNull(filter, "filter"));
-      return this;
-    }
-
-    /** Adds an attempt-level filter; they run in the order added, for every attempt. */
-    public Builder<Req, Rep> attemptFilter(AttemptFilter<Req, Rep> filter) {
-      attemptFilters.add(Objects.requireNonNull(filter, "filter"));
-      return this;
-    }
-
-    /**
-     * Completes every call's future on {@code executor} instead of the thread that ended the
-     * call (an event loop, mostly), so that slow callbacks cannot delay other calls; default
-     * none. If it rejects a task, the future completes on the ending thread.
-     */
-    public Builder<Req, Rep> completionExecutor(Executor executor) {
-      this.completionExecutor = Objects.requireNonNull(executor, "executor");
-      return this;
-    }
-
-    /** Sets the event-loop group; default the process-wide shared one (never shut down). */
-    public Builder<Req, Rep> eventLoopGroup(EventLoopGroup group) {
-      this.group = Objects.requireNonNull(group, "group");
-      return this;
-    }
-
-    /**
-     * Sets the time source of deadlines, hedging, detection and pools; default {@link
-     * Ticker#system()}. Retry backoff waits on the event loop's own clock.
-     */
-    public Builder<Req, Rep> ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      return this;
-    }
-
-    /** Seeds the jitter of backoffs, connection lifetimes and ejections; default the clock. */
-    public Builder<Req, Rep> seed(long seed) {
-      this.seed = seed;
-      return this;
-    }
-
-    /**
-     * Reports metrics under {@code ballast.client.} to a Micrometer {@code MeterRegistry}, typed
-     * Object so that this class loads without Micrometer (an optional dependency).
-     *
-     * @throws IllegalArgumentException if the object is not a {@code MeterRegistry}
-     */
-    public Builder<Req, Rep> meterRegistry(Object registry) {
-      Objects.requireNonNull(registry, "registry");
-      MicrometerClientMetrics.check(registry);
-      this.meterRegistry = registry;
+    @Override
+    Builder<Req, Rep> self() {
       return this;
     }
 

@@ -11,7 +11,8 @@ import java.util.function.Consumer;
  * Entries of one client with a deadline (its calls in flight, its requests awaiting a late
  * answer, its hedge timers), bucketed by deadline (a hashed timing wheel): adding and removing
  * an entry is one concurrent-set operation plus a striped count, and a sweep every tick visits
- * only the buckets whose time has come. It also serves {@code close()}, which must find every entry.
+ * only the buckets whose time has come. It also serves {@code close()}, which must find every
+ * entry.
  *
  * @param <C> the entry type
  */

@@ -4,6 +4,9 @@ import dev.ballast.core.Availability;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSink;
+import dev.ballast.core.source.EndpointSource;
 import dev.ballast.netty.internal.Durations;
 import dev.ballast.netty.internal.Protocol;
 import io.netty.channel.EventLoopGroup;
@@ -12,7 +15,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**
@@ -24,6 +30,9 @@ final class Endpoints<Req, Rep> {
 
   final Router<EndpointClient<Req, Rep>> router;
   final OutlierDetector detector;
+  private final String client;
+  private final AtomicBoolean closed;
+  private final Object updateLock = new Object();
   private final Protocol<Req, Rep> protocol;
   private final PoolConfig poolConfig;
   private final EventLoopGroup group;
@@ -34,10 +43,13 @@ final class Endpoints<Req, Rep> {
   private final long drainNanos;
   private final ConcurrentHashMap<String, EndpointClient<Req, Rep>> byAddress =
       new ConcurrentHashMap<>();
+  private volatile EndpointFeed feed;
 
-  Endpoints(Router<EndpointClient<Req, Rep>> router, OutlierDetection outliers,
+  Endpoints(String client, Router<EndpointClient<Req, Rep>> router, OutlierDetection outliers,
       Protocol<Req, Rep> protocol, PoolConfig poolConfig, EventLoopGroup group, Ticker ticker,
-      RandomGenerator random, ClientMetrics metrics, long drainNanos) {
+      RandomGenerator random, ClientMetrics metrics, AtomicBoolean closed, long drainNanos) {
+    this.client = client;
+    this.closed = closed;
     this.router = router;
     this.protocol = protocol;
     this.poolConfig = poolConfig;
@@ -74,13 +86,52 @@ final class Endpoints<Req, Rep> {
   }
 
   /**
-   * Replaces the set (the caller serialises updates): new endpoints get a pool, those that stay
-   * keep theirs, removed ones stop taking requests and drain.
+   * Replaces the set: new endpoints get a pool, those that stay keep theirs, removed ones stop
+   * taking requests and drain. Changes are serialised.
    *
    * @throws IllegalArgumentException if the balancer rejects the set (the old set stays)
+   * @throws IllegalStateException if the client is closed
    */
   void update(Collection<Endpoint> endpoints) {
-    List<Node<EndpointClient<Req, Rep>>> removed = router.update(endpoints, this::newEndpoint);
+    Objects.requireNonNull(endpoints, "endpoints");
+    change(r -> r.update(endpoints, this::newEndpoint));
+  }
+
+  // A source's pushes: deltas into a subset selector, whole sets into a balancer; none once the
+  // client is closed.
+  private final EndpointSink sink = new EndpointSink() {
+    @Override
+    public void update(List<Endpoint> endpoints) {
+      if (!closed.get()) {
+        Endpoints.this.update(endpoints);
+      }
+    }
+
+    @Override
+    public boolean takesDeltas() {
+      return router.takesDeltas();
+    }
+
+    @Override
+    public void apply(Collection<Endpoint> upserts, Collection<String> removedAddresses) {
+      if (!closed.get()) {
+        change(r -> r.apply(upserts, removedAddresses, Endpoints.this::newEndpoint));
+      }
+    }
+  };
+
+  private void change(Function<Router<EndpointClient<Req, Rep>>,
+      List<Node<EndpointClient<Req, Rep>>>> how) {
+    synchronized (updateLock) {
+      if (closed.get()) {
+        throw new IllegalStateException("client " + client + " is closed");
+      }
+      changed(how.apply(router));
+    }
+  }
+
+  // Guarded by updateLock.
+  private void changed(List<Node<EndpointClient<Req, Rep>>> removed) {
     for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
       EndpointClient<Req, Rep> ep = n.value();
       if (ep.node == null) {
@@ -110,6 +161,22 @@ final class Endpoints<Req, Rep> {
     return ep;
   }
 
+  /** Starts taking the endpoints from a source through an {@link EndpointFeed} (its defaults). */
+  EndpointFeed feed(EndpointSource source) {
+    EndpointFeed f = EndpointFeed.builder(source).start(sink);
+    feed = f;
+    metrics.source(f);
+    return f;
+  }
+
+  /** A connection to an endpoint failed: a source that can (DNS) re-reads early. */
+  void connectFailed() {
+    EndpointFeed f = feed;
+    if (f != null) {
+      f.refresh(); // at most once a second, by the feed's own rule
+    }
+  }
+
   /** Returns the current endpoints, in update order. */
   List<Endpoint> endpoints() {
     List<Endpoint> out = new ArrayList<>();
@@ -128,12 +195,26 @@ final class Endpoints<Req, Rep> {
     return out;
   }
 
+  EndpointFeed feed() {
+    return feed;
+  }
+
+  /** Stops taking endpoints from the source, if there is one. */
+  void closeFeed() {
+    EndpointFeed f = feed;
+    if (f != null) {
+      f.close();
+    }
+  }
+
   /** Closes every current pool; the future completes when their channels have closed. */
   CompletableFuture<Void> close() {
     List<CompletableFuture<Void>> pools = new ArrayList<>();
-    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
-      pools.add(n.value().pool.close());
-      n.value().metrics.close();
+    synchronized (updateLock) {
+      for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+        pools.add(n.value().pool.close());
+        n.value().metrics.close();
+      }
     }
     return CompletableFuture.allOf(pools.toArray(new CompletableFuture<?>[0]));
   }

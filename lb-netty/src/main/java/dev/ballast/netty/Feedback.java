@@ -4,9 +4,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A module that hears each attempt's outcome for the caller, after the {@link
- * ResponseClassifier} has classified it: the balancer, outlier detection and the metrics, each
- * with one job. An attempt cancelled because another one answered first has no classification:
- * only the balancer hears of it (when its late answer comes, or at once if none can come).
+ * ResponseClassifier} has classified it: the balancer, outlier detection, the metrics and the
+ * endpoint source, each with one job. An attempt cancelled because another one answered first
+ * has no classification: only the balancer hears of it (when its late answer comes, or at once
+ * if none can come).
  */
 interface Feedback<Req, Rep> {
 
@@ -37,6 +38,22 @@ interface Feedback<Req, Rep> {
     /** A late answer came, or the wait for it ended: the node hears the request's true latency. */
     void lateAnswer(Attempt<Req, Rep> a, long latencyNanos, boolean success) {
       a.node.complete(latencyNanos, success);
+    }
+  }
+
+  /** The endpoint source: a refused connection asks it to re-read early (DNS does). */
+  final class Source<Req, Rep> implements Feedback<Req, Rep> {
+    private final Endpoints<Req, Rep> endpoints;
+
+    Source(Endpoints<Req, Rep> endpoints) {
+      this.endpoints = endpoints;
+    }
+
+    @Override
+    public void attemptEnded(Attempt<Req, Rep> a) {
+      if (a.failure instanceof ConnectFailedException) {
+        endpoints.connectFailed();
+      }
     }
   }
 

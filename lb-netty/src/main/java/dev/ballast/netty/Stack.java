@@ -1,6 +1,5 @@
 package dev.ballast.netty;
 
-import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.subset.SubsetSelector;
@@ -10,8 +9,6 @@ import dev.ballast.netty.internal.SplitMix;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -65,9 +62,8 @@ final class Stack<Req, Rep> {
   private final LongAdder calls = new LongAdder();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
-  private final Object updateLock = new Object();
 
-  Stack(Settings<Req, Rep> b) {
+  Stack(Settings<Req, Rep, ?> b) {
     this.name = b.name;
     this.ticker = b.ticker;
     this.group = b.group;
@@ -87,22 +83,29 @@ final class Stack<Req, Rep> {
     Router<EndpointClient<Req, Rep>> router = router(b);
     this.picker = new Picker<>(router);
     this.attemptFilters = b.attemptFilters.stream().reduce(Stack::andThen).orElse(null);
-    this.endpoints = new Endpoints<>(router, b.outlier, protocol, b.pool, group, ticker, random,
-        metrics, Endpoints.drainNanos(Durations.nanos(b.closeGrace), timeoutNanos,
-            lateAnswerWaitNanos));
+    this.endpoints = new Endpoints<>(name, router, b.outlier, protocol, b.pool, group, ticker,
+        random, metrics, closed, Endpoints.drainNanos(Durations.nanos(b.closeGrace),
+            timeoutNanos, lateAnswerWaitNanos));
     this.classifier = b.classifier != null ? b.classifier : protocol.classifier();
-    this.feedback = feedback(balancer, new Feedback.Outliers<>(endpoints.detector),
-        new Feedback.Metrics<>(name, Durations.nanos(b.slowThreshold)));
-    updateEndpoints(b.endpoints);
-    // last: a constructor that throws leaves no sweep registered
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Feedback<Req, Rep>[] inOrder = new Feedback[] {balancer,
+        new Feedback.Outliers<>(endpoints.detector),
+        new Feedback.Metrics<>(name, Durations.nanos(b.slowThreshold)),
+        new Feedback.Source<>(endpoints)};
+    this.feedback = inOrder;
+    endpoints.update(b.endpoints);
+    // last: a constructor that throws leaves no sweep registered and no source started
     deadlines.start(group);
     if (hedges != null) {
       hedges.start(group);
     }
+    if (b.source != null) {
+      endpoints.feed(b.source);
+    }
   }
 
   private static <Req, Rep> Router<EndpointClient<Req, Rep>> router(
-      Settings<Req, Rep> b) {
+      Settings<Req, Rep, ?> b) {
     if (b.subsetSelectors == null) {
       return Router.of(b.balancerFactory.create(b.balancerConfig));
     }
@@ -116,11 +119,6 @@ final class Stack<Req, Rep> {
       sb.defaultSubset(b.defaultSubset);
     }
     return Router.of(sb.build());
-  }
-
-  @SafeVarargs
-  private static <Req, Rep> Feedback<Req, Rep>[] feedback(Feedback<Req, Rep>... inOrder) {
-    return inOrder;
   }
 
   private static <Req, Rep> AttemptFilter<Req, Rep> andThen(AttemptFilter<Req, Rep> first,
@@ -303,16 +301,6 @@ final class Stack<Req, Rep> {
 
   // --- endpoints, stats and lifecycle ---
 
-  void updateEndpoints(Collection<Endpoint> list) {
-    Objects.requireNonNull(list, "endpoints");
-    synchronized (updateLock) {
-      if (closed.get()) {
-        throw new IllegalStateException("client " + name + " is closed");
-      }
-      endpoints.update(list);
-    }
-  }
-
   CallStats callStats() {
     return new CallStats(calls.sum(), retries.retries(), hedges == null ? 0 : hedges.sent(),
         hedges == null ? 0 : hedges.won());
@@ -363,6 +351,7 @@ final class Stack<Req, Rep> {
     if (!closed.compareAndSet(false, true)) {
       return terminated;
     }
+    endpoints.closeFeed();
     CompletableFuture<Void> idle = new CompletableFuture<>();
     checkIdle(idle);
     io.netty.util.concurrent.ScheduledFuture<?> graceTimer = group.next().schedule(
@@ -378,11 +367,7 @@ final class Stack<Req, Rep> {
             a == null ? null : a.ep.address, c.attempts, a != null && a.written));
       }
       deadlines.giveUpLateAnswers(); // late answers are awaited no longer
-      CompletableFuture<Void> pools;
-      synchronized (updateLock) {
-        pools = endpoints.close();
-      }
-      pools.whenComplete((x, y) -> terminated.complete(null));
+      endpoints.close().whenComplete((x, y) -> terminated.complete(null));
     });
     return terminated;
   }

@@ -14,7 +14,8 @@ import java.util.Arrays;
  * change on a noisy machine, where separate runs swing more than the change.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.StackCostAB before.jar after.jar [rounds]
+ * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.StackCostAB \
+ *     before.jar after.jar [rounds]
  * </pre>
  */
 public final class StackCostAB {
