@@ -16,14 +16,15 @@ import java.util.concurrent.TimeUnit;
  * Micrometer meters of a client, all under {@code ballast.client.} and tagged {@code client}:
  *
  * <ul>
- *   <li>{@code ballast.client.requests} (counter; tags endpoint, outcome=success|failure|
- *       deadline|refused|overflow|...) — attempts by outcome
- *   <li>{@code ballast.client.latency} (timer; tag endpoint; p50/p90/p95/p99) — attempt latency
+ *   <li>{@code ballast.client.requests} (counter; tags endpoint, outcome=success|
+ *       failed_response|deadline|refused|overflow|...) — attempts by classified outcome
+ *   <li>{@code ballast.client.latency} (timer; tag endpoint) — attempt latency
  *   <li>{@code ballast.client.calls} (timer; tag outcome) — whole calls, retries included
  *   <li>{@code ballast.client.pending} (gauge; endpoint) — balancer pending count
  *   <li>{@code ballast.client.connections} (gauge; endpoint, state=active|idle)
  *   <li>{@code ballast.client.acquires.pending} (gauge; endpoint)
  *   <li>{@code ballast.client.retries}, {@code ballast.client.retries.budget.exhausted} (counters)
+ *   <li>{@code ballast.client.hedges}, {@code ballast.client.hedges.won} (counters)
  *   <li>{@code ballast.client.ejections} (counter; endpoint)
  * </ul>
  *
@@ -38,6 +39,12 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code ballast.source.staleness} (gauge, seconds) — since the source was last current
  * </ul>
  *
+ * <p>The latency and call timers publish percentile histograms (Micrometer's fixed buckets, the same in every
+ * process), which a backend such as Prometheus sums across instances before taking quantiles;
+ * percentiles computed in the process cannot be combined, so none are published unless the
+ * application asks Micrometer for them (a {@code MeterFilter}, or Spring Boot's {@code
+ * management.metrics.distribution.percentiles.ballast.client=0.5,0.99}).
+ *
  * <p>Only loaded when a registry is configured, so Micrometer stays optional.
  */
 final class MicrometerClientMetrics implements ClientMetrics {
@@ -46,6 +53,8 @@ final class MicrometerClientMetrics implements ClientMetrics {
   private final Tags tags;
   private final Counter retries;
   private final Counter exhausted;
+  private final Counter hedges;
+  private final Counter hedgesWon;
   private final Timer callsOk;
   private final Timer callsFailed;
 
@@ -56,13 +65,17 @@ final class MicrometerClientMetrics implements ClientMetrics {
         .description("retried attempts").register(registry);
     this.exhausted = Counter.builder("ballast.client.retries.budget.exhausted").tags(tags)
         .description("retries refused by the retry budget").register(registry);
+    this.hedges = Counter.builder("ballast.client.hedges").tags(tags)
+        .description("hedges (backup requests) sent").register(registry);
+    this.hedgesWon = Counter.builder("ballast.client.hedges.won").tags(tags)
+        .description("hedges whose answer ended their call").register(registry);
     this.callsOk = callTimer("success");
     this.callsFailed = callTimer("failure");
   }
 
   private Timer callTimer(String outcome) {
     return Timer.builder("ballast.client.calls").tags(tags).tag("outcome", outcome)
-        .publishPercentiles(0.5, 0.9, 0.95, 0.99).register(registry);
+        .publishPercentileHistogram().register(registry);
   }
 
   static void check(Object registry) {
@@ -84,6 +97,16 @@ final class MicrometerClientMetrics implements ClientMetrics {
   @Override
   public void budgetExhausted() {
     exhausted.increment();
+  }
+
+  @Override
+  public void hedge() {
+    hedges.increment();
+  }
+
+  @Override
+  public void hedgeWon() {
+    hedgesWon.increment();
   }
 
   @Override
@@ -125,7 +148,7 @@ final class MicrometerClientMetrics implements ClientMetrics {
       ok = add(Counter.builder("ballast.client.requests").tags(et).tag("outcome", "success")
           .register(registry));
       latency = add(Timer.builder("ballast.client.latency").tags(et)
-          .publishPercentiles(0.5, 0.9, 0.95, 0.99).register(registry));
+          .publishPercentileHistogram().register(registry));
       ejections = add(Counter.builder("ballast.client.ejections").tags(et).register(registry));
       add(Gauge.builder("ballast.client.pending", ep,
           e -> e.node == null ? 0 : e.node.pending()).tags(et).register(registry));
@@ -166,8 +189,9 @@ final class MicrometerClientMetrics implements ClientMetrics {
       for (Meter m : meters) {
         registry.remove(m);
       }
-      for (String o : new String[] {"failure", "refused", "overflow", "acquire_timeout",
-          "closed", "protocol_error", "remote_error", "deadline", "pool_closed"}) {
+      for (String o : new String[] {"failure", "failed_response", "refused", "overflow",
+          "acquire_timeout", "closed", "protocol_error", "remote_error", "deadline",
+          "pool_closed", "client_closed"}) {
         Meter m = registry.find("ballast.client.requests").tags(et).tag("outcome", o).counter();
         if (m != null) {
           registry.remove(m);
@@ -191,8 +215,12 @@ final class MicrometerClientMetrics implements ClientMetrics {
       return "remote_error";
     } else if (cause instanceof PoolClosedException) {
       return "pool_closed";
-    } else if (cause == null) {
+    } else if (cause instanceof DeadlineExceededException) {
       return "deadline";
+    } else if (cause instanceof ClientClosedException) {
+      return "client_closed";
+    } else if (cause == null) {
+      return "failed_response";
     }
     return "failure";
   }

@@ -43,8 +43,11 @@ public final class AlgorithmPolicyConfig {
     this.failurePenalty = JsonFields.number("failurePenalty", json, 1, false);
     Map<String, ?> slowStart = JsonFields.object("slowStart", json);
     if (slowStart != null) {
-      JsonFields.checkKeys("slowStart", slowStart, Set.of("window", "aggression",
-          "minWeightPercent"));
+      try {
+        JsonFields.checkKeys(slowStart, Set.of("window", "aggression", "minWeightPercent"));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("slowStart: " + e.getMessage(), e);
+      }
       this.slowStartWindow = JsonFields.duration("window", slowStart);
       if (slowStartWindow == null || slowStartWindow.isZero()) {
         throw new IllegalArgumentException("slowStart.window: " + slowStart.get("window")
@@ -64,7 +67,8 @@ public final class AlgorithmPolicyConfig {
         clientCount == null ? Integer.MAX_VALUE : clientCount - 1);
     if ((clientIndex == null) != (clientCount == null)) {
       throw new IllegalArgumentException("clientIndex and clientCount: "
-          + json.get("clientIndex") + " of " + json.get("clientCount")
+          + JsonFields.show(json.get("clientIndex")) + " of "
+          + JsonFields.show(json.get("clientCount"))
           + " (expected: both, or neither)");
     }
   }
@@ -102,7 +106,7 @@ public final class AlgorithmPolicyConfig {
       default:
         break;
     }
-    JsonFields.checkKeys(algorithm.id(), json, allowed);
+    JsonFields.checkKeys(json, allowed);
     return new AlgorithmPolicyConfig(algorithm, json);
   }
 

@@ -10,6 +10,7 @@ import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One subchannel as lb-core's node value, with the prebuilt pick results that pickers hand out.
@@ -37,6 +38,9 @@ final class Backend extends ClientStreamTracer.Factory {
   final PickResult countedPick;
   /** The pick whose streams are also timed (peak EWMA's unary calls). */
   final PickResult timedPick;
+
+  /** Picks counted for metrics, or null when none are kept; set before the first pick. */
+  LongAdder picks;
 
   // Written in the synchronization context, read by pickers and tracer factories.
   private volatile Node<Backend> node;
@@ -79,6 +83,14 @@ final class Backend extends ClientStreamTracer.Factory {
 
   boolean isReady() {
     return ready;
+  }
+
+  /** Counts a pick handed to gRPC, when metrics are kept. */
+  void countPick() {
+    LongAdder p = picks;
+    if (p != null) {
+      p.increment();
+    }
   }
 
   /** Records a new state (synchronization context); READY opens the node for picks. */

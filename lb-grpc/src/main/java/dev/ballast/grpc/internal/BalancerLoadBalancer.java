@@ -28,10 +28,16 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    super(helper);
+    super(helper, algorithm.id());
     this.algorithm = algorithm;
     this.base = base;
     this.feedback = feedback(algorithm);
+  }
+
+  @Override
+  void validate(Object policyConfig, List<Endpoint> endpoints) {
+    // which sets a balancer accepts depends on its algorithm only, not on the policy's fields
+    (balancer != null ? balancer : algorithm.<Backend>create(base)).validate(endpoints);
   }
 
   @Override
@@ -47,6 +53,12 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     target.update(endpoints, values);
     balancer = target;
     config = c;
+  }
+
+  @Override
+  void clear() {
+    balancer = null;
+    config = null;
   }
 
   @Override

@@ -42,6 +42,7 @@ final class BalancerPicker extends SubchannelPicker {
       }
       Backend b = node.value();
       if (b.isReady()) {
+        b.countPick();
         return feedback.result(b, args);
       }
     }
