@@ -29,6 +29,20 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   /** Builds the algorithm's snapshot over non-empty nodes with their weights at update time. */
   abstract Snapshot<T> snapshot(Node<T>[] nodes, int[] weights);
 
+  /**
+   * Builds the snapshot, for algorithms that also read the endpoints' names or labels: while it
+   * runs, a kept node still holds its previous endpoint, and {@code endpoints[i]} is node i's new
+   * one.
+   */
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
+    return snapshot(nodes, weights);
+  }
+
+  /** Returns the snapshot picks read now. */
+  final Snapshot<T> current() {
+    return snapshot;
+  }
+
   @Override
   public final Node<T> pick() {
     Node<T> node = snapshot.pick();
@@ -68,7 +82,8 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
       Node<T> kept = current.remove(es[i].address());
       nodes[i] = kept != null ? kept : newNode(es[i], values.apply(es[i]));
     }
-    Snapshot<T> next = es.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+    Snapshot<T> next =
+        es.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights, es);
     for (int i = 0; i < es.length; i++) {
       nodes[i].updateEndpoint(es[i]);
     }
@@ -86,7 +101,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
       es[i] = nodes[i].endpoint();
     }
     int[] weights = checkedWeights(es);
-    snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+    snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights, es);
   }
 
   @Override
