@@ -35,6 +35,8 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
+  // the address groups of the resolution being applied, by endpoint address
+  private Map<String, EquivalentAddressGroup> resolvedGroups = Map.of();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
 
@@ -82,6 +84,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
         }
         endpoints.add(e);
       }
+      resolvedGroups = groupOf;
       update(resolved.getLoadBalancingPolicyConfig(), endpoints, e -> backend(e, groupOf));
     } catch (IllegalArgumentException e) {
       Status status = Status.UNAVAILABLE.withDescription(
@@ -107,6 +110,11 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     publish();
     return Status.OK;
+  }
+
+  /** Returns the address group the latest resolution gave for an endpoint address, or null. */
+  final EquivalentAddressGroup resolvedGroup(String address) {
+    return resolvedGroups.get(address);
   }
 
   private Backend backend(Endpoint e, Map<String, EquivalentAddressGroup> groupOf) {
