@@ -7,9 +7,9 @@ import java.util.Objects;
 /**
  * The functions twemproxy (nutcracker) offers to hash a request key for {@link Ketama}, by its
  * configuration name ({@code hash: fnv1a_64}), each returning twemproxy's 32-bit value so that a
- * key lands on the same server as through twemproxy. They hash the key's UTF-8 bytes. As in
- * twemproxy, bytes above 0x7F enter {@code fnv1*}, {@code one_at_a_time} and {@code crc32}
- * sign-extended (C's signed {@code char}). twemproxy's {@code hsieh}, {@code jenkins} and {@code
+ * key lands on the same server as through twemproxy. They hash the key's UTF-8 bytes; as in
+ * twemproxy, bytes above 0x7F enter the {@code fnv1} family and {@code one_at_a_time}
+ * sign-extended (C's signed {@code char} on x86). twemproxy's {@code hsieh}, {@code jenkins} and {@code
  * crc16} are not offered.
  */
 public enum KeyHash {
@@ -85,6 +85,7 @@ public enum KeyHash {
   /** MurmurHash2 (Austin Appleby) with twemproxy's seed {@code 0xdeadbeef * length}. */
   MURMUR {
     @Override
+    @SuppressWarnings("fallthrough")
     long hash(byte[] b, int n) {
       int m = 0x5BD1E995;
       int h = (0xDEADBEEF * n) ^ n;
