@@ -25,8 +25,9 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
   private final int maxEffort;
   private final boolean panicPick;
   private final LongAdder inFlight;
-  // c * w_i / W per node when loads are bounded
-  private final double[] shares;
+  private final double loadBound;
+  private final int[] weights;
+  private final double totalWeight;
 
   HashSnapshot(String name, Node<T>[] nodes, int[] weights, BalancerConfig config,
       double loadBound, LongAdder inFlight) {
@@ -34,18 +35,13 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
     this.maxEffort = config.maxEffort();
     this.panicPick = config.panicPick();
     this.inFlight = loadBound > 0 ? inFlight : null;
-    if (this.inFlight == null) {
-      this.shares = null;
-    } else {
-      long total = 0;
-      for (int w : weights) {
-        total += w;
-      }
-      shares = new double[weights.length];
-      for (int i = 0; i < weights.length; i++) {
-        shares[i] = loadBound * weights[i] / total;
-      }
+    this.loadBound = loadBound;
+    this.weights = weights;
+    long total = 0;
+    for (int w : weights) {
+      total += w;
     }
+    this.totalWeight = total;
   }
 
   /** Returns how many positions the ring or table has. */
@@ -90,8 +86,8 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
   }
 
   private boolean fits(int o, long inFlightWithThis) {
-    return shares == null
-        || nodes[o].pending() + 1 <= Math.ceil(shares[o] * inFlightWithThis);
+    return inFlight == null || nodes[o].pending() + 1
+        <= Math.ceil(loadBound * inFlightWithThis * weights[o] / totalWeight);
   }
 
   /** Every node once from where the hash says: open and under its bound, else open, else panic. */

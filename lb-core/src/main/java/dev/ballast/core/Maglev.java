@@ -16,8 +16,10 @@ import java.util.concurrent.atomic.LongAdder;
  * label} if set, else {@code host:port}). Endpoints take turns claiming their next entry that is
  * still free until the table is full. Weights set how often an endpoint takes its turn, as the
  * paper suggests: each round every endpoint gains its weight in credit and takes a turn per
- * maximum weight of credit. With M much larger than N, shares are within about 1% of their
- * targets, and removing one of N endpoints moves little more than its own 1/N of the keys.
+ * maximum weight of credit. Turns go in the order of the names, so every client builds the same
+ * table whatever order its endpoints come in. With M much larger than N, shares are within about
+ * 1% of their targets, and removing one of N endpoints moves little more than its own 1/N of the
+ * keys.
  *
  * <p>A key's entry is {@code (hash >>> 32) * M >>> 32} (D. Lemire, "A fast alternative to the
  * modulo reduction", 2016, a multiply instead of a division). If its owner is unavailable or over
@@ -59,13 +61,23 @@ public final class Maglev<T> extends AbstractHashBalancer<T> {
       throw new IllegalArgumentException("endpoints: " + n + " (expected: at most the Maglev"
           + " tableSize " + m + ", better 100 times fewer)");
     }
+    // turns go in name order, so the table does not depend on the order of the endpoints
+    String[] names = new String[n];
+    Integer[] byName = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      String label = labelName(endpoints[i]);
+      names[i] = label != null ? label : endpoints[i].address();
+      byName[i] = i;
+    }
+    Arrays.sort(byName, (a, b) -> {
+      int c = names[a].compareTo(names[b]);
+      return c != 0 ? c : endpoints[a].address().compareTo(endpoints[b].address());
+    });
     int[] next = new int[n];
     int[] skip = new int[n];
     int maxWeight = 0;
     for (int i = 0; i < n; i++) {
-      String label = labelName(endpoints[i]);
-      byte[] name = (label != null ? label : endpoints[i].address())
-          .getBytes(StandardCharsets.UTF_8);
+      byte[] name = names[i].getBytes(StandardCharsets.UTF_8);
       next[i] = (int) Long.remainderUnsigned(XxHash64.hash(name, 0, name.length, 0), m);
       skip[i] = (int) Long.remainderUnsigned(XxHash64.hash(name, 0, name.length, 1), m - 1) + 1;
       maxWeight = Math.max(maxWeight, weights[i]);
@@ -75,7 +87,8 @@ public final class Maglev<T> extends AbstractHashBalancer<T> {
     long[] credit = new long[n];
     int filled = 0;
     while (filled < m) {
-      for (int i = 0; i < n && filled < m; i++) {
+      for (int k = 0; k < n && filled < m; k++) {
+        int i = byName[k];
         credit[i] += weights[i];
         if (credit[i] < maxWeight) {
           continue;
