@@ -21,7 +21,7 @@ abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements Ha
   @Override
   public final Node<T> pick(long hash) {
     Snapshot<T> s = current();
-    Node<T> node = s instanceof HashSnapshot ? ((HashSnapshot<T>) s).pick(hash) : s.pick();
+    Node<T> node = s instanceof HashSnapshot ? ((HashSnapshot<T>) s).pick(hash, Availability.CLOSED) : s.pick();
     node.acquire();
     return node;
   }

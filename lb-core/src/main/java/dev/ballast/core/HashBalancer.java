@@ -6,11 +6,12 @@ package dev.ballast.core;
  * (twemproxy's and libmemcached's) and {@link Maglev}. Adding or removing one of N endpoints moves
  * about 1/N of the keys.
  *
- * <p>A key's node that is not {@link Availability#OPEN}, or is above its bounded load ({@link
+ * <p>A key's node that is {@link Availability#CLOSED}, or is above its bounded load ({@link
  * HashConfig#loadBound()}), passes the key on along the ring or table (up to {@link
  * BalancerConfig#maxEffort()} nodes, then a scan of all nodes from a place the key decides), so
- * that a key still lands on one node, the same for every client. {@link #pick()} without a key
- * picks with a random hash.
+ * that a key still lands on one node, the same for every client. A {@link Availability#BUSY}
+ * node (connecting) keeps its keys, as in gRPC's {@code ring_hash} (gRFC A61). {@link #pick()}
+ * without a key picks with a random hash and passes over busy nodes too.
  *
  * @param <T> the thing being balanced
  */

@@ -6,12 +6,16 @@ import java.util.concurrent.atomic.LongAdder;
  * A ring or table of positions, each owned by a node, that a hash points into; the walk that
  * skips unavailable and overloaded nodes is shared by every key-hashing algorithm.
  *
- * <p>A pick starts at the hash's position and moves to the next position while the owner is not
- * open or is over its bound, trying at most {@code maxEffort} distinct owners (a run of
+ * <p>A pick starts at the hash's position and moves to the next position while the owner is
+ * closed or over its bound, trying at most {@code maxEffort} distinct owners (a run of
  * positions owned by the node just tried costs one step each, and the walk never passes the whole
  * ring). Then it scans every node once from a place the hash decides, so a key that cannot have
  * its node still lands on one node, the same for every client. With half the nodes down, five
- * tries miss with probability 1/32 and the scan then costs O(N).
+ * tries miss with probability 1/32 and the scan then costs O(N). A busy node (connecting, or its
+ * pool momentarily full) keeps its keys, as gRPC's {@code ring_hash} makes a call wait for a
+ * connecting entry and passes over only failed ones (gRFC A61): moving keys while a connection
+ * is being made would defeat the caches behind them. A pick without a key passes over busy nodes
+ * too.
  *
  * <p>Bounded loads (Mirrokni, Thorup and Zadimoghaddam, "Consistent Hashing with Bounded Loads",
  * SODA 2018): with {@code m} requests in flight counting the new one, node i may hold at most
@@ -55,7 +59,7 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
 
   @Override
   final Node<T> pick() {
-    return pick(random.nextLong());
+    return pick(random.nextLong(), Availability.BUSY);
   }
 
   @Override
@@ -63,7 +67,11 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
     return nodes[owner(position(random.nextLong()))];
   }
 
-  final Node<T> pick(long hash) {
+  /**
+   * Walks from the hash's position to the first node that is not {@code skipped} or worse and
+   * is under its bound; a key's pick skips only closed nodes, a keyless pick busy ones too.
+   */
+  final Node<T> pick(long hash, Availability skipped) {
     long inFlightWithThis = inFlight == null ? 0 : inFlight.sum() + 1;
     int size = positions();
     int p = position(hash);
@@ -74,7 +82,7 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
         last = o;
         tried++;
         Node<T> node = nodes[o];
-        if (node.availability() == Availability.OPEN && fits(o, inFlightWithThis)) {
+        if (node.availability().compareTo(skipped) < 0 && fits(o, inFlightWithThis)) {
           return node;
         }
       }
@@ -82,7 +90,7 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
         p = 0;
       }
     }
-    return scan(hash, inFlightWithThis);
+    return scan(hash, skipped, inFlightWithThis);
   }
 
   private boolean fits(int o, long inFlightWithThis) {
@@ -90,8 +98,11 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
         <= Math.ceil(loadBound * inFlightWithThis * weights[o] / totalWeight);
   }
 
-  /** Every node once from where the hash says: open and under its bound, else open, else panic. */
-  private Node<T> scan(long hash, long inFlightWithThis) {
+  /**
+   * Every node once from where the hash says: the first one the walk would take, else the
+   * first open one (all open ones full is a race of concurrent picks), else panic.
+   */
+  private Node<T> scan(long hash, Availability skipped, long inFlightWithThis) {
     int n = nodes.length;
     int start = (int) (((hash >>> 32) * n) >>> 32);
     Node<T> open = null;
@@ -100,12 +111,12 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
       int j = start + i < n ? start + i : start + i - n;
       Node<T> node = nodes[j];
       Availability a = node.availability();
+      if (a.compareTo(skipped) < 0 && fits(j, inFlightWithThis)) {
+        return node;
+      }
       if (a == Availability.OPEN) {
-        if (fits(j, inFlightWithThis)) {
-          return node;
-        }
         if (open == null) {
-          open = node; // all open ones full can only be a race of concurrent picks
+          open = node;
         }
       } else if (busy == null && a == Availability.BUSY) {
         busy = node;

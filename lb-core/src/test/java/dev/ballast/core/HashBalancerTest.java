@@ -53,6 +53,23 @@ class HashBalancerTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"ring_hash", "ketama", "maglev"})
+  void aBusyNodeKeepsItsKeysButKeylessPicksPassItOver(String algorithm) {
+    HashBalancer<Integer> b = balancer(algorithm, Fixtures.endpoints(1, 1, 1, 1));
+    int[] before = new int[2000];
+    for (int k = 0; k < before.length; k++) {
+      before[k] = pick(b, "user-" + k);
+    }
+    b.nodes().get(2).setAvailability(Availability.BUSY);
+    for (int k = 0; k < before.length; k++) {
+      assertThat(pick(b, "user-" + k)).isEqualTo(before[k]);
+    }
+    for (int i = 0; i < 2000; i++) {
+      assertThat(Fixtures.pickOnce(b)).isNotEqualTo(2);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ring_hash", "ketama", "maglev"})
   void theSameKeyReachesTheSameNodeOnAnotherClientAndAfterAnUpdate(String algorithm) {
     List<Endpoint> es = Fixtures.endpoints(4, 1, 1, 2);
     HashBalancer<Integer> a = balancer(algorithm, es);
