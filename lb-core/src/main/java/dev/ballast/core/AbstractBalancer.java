@@ -26,8 +26,17 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     this.snapshot = new EmptySnapshot<>(name);
   }
 
-  /** Builds the algorithm's snapshot over non-empty nodes with their weights at update time. */
+  /**
+   * Builds the algorithm's snapshot over non-empty nodes with their weights at update time;
+   * the weights have passed {@link #checkWeights}, so this does not throw.
+   */
   abstract Snapshot<T> snapshot(Node<T>[] nodes, int[] weights);
+
+  /**
+   * Rejects weights the algorithm cannot hold (beyond the checks every algorithm makes); called
+   * before any node or value is made. Default: accepts all.
+   */
+  void checkWeights(int[] weights) {}
 
   /**
    * Builds the snapshot, for algorithms that also read the endpoints' names or labels: while it
@@ -72,6 +81,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     Objects.requireNonNull(values, "values");
     Endpoint[] es = endpoints.toArray(new Endpoint[0]);
     int[] weights = checkedWeights(es);
+    checkWeights(weights);
     Map<String, Node<T>> current = new HashMap<>();
     for (Node<T> n : snapshot.nodes) {
       current.put(n.address(), n);
@@ -92,6 +102,12 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   }
 
   @Override
+  public final void validate(Collection<Endpoint> endpoints) {
+    Objects.requireNonNull(endpoints, "endpoints");
+    checkWeights(checkedWeights(endpoints.toArray(new Endpoint[0])));
+  }
+
+  @Override
   public final synchronized void setNodes(List<Node<T>> nodeList) {
     @SuppressWarnings("unchecked")
     Node<T>[] nodes = nodeList.toArray(new Node[0]);
@@ -101,6 +117,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
       es[i] = nodes[i].endpoint();
     }
     int[] weights = checkedWeights(es);
+    checkWeights(weights);
     snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights, es);
   }
 

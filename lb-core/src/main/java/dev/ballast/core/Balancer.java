@@ -32,7 +32,7 @@ public interface Balancer<T> {
   /**
    * Replaces the endpoint set atomically. Nodes whose address stays keep their state and value
    * and take the new weight and labels; new addresses get a node whose value is made by {@code
-   * values}, called only after the whole set is validated.
+   * values}, called only after the whole set is validated: a rejected set makes no value.
    *
    * @return the nodes removed by this update, so their values can be closed or drained
    * @throws IllegalArgumentException if two endpoints share an address, the weights add up to
@@ -40,6 +40,16 @@ public interface Balancer<T> {
    *     set then stays in force, untouched
    */
   List<Node<T>> update(Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values);
+
+  /**
+   * Checks, changing nothing and making no node or value, that {@link #update} would accept this
+   * set; a caller that must prepare something per endpoint (a pool, a subchannel) or that holds
+   * several balancers (label subsets) checks first.
+   *
+   * @throws IllegalArgumentException naming the bad part, exactly when {@link #update} would
+   *     reject the set
+   */
+  void validate(Collection<Endpoint> endpoints);
 
   /** Returns the current nodes, in update order. */
   List<Node<T>> nodes();

@@ -54,13 +54,17 @@ public final class Maglev<T> extends AbstractHashBalancer<T> {
   }
 
   @Override
+  void checkWeights(int[] weights) {
+    if (weights.length > hashConfig.tableSize()) {
+      throw new IllegalArgumentException("endpoints: " + weights.length + " (expected: at most"
+          + " the Maglev tableSize " + hashConfig.tableSize() + ", better 100 times fewer)");
+    }
+  }
+
+  @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
     int n = nodes.length;
     int m = hashConfig.tableSize();
-    if (n > m) {
-      throw new IllegalArgumentException("endpoints: " + n + " (expected: at most the Maglev"
-          + " tableSize " + m + ", better 100 times fewer)");
-    }
     // turns go in name order, so the table does not depend on the order of the endpoints
     String[] names = new String[n];
     Integer[] byName = new Integer[n];

@@ -88,8 +88,8 @@ public final class RingHash<T> extends AbstractHashBalancer<T> {
     for (int i = 0; i < n; i++) {
       List<? extends SocketAddress> group = hashConfig.ringAddresses().apply(endpoints[i]);
       if (group == null || group.isEmpty()) {
-        throw new IllegalArgumentException("ring address of " + endpoints[i].address()
-            + ": none (expected: at least one socket address)");
+        throw new IllegalStateException("ringAddresses gave no address for "
+            + endpoints[i].address() + " (expected: at least one)");
       }
       order.put(new Group(group.hashCode()), i);
       names[i] = ascii(group.get(0) + "_");

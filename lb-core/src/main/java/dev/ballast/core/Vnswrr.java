@@ -42,13 +42,23 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
-    int g = 0;
-    for (int w : weights) {
-      g = gcd(g, w);
-    }
-    int[] reduced = new int[weights.length];
+  void checkWeights(int[] weights) {
     long size = 0;
+    int g = gcd(weights);
+    for (int w : weights) {
+      size += w / g;
+    }
+    if (size > MAX_RING) {
+      throw new IllegalArgumentException("weights: Σ weight/gcd = " + size
+          + " virtual nodes (expected: <= " + MAX_RING + "; use smaller or more even weights)");
+    }
+  }
+
+  @Override
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+    int g = gcd(weights);
+    int[] reduced = new int[weights.length];
+    int size = 0; // at most MAX_RING: checkWeights ran first
     for (int i = 0; i < weights.length; i++) {
       reduced[i] = weights[i] / g;
       size += reduced[i];
@@ -56,11 +66,15 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
     if (size == nodes.length) {
       return new RoundRobin.RoundRobinSnapshot<>(NAME, nodes, config);
     }
-    if (size > MAX_RING) {
-      throw new IllegalArgumentException("weights: Σ weight/gcd = " + size
-          + " virtual nodes (expected: <= " + MAX_RING + "; use smaller or more even weights)");
+    return new RingSnapshot<>(nodes, reduced, size, config);
+  }
+
+  private static int gcd(int[] weights) {
+    int g = 0;
+    for (int w : weights) {
+      g = gcd(g, w);
     }
-    return new RingSnapshot<>(nodes, reduced, (int) size, config);
+    return g;
   }
 
   private static int gcd(int a, int b) {

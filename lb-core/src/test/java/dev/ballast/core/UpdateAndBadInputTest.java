@@ -97,6 +97,35 @@ class UpdateAndBadInputTest {
     assertThat(counts[0]).isGreaterThan(counts[1] / 2);
   }
 
+  /**
+   * The update contract: a rejected set makes no value (no pool, no subchannel) and changes
+   * nothing, whichever check rejects it; {@link Balancer#validate} rejects exactly the same sets.
+   */
+  @ParameterizedTest
+  @EnumSource(Algorithm.class)
+  void aRejectedUpdateMakesNoValue(Algorithm algorithm) {
+    Balancer<Integer> b = balancer(algorithm, seeded(7), 1, 1);
+    List<Node<Integer>> before = b.nodes();
+    List<List<Endpoint>> bad = new ArrayList<>();
+    bad.add(List.of(Endpoint.parse("x:1"), Endpoint.parse("y:1"), Endpoint.parse("x:1;weight=2")));
+    bad.add(List.of(Endpoint.parse("x:1;weight=" + Integer.MAX_VALUE), Endpoint.parse("y:1")));
+    if (algorithm == Algorithm.VNSWRR) {
+      // accepted by every other algorithm: only the ring is too large
+      bad.add(List.of(Endpoint.parse("x:1;weight=16777216"), Endpoint.parse("y:1;weight=16777217")));
+    }
+    AtomicInteger made = new AtomicInteger();
+    for (List<Endpoint> set : bad) {
+      assertThatThrownBy(() -> b.validate(set)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> b.update(set, e -> made.incrementAndGet()))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(made).hasValue(0);
+    assertThat(b.nodes()).isEqualTo(before);
+    List<Endpoint> good = List.of(Endpoint.parse("x:1;weight=16777215"), Endpoint.parse("y:1"));
+    b.validate(good);
+    assertThat(b.nodes()).isEqualTo(before);
+  }
+
   @Test
   void vnswrrRejectsARingTooLargeToHold() {
     Balancer<Integer> b = balancer(Algorithm.VNSWRR, seeded(3), 1, 1);
