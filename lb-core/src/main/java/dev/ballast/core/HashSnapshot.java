@@ -82,7 +82,7 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
         last = o;
         tried++;
         Node<T> node = nodes[o];
-        if (node.availability().compareTo(skipped) < 0 && fits(o, inFlightWithThis)) {
+        if (node.availability().ordinal() < skipped.ordinal() && fits(o, inFlightWithThis)) {
           return node;
         }
       }
@@ -111,7 +111,7 @@ abstract class HashSnapshot<T> extends Snapshot<T> {
       int j = start + i < n ? start + i : start + i - n;
       Node<T> node = nodes[j];
       Availability a = node.availability();
-      if (a.compareTo(skipped) < 0 && fits(j, inFlightWithThis)) {
+      if (a.ordinal() < skipped.ordinal() && fits(j, inFlightWithThis)) {
         return node;
       }
       if (a == Availability.OPEN) {
