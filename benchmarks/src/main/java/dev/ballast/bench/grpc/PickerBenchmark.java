@@ -158,7 +158,7 @@ public class PickerBenchmark {
     helper.syncContext.execute(lb::shutdown);
   }
 
-  private LoadBalancer.PickResult callOnce() {
+  LoadBalancer.PickResult callOnce() {
     LoadBalancer.PickResult r = picker.pickSubchannel(args);
     ClientStreamTracer.Factory f = r.getStreamTracerFactory();
     if (f != null) {
