@@ -21,7 +21,9 @@ abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements Ha
   @Override
   public final Node<T> pick(long hash) {
     Snapshot<T> s = current();
-    Node<T> node = s instanceof HashSnapshot ? ((HashSnapshot<T>) s).pick(hash, Availability.CLOSED) : s.pick();
+    Node<T> node = s instanceof HashSnapshot
+        ? ((HashSnapshot<T>) s).pick(hash, Availability.CLOSED)
+        : s.pick(); // the empty set: throws
     node.acquire();
     return node;
   }

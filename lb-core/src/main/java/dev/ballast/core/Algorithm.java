@@ -52,7 +52,10 @@ public enum Algorithm {
     return this == RING_HASH || this == KETAMA || this == MAGLEV;
   }
 
-  /** Creates a new balancer of this algorithm; the key-picking ones get {@link HashConfig#defaults()}. */
+  /**
+   * Creates a new balancer of this algorithm; those that pick by key get {@link
+   * HashConfig#defaults()}.
+   */
   public <T> Balancer<T> create(BalancerConfig config) {
     return create(config, HashConfig.defaults());
   }

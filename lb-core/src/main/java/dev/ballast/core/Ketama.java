@@ -33,7 +33,7 @@ public final class Ketama<T> extends AbstractHashBalancer<T> {
   /** The port libmemcached and twemproxy leave out of a server's name. */
   public static final int DEFAULT_PORT = 11211;
 
-  /** Creates a balancer with {@link BalancerConfig#defaults()} and {@link HashConfig#defaults()}. */
+  /** Creates a balancer with the default {@link BalancerConfig} and {@link HashConfig}. */
   public Ketama() {
     this(BalancerConfig.defaults(), HashConfig.defaults());
   }

@@ -9,8 +9,8 @@ import java.util.Objects;
  * configuration name ({@code hash: fnv1a_64}), each returning twemproxy's 32-bit value so that a
  * key lands on the same server as through twemproxy. They hash the key's UTF-8 bytes; as in
  * twemproxy, bytes above 0x7F enter the {@code fnv1} family and {@code one_at_a_time}
- * sign-extended (C's signed {@code char} on x86). twemproxy's {@code hsieh}, {@code jenkins} and {@code
- * crc16} are not offered.
+ * sign-extended (C's signed {@code char} on x86). twemproxy's {@code hsieh}, {@code jenkins}
+ * and {@code crc16} are not offered.
  */
 public enum KeyHash {
   /** FNV-1a with FNV-64's offset and prime, computed in 32 bits: twemproxy's default. */

@@ -34,7 +34,7 @@ public final class Maglev<T> extends AbstractHashBalancer<T> {
   /** The algorithm's name: {@code maglev}. */
   public static final String NAME = "maglev";
 
-  /** Creates a balancer with {@link BalancerConfig#defaults()} and {@link HashConfig#defaults()}. */
+  /** Creates a balancer with the default {@link BalancerConfig} and {@link HashConfig}. */
   public Maglev() {
     this(BalancerConfig.defaults(), HashConfig.defaults());
   }

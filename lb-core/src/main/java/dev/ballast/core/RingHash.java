@@ -39,7 +39,7 @@ public final class RingHash<T> extends AbstractHashBalancer<T> {
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
-  /** Creates a balancer with {@link BalancerConfig#defaults()} and {@link HashConfig#defaults()}. */
+  /** Creates a balancer with the default {@link BalancerConfig} and {@link HashConfig}. */
   public RingHash() {
     this(BalancerConfig.defaults(), HashConfig.defaults());
   }

@@ -152,7 +152,8 @@ class HashBalancerTest {
     assertThat(ring.hash("")).isEqualTo(0xEF46DB3751D8E999L);
     assertThat(ring.hash("abc")).isEqualTo(0x44BC2CF5AD770999L);
     assertThat(ketama.hash("")).isEqualTo(0x84222325L);
-    assertThat(ring.hash("d\u00e9j\u00e0")).isEqualTo(ring.hash(new StringBuilder("d\u00e9j\u00e0")));
+    assertThat(ring.hash("d\u00e9j\u00e0"))
+        .isEqualTo(ring.hash(new StringBuilder("d\u00e9j\u00e0")));
   }
 
   @Test

@@ -13,9 +13,9 @@ import java.util.Objects;
 
 /**
  * A gRPC policy that sends each call to the subchannel its key hashes to, over an lb-core {@link
- * dev.ballast.core.HashBalancer}: {@code ballast_ring_hash} ({@link BallastRingHashLoadBalancerProvider}),
- * {@code ketama} ({@link KetamaLoadBalancerProvider}) and {@code maglev} ({@link
- * MaglevLoadBalancerProvider}).
+ * dev.ballast.core.HashBalancer}: {@code ballast_ring_hash} ({@link
+ * BallastRingHashLoadBalancerProvider}), {@code ketama} ({@link KetamaLoadBalancerProvider}) and
+ * {@code maglev} ({@link MaglevLoadBalancerProvider}).
  *
  * <p>A call's key is {@link #REQUEST_KEY} if set, else the value of the header named by the
  * config's {@code requestHashHeader} (gRFC A76; repeated values joined with commas); a call with

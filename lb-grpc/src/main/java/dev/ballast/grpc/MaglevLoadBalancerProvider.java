@@ -4,7 +4,8 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code maglev}: Maglev hashing ({@link dev.ballast.core.Maglev}), a prime-sized lookup table of 65,537 entries by default. Config: see {@link HashLoadBalancerProvider}.
+ * The gRPC policy {@code maglev}: Maglev hashing ({@link dev.ballast.core.Maglev}), a prime-sized
+ * lookup table of 65,537 entries by default. Config: see {@link HashLoadBalancerProvider}.
  */
 public final class MaglevLoadBalancerProvider extends HashLoadBalancerProvider {
 

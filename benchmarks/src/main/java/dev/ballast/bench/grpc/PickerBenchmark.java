@@ -254,7 +254,8 @@ public class PickerBenchmark {
 
     /** Reports CONNECTING then READY on the subchannels made since the last call; their count. */
     int connectNew() {
-      List<BenchSubchannel> fresh = new ArrayList<>(subchannels.subList(reported, subchannels.size()));
+      List<BenchSubchannel> fresh =
+          new ArrayList<>(subchannels.subList(reported, subchannels.size()));
       reported = subchannels.size();
       for (BenchSubchannel sc : fresh) {
         syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));

@@ -10,7 +10,8 @@ import java.util.Arrays;
  * ours / gRPC's.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.grpc.RingHashPickRatio [rounds] [subchannels]
+ * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.grpc.RingHashPickRatio \
+ *     [rounds] [subchannels]
  * </pre>
  */
 public final class RingHashPickRatio {
