@@ -24,27 +24,29 @@ import java.util.stream.Stream;
 
 /**
  * A real twemproxy ({@code /usr/sbin/nutcracker}, Debian's {@code nutcracker}) with {@code
- * distribution: ketama} in front of real memcached servers ({@code /usr/bin/memcached}), all on
- * free 127.0.0.1 ports, started from a generated configuration in a temporary directory and
- * stopped by {@link #close()}. Both are installed by scripts/install-test-deps.sh.
+ * distribution: ketama} pools in front of real memcached servers ({@code /usr/bin/memcached}),
+ * all on free 127.0.0.1 ports, started from a generated configuration in a temporary directory
+ * and stopped by {@link #close()}. Both are installed by scripts/install-test-deps.sh. Pools share
+ * the memcached servers, so each pool should be given keys of its own.
  */
 final class Twemproxy implements AutoCloseable {
 
   static final Path NUTCRACKER = Path.of("/usr/sbin/nutcracker");
   static final Path MEMCACHED = Path.of("/usr/bin/memcached");
 
+  /**
+   * One pool: its key hash ({@code hash:}, e.g. {@code fnv1a_64}) and servers, the first {@code
+   * weights.length} memcached servers with these weights and, unless null, these names.
+   */
+  record Pool(String hash, int[] weights, String[] names) {}
+
   private final Path dir;
   private final List<Process> processes = new ArrayList<>();
   private final int[] memcachedPorts;
-  private final int port;
+  private final int[] poolPorts;
 
-  /**
-   * Starts one memcached per weight and a twemproxy over them in that order.
-   *
-   * @param names the servers' twemproxy names, or null for none (then named by host:port)
-   * @param hash twemproxy's {@code hash:}, e.g. {@code fnv1a_64}
-   */
-  Twemproxy(int[] weights, String[] names, String hash) throws IOException {
+  /** Starts {@code memcacheds} memcached servers and one twemproxy serving the pools. */
+  Twemproxy(int memcacheds, List<Pool> pools) throws IOException {
     for (Path p : List.of(NUTCRACKER, MEMCACHED)) {
       if (!Files.isExecutable(p)) {
         throw new IllegalStateException(p + " not found (expected: installed by "
@@ -52,24 +54,19 @@ final class Twemproxy implements AutoCloseable {
       }
     }
     dir = Files.createTempDirectory("ballast-twemproxy");
-    memcachedPorts = new int[weights.length];
+    memcachedPorts = new int[memcacheds];
+    poolPorts = new int[pools.size()];
     try {
-      port = startAll(weights, names, hash);
+      startAll(pools);
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
     }
   }
 
-  private int startAll(int[] weights, String[] names, String hash) throws IOException {
-    StringBuilder conf = new StringBuilder();
-    int port = freePort();
-    conf.append("pool:\n  listen: 127.0.0.1:").append(port)
-        .append("\n  hash: ").append(hash)
-        .append("\n  distribution: ketama\n  auto_eject_hosts: false\n  timeout: 10000\n")
-        .append("  servers:\n");
+  private void startAll(List<Pool> pools) throws IOException {
     boolean root = "root".equals(System.getProperty("user.name"));
-    for (int i = 0; i < weights.length; i++) {
+    for (int i = 0; i < memcachedPorts.length; i++) {
       memcachedPorts[i] = freePort();
       List<String> cmd = new ArrayList<>(List.of(MEMCACHED.toString(), "-l", "127.0.0.1",
           "-p", Integer.toString(memcachedPorts[i]), "-U", "0", "-m", "64", "-t", "1"));
@@ -77,8 +74,20 @@ final class Twemproxy implements AutoCloseable {
         cmd.addAll(List.of("-u", "root"));
       }
       start(cmd, "memcached-" + i);
-      conf.append("   - 127.0.0.1:").append(memcachedPorts[i]).append(':').append(weights[i])
-          .append(names == null ? "" : " " + names[i]).append('\n');
+    }
+    StringBuilder conf = new StringBuilder();
+    for (int p = 0; p < pools.size(); p++) {
+      Pool pool = pools.get(p);
+      poolPorts[p] = freePort();
+      conf.append("pool").append(p).append(":\n  listen: 127.0.0.1:").append(poolPorts[p])
+          .append("\n  hash: ").append(pool.hash())
+          .append("\n  distribution: ketama\n  auto_eject_hosts: false\n  timeout: 10000\n")
+          .append("  servers:\n");
+      for (int i = 0; i < pool.weights().length; i++) {
+        conf.append("   - 127.0.0.1:").append(memcachedPorts[i]).append(':')
+            .append(pool.weights()[i])
+            .append(pool.names() == null ? "" : " " + pool.names()[i]).append('\n');
+      }
     }
     Path yml = dir.resolve("nutcracker.yml");
     Files.writeString(yml, conf.toString(), StandardCharsets.UTF_8);
@@ -88,8 +97,9 @@ final class Twemproxy implements AutoCloseable {
     for (int p : memcachedPorts) {
       awaitAccepting(p);
     }
-    awaitAccepting(port);
-    return port;
+    for (int p : poolPorts) {
+      awaitAccepting(p);
+    }
   }
 
   private void start(List<String> cmd, String name) throws IOException {
@@ -102,9 +112,9 @@ final class Twemproxy implements AutoCloseable {
     return memcachedPorts.clone();
   }
 
-  /** Stores every key (value "1") through twemproxy, pipelined in batches of 500. */
-  void setAll(List<String> keys) throws IOException {
-    try (Socket s = connect(port)) {
+  /** Stores every key (value "1") through a pool, pipelined in batches of 500. */
+  void setAll(int pool, List<String> keys) throws IOException {
+    try (Socket s = connect(poolPorts[pool])) {
       OutputStream out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
       InputStream in = new BufferedInputStream(s.getInputStream(), 1 << 16);
       for (int from = 0; from < keys.size(); from += 500) {
@@ -179,7 +189,8 @@ final class Twemproxy implements AutoCloseable {
               + "; log: " + log());
         }
       }
-      try (Socket s = connect(p)) {
+      try {
+        connect(p).close();
         return;
       } catch (IOException notYet) {
         if (System.nanoTime() - end > 0) {
