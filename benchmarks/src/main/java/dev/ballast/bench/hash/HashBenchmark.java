@@ -2,6 +2,7 @@ package dev.ballast.bench.hash;
 
 import dev.ballast.bench.subset.SubsetData;
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
@@ -41,15 +42,19 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class HashBenchmark {
 
-  /** The algorithm, by {@link Algorithm#id()}. */
-  @Param({"ring_hash", "ketama", "maglev"})
+  /**
+   * The algorithm, by {@link Algorithm#id()}; {@code round_robin}, whose picks take no hash (one
+   * atomic increment), is the baseline of the same run.
+   */
+  @Param({"round_robin", "ring_hash", "ketama", "maglev"})
   public String algorithm;
 
   /** The number of endpoints. */
   @Param({"10", "100", "1000"})
   public int n;
 
-  private HashBalancer<Integer> balancer;
+  private Balancer<Integer> balancer;
+  private HashBalancer<Integer> hashing;
   private List<Endpoint> endpoints;
   private final long[] hashes = new long[4096];
   private final String[] keys = new String[4096];
@@ -63,9 +68,10 @@ public class HashBenchmark {
     for (int i = 0; i < n; i++) {
       endpoints.add(Endpoint.of(SubsetData.host(i), 8080, 1 + random.nextInt(10), Map.of()));
     }
-    balancer = (HashBalancer<Integer>) Algorithm.fromName(algorithm)
-        .<Integer>create(BalancerConfig.defaults(), HashConfig.defaults());
+    balancer = Algorithm.fromName(algorithm)
+        .create(BalancerConfig.defaults(), HashConfig.defaults());
     balancer.update(endpoints, endpoints::indexOf);
+    hashing = balancer instanceof HashBalancer ? (HashBalancer<Integer>) balancer : null;
     for (int i = 0; i < hashes.length; i++) {
       hashes[i] = random.nextLong();
       keys[i] = Long.toString(random.nextLong() >>> 1, 36) + "-user";
@@ -75,7 +81,8 @@ public class HashBenchmark {
   /** One pick by hash and its release. */
   @Benchmark
   public Node<Integer> pickHash() {
-    Node<Integer> node = balancer.pick(hashes[next++ & 4095]);
+    long hash = hashes[next++ & 4095];
+    Node<Integer> node = hashing != null ? hashing.pick(hash) : balancer.pick();
     node.cancel();
     return node;
   }
@@ -83,7 +90,8 @@ public class HashBenchmark {
   /** One pick by key (hashed here) and its release. */
   @Benchmark
   public Node<Integer> pickKey() {
-    Node<Integer> node = balancer.pick(keys[next++ & 4095]);
+    String key = keys[next++ & 4095];
+    Node<Integer> node = hashing != null ? hashing.pick(key) : balancer.pick();
     node.cancel();
     return node;
   }
