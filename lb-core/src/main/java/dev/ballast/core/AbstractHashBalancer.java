@@ -3,6 +3,7 @@ package dev.ballast.core;
 import dev.ballast.core.internal.KeyBytes;
 import dev.ballast.core.internal.XxHash64;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the key-hashing balancers share: the pick by hash over a {@link HashSnapshot}, and a
@@ -34,7 +35,7 @@ abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements Ha
   }
 
   /** The total of pending requests that bounded loads read, or null when loads are unbounded. */
-  final java.util.concurrent.atomic.LongAdder inFlight() {
+  final LongAdder inFlight() {
     return metric instanceof LoadMetric.InFlight ? ((LoadMetric.InFlight) metric).total : null;
   }
 

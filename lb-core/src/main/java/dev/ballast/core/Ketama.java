@@ -2,7 +2,6 @@ package dev.ballast.core;
 
 import dev.ballast.core.internal.KeyBytes;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Ketama consistent hashing as twemproxy ({@code distribution: ketama}, {@code nc_ketama.c}) and
@@ -96,8 +95,8 @@ public final class Ketama<T> extends AbstractHashBalancer<T> {
         }
       }
     }
-    return new ContinuumSnapshot<>(nodes, weights, Sorting.byKey(points, owners, size), config,
-        hashConfig.loadBound(), inFlight());
+    return new RingSnapshot<>(NAME, nodes, weights, points, owners, size, 0xFFFF_FFFFL, true,
+        config, hashConfig.loadBound(), inFlight());
   }
 
   /** Returns point {@code x} (0-3) of an MD5 digest: bytes 4x to 4x+3, little-endian. */
@@ -105,43 +104,5 @@ public final class Ketama<T> extends AbstractHashBalancer<T> {
     int i = 4 * x;
     return (digest[i] & 0xFFL) | (digest[i + 1] & 0xFFL) << 8 | (digest[i + 2] & 0xFFL) << 16
         | (digest[i + 3] & 0xFFL) << 24;
-  }
-
-  private static final class ContinuumSnapshot<T> extends HashSnapshot<T> {
-    private final long[] points;
-    private final int[] owners;
-
-    ContinuumSnapshot(Node<T>[] nodes, int[] weights, Sorting.Sorted sorted,
-        BalancerConfig config, double loadBound, LongAdder inFlight) {
-      super(NAME, nodes, weights, config, loadBound, inFlight);
-      this.points = sorted.keys;
-      this.owners = sorted.owners;
-    }
-
-    @Override
-    int positions() {
-      return points.length;
-    }
-
-    @Override
-    int position(long hash) {
-      long h = hash & 0xFFFFFFFFL;
-      int lo = 0;
-      int hi = points.length;
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (points[mid] < h) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
-      }
-      return lo == points.length ? 0 : lo;
-    }
-
-    @Override
-    int owner(int position) {
-      return owners[position];
-    }
   }
 }

@@ -126,7 +126,7 @@ public final class RingHash<T> extends AbstractHashBalancer<T> {
         owners[size++] = i;
       }
     }
-    return new RingSnapshot<>(nodes, weights, Sorting.byKey(hashes, owners, size), config,
+    return new RingSnapshot<>(NAME, nodes, weights, hashes, owners, size, -1L, false, config,
         hashConfig.loadBound(), inFlight());
   }
 
@@ -155,43 +155,6 @@ public final class RingHash<T> extends AbstractHashBalancer<T> {
     @Override
     public boolean equals(Object o) {
       return this == o;
-    }
-  }
-
-  private static final class RingSnapshot<T> extends HashSnapshot<T> {
-    private final long[] ring;
-    private final int[] owners;
-
-    RingSnapshot(Node<T>[] nodes, int[] weights, Sorting.Sorted sorted, BalancerConfig config,
-        double loadBound, java.util.concurrent.atomic.LongAdder inFlight) {
-      super(NAME, nodes, weights, config, loadBound, inFlight);
-      this.ring = sorted.keys;
-      this.owners = sorted.owners;
-    }
-
-    @Override
-    int positions() {
-      return ring.length;
-    }
-
-    @Override
-    int position(long hash) {
-      int lo = 0;
-      int hi = ring.length;
-      while (lo < hi) {
-        int mid = (lo + hi) >>> 1;
-        if (ring[mid] < hash) {
-          lo = mid + 1;
-        } else {
-          hi = mid;
-        }
-      }
-      return lo == ring.length ? lo - 1 : lo;
-    }
-
-    @Override
-    int owner(int position) {
-      return owners[position];
     }
   }
 }

@@ -3,12 +3,7 @@ package dev.ballast.grpc;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.grpc.internal.HashLoadBalancer;
-import dev.ballast.grpc.internal.HashPolicyConfig;
 import io.grpc.CallOptions;
-import io.grpc.LoadBalancer;
-import io.grpc.LoadBalancerProvider;
-import io.grpc.NameResolver.ConfigOrError;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,8 +14,9 @@ import java.util.Objects;
  *
  * <p>A call's key is {@link #REQUEST_KEY} if set, else the value of the header named by the
  * config's {@code requestHashHeader} (gRFC A76; repeated values joined with commas); a call with
- * neither goes to a random subchannel. A key whose subchannel is not READY (or is over its
- * bounded load) goes to the next one on the ring or table. Config (service-config JSON, every
+ * neither goes to a random subchannel. A key whose subchannel failed (TRANSIENT_FAILURE) or is
+ * over its bounded load goes to the next one on the ring or table; one whose subchannel is
+ * connecting waits for it, as in gRPC's {@code ring_hash}. Config (service-config JSON, every
  * field optional):
  *
  * <pre>{@code
@@ -33,64 +29,30 @@ import java.util.Objects;
  *  "nameLabel": "name"}               ketama, maglev: the endpoint label naming a server
  * }</pre>
  */
-public abstract class HashLoadBalancerProvider extends LoadBalancerProvider {
+public abstract class HashLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 
   /**
    * The call option carrying a call's key; when set, no header is read. Use it as {@code
    * stub.withOption(REQUEST_KEY, "user-42")}.
    */
-  public static final CallOptions.Key<String> REQUEST_KEY =
-      CallOptions.Key.create("ballast.requestKey");
-
-  private final Algorithm algorithm;
-  private final String policyName;
-  private final BalancerConfig base;
+  public static final CallOptions.Key<String> REQUEST_KEY = HashLoadBalancer.REQUEST_KEY;
 
   /**
    * Creates the provider.
    *
    * @param base lb-core settings (e.g. a seeded random source for calls without a key); panic
    *     picks are always off
+   * @throws IllegalArgumentException if the algorithm does not pick by key
    */
   protected HashLoadBalancerProvider(Algorithm algorithm, String policyName, BalancerConfig base) {
+    super(checked(algorithm), policyName, base);
+  }
+
+  private static Algorithm checked(Algorithm algorithm) {
     if (!Objects.requireNonNull(algorithm, "algorithm").picksByKey()) {
       throw new IllegalArgumentException(
           "algorithm: " + algorithm.id() + " (expected: one that picks by key)");
     }
-    this.algorithm = algorithm;
-    this.policyName = Objects.requireNonNull(policyName, "policyName");
-    this.base = Objects.requireNonNull(base, "base");
-  }
-
-  /** Returns the algorithm this policy balances with. */
-  public final Algorithm algorithm() {
     return algorithm;
-  }
-
-  @Override
-  public final boolean isAvailable() {
-    return true;
-  }
-
-  /** Returns 5, the priority of gRPC's built-in policies. */
-  @Override
-  public final int getPriority() {
-    return 5;
-  }
-
-  @Override
-  public final String getPolicyName() {
-    return policyName;
-  }
-
-  @Override
-  public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return new HashLoadBalancer(helper, algorithm, policyName, base, REQUEST_KEY);
-  }
-
-  /** Parses the config (see the class comment); a bad value is returned as an error naming it. */
-  @Override
-  public final ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
-    return HashPolicyConfig.parse(algorithm, policyName, rawConfig);
   }
 }

@@ -21,10 +21,13 @@ import java.util.function.Function;
  */
 public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
+  /** The call option carrying a call's key (public as {@code HashLoadBalancerProvider}'s). */
+  public static final CallOptions.Key<String> REQUEST_KEY =
+      CallOptions.Key.create("ballast.requestKey");
+
   private final Algorithm algorithm;
   private final String policyName;
   private final BalancerConfig base;
-  private final CallOptions.Key<String> keyOption;
   private HashPolicyConfig config;
   private HashBalancer<Backend> balancer;
 
@@ -32,15 +35,13 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
    * Creates the load balancer.
    *
    * @param base the lb-core settings (random source for calls without a key); panic picks off
-   * @param keyOption the call option carrying a call's key
    */
   public HashLoadBalancer(Helper helper, Algorithm algorithm, String policyName,
-      BalancerConfig base, CallOptions.Key<String> keyOption) {
+      BalancerConfig base) {
     super(helper);
     this.algorithm = algorithm;
     this.policyName = policyName;
     this.base = base.toBuilder().panicPick(false).build();
-    this.keyOption = keyOption;
   }
 
   @Override
@@ -77,7 +78,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    return new HashPicker(balancer, config.requestHashHeader(), keyOption,
+    return new HashPicker(balancer, config.requestHashHeader(), REQUEST_KEY,
         config.hashConfig().loadBound() > 0);
   }
 
