@@ -51,6 +51,8 @@ class HashPolicyConfigTest {
     assertThat(ketama.requestHashHeader()).isNull();
     assertThat(maglev.hashConfig().tableSize()).isEqualTo(251);
     assertThat(maglev.hashConfig().loadBound()).isZero();
+    // equal configs keep the balancer (and its nodes' state) across resolutions
+    assertThat(parsed("maglev", Map.of("tableSize", 251.0))).isEqualTo(maglev);
   }
 
   @ParameterizedTest
