@@ -1,6 +1,8 @@
 package dev.ballast.netty;
 
+import dev.ballast.core.source.EndpointFeed;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,6 +25,17 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code ballast.client.acquires.pending} (gauge; endpoint)
  *   <li>{@code ballast.client.retries}, {@code ballast.client.retries.budget.exhausted} (counters)
  *   <li>{@code ballast.client.ejections} (counter; endpoint)
+ * </ul>
+ *
+ * <p>With an endpoint source, beside them and tagged {@code client} and {@code source} (e.g.
+ * {@code etcd:/services/orders/}):
+ *
+ * <ul>
+ *   <li>{@code ballast.source.endpoints} (gauge) — endpoints the client holds from the source
+ *   <li>{@code ballast.source.updates} (counter) — changes applied
+ *   <li>{@code ballast.source.rejected} (counter) — entries skipped (malformed, duplicate...)
+ *   <li>{@code ballast.source.up} (gauge, 1 or 0) — whether the source is connected and current
+ *   <li>{@code ballast.source.staleness} (gauge, seconds) — since the source was last current
  * </ul>
  *
  * <p>Only loaded when a registry is configured, so Micrometer stays optional.
@@ -76,6 +89,22 @@ final class MicrometerClientMetrics implements ClientMetrics {
   @Override
   public void call(boolean success, long latencyNanos) {
     (success ? callsOk : callsFailed).record(latencyNanos, TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void source(EndpointFeed feed) {
+    Tags st = tags.and("source", feed.name());
+    Gauge.builder("ballast.source.endpoints", feed, EndpointFeed::endpointCount).tags(st)
+        .description("endpoints held from the source").register(registry);
+    FunctionCounter.builder("ballast.source.updates", feed, EndpointFeed::updatesApplied)
+        .tags(st).description("changes applied from the source").register(registry);
+    FunctionCounter.builder("ballast.source.rejected", feed, EndpointFeed::entriesRejected)
+        .tags(st).description("source entries skipped").register(registry);
+    Gauge.builder("ballast.source.up", feed, f -> f.isUp() ? 1 : 0).tags(st)
+        .description("1 while the source is connected and current").register(registry);
+    Gauge.builder("ballast.source.staleness", feed, EndpointFeed::stalenessSeconds).tags(st)
+        .baseUnit("seconds").description("seconds since the source was last current")
+        .register(registry);
   }
 
   @Override

@@ -101,6 +101,9 @@ public final class BallastClients implements AutoCloseable {
             .baseEjectionTime(o.baseEjectionTime())
             .maxEjectionPercent(o.maxEjectionPercent())
             .build());
+    if (s.source() != null) {
+      b.source(s.source());
+    }
     ClientSettings.Subset subset = s.subset();
     if (subset.enabled()) {
       b.subsets(subset.selectors(), subset.fallbackPolicy(), subset.defaultSubset())

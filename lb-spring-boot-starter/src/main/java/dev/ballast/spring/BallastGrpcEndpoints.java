@@ -1,6 +1,8 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.grpc.EndpointRegistry;
 import dev.ballast.spring.internal.PropertyChecks;
 import java.util.ArrayList;
@@ -29,13 +31,22 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
 
   private final BallastSettings settings;
   private final EndpointRegistry registry;
+  private final List<EndpointFeed> feeds = new ArrayList<>();
 
-  /** Publishes every client's endpoints into the registry at once. */
+  /**
+   * Publishes every client's endpoints into the registry at once; a client whose endpoints
+   * come from discovery has them published as its source pushes them.
+   */
   public BallastGrpcEndpoints(BallastSettings settings, EndpointRegistry registry) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.registry = Objects.requireNonNull(registry, "registry");
     for (ClientSettings c : settings.clients().values()) {
-      registry.publish(c.name(), c.endpoints());
+      if (c.source() == null) {
+        registry.publish(c.name(), c.endpoints());
+      } else {
+        feeds.add(EndpointFeed.builder(EndpointSourceProvider.open(c.source()))
+            .start(endpoints -> registry.publish(c.name(), endpoints)));
+      }
     }
   }
 
@@ -45,8 +56,11 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    */
   @Override
   public void close() {
+    feeds.forEach(EndpointFeed::close);
     for (ClientSettings c : settings.clients().values()) {
-      registry.unpublish(c.name(), c.endpoints());
+      if (c.source() == null) {
+        registry.unpublish(c.name(), c.endpoints());
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Ballast's properties, under {@code ballast.}: named clients under {@code ballast.clients.<name>.}
@@ -134,6 +135,15 @@ public class BallastProperties {
 
     /** Outlier detection: ejecting endpoints that keep failing. */
     private final OutlierDetection outlierDetection = new OutlierDetection();
+
+    /** Endpoints from a registry or DNS instead of the endpoints list. */
+    @NestedConfigurationProperty
+    private final DiscoveryProperties discovery = new DiscoveryProperties();
+
+    /** Returns where the endpoints come from when not listed. */
+    public DiscoveryProperties getDiscovery() {
+      return discovery;
+    }
 
     /** Returns the endpoints in textual form; empty by default. */
     public List<String> getEndpoints() {

@@ -35,6 +35,8 @@ import java.util.TreeMap;
  * @param pool the per-endpoint connection-pool settings
  * @param retryBudget the retry-budget settings
  * @param outlierDetection the outlier-detection settings
+ * @param source the target of the endpoint source ({@code zookeeper://}, {@code etcd://},
+ *     {@code ballast-dns://}) when the endpoints come from discovery, else null
  */
 public record ClientSettings(
     String name,
@@ -50,7 +52,8 @@ public record ClientSettings(
     Subset subset,
     Pool pool,
     RetryBudget retryBudget,
-    OutlierDetection outlierDetection) {
+    OutlierDetection outlierDetection,
+    String source) {
 
   private static final String ENDPOINT_FORM =
       "host:port[;weight=N][;key=value...], e.g. 10.0.0.1:7000;weight=3;zone=us-east";
@@ -143,7 +146,13 @@ public record ClientSettings(
   public static ClientSettings from(
       String name, String prefix, BallastProperties.Client client, boolean requireEndpoints) {
     PropertyChecks p = new PropertyChecks(prefix);
-    List<Endpoint> endpoints = endpoints(p, client.getEndpoints(), requireEndpoints);
+    String source = DiscoverySettings.target(p, client.getDiscovery());
+    List<Endpoint> endpoints =
+        endpoints(p, client.getEndpoints(), requireEndpoints && source == null);
+    if (source != null && !endpoints.isEmpty()) {
+      throw p.invalid("discovery", source, "endpoints given too",
+          "either endpoints or a discovery source");
+    }
     String balancer = p.notBlank("balancer", client.getBalancer(), BALANCER_FORM);
     Algorithm algorithm;
     try {
@@ -167,7 +176,8 @@ public record ClientSettings(
     return new ClientSettings(name, endpoints, algorithm, config, timeout, maxAttempts, slow,
         grace, lateWait, protocol,
         subset(p, client.getSubset()), pool(p, client.getPool()),
-        retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()));
+        retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()),
+        source);
   }
 
   private static List<Endpoint> endpoints(PropertyChecks p, List<String> texts, boolean required) {
