@@ -57,9 +57,8 @@ class HashPolicyConfigTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "ballast_ring_hash|{\"tableSize\": 7}|ballast_ring_hash config: ballast_ring_hash: unknown"
-          + " field 'tableSize' (expected: one of [loadBound, maxRingSize, minRingSize,"
-          + " requestHashHeader])",
+      "ballast_ring_hash|{\"tableSize\": 7}|ballast_ring_hash config: unknown field 'tableSize'"
+          + " (expected: one of [loadBound, maxRingSize, minRingSize, requestHashHeader])",
       "ballast_ring_hash|{\"minRingSize\": 9000, \"maxRingSize\": 100}|ballast_ring_hash config:"
           + " minRingSize: 9000 (expected: <= maxRingSize 100)",
       "maglev|{\"tableSize\": 1000}|maglev config: tableSize: 1000 (expected: a prime from 2 to"

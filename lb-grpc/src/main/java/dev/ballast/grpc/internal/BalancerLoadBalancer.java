@@ -37,6 +37,12 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
   }
 
   @Override
+  void validate(Object policyConfig, List<Endpoint> endpoints) {
+    // which sets a balancer accepts depends on its algorithm only, not on the policy's fields
+    (balancer != null ? balancer : algorithm.<Backend>create(base)).validate(endpoints);
+  }
+
+  @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
     AlgorithmPolicyConfig c = policyConfig instanceof AlgorithmPolicyConfig
@@ -49,6 +55,12 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     target.update(endpoints, values);
     balancer = target;
     config = c;
+  }
+
+  @Override
+  void clear() {
+    balancer = null;
+    config = null;
   }
 
   @Override

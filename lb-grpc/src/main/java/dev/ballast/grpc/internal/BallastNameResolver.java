@@ -80,13 +80,20 @@ public final class BallastNameResolver extends NameResolver {
       resolve(fixed);
       return;
     }
-    if (source != null) {
-      feed = EndpointFeed.builder(source)
-          .start(endpoints -> syncContext.execute(() -> resolve(endpoints)));
+    try {
+      if (source != null) {
+        feed = EndpointFeed.builder(source)
+            .start(endpoints -> syncContext.execute(() -> resolve(endpoints)));
+        return;
+      }
+      subscription = registry.subscribe(name,
+          endpoints -> syncContext.execute(() -> resolve(endpoints)));
+    } catch (RuntimeException e) {
+      // thrown here, it would panic the channel for good; the providers check targets first
+      listener.onError(Status.UNAVAILABLE.withDescription(
+          authority + ": cannot follow the endpoints: " + e.getMessage()).withCause(e));
       return;
     }
-    subscription = registry.subscribe(name,
-        endpoints -> syncContext.execute(() -> resolve(endpoints)));
     if (latest == null && registry.get(name).isEmpty()) {
       listener.onError(Status.UNAVAILABLE.withDescription(
           "ballast://" + name + ": no endpoints published under '" + name

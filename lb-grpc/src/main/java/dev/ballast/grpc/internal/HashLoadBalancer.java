@@ -44,12 +44,23 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
     this.base = base.toBuilder().panicPick(false).build();
   }
 
+  private HashPolicyConfig config(Object policyConfig) {
+    return policyConfig instanceof HashPolicyConfig ? (HashPolicyConfig) policyConfig
+        : HashPolicyConfig.defaults(algorithm, policyName);
+  }
+
+  @Override
+  void validate(Object policyConfig, List<Endpoint> endpoints) {
+    // what a set may hold depends on the config too (Maglev's table size)
+    HashPolicyConfig c = config(policyConfig);
+    (balancer != null && c.equals(config) ? balancer
+        : algorithm.<Backend>create(base, c.hashConfig())).validate(endpoints);
+  }
+
   @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
-    HashPolicyConfig c = policyConfig instanceof HashPolicyConfig
-        ? (HashPolicyConfig) policyConfig
-        : HashPolicyConfig.defaults(algorithm, policyName);
+    HashPolicyConfig c = config(policyConfig);
     HashBalancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
       HashConfig hc = c.hashConfig().toBuilder().ringAddresses(this::ringAddresses).build();
@@ -64,6 +75,12 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
   private List<? extends java.net.SocketAddress> ringAddresses(Endpoint e) {
     EquivalentAddressGroup g = resolvedGroup(e.address());
     return g != null ? g.getAddresses() : RingHash.addressesOf(e);
+  }
+
+  @Override
+  void clear() {
+    balancer = null;
+    config = null;
   }
 
   @Override

@@ -56,7 +56,7 @@ public final class HashPolicyConfig {
     HashConfig.Builder b = HashConfig.builder();
     switch (algorithm) {
       case RING_HASH:
-        JsonFields.checkKeys(policyName, json,
+        JsonFields.checkKeys(json,
             Set.of("requestHashHeader", "loadBound", "minRingSize", "maxRingSize"));
         Integer min = JsonFields.positiveInt("minRingSize", json);
         Integer max = JsonFields.positiveInt("maxRingSize", json);
@@ -68,7 +68,7 @@ public final class HashPolicyConfig {
         }
         break;
       case MAGLEV:
-        JsonFields.checkKeys(policyName, json,
+        JsonFields.checkKeys(json,
             Set.of("requestHashHeader", "loadBound", "tableSize", "nameLabel"));
         Integer size = JsonFields.positiveInt("tableSize", json);
         if (size != null) {
@@ -77,7 +77,7 @@ public final class HashPolicyConfig {
         b.nameLabel(JsonFields.string("nameLabel", json));
         break;
       default:
-        JsonFields.checkKeys(policyName, json,
+        JsonFields.checkKeys(json,
             Set.of("requestHashHeader", "loadBound", "hash", "nameLabel"));
         String hash = JsonFields.string("hash", json);
         if (hash != null) {
@@ -90,7 +90,8 @@ public final class HashPolicyConfig {
     if (bound != null) {
       if (!(bound instanceof Number)) {
         throw new IllegalArgumentException(
-            "loadBound: " + bound + " (expected: a number, 0 for off or at least 1, e.g. 1.25)");
+            "loadBound: " + JsonFields.show(bound)
+                + " (expected: a number, 0 for off or at least 1, e.g. 1.25)");
       }
       b.loadBound(((Number) bound).doubleValue());
     }

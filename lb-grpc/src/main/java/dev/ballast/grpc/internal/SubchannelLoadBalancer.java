@@ -25,8 +25,15 @@ import java.util.function.Function;
  * synchronization context; a subchannel per {@link EquivalentAddressGroup}, connected eagerly;
  * READY = {@code OPEN}, CONNECTING/IDLE = {@code BUSY} (IDLE asks for a connection again),
  * TRANSIENT_FAILURE = {@code CLOSED} and stays so until READY (gRFC A61's sticky
- * TRANSIENT_FAILURE); name resolution is refreshed on IDLE and TRANSIENT_FAILURE; an empty
- * address list is returned as UNAVAILABLE; shutdown shuts every subchannel down.
+ * TRANSIENT_FAILURE); name resolution is refreshed on IDLE and TRANSIENT_FAILURE; shutdown
+ * shuts every subchannel down.
+ *
+ * <p>Address updates: an empty list withdraws every endpoint (their subchannels shut down, calls
+ * fail with UNAVAILABLE until addresses come back). A list the policy rejects (bad attributes, a
+ * duplicate address, weights the algorithm cannot hold) is checked before any subchannel is made
+ * and changes nothing: it is returned as UNAVAILABLE naming the cause, the previous set stays in
+ * force, and calls fail with that status only while nothing is READY. No exception of ours
+ * escapes into the channel, where it would panic it for good.
  *
  * <p>Aggregate state: READY if any subchannel is; else CONNECTING if any is connecting or idle
  * (picks wait); else TRANSIENT_FAILURE with the last connection error.
@@ -45,13 +52,22 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   }
 
   /**
-   * Applies the policy config and the new endpoint set; {@code values} gives the backend of an
-   * endpoint (kept or new).
+   * Checks, making nothing, that {@link #update} will accept the config and the non-empty
+   * endpoint set.
    *
-   * @throws IllegalArgumentException if lb-core rejects the set; the previous set then stays
+   * @throws IllegalArgumentException naming the bad part
+   */
+  abstract void validate(Object config, List<Endpoint> endpoints);
+
+  /**
+   * Applies the policy config and the new non-empty endpoint set, which passed {@link #validate};
+   * {@code values} gives the backend of an endpoint (kept or new).
    */
   abstract void update(Object config, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values);
+
+  /** Forgets the balanced set: every endpoint was withdrawn; the next update starts afresh. */
+  abstract void clear();
 
   /** Returns the nodes now balanced, one per endpoint of the last update. */
   abstract List<Node<Backend>> nodes();
@@ -69,11 +85,10 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     List<EquivalentAddressGroup> groups = resolved.getAddresses();
     if (groups.isEmpty()) {
-      Status status = Status.UNAVAILABLE.withDescription(
-          "name resolver returned no addresses for " + helper.getAuthority());
-      handleNameResolutionError(status);
-      return status;
+      return withdrawAll(Status.UNAVAILABLE.withDescription(
+          "name resolver returned no addresses for " + helper.getAuthority()));
     }
+    Object config = resolved.getLoadBalancingPolicyConfig();
     List<Endpoint> endpoints = new ArrayList<>(groups.size());
     Map<String, EquivalentAddressGroup> groupOf = new HashMap<>();
     try {
@@ -85,12 +100,20 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
         endpoints.add(e);
       }
       resolvedGroups = groupOf;
-      update(resolved.getLoadBalancingPolicyConfig(), endpoints, e -> backend(e, groupOf));
-    } catch (IllegalArgumentException e) {
-      Status status = Status.UNAVAILABLE.withDescription(
-          "cannot balance the resolved addresses: " + e.getMessage()).withCause(e);
-      handleNameResolutionError(status);
-      return status;
+      validate(config, endpoints);
+    } catch (RuntimeException e) {
+      return rejected(e);
+    }
+    List<Backend> created = new ArrayList<>();
+    try {
+      update(config, endpoints, e -> backend(e, groupOf, created));
+    } catch (RuntimeException e) {
+      // validate should have caught it: undo what this update made, keep the previous set
+      for (Backend b : created) {
+        backends.remove(b.address);
+        b.subchannel.shutdown();
+      }
+      return rejected(e);
     }
     Ticker ticker = streamTicker();
     for (Node<Backend> n : nodes()) {
@@ -117,7 +140,29 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     return resolvedGroups.get(address);
   }
 
-  private Backend backend(Endpoint e, Map<String, EquivalentAddressGroup> groupOf) {
+  /** Returns a rejected update's status; the previous set stays in force. */
+  private Status rejected(RuntimeException e) {
+    Status status = Status.UNAVAILABLE.withDescription(
+        "cannot balance the resolved addresses: " + e.getMessage()).withCause(e);
+    handleNameResolutionError(status);
+    return status;
+  }
+
+  /** Shuts every subchannel down and fails picks with {@code status} until addresses return. */
+  private Status withdrawAll(Status status) {
+    for (Backend b : backends.values()) {
+      b.subchannel.shutdown();
+      b.reclaimUnstarted();
+    }
+    backends.clear();
+    clear();
+    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
+        new FixedPicker(PickResult.withError(status)));
+    return status;
+  }
+
+  private Backend backend(Endpoint e, Map<String, EquivalentAddressGroup> groupOf,
+      List<Backend> created) {
     Backend b = backends.get(e.address());
     if (b != null) {
       return b;
@@ -125,11 +170,12 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     EquivalentAddressGroup group = groupOf.get(e.address());
     Subchannel subchannel = helper.createSubchannel(
         CreateSubchannelArgs.newBuilder().setAddresses(group).build());
-    Backend created = new Backend(e.address(), subchannel, group);
-    backends.put(e.address(), created);
-    subchannel.start(info -> onSubchannelState(created, info));
+    Backend made = new Backend(e.address(), subchannel, group);
+    backends.put(e.address(), made);
+    created.add(made);
+    subchannel.start(info -> onSubchannelState(made, info));
     subchannel.requestConnection();
-    return created;
+    return made;
   }
 
   private void onSubchannelState(Backend b, ConnectivityStateInfo info) {
