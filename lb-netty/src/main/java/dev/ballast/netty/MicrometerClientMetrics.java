@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code ballast.client.requests} (counter; tags endpoint, outcome=success|failure|
  *       deadline|refused|overflow|...) — attempts by outcome
- *   <li>{@code ballast.client.latency} (timer; tag endpoint; p50/p90/p95/p99) — attempt latency
+ *   <li>{@code ballast.client.latency} (timer; tag endpoint) — attempt latency
  *   <li>{@code ballast.client.calls} (timer; tag outcome) — whole calls, retries included
  *   <li>{@code ballast.client.pending} (gauge; endpoint) — balancer pending count
  *   <li>{@code ballast.client.connections} (gauge; endpoint, state=active|idle)
@@ -37,6 +37,12 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code ballast.source.up} (gauge, 1 or 0) — whether the source is connected and current
  *   <li>{@code ballast.source.staleness} (gauge, seconds) — since the source was last current
  * </ul>
+ *
+ * <p>The latency and call timers publish percentile histograms (Micrometer's fixed buckets, the same in every
+ * process), which a backend such as Prometheus sums across instances before taking quantiles;
+ * percentiles computed in the process cannot be combined, so none are published unless the
+ * application asks Micrometer for them (a {@code MeterFilter}, or Spring Boot's {@code
+ * management.metrics.distribution.percentiles.ballast.client=0.5,0.99}).
  *
  * <p>Only loaded when a registry is configured, so Micrometer stays optional.
  */
@@ -62,7 +68,7 @@ final class MicrometerClientMetrics implements ClientMetrics {
 
   private Timer callTimer(String outcome) {
     return Timer.builder("ballast.client.calls").tags(tags).tag("outcome", outcome)
-        .publishPercentiles(0.5, 0.9, 0.95, 0.99).register(registry);
+        .publishPercentileHistogram().register(registry);
   }
 
   static void check(Object registry) {
@@ -125,7 +131,7 @@ final class MicrometerClientMetrics implements ClientMetrics {
       ok = add(Counter.builder("ballast.client.requests").tags(et).tag("outcome", "success")
           .register(registry));
       latency = add(Timer.builder("ballast.client.latency").tags(et)
-          .publishPercentiles(0.5, 0.9, 0.95, 0.99).register(registry));
+          .publishPercentileHistogram().register(registry));
       ejections = add(Counter.builder("ballast.client.ejections").tags(et).register(registry));
       add(Gauge.builder("ballast.client.pending", ep,
           e -> e.node == null ? 0 : e.node.pending()).tags(et).register(registry));

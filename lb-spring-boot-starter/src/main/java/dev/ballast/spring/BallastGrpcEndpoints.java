@@ -1,6 +1,7 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.grpc.EndpointRegistry;
@@ -32,6 +33,9 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
   private final BallastSettings settings;
   private final EndpointRegistry registry;
   private final List<EndpointFeed> feeds = new ArrayList<>();
+  // The last list published per client, withdrawn on close; guarded by this.
+  private final Map<String, List<Endpoint>> published = new LinkedHashMap<>();
+  private boolean closed;
 
   /**
    * Publishes every client's endpoints into the registry at once; a client whose endpoints
@@ -42,25 +46,33 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     this.registry = Objects.requireNonNull(registry, "registry");
     for (ClientSettings c : settings.clients().values()) {
       if (c.source() == null) {
-        registry.publish(c.name(), c.endpoints());
+        publish(c.name(), c.endpoints());
       } else {
         feeds.add(EndpointFeed.builder(EndpointSourceProvider.open(c.source()))
-            .start(endpoints -> registry.publish(c.name(), endpoints)));
+            .start(endpoints -> publish(c.name(), endpoints)));
       }
     }
   }
 
+  private synchronized void publish(String name, List<Endpoint> endpoints) {
+    if (!closed) {
+      registry.publish(name, endpoints);
+      published.put(name, List.copyOf(endpoints));
+    }
+  }
+
   /**
-   * Withdraws every client's endpoints from the registry, each only if it is still the list
-   * published here ({@link EndpointRegistry#unpublish}). Idempotent.
+   * Stops following the discovery sources and withdraws every client's endpoints from the
+   * registry, the last list published for each, unless a newer list has replaced it ({@link
+   * EndpointRegistry#unpublish}). Idempotent.
    */
   @Override
   public void close() {
     feeds.forEach(EndpointFeed::close);
-    for (ClientSettings c : settings.clients().values()) {
-      if (c.source() == null) {
-        registry.unpublish(c.name(), c.endpoints());
-      }
+    synchronized (this) {
+      closed = true;
+      published.forEach(registry::unpublish);
+      published.clear();
     }
   }
 

@@ -6,6 +6,7 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.discovery.etcd.EtcdRegistrar;
 import dev.ballast.discovery.etcd.EtcdServer;
 import dev.ballast.discovery.zookeeper.ZooKeeperRegistrar;
+import dev.ballast.grpc.EndpointRegistry;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.framed.FramedServer;
 import io.etcd.jetcd.Client;
@@ -94,7 +95,12 @@ class DiscoveryPropertiesTest {
         ManagedChannel ch = channels.createChannel(name);
         grpc.assertExactWeightedSplit(ch);
       }
+      // Only a channel uses grpc-orders: no lb-netty client; what etcd pushed is published.
+      assertThat(clients.names()).containsExactlyInAnyOrder("zk-orders", "etcd-orders");
+      assertThat(EndpointRegistry.global().get("grpc-orders").orElseThrow()).hasSize(3);
     }
+    // Closing the context withdraws what the source pushed last.
+    assertThat(EndpointRegistry.global().get("grpc-orders")).isEmpty();
   }
 
   // the first push arrives a few milliseconds after start-up: until then, calls fail at once

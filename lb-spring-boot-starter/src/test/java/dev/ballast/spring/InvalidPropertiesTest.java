@@ -28,7 +28,8 @@ class InvalidPropertiesTest {
   private static final String OK = "ballast.clients.orders.endpoints[0]=10.0.0.1:7000";
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class));
+      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class,
+          BallastSpringCloudAutoConfiguration.class));
 
   static Stream<Arguments> invalidProperties() {
     return Stream.of(
@@ -95,7 +96,42 @@ class InvalidPropertiesTest {
         bad("ballast.clients.orders.protocol", "unknown value", "one of framed, http",
             OK, "ballast.clients.orders.protocol=smtp"),
         bad("ballast.defaults.decay-time", "not positive", "a positive duration",
-            OK, "ballast.defaults.decay-time=-1s"));
+            OK, "ballast.defaults.decay-time=-1s"),
+        bad("ballast.clients.orders.max-frame-size", "out of range", "a size of 64B to 2GB",
+            OK, "ballast.clients.orders.max-frame-size=10B"),
+        bad("ballast.clients.orders.outlier-detection.success-rate-threshold", "out of range",
+            "a number in 0-1",
+            OK, "ballast.clients.orders.outlier-detection.success-rate-threshold=1.5"),
+        bad("ballast.clients.orders.outlier-detection.max-ejection-time",
+            "below outlier-detection.base-ejection-time (5s)", "a duration >= outlier-detection",
+            OK, "ballast.clients.orders.outlier-detection.max-ejection-time=1s"),
+        // Keys that are no property: typos, at every level, under a client or the defaults.
+        bad("ballast.clients.orders.balancr",
+            "unknown property, did you mean ballast.clients.orders.balancer?",
+            "one of the properties of a client: balancer, close-grace,",
+            OK, "ballast.clients.orders.balancr=vnswrr"),
+        bad("ballast.clients.orders.pool.max-conections",
+            "did you mean ballast.clients.orders.pool.max-connections?",
+            "one of the properties of pool: acquire-timeout, connect-timeout,",
+            OK, "ballast.clients.orders.pool.max-conections=2"),
+        bad("ballast.clients[orders.eu].subset.selector",
+            "did you mean ballast.clients[orders.eu].subset.selectors?",
+            "one of the properties of subset:",
+            "ballast.clients[orders.eu].endpoints=10.0.0.1:7000",
+            "ballast.clients[orders.eu].subset.selector=zone"),
+        bad("ballast.clients.orders.discovery.zookeper.connect",
+            "did you mean ballast.clients.orders.discovery.zookeeper?",
+            "one of the properties of discovery: dns.*, etcd.*, zookeeper.*",
+            OK, "ballast.clients.orders.discovery.zookeper.connect=127.0.0.1:2181"),
+        bad("ballast.defaults.timout", "did you mean ballast.defaults.timeout?",
+            "one of the properties of a client:",
+            OK, "ballast.defaults.timout=2s"),
+        bad("ballast.spring-cloud.balancer", "unknown balancer",
+            "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma",
+            "ballast.spring-cloud.balancer=fastest"),
+        bad("ballast.clients.orders.zone", "unknown property",
+            "one of the properties of a client:",
+            OK, "ballast.clients.orders.zone=a"));
   }
 
   private static Arguments bad(String property, String reason, String expected, String... props) {
@@ -133,6 +169,20 @@ class InvalidPropertiesTest {
         .contains("Value: \"10.0.0.2\"")
         .contains("address: 10.0.0.2 (expected: host:port)")
         .contains("host:port[;weight=N][;key=value...], e.g. 10.0.0.1:7000;weight=3;zone=us-east");
+  }
+
+  /** The typo of issue 25, through a real SpringApplication and Ballast's failure analyzer. */
+  @Test
+  void aTypoUnderAClientStopsStartUpNamingTheKey(CapturedOutput output) {
+    SpringApplicationBuilder app = new SpringApplicationBuilder(App.class)
+        .web(WebApplicationType.NONE)
+        .properties(OK, "ballast.clients.orders.balancr=vnswrr", "spring.main.banner-mode=off");
+    assertThatThrownBy(app::run).hasRootCauseInstanceOf(InvalidBallastPropertyException.class);
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("Invalid Ballast property 'ballast.clients.orders.balancr'")
+        .contains("Value: \"vnswrr\"")
+        .contains("Reason: unknown property, did you mean ballast.clients.orders.balancer?");
   }
 
   @Test

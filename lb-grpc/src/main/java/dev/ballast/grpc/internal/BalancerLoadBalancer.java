@@ -28,7 +28,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    super(helper);
+    super(helper, algorithm.id());
     this.algorithm = algorithm;
     this.base = base;
     // Load-aware algorithms need pending counts and latencies; SWRR lowers a failing node's

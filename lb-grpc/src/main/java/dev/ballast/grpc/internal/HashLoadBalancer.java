@@ -38,7 +38,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
    */
   public HashLoadBalancer(Helper helper, Algorithm algorithm, String policyName,
       BalancerConfig base) {
-    super(helper);
+    super(helper, policyName);
     this.algorithm = algorithm;
     this.policyName = policyName;
     this.base = base.toBuilder().panicPick(false).build();

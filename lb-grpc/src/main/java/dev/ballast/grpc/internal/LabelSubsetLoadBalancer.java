@@ -30,7 +30,7 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
    */
   public LabelSubsetLoadBalancer(Helper helper, BalancerConfig base,
       CallOptions.Key<RequestLabels> labelsKey) {
-    super(helper);
+    super(helper, LabelSubsetPolicyConfig.NAME);
     this.base = base;
     this.labelsKey = labelsKey;
   }

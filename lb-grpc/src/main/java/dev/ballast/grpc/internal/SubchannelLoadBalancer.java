@@ -41,14 +41,16 @@ import java.util.function.Function;
 abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
+  private final PolicyMetrics metrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   // the address groups of the resolution being applied, by endpoint address
   private Map<String, EquivalentAddressGroup> resolvedGroups = Map.of();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
 
-  SubchannelLoadBalancer(Helper helper) {
+  SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
+    this.metrics = PolicyMetrics.create(helper, policy);
   }
 
   /**
@@ -111,6 +113,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       // validate should have caught it: undo what this update made, keep the previous set
       for (Backend b : created) {
         backends.remove(b.address);
+        metrics.removed(b);
         b.subchannel.shutdown();
       }
       return rejected(e);
@@ -118,12 +121,14 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     Ticker ticker = streamTicker();
     for (Node<Backend> n : nodes()) {
       n.value().bind(n, ticker);
+      metrics.bound(n.value(), ticker != null);
     }
     for (Iterator<Backend> it = backends.values().iterator(); it.hasNext(); ) {
       Backend b = it.next();
       EquivalentAddressGroup g = groupOf.get(b.address);
       if (g == null) {
         it.remove();
+        metrics.removed(b);
         b.subchannel.shutdown();
         b.reclaimUnstarted();
       } else if (!g.equals(b.group)) {
@@ -173,6 +178,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     Backend made = new Backend(e.address(), subchannel, group);
     backends.put(e.address(), made);
     created.add(made);
+    metrics.added(made);
     subchannel.start(info -> onSubchannelState(made, info));
     subchannel.requestConnection();
     return made;
@@ -198,6 +204,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     boolean sticky = b.state == ConnectivityState.TRANSIENT_FAILURE
         && (s == ConnectivityState.CONNECTING || s == ConnectivityState.IDLE);
     if (!sticky) {
+      metrics.stateChanged(b.state, s);
       b.setState(s);
     }
     // Any change ends picks that never became streams (see Backend).
@@ -216,17 +223,17 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       connecting |= b.state == ConnectivityState.CONNECTING || b.state == ConnectivityState.IDLE;
     }
     if (ready) {
-      helper.updateBalancingState(ConnectivityState.READY, readyPicker());
+      helper.updateBalancingState(ConnectivityState.READY, metrics.counting(readyPicker()));
     } else if (connecting) {
       helper.updateBalancingState(ConnectivityState.CONNECTING,
-          new FixedPicker(PickResult.withNoResult()));
+          metrics.counting(new FixedPicker(PickResult.withNoResult())));
     } else {
       Status s = Status.UNAVAILABLE.withDescription("no READY subchannel among "
           + backends.size() + "; last error: " + lastFailure.getCode()
           + (lastFailure.getDescription() == null ? "" : " " + lastFailure.getDescription()))
           .withCause(lastFailure.getCause());
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(s)));
+          metrics.counting(new FixedPicker(PickResult.withError(s))));
     }
   }
 
@@ -241,7 +248,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     if (!anyReady) {
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(error)));
+          metrics.counting(new FixedPicker(PickResult.withError(error))));
     }
   }
 
@@ -262,6 +269,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       b.reclaimUnstarted();
     }
     backends.clear();
+    metrics.close();
   }
 
   /** Returns the backends by address, for tests. */
