@@ -5,6 +5,7 @@ import dev.ballast.core.Availability;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.HashConfig;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
@@ -901,6 +902,23 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     public Builder<Req, Rep> balancer(Algorithm algorithm) {
       Objects.requireNonNull(algorithm, "algorithm");
       this.balancerFactory = algorithm::create;
+      return this;
+    }
+
+    /**
+     * Sets the balancing algorithm with the settings of the algorithms that pick by key ({@link
+     * HashConfig}: ring sizes, Maglev's table size, bounded load, ketama's key hash); a call
+     * gives its key with {@link CallOptions#withKey}.
+     */
+    public Builder<Req, Rep> balancer(Algorithm algorithm, HashConfig hashConfig) {
+      Objects.requireNonNull(algorithm, "algorithm");
+      Objects.requireNonNull(hashConfig, "hashConfig");
+      this.balancerFactory = new BalancerFactory() {
+        @Override
+        public <T> Balancer<T> create(BalancerConfig config) {
+          return algorithm.create(config, hashConfig);
+        }
+      };
       return this;
     }
 

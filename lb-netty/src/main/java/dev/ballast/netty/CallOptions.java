@@ -7,8 +7,9 @@ import java.util.Objects;
 
 /**
  * Per-call settings: a timeout that overrides the client's, whether the request is idempotent
- * (then any failure may be retried, not only those that never reached a server), and routing
- * labels for subset selection (see {@link BallastClient.Builder#subsets}).
+ * (then any failure may be retried, not only those that never reached a server), routing labels
+ * for subset selection (see {@link BallastClient.Builder#subsets}), and the key a balancer that
+ * picks by key ({@code ring_hash}, {@code ketama}, {@code maglev}) sends the call by.
  *
  * <p>Build the options once per kind of call and reuse them: the labels are kept as lb-core's
  * {@link RequestLabels} (sorted, hashes precomputed), so routing by them allocates nothing.
@@ -18,16 +19,19 @@ import java.util.Objects;
 public final class CallOptions {
 
   /** No timeout override, not idempotent, no labels. */
-  public static final CallOptions DEFAULT = new CallOptions(null, false, RequestLabels.empty());
+  public static final CallOptions DEFAULT =
+      new CallOptions(null, false, RequestLabels.empty(), null);
 
   private final Duration timeout;
   private final boolean idempotent;
   private final RequestLabels labels;
+  private final String key;
 
-  private CallOptions(Duration timeout, boolean idempotent, RequestLabels labels) {
+  private CallOptions(Duration timeout, boolean idempotent, RequestLabels labels, String key) {
     this.timeout = timeout;
     this.idempotent = idempotent;
     this.labels = labels;
+    this.key = key;
   }
 
   /** Returns options for an idempotent request (any failure may be retried). */
@@ -41,12 +45,12 @@ public final class CallOptions {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("timeout: " + timeout + " (expected: > 0)");
     }
-    return new CallOptions(timeout, idempotent, labels);
+    return new CallOptions(timeout, idempotent, labels, key);
   }
 
   /** Returns a copy marked idempotent or not. */
   public CallOptions withIdempotent(boolean idempotent) {
-    return new CallOptions(timeout, idempotent, labels);
+    return new CallOptions(timeout, idempotent, labels, key);
   }
 
   /**
@@ -55,12 +59,26 @@ public final class CallOptions {
    * @throws IllegalArgumentException if a key or value is empty
    */
   public CallOptions withLabels(Map<String, String> labels) {
-    return new CallOptions(timeout, idempotent, RequestLabels.of(labels));
+    return new CallOptions(timeout, idempotent, RequestLabels.of(labels), key);
   }
 
   /** Returns a copy with routing labels already built (reuse one instance per kind of call). */
   public CallOptions withLabels(RequestLabels labels) {
-    return new CallOptions(timeout, idempotent, Objects.requireNonNull(labels, "labels"));
+    return new CallOptions(timeout, idempotent, Objects.requireNonNull(labels, "labels"), key);
+  }
+
+  /**
+   * Returns a copy with the call's key: a balancer that picks by key ({@code ring_hash}, {@code
+   * ketama}, {@code maglev}) sends every call of the same key to the same endpoint while it is
+   * open; other balancers ignore it. Hashing an ASCII key allocates nothing.
+   */
+  public CallOptions withKey(String key) {
+    return new CallOptions(timeout, idempotent, labels, Objects.requireNonNull(key, "key"));
+  }
+
+  /** Returns the call's key, or {@code null} (the default) for none. */
+  public String key() {
+    return key;
   }
 
   /** Returns the timeout override, or {@code null} to use the client's. */
@@ -86,6 +104,6 @@ public final class CallOptions {
   @Override
   public String toString() {
     return "CallOptions{timeout=" + timeout + ", idempotent=" + idempotent + ", labels=" + labels
-        + "}";
+        + (key == null ? "" : ", key=" + key) + "}";
   }
 }

@@ -1,11 +1,6 @@
 package dev.ballast.spring;
 
-import dev.ballast.core.Algorithm;
-import dev.ballast.core.Balancer;
-import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.HashConfig;
 import dev.ballast.core.Ticker;
-import dev.ballast.netty.BalancerFactory;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.OutlierDetection;
 import dev.ballast.netty.PoolConfig;
@@ -84,16 +79,6 @@ public final class BallastClients implements AutoCloseable {
     return new BallastClients(clients, protocols, grpcOnly);
   }
 
-  /** The client's balancer: the algorithm with the settings of balancing by key. */
-  private static BalancerFactory factory(Algorithm algorithm, HashConfig hash) {
-    return new BalancerFactory() {
-      @Override
-      public <T> Balancer<T> create(BalancerConfig config) {
-        return algorithm.create(config, hash);
-      }
-    };
-  }
-
   /** Applies every setting to a builder. */
   static void apply(ClientSettings s, BallastClient.Builder<?, ?> b) {
     ClientSettings.Pool p = s.pool();
@@ -101,7 +86,7 @@ public final class BallastClients implements AutoCloseable {
     ClientSettings.RetryBudget r = s.retryBudget();
     b.name(s.name())
         .endpoints(s.endpoints())
-        .balancer(factory(s.algorithm(), s.hash().config()))
+        .balancer(s.algorithm(), s.hash().config())
         .balancerConfig(s.balancerConfig())
         .timeout(s.timeout())
         .maxAttempts(s.maxAttempts())
