@@ -50,7 +50,8 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     this.name = name;
     this.config = Objects.requireNonNull(config, "config");
     this.metric = metric;
-    this.slowStart = SlowStart.of(config);
+    // a key keeps its endpoint whatever the weights: balancers that pick by key do not ramp
+    this.slowStart = this instanceof HashBalancer ? null : SlowStart.of(config);
     this.snapshot = new EmptySnapshot<>(name);
   }
 
@@ -69,6 +70,15 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
    * before any node or value is made. Default: accepts all.
    */
   void checkWeights(int[] weights) {}
+
+  /**
+   * Builds the snapshot without a ramp, for algorithms that also read the endpoints' names or
+   * labels: while it runs, a kept node still holds its previous endpoint, and {@code
+   * endpoints[i]} is node i's new one. Default: {@code snapshot(nodes, weights, null)}.
+   */
+  Snapshot<T> snapshotOfEndpoints(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
+    return snapshot(nodes, weights, null);
+  }
 
   @Override
   public final Node<T> pick() {
@@ -96,7 +106,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
       return s;
     }
     try {
-      Snapshot<T> next = build(s.nodes, s.rampBase);
+      Snapshot<T> next = build(s.nodes, s.rampBase, endpoints(s.nodes));
       return SNAPSHOT.compareAndSet(this, s, next) ? next : snapshot;
     } finally {
       stepping.set(false);
@@ -104,12 +114,12 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   }
 
   /** Builds the snapshot over nodes and their weights, with the ramp of any node that ramps. */
-  private Snapshot<T> build(Node<T>[] nodes, int[] weights) {
+  private Snapshot<T> build(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
     if (nodes.length == 0) {
       return new EmptySnapshot<>(name);
     }
     if (slowStart == null) {
-      return snapshot(nodes, weights, null);
+      return snapshotOfEndpoints(nodes, weights, endpoints);
     }
     long now = slowStart.now();
     int[] levels = null;
@@ -127,12 +137,20 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     }
     int[] ramped = levels == null ? null : ramped(weights, levels);
     if (ramped == null) {
-      return snapshot(nodes, weights, null);
+      return snapshotOfEndpoints(nodes, weights, endpoints);
     }
     Snapshot<T> s = snapshot(nodes, ramped, levels);
     s.nextStep = next;
     s.rampBase = weights;
     return s;
+  }
+
+  private static <T> Endpoint[] endpoints(Node<T>[] nodes) {
+    Endpoint[] es = new Endpoint[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      es[i] = nodes[i].endpoint();
+    }
+    return es;
   }
 
   /**
@@ -197,7 +215,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
       }
       nodes[i] = kept;
     }
-    Snapshot<T> next = build(nodes, weights);
+    Snapshot<T> next = build(nodes, weights, es);
     for (int i = 0; i < es.length; i++) {
       nodes[i].updateEndpoint(es[i]);
     }
@@ -224,13 +242,14 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     }
     int[] weights = checkedWeights(es);
     checkWeights(weights);
-    snapshot = build(nodes, weights);
+    snapshot = build(nodes, weights, es);
     this.weights = weights;
   }
 
   /** Builds the snapshot again over the same nodes and weights (a setting changed). */
   final synchronized void rebuild() {
-    snapshot = build(snapshot.nodes, weights);
+    Node<T>[] nodes = snapshot.nodes;
+    snapshot = build(nodes, weights, endpoints(nodes));
   }
 
   @Override

@@ -22,7 +22,13 @@ public enum Algorithm {
   /** {@link P2cPeakEwma}. */
   P2C_PEAK_EWMA(P2cPeakEwma.NAME),
   /** {@link Aperture}. */
-  APERTURE(Aperture.NAME);
+  APERTURE(Aperture.NAME),
+  /** {@link RingHash}, as gRPC's {@code ring_hash}: picks by key. */
+  RING_HASH(RingHash.NAME),
+  /** {@link Ketama}, as twemproxy's: picks by key. */
+  KETAMA(Ketama.NAME),
+  /** {@link Maglev}: picks by key. */
+  MAGLEV(Maglev.NAME);
 
   private final String id;
 
@@ -40,9 +46,29 @@ public enum Algorithm {
     return this == LEAST_LOADED || this == P2C_PEAK_EWMA || this == APERTURE;
   }
 
-  /** Creates a new balancer of this algorithm. */
+  /**
+   * Returns whether the algorithm picks by a request's key: its balancers are {@link
+   * HashBalancer}s.
+   */
+  public boolean picksByKey() {
+    return this == RING_HASH || this == KETAMA || this == MAGLEV;
+  }
+
+  /**
+   * Creates a new balancer of this algorithm; those that pick by key get {@link
+   * HashConfig#defaults()}.
+   */
   public <T> Balancer<T> create(BalancerConfig config) {
+    return create(config, HashConfig.defaults());
+  }
+
+  /**
+   * Creates a new balancer of this algorithm; {@code hashConfig} is read by the algorithms that
+   * {@linkplain #picksByKey() pick by key}.
+   */
+  public <T> Balancer<T> create(BalancerConfig config, HashConfig hashConfig) {
     Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(hashConfig, "hashConfig");
     switch (this) {
       case ROUND_ROBIN:
         return new RoundRobin<>(config);
@@ -56,6 +82,12 @@ public enum Algorithm {
         return new LeastLoaded<>(config);
       case APERTURE:
         return new Aperture<>(config);
+      case RING_HASH:
+        return new RingHash<>(config, hashConfig);
+      case KETAMA:
+        return new Ketama<>(config, hashConfig);
+      case MAGLEV:
+        return new Maglev<>(config, hashConfig);
       default:
         return new P2cPeakEwma<>(config);
     }
@@ -63,8 +95,8 @@ public enum Algorithm {
 
   /**
    * Returns the algorithm with this name ({@code vnswrr}, {@code swrr}, {@code round-robin},
-   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}, {@code aperture};
-   * {@code _} works as {@code -}).
+   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}, {@code aperture},
+   * {@code ring-hash}, {@code ketama}, {@code maglev}; {@code _} works as {@code -}).
    *
    * @throws IllegalArgumentException naming the unknown value and the expected ones
    */
@@ -78,6 +110,6 @@ public enum Algorithm {
     }
     throw new IllegalArgumentException("balancer: " + name
         + " (expected: one of vnswrr, swrr, round-robin, weighted-random, least-loaded,"
-        + " p2c-peak-ewma, aperture)");
+        + " p2c-peak-ewma, aperture, ring-hash, ketama, maglev)");
   }
 }

@@ -1,6 +1,7 @@
 package dev.ballast.core;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a node records when a request completes, chosen by the balancer that creates the node
@@ -18,6 +19,12 @@ abstract class LoadMetric {
   void onCompleteSince(Node<?> node, long startNanos, boolean success) {
     onComplete(node, 0, success);
   }
+
+  /** Called after a pick counted a pending request on the node. */
+  void onAcquire(Node<?> node) {}
+
+  /** Called after a completion or cancellation released one of the node's pending requests. */
+  void onRelease(Node<?> node) {}
 
   double rttEstimate(Node<?> node) {
     return -1;
@@ -153,6 +160,25 @@ abstract class LoadMetric {
         return (PENALTY + pending) / weight;
       }
       return est * (pending + 1) / weight;
+    }
+  }
+
+  /**
+   * The pending requests of all the nodes a balancer made, summed as they change, for bounded
+   * loads (Envoy likewise reads a cluster-wide active-request gauge): reading the total is a
+   * sum over a few cells, not over the nodes.
+   */
+  static final class InFlight extends LoadMetric {
+    final LongAdder total = new LongAdder();
+
+    @Override
+    void onAcquire(Node<?> node) {
+      total.increment();
+    }
+
+    @Override
+    void onRelease(Node<?> node) {
+      total.decrement();
     }
   }
 

@@ -164,12 +164,15 @@ public final class Node<T> {
 
   void acquire() {
     PENDING.getAndAdd(this, 1);
+    metric.onAcquire(this);
   }
 
   private void release() {
     if ((int) PENDING.getAndAdd(this, -1) <= 0) {
       PENDING.getAndAdd(this, 1); // more ends than picks: undo, never below 0 for long
+      return;
     }
+    metric.onRelease(this);
   }
 
   void updateEndpoint(Endpoint e) {

@@ -3,6 +3,7 @@ package dev.ballast.spring;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.HashConfig;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.grpc.EndpointRegistry;
@@ -67,6 +68,30 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    * registry, the last list published for each, unless a newer list has replaced it ({@link
    * EndpointRegistry#unpublish}). Idempotent.
    */
+  private static void hashPolicyConfig(Algorithm algorithm, HashSettings hash,
+      Map<String, Object> config) {
+    HashConfig h = hash.config();
+    if (!hash.requestHashHeader().isEmpty()) {
+      config.put("requestHashHeader", hash.requestHashHeader());
+    }
+    if (h.loadBound() > 0) {
+      config.put("loadBound", h.loadBound());
+    }
+    if (algorithm == Algorithm.RING_HASH) {
+      config.put("minRingSize", (double) h.minRingSize());
+      config.put("maxRingSize", (double) h.maxRingSize());
+      return;
+    }
+    if (algorithm == Algorithm.MAGLEV) {
+      config.put("tableSize", (double) h.tableSize());
+    } else {
+      config.put("hash", h.keyHash().id());
+    }
+    if (h.nameLabel() != null) {
+      config.put("nameLabel", h.nameLabel());
+    }
+  }
+
   @Override
   public void close() {
     feeds.forEach(EndpointFeed::close);
@@ -93,9 +118,12 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    * swrr}, {@code weighted_random}, {@code least_loaded}, {@code p2c_peak_ewma} (with {@code
    * decayTime}, {@code defaultRtt} and {@code failurePenalty}; {@code swrr} with {@code
    * maxFails}), {@code aperture} (with the client's coordinate), all with {@code slowStart} when
-   * it is on, and gRPC's own {@code round_robin} (which has no slow start); with {@code
-   * subset.selectors} set, that policy becomes the child of lb-grpc's {@code label_subset}
-   * (request labels from headers {@code <subset.header-prefix><key>}, e.g. {@code x-lb-zone}).
+   * it is on, and gRPC's own {@code round_robin} (which has no slow start); the ones that pick by
+   * key, {@code ballast_ring_hash} (balancer {@code ring-hash}), {@code ketama} and {@code
+   * maglev}, with the {@code hash.*} settings they read (no slow start: a key keeps its
+   * endpoint); with {@code subset.selectors} set, that policy becomes the child of lb-grpc's
+   * {@code label_subset} (request labels from headers {@code <subset.header-prefix><key>}, e.g.
+   * {@code x-lb-zone}).
    *
    * @throws java.util.NoSuchElementException if no client has the name
    */
@@ -113,14 +141,20 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     } else if (c.algorithm() == Algorithm.APERTURE) {
       policyConfig.put("clientIndex", (double) bc.apertureIndex());
       policyConfig.put("clientCount", (double) bc.apertureCount());
+    } else if (c.algorithm().picksByKey()) {
+      hashPolicyConfig(c.algorithm(), c.hash(), policyConfig);
     }
-    if (!bc.slowStartWindow().isZero() && c.algorithm() != Algorithm.ROUND_ROBIN) {
+    if (!bc.slowStartWindow().isZero() && c.algorithm() != Algorithm.ROUND_ROBIN
+        && !c.algorithm().picksByKey()) {
       policyConfig.put("slowStart", Map.of(
           "window", PropertyChecks.format(bc.slowStartWindow()),
           "aggression", bc.slowStartAggression(),
           "minWeightPercent", (double) bc.slowStartMinWeightPercent()));
     }
-    Map<String, Object> policy = Map.of(c.algorithm().id(), policyConfig);
+    // gRPC-java registers ring_hash itself: lb-grpc's takes a name of its own
+    String policyName = c.algorithm() == Algorithm.RING_HASH ? "ballast_ring_hash"
+        : c.algorithm().id();
+    Map<String, Object> policy = Map.of(policyName, policyConfig);
     ClientSettings.Subset subset = c.subset();
     if (subset.enabled()) {
       Map<String, Object> subsetConfig = new LinkedHashMap<>();

@@ -89,7 +89,7 @@ public class BallastProperties {
 
     /**
      * Balancing algorithm: vnswrr, swrr, round-robin, weighted-random, least-loaded,
-     * p2c-peak-ewma or aperture.
+     * p2c-peak-ewma, aperture, or by a call's key: ring-hash, ketama or maglev (see hash.*).
      */
     private String balancer = "p2c-peak-ewma";
 
@@ -169,9 +169,18 @@ public class BallastProperties {
     @NestedConfigurationProperty
     private final DiscoveryProperties discovery = new DiscoveryProperties();
 
+    /** Balancing by key (balancer ring-hash, ketama or maglev). */
+    @NestedConfigurationProperty
+    private final HashProperties hash = new HashProperties();
+
     /** Returns where the endpoints come from when not listed. */
     public DiscoveryProperties getDiscovery() {
       return discovery;
+    }
+
+    /** Returns the settings of balancing by key. */
+    public HashProperties getHash() {
+      return hash;
     }
 
     /** Returns the endpoints in textual form; empty by default. */

@@ -40,9 +40,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * policy is built through its registered {@link LoadBalancerProvider} over N READY fake
  * subchannels, so gRPC's own pickers (round_robin: a child pick_first per address;
  * least_request_experimental: P2C over active request counters; weighted_round_robin: a stride
- * scheduler over ORCA-reported weights, all equal here since no backend reports; ring_hash: a
- * binary search of a hash ring for the request hash that xDS's config selector puts in the call
- * options) run exactly as in a channel.
+ * scheduler over ORCA-reported weights, all equal here since no backend reports;
+ * ring_hash_experimental: a binary search of a hash ring for the hash of a request header) run
+ * exactly as in a channel.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar PickerBenchmark -f 1 -wi 3 -w 1s -i 5
  * -r 1s -prof gc}.
@@ -58,12 +58,15 @@ public class PickerBenchmark {
    * from the {@code REQUEST_LABELS} call option; {@code vnswrr_weighted} is vnswrr over weights
    * 1 to 10 (seed 42; the others see these weights too but ignore them or, for least_loaded and
    * p2c_peak_ewma, divide costs by them) where plain {@code vnswrr} has equal weights and so
-   * runs as round robin; {@code ring_hash} is gRPC's {@code ring_hash_experimental} with one
-   * fixed request hash.
+   * runs as round robin. The policies that pick by key ({@code ring_hash_experimental},
+   * gRPC-java's ring hash, beside {@code ballast_ring_hash}, {@code ketama} and {@code maglev})
+   * read it from an {@code x-key} header (gRFC A76), a different key on each of 4096 calls in
+   * turn.
    */
-  @Param({"round_robin", "weighted_round_robin", "least_request_experimental", "ring_hash",
-      "vnswrr", "vnswrr_weighted", "swrr", "weighted_random", "least_loaded", "p2c_peak_ewma",
-      "label_subset_header", "label_subset_option"})
+  @Param({"round_robin", "weighted_round_robin", "least_request_experimental", "vnswrr",
+      "vnswrr_weighted", "swrr", "weighted_random", "least_loaded", "p2c_peak_ewma",
+      "label_subset_header", "label_subset_option", "ring_hash_experimental",
+      "ballast_ring_hash", "ketama", "maglev"})
   public String policy;
 
   @Param({"10", "100", "1000"})
@@ -82,7 +85,7 @@ public class PickerBenchmark {
     boolean subset = policy.startsWith("label_subset");
     boolean weighted = policy.equals("vnswrr_weighted");
     String name = subset ? "label_subset" : weighted ? "vnswrr"
-        : policy.equals("ring_hash") ? "ring_hash_experimental" : policy;
+        : policy;
     LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider(name);
     if (provider == null) {
       throw new IllegalStateException("no LoadBalancerProvider registered for " + name);
@@ -103,6 +106,19 @@ public class PickerBenchmark {
     java.util.Map<String, Object> raw = new java.util.HashMap<>();
     Metadata requestHeaders = new Metadata();
     CallOptions options = CallOptions.DEFAULT;
+    Metadata[] keyed = null;
+    if (HASHING.contains(policy)) {
+      // gRPC-java reads requestHashHeader only with this flag
+      System.setProperty("GRPC_EXPERIMENTAL_RING_HASH_SET_REQUEST_HASH_KEY", "true");
+      raw.put("requestHashHeader", "x-key");
+      keyed = new Metadata[4096];
+      java.util.SplittableRandom keys = new java.util.SplittableRandom(42);
+      for (int i = 0; i < keyed.length; i++) {
+        keyed[i] = new Metadata();
+        keyed[i].put(Metadata.Key.of("x-key", Metadata.ASCII_STRING_MARSHALLER),
+            Long.toString(keys.nextLong() >>> 1, 36) + "-user");
+      }
+    }
     if (subset) {
       raw.put("selectors", List.of(List.of("zone")));
       raw.put("childPolicy", List.of(java.util.Map.of("least_loaded", java.util.Map.of())));
@@ -113,10 +129,7 @@ public class PickerBenchmark {
             RequestLabels.of("zone", "z1"));
       }
     }
-    if (policy.equals("ring_hash")) {
-      options = options.withOption(rpcHashKey(), 0x9E3779B97F4A7C15L);
-    }
-    args = new Args(requestHeaders, options);
+    args = keyed != null ? new Args(keyed, options) : new Args(requestHeaders, options);
     Object config = provider.parseLoadBalancingPolicyConfig(raw).getConfig();
     helper.syncContext.execute(() -> {
       lb = provider.newLoadBalancer(helper);
@@ -126,26 +139,12 @@ public class PickerBenchmark {
         throw new IllegalStateException(policy + ": " + s);
       }
     });
-    // Everything connects: CONNECTING then READY, as a real subchannel reports. ring_hash
-    // connects lazily: its first pick asks its target's child to connect, then it is READY.
-    for (int round = 0; round < 2 && helper.state != ConnectivityState.READY; round++) {
-      if (helper.picker != null) {
-        helper.picker.pickSubchannel(args);
-      }
-      helper.syncContext.drain();
-      List<BenchSubchannel> fresh = new ArrayList<>();
-      for (BenchSubchannel sc : helper.subchannels) {
-        if (sc.listener != null && !sc.connected) {
-          sc.connected = true;
-          fresh.add(sc);
-        }
-      }
-      for (BenchSubchannel sc : fresh) {
-        helper.syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));
-      }
-      for (BenchSubchannel sc : fresh) {
-        helper.syncContext.execute(() -> sc.report(ConnectivityState.READY));
-      }
+    // Everything connects: CONNECTING then READY, as a real subchannel reports. gRPC's ring
+    // hash makes its subchannels only when a pick lands on them: pick until all exist.
+    int connected = helper.connectNew();
+    for (int i = 0; i < subchannels * 100 && connected < subchannels; i++) {
+      helper.picker.pickSubchannel(args);
+      connected += helper.connectNew();
     }
     if (helper.state != ConnectivityState.READY) {
       throw new IllegalStateException(policy + " is " + helper.state + ", not READY");
@@ -157,26 +156,12 @@ public class PickerBenchmark {
       LoadBalancer.PickResult r = callOnce();
       seen.add(r.getSubchannel());
     }
-    int reachable = subset ? subchannels / 4 : policy.equals("ring_hash") ? 1 : subchannels;
+    // a ring of 2 entries per subchannel leaves some of 1000 with short arcs few keys reach
+    int reachable = subset ? subchannels / 4 : HASHING.contains(policy) ? subchannels * 8 / 9
+        : subchannels;
     if (seen.size() < reachable * 9 / 10) {
       throw new IllegalStateException(policy + " reached only " + seen.size() + " of "
           + subchannels + " subchannels");
-    }
-  }
-
-  /**
-   * xDS's call-option key for the request hash, which its config selector sets from the route's
-   * hash policy and ring_hash reads (package-private in grpc-xds, hence reflection).
-   */
-  @SuppressWarnings("unchecked")
-  private static CallOptions.Key<Long> rpcHashKey() {
-    try {
-      java.lang.reflect.Field f =
-          Class.forName("io.grpc.xds.XdsNameResolver").getDeclaredField("RPC_HASH_KEY");
-      f.setAccessible(true);
-      return (CallOptions.Key<Long>) f.get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("grpc-xds has no XdsNameResolver.RPC_HASH_KEY", e);
     }
   }
 
@@ -185,7 +170,7 @@ public class PickerBenchmark {
     helper.syncContext.execute(lb::shutdown);
   }
 
-  private LoadBalancer.PickResult callOnce() {
+  LoadBalancer.PickResult callOnce() {
     LoadBalancer.PickResult r = picker.pickSubchannel(args);
     ClientStreamTracer.Factory f = r.getStreamTracerFactory();
     if (f != null) {
@@ -214,11 +199,20 @@ public class PickerBenchmark {
       .setResponseMarshaller(NoMarshaller.INSTANCE)
       .build();
 
+  private static final java.util.Set<String> HASHING = java.util.Set.of(
+      "ring_hash_experimental", "ballast_ring_hash", "ketama", "maglev");
+
+  /** A call's arguments; with several header sets, each call takes the next (one thread). */
   private static final class Args extends LoadBalancer.PickSubchannelArgs {
-    private final Metadata headers;
+    private final Metadata[] headers;
     private final CallOptions options;
+    private int next;
 
     Args(Metadata headers, CallOptions options) {
+      this(new Metadata[] {headers}, options);
+    }
+
+    Args(Metadata[] headers, CallOptions options) {
       this.headers = headers;
       this.options = options;
     }
@@ -230,7 +224,7 @@ public class PickerBenchmark {
 
     @Override
     public Metadata getHeaders() {
-      return headers;
+      return headers.length == 1 ? headers[0] : headers[next++ & (headers.length - 1)];
     }
 
     @Override
@@ -267,6 +261,24 @@ public class PickerBenchmark {
     final List<BenchSubchannel> subchannels = new ArrayList<>();
     ConnectivityState state;
     LoadBalancer.SubchannelPicker picker;
+
+    /** Reports CONNECTING then READY on the started subchannels not yet connected; their count. */
+    int connectNew() {
+      List<BenchSubchannel> fresh = new ArrayList<>();
+      for (BenchSubchannel sc : subchannels) {
+        if (sc.listener != null && !sc.connected) {
+          sc.connected = true;
+          fresh.add(sc);
+        }
+      }
+      for (BenchSubchannel sc : fresh) {
+        syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));
+      }
+      for (BenchSubchannel sc : fresh) {
+        syncContext.execute(() -> sc.report(ConnectivityState.READY));
+      }
+      return fresh.size();
+    }
 
     @Override
     public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
