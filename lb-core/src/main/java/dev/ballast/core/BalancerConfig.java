@@ -24,8 +24,8 @@ import java.util.random.RandomGenerator;
  *       raises the estimate</td></tr>
  *   <tr><td>{@link #maxFails()}</td><td>1</td><td>SWRR: a failure lowers the effective weight
  *       by weight/maxFails</td></tr>
- *   <tr><td>{@link #slowStartWindow()}</td><td>0 (off)</td><td>all: endpoints that join
- *       later ramp up over this window</td></tr>
+ *   <tr><td>{@link #slowStartWindow()}</td><td>0 (off)</td><td>all but those that pick by
+ *       key: endpoints that join later ramp up over this window</td></tr>
  *   <tr><td>{@link #slowStartAggression()}</td><td>1.0</td><td>all: the ramp's shape</td></tr>
  *   <tr><td>{@link #slowStartMinWeightPercent()}</td><td>10</td><td>all: the ramp's
  *       floor</td></tr>

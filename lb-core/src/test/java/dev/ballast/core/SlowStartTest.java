@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Slow start (Envoy's formula, in tenths): endpoints that join after the first update ramp from
- * the floor to their whole weight over the window, for every algorithm; the first set and label
- * subsets' nodes do not ramp; picks read the clock once in 32 during a ramp and never otherwise.
+ * the floor to their whole weight over the window, for every algorithm but those that pick by
+ * key; the first set and label subsets' nodes do not ramp; picks read the clock once in 32
+ * during a ramp and never otherwise.
  */
 class SlowStartTest {
 
@@ -156,6 +157,30 @@ class SlowStartTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"RING_HASH", "KETAMA", "MAGLEV"})
+  void balancersThatPickByKeyIgnoreSlowStart(Algorithm algorithm) {
+    // A key keeps its endpoint: a joining endpoint takes its keys at once, as without slow start.
+    List<Endpoint> all = endpoints(1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+    HashBalancer<Integer> ramping = (HashBalancer<Integer>) algorithm.<Integer>create(
+        config(WINDOW, 1.0, 10));
+    HashBalancer<Integer> plain = (HashBalancer<Integer>) algorithm.<Integer>create(
+        BalancerConfig.builder().ticker(ticker).random(new SplittableRandom(3)).build());
+    for (HashBalancer<Integer> b : List.of(ramping, plain)) {
+      b.update(all.subList(0, 9), all::indexOf);
+      b.update(all, all::indexOf);
+    }
+    SplittableRandom hashes = new SplittableRandom(7);
+    int joined = 0;
+    for (int i = 0; i < 2000; i++) {
+      long h = hashes.nextLong();
+      int picked = ramping.pick(h).value();
+      assertThat(picked).isEqualTo(plain.pick(h).value());
+      joined += picked == 9 ? 1 : 0;
+    }
+    assertThat(joined).isGreaterThan(100); // about a tenth of the keys, from the first pick
+  }
+
   @Test
   void onlyEndpointsJoiningAfterTheFirstSetRampAndAReturningOneRampsAgain() {
     Balancer<Integer> b = Algorithm.VNSWRR.create(config(WINDOW, 1.0, 10));
@@ -177,6 +202,9 @@ class SlowStartTest {
       return now.get();
     };
     for (Algorithm a : Algorithm.values()) {
+      if (a.picksByKey()) {
+        continue; // no ramp (balancersThatPickByKeyIgnoreSlowStart)
+      }
       Balancer<Integer> b = a.create(BalancerConfig.builder().ticker(counting)
           .random(new SplittableRandom(1)).slowStart(WINDOW).build());
       List<Endpoint> all = endpoints(1, 1, 1, 1);
