@@ -88,8 +88,8 @@ class Http2NginxTest {
 
   @Test
   void h2OverTlsChosenByAlpn() throws Exception {
-    try (Certificates localhost = Certificates.selfSigned("dns:localhost");
-        Nginx nginx = Nginx.builder().http2().tls(localhost)
+    Certificates localhost = Certificates.localhost();
+    try (Nginx nginx = Nginx.builder().http2().tls(localhost)
             .body("$server_protocol $scheme $http_host").start();
         BallastClient<HttpRequest, HttpResponse> client = client(
             List.of(Endpoint.of("localhost", nginx.endpoint().port())))

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,12 +31,7 @@ class TlsTest {
 
   @BeforeAll
   static void makeCertificate() throws Exception {
-    localhost = Certificates.selfSigned("dns:localhost");
-  }
-
-  @AfterAll
-  static void deleteCertificate() throws Exception {
-    localhost.close();
+    localhost = Certificates.localhost();
   }
 
   private static TlsConfig trustingTheTestCertificate() {

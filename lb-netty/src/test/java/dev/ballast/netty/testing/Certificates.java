@@ -24,11 +24,31 @@ import java.util.stream.Stream;
 public final class Certificates implements AutoCloseable {
 
   private static final char[] PASSWORD = "changeit".toCharArray();
+  private static Certificates localhost; // guarded by the class
 
   private final Path dir;
 
   private Certificates(Path dir) {
     this.dir = dir;
+  }
+
+  /**
+   * Returns the certificate for {@code localhost} only (not 127.0.0.1), made once per JVM
+   * (keytool takes a second or more of CPU) and deleted when the JVM exits; do not close it.
+   */
+  public static synchronized Certificates localhost() throws IOException {
+    if (localhost == null) {
+      Certificates c = selfSigned("dns:localhost");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          c.close();
+        } catch (IOException e) {
+          // a temporary directory left behind
+        }
+      }));
+      localhost = c;
+    }
+    return localhost;
   }
 
   /**
