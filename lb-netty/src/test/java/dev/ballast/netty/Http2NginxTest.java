@@ -122,6 +122,25 @@ class Http2NginxTest {
   }
 
   @Test
+  void theServersStreamLimitIsHonoured() throws Exception {
+    // nginx takes 10 streams per connection (a stream past that would be refused, and
+    // retried): 30 calls held until 25 wait at once need 3 connections, and none is refused.
+    try (HttpUpstream gate = HttpUpstream.holdingUntil(25);
+        Nginx nginx = Nginx.builder().http2().directive("http2_max_concurrent_streams 10;")
+            .proxyTo(gate.hostPort()).start();
+        BallastClient<HttpRequest, HttpResponse> client = client(List.of(nginx.endpoint()))
+            .build()) {
+      List<HttpRequest> requests = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        requests.add(HttpRequest.get("/limited/" + i));
+      }
+      assertThat(callAll(client, requests)).isEqualTo(Map.of("200 ok", 30));
+      assertThat(client.callStats().retries()).isZero();
+      assertThat(client.stats().get(0).connections()).isEqualTo(3);
+    }
+  }
+
+  @Test
   void aGoAwayUnderLoadLosesNoCallAndRunsNoneTwice() throws Exception {
     // nginx says GOAWAY after 40 requests on a connection; streams above its last stream id
     // were not processed and go again, on a new connection, POSTs included.
