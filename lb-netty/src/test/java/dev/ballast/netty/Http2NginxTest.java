@@ -232,7 +232,7 @@ class Http2NginxTest {
     List<Nginx> servers = new ArrayList<>();
     try {
       for (int i = 0; i < 4; i++) {
-        HttpUpstream u = HttpUpstream.delayed(Duration.ofMillis(i == 0 ? 50 : 2));
+        HttpUpstream u = HttpUpstream.delayed(Duration.ofMillis(i == 0 ? 100 : 2));
         upstreams.add(u);
         servers.add(Nginx.builder().http2().proxyTo(u.hostPort()).start());
       }
@@ -241,9 +241,9 @@ class Http2NginxTest {
           .balancerConfig(BalancerConfig.builder()
               .decayTime(Duration.ofMillis(250)).build())
           .build()) {
-        assertThat(closedLoop(client, 600, 10)).isEqualTo(Map.of("200 ok", 600));
+        assertThat(closedLoop(client, 1000, 10)).isEqualTo(Map.of("200 ok", 1000));
       }
-      double slowShare = upstreams.get(0).requests() / 600.0;
+      double slowShare = upstreams.get(0).requests() / 1000.0;
       System.out.printf("h2: the slow backend got %.3f of the calls%n", slowShare);
       assertThat(slowShare).isLessThan(0.25 / 3); // round robin would give it 0.25
     } finally {
