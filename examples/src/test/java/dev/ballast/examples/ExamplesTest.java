@@ -105,6 +105,25 @@ class ExamplesTest {
     assertThat(answered.keySet()).containsExactlyInAnyOrder("a", "b");
   }
 
+  @Test
+  void keyedCallsReachTheSameServerEveryTime() throws Exception {
+    assertThat(KeysExample.serverOf("user:42")).isEqualTo(KeysExample.serverOf("user:42"))
+        .isIn("10.0.0.1:11211", "10.0.0.2:11211");
+
+    String endpoints = "127.0.0.1:" + framed("a").port() + ";name=cache-a,127.0.0.1:"
+        + framed("b").port() + ";name=cache-b";
+    Map<String, Integer> servers = new HashMap<>();
+    for (int i = 0; i < 20; i++) {
+      String first = new String(KeysExample.get(endpoints, "user:" + i, new byte[0]),
+          StandardCharsets.UTF_8);
+      String again = new String(KeysExample.get(endpoints, "user:" + i, new byte[0]),
+          StandardCharsets.UTF_8);
+      assertThat(again).as("server of user:%d", i).isEqualTo(first);
+      servers.merge(first, 1, Integer::sum);
+    }
+    assertThat(servers.keySet()).containsExactlyInAnyOrder("a", "b");
+  }
+
   /** A JDK HTTP server answering every request with its name; returns its host:port. */
   private String http(String name) throws Exception {
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

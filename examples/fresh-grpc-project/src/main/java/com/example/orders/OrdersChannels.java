@@ -37,5 +37,15 @@ public final class OrdersChannels {
         .build();
   }
 
+  /** Each call goes where its key hashes to: the x-user header's value (Maglev hashing). */
+  public static ManagedChannel byKey(String endpoints) {
+    Map<String, ?> serviceConfig = Map.of("loadBalancingConfig", List.of(
+        Map.of("maglev", Map.of("requestHashHeader", "x-user", "loadBound", 1.25))));
+    return ManagedChannelBuilder.forTarget("ballast:///" + endpoints)
+        .defaultServiceConfig(serviceConfig)
+        .usePlaintext()
+        .build();
+  }
+
   private OrdersChannels() {}
 }

@@ -7,12 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ballast.core.Endpoint;
 import dev.ballast.grpc.EndpointRegistry;
 import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.ServerCalls;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -100,6 +104,31 @@ class OrdersChannelsTest {
     }
   }
 
+  @Test
+  void byKeySendsEveryCallOfAKeyToOneServer() {
+    ManagedChannel channel = open(OrdersChannels.byKey(list("", "", "")));
+    callUntilAllAnswered(channel);
+    int spread = 0;
+    for (int key = 0; key < 30; key++) {
+      Metadata headers = new Metadata();
+      headers.put(Metadata.Key.of("x-user", Metadata.ASCII_STRING_MARSHALLER), "user-" + key);
+      Channel keyed = ClientInterceptors.intercept(channel,
+          MetadataUtils.newAttachHeadersInterceptor(headers));
+      int[] before = counts();
+      for (int i = 0; i < 5; i++) {
+        call(keyed, 1);
+      }
+      int[] after = counts();
+      int servers = 0;
+      for (int s = 0; s < 3; s++) {
+        servers += after[s] > before[s] ? 1 : 0;
+        spread |= after[s] > before[s] ? 1 << s : 0;
+      }
+      assertEquals(1, servers, "user-" + key + " reached " + servers + " servers");
+    }
+    assertEquals(7, spread, "30 keys should reach all 3 servers");
+  }
+
   private ManagedChannel open(ManagedChannel channel) {
     channels.add(channel);
     return channel;
@@ -125,12 +154,16 @@ class OrdersChannelsTest {
     }
   }
 
-  private int[] call(ManagedChannel channel, int calls) {
+  private int[] counts() {
+    return new int[] {answered.get(0), answered.get(1), answered.get(2)};
+  }
+
+  private int[] call(Channel channel, int calls) {
     for (int i = 0; i < calls; i++) {
       assertEquals("order-" + i, ClientCalls.blockingUnaryCall(channel, CALL,
           CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS), "order-" + i));
     }
-    return new int[] {answered.get(0), answered.get(1), answered.get(2)};
+    return counts();
   }
 
   private enum Utf8 implements MethodDescriptor.Marshaller<String> {
