@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
@@ -113,12 +114,16 @@ class ExamplesTest {
     String endpoints = "127.0.0.1:" + framed("a").port() + ";name=cache-a,127.0.0.1:"
         + framed("b").port() + ";name=cache-b";
     Map<String, Integer> servers = new HashMap<>();
+    // Keys that differ from their first byte (FNV-1a, twemproxy's default hash, maps keys that
+    // differ only in their last bytes to nearby points of the continuum).
+    SplittableRandom random = new SplittableRandom(42);
     for (int i = 0; i < 20; i++) {
-      String first = new String(KeysExample.get(endpoints, "user:" + i, new byte[0]),
+      String key = Long.toHexString(random.nextLong()) + ":user";
+      String first = new String(KeysExample.get(endpoints, key, new byte[0]),
           StandardCharsets.UTF_8);
-      String again = new String(KeysExample.get(endpoints, "user:" + i, new byte[0]),
+      String again = new String(KeysExample.get(endpoints, key, new byte[0]),
           StandardCharsets.UTF_8);
-      assertThat(again).as("server of user:%d", i).isEqualTo(first);
+      assertThat(again).as("server of %s", key).isEqualTo(first);
       servers.merge(first, 1, Integer::sum);
     }
     assertThat(servers.keySet()).containsExactlyInAnyOrder("a", "b");
