@@ -39,6 +39,7 @@ public final class CoreExample {
     }
   }
 
+  /** Sends one GET through P2C peak EWMA over the endpoints given as the first argument. */
   public static void main(String[] args) throws Exception {
     CoreExample orders = new CoreExample(new P2cPeakEwma<>(), args[0]);
     System.out.println(orders.get("/orders/42"));

@@ -38,6 +38,7 @@ public final class FramedExample {
     }
   }
 
+  /** Runs 200 calls and prints how each backend fared. */
   public static void main(String[] args) throws Exception {
     long[] answered = run(200);
     System.out.printf("fast backend: %d calls, slow backend: %d%n", answered[0], answered[1]);

@@ -27,6 +27,7 @@ public final class HttpExample {
         : ResponseClassifier.http().classify(attempt, response, failure);
   }
 
+  /** Sends one GET over the endpoints given as the first argument. */
   public static void main(String[] args) throws Exception {
     try (BallastClient<HttpRequest, HttpResponse> client = client(args[0])) {
       HttpResponse response = client.call(HttpRequest.get("/orders/42")).get();

@@ -11,10 +11,12 @@ public class OrderService {
 
   private final BallastClient<byte[], byte[]> orders;
 
+  /** Takes the framed client named orders. */
   public OrderService(BallastClients clients) {
     this.orders = clients.framed("orders"); // clients.http("name") for protocol: http
   }
 
+  /** Sends an order; the future ends with the reply, or fails by the client's timeout. */
   public CompletableFuture<byte[]> place(byte[] order) {
     return orders.call(order);
   }

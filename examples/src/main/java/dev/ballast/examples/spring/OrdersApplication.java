@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class OrdersApplication {
 
+  /** Starts the application. */
   public static void main(String[] args) {
     SpringApplication.run(OrdersApplication.class, args);
   }
