@@ -118,6 +118,15 @@ class Http2NginxTest {
       assertThat(answers).isEqualTo(Map.of(
           "200 HTTP/2.0 https localhost:" + nginx.endpoint().port(), 50));
       assertThat(client.stats().get(0).connections()).isEqualTo(1);
+      // the same server reached as 127.0.0.1, which its certificate does not name
+      try (BallastClient<HttpRequest, HttpResponse> wrongName = client(
+          List.of(nginx.endpoint())).maxAttempts(1)
+          .tls(TlsConfig.builder().trustCertificates(localhost.certificate()).build())
+          .build()) {
+        assertThat(callAll(wrongName, List.of(HttpRequest.get("/")))).containsOnlyKeys(
+            "TlsHandshakeException: TLS handshake failed: No subject alternative names matching IP"
+            + " address 127.0.0.1 found [endpoint " + nginx.endpoint().address() + ", attempt 1]");
+      }
     }
   }
 
