@@ -176,8 +176,7 @@ public class StackCostBenchmark {
 
     RawClient(FramedServer server, boolean batched) throws InterruptedException {
       this.batched = batched;
-      channel = Transport.configure(new Bootstrap(), 2000)
-          .group(Transport.sharedGroup())
+      channel = Transport.configure(new Bootstrap(), Transport.sharedGroup(), 2000)
           .handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
