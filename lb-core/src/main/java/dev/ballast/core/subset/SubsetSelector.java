@@ -6,10 +6,6 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
-import dev.ballast.core.subset.internal.SelectorTable;
-import dev.ballast.core.subset.internal.Subset;
-import dev.ballast.core.subset.internal.SubsetIndex;
-import dev.ballast.core.subset.internal.SubsetState;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -78,10 +74,10 @@ public final class SubsetSelector<T> {
       BalancerConfig config = b.config;
       factory = () -> algorithm.create(config);
     }
-    this.index = new SubsetIndex<>(factory, new ArrayList<>(b.selectors), defaultLabels,
-        b.rebuildThreshold, b.resolutionCacheSize, RequestLabels::ofSorted);
-    this.name = "label_subset(" + index.prototype().name() + ")";
-    this.state = index.state();
+    this.index = new SubsetIndex<>(factory, new ArrayList<>(b.selectors), fallbackPolicy,
+        defaultLabels, b.rebuildThreshold, b.resolutionCacheSize);
+    this.name = "label_subset(" + index.prototype.name() + ")";
+    this.state = index.state;
   }
 
   /** Returns a builder: no selectors, {@link FallbackPolicy#NO_FALLBACK}, round robin. */
@@ -116,11 +112,10 @@ public final class SubsetSelector<T> {
   }
 
   private Subset<T> find(SubsetState<T> s, RequestLabels labels) {
-    SelectorTable<T>[] tables = s.tables;
     int h = labels.keysHash;
-    for (SelectorTable<T> t : tables) {
-      if (t.keysHash == h && labels.sameKeys(t.keys)) {
-        return t.get(labels);
+    for (SubsetState.Table<T> t : s.tables) {
+      if (t.keysHash() == h && labels.sameKeys(t.keys())) {
+        return t.subsets().get(labels);
       }
     }
     if (allowRedundantKeys && !labels.isEmpty()) {
@@ -167,7 +162,7 @@ public final class SubsetSelector<T> {
     Objects.requireNonNull(endpoints, "endpoints");
     Objects.requireNonNull(values, "values");
     List<Node<T>> removed = index.update(endpoints, values);
-    state = index.state();
+    state = index.state;
     return removed;
   }
 
@@ -205,7 +200,7 @@ public final class SubsetSelector<T> {
     Objects.requireNonNull(removedAddresses, "removedAddresses");
     Objects.requireNonNull(values, "values");
     List<Node<T>> removed = index.apply(upserts, removedAddresses, values);
-    state = index.state();
+    state = index.state;
     return removed;
   }
 
@@ -246,12 +241,11 @@ public final class SubsetSelector<T> {
     SubsetState<T> s = state;
     List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
     Set<Subset<T>> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
-    for (SelectorTable<T> t : s.tables) {
-      List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.size());
-      t.forEach((labels, subset) -> entries.add(Map.entry(labels, subset)));
+    for (SubsetState.Table<T> t : s.tables) {
+      List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.subsets().entrySet());
       entries.sort((a, b) -> a.getKey().toString().compareTo(b.getKey().toString()));
       for (Map.Entry<RequestLabels, Subset<T>> e : entries) {
-        infos.add(new SubsetStats.SubsetInfo(e.getKey(), e.getValue().size()));
+        infos.add(new SubsetStats.SubsetInfo(e.getKey(), e.getValue().size));
         distinct.add(e.getValue());
       }
     }
@@ -260,9 +254,9 @@ public final class SubsetSelector<T> {
     if (fallback != null) {
       distinct.add(fallback);
     }
-    int dflt = s.defaultSubset == null ? 0 : s.defaultSubset.size();
+    int dflt = s.defaultSubset == null ? 0 : s.defaultSubset.size;
     return new SubsetStats(s.nodes.size(), infos, distinct.size(), dflt, misses.sum(),
-        fallbacks.sum(), index.fullBuilds(), index.incrementalUpdates());
+        fallbacks.sum(), index.fullBuilds, index.incrementalUpdates);
   }
 
   @Override

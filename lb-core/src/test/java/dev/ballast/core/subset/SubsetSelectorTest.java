@@ -455,6 +455,40 @@ class SubsetSelectorTest {
   }
 
   @Test
+  void weightsAChildBalancerCannotHoldAreRejectedByTheUpdate() {
+    // VNSWRR holds at most 2^24 virtual nodes (the sum of weight/gcd): 2^24 and 2^24 + 1 in one
+    // subset is one too many, so the update or delta that makes that subset must fail, leaving
+    // the selector as it was, rather than the subset's first pick
+    Endpoint small = Endpoint.of("10.0.0.1", 80, 1, Map.of("zone", "a"));
+    Endpoint big = Endpoint.of("10.0.0.2", 80, 1 << 24, Map.of("zone", "b"));
+    Endpoint bigger = Endpoint.of("10.0.0.3", 80, (1 << 24) + 1, Map.of("zone", "b"));
+    for (double threshold : new double[] {0, 1}) {
+      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("zone")
+          .algorithm(Algorithm.VNSWRR).rebuildThreshold(threshold).build();
+      s.update(List.of(small, big), Endpoint::address);
+      List<Node<String>> nodes = s.nodes();
+      assertThatThrownBy(() -> s.update(List.of(small, big, bigger), Endpoint::address))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("virtual nodes");
+      assertThatThrownBy(() -> s.apply(List.of(bigger), List.of(), Endpoint::address))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("virtual nodes");
+      assertThatThrownBy(() -> s.apply(List.of(small.withWeight((1 << 24) + 1),
+          big.withLabels(Map.of("zone", "a"))), List.of(), Endpoint::address))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("virtual nodes");
+      assertThat(s.nodes()).isSameAs(nodes);
+      assertThat(s.members(RequestLabels.of("zone", "b"))).extracting(Node::address)
+          .containsExactly("10.0.0.2:80");
+      assertThat(s.pick(RequestLabels.of("zone", "b")).address()).isEqualTo("10.0.0.2:80");
+      assertThat(s.pick(RequestLabels.of("zone", "a")).weight()).isEqualTo(1);
+      // the same weights in subsets of their own are fine
+      s.apply(List.of(bigger.withLabels(Map.of("zone", "c"))), List.of(), Endpoint::address);
+      assertThat(s.pick(RequestLabels.of("zone", "c")).address()).isEqualTo("10.0.0.3:80");
+    }
+  }
+
+  @Test
   void aClosedSubsetDoesNotFallBack() {
     SubsetSelector<String> s = builder().fallbackPolicy(FallbackPolicy.ANY_ENDPOINT).build();
     s.update(THREE, Endpoint::address);
