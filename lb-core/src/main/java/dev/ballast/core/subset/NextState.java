@@ -9,39 +9,40 @@ import java.util.BitSet;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * The next {@link SubsetState} of a selector, made from the previous one and an update's changes
- * in four steps, the same for every update:
+ * The next {@link SubsetState}, made from the previous one and an update's changes in the same
+ * steps for every update:
  *
  * <ol>
  *   <li>The index: each {@code key=value} set that a changed endpoint leaves or joins is copied
- *       and its bit flipped; the other sets and rows are shared with the previous state.
- *   <li>The registry of member sets: every subset of the previous state, unless it holds an
- *       endpoint whose weight changed (its child balancer has the old weight), so that equal
- *       member sets get the subset, and the child balancer, they had.
+ *       and its bits flipped; every other set is shared with the previous state.
+ *   <li>The registry of member sets starts with the previous state's subsets, except those
+ *       holding a reweighted endpoint (their child balancers have the old weight), so that a
+ *       member set that did not change keeps its subset and child balancer.
  *   <li>The subsets. A full build (the first update, or one that changes more than the rebuild
- *       threshold) makes every selector's value combinations, key prefix by key prefix, prefixes
- *       shared between selectors (MOSN's inverted index); an incremental one only the
- *       combinations that a changed endpoint leaves, joins or is reweighted in, each the AND of
- *       its values' sets, every other entry being shared with the previous table.
- *   <li>The fallback subsets; then every new member set is checked by the child balancers'
- *       algorithm ({@link SubsetIndex#validate}) before the update makes anything else.
+ *       threshold) makes every value combination of every selector, key prefix by key prefix,
+ *       prefixes shared between selectors (MOSN's inverted index). An incremental one makes only
+ *       the combinations a changed endpoint leaves, joins or is reweighted in, each the AND of
+ *       its values' sets, and shares the rest of each table.
+ *   <li>The fallback subset; then the child balancers' algorithm checks every member set the
+ *       update made ({@link SubsetIndex#validate}), before any node or value is made.
  * </ol>
  *
  * @param <T> the thing being balanced
  */
 final class NextState<T> {
 
-  /** A key prefix's value combination: value ids by index key (set for its keys), members. */
+  /** A value combination of some keys: value ids by index key (set for those keys), members. */
   private record Combo(int[] ids, BitSet members, int size) {}
 
-  /** A change of value ids by index key ({@code null}: no endpoint) and of weight or not. */
+  /** A change of value ids by index key ({@code null}: no endpoint), reweighted or not. */
   private record Move(int[] before, int[] after, boolean reweighted) {
     @Override
     public boolean equals(Object o) {
@@ -62,8 +63,7 @@ final class NextState<T> {
   private final BitSet[][] index;
   private final BitSet live;
   private final Table<T>[] tables;
-  private final Subset<T> all;
-  private final Subset<T> defaultSubset;
+  private final Subset<T> fallback;
   private final Map<Subset<T>, Subset<T>> registry = new HashMap<>();
   private final List<Subset<T>> made = new ArrayList<>();
 
@@ -74,25 +74,41 @@ final class NextState<T> {
     this.prev = prev;
     this.bySlot = bySlot;
     this.weights = weights;
-    this.index = prev.index.clone();
+    this.index = prev.index().clone();
     this.live = patchIndex(dirty);
     BitSet reweighted = new BitSet();
-    for (Dirty d : dirty) {
-      reweighted.set(d.slot(), d.reweighted());
+    dirty.forEach(d -> reweighted.set(d.slot(), d.reweighted()));
+    List<Subset<T>> kept = new ArrayList<>(Collections.singleton(prev.fallback()));
+    Arrays.stream(prev.tables()).forEach(t -> kept.addAll(t.subsets().values()));
+    for (Subset<T> s : kept) {
+      if (s != null && !s.members.intersects(reweighted)) {
+        registry.putIfAbsent(s, s);
+      }
     }
-    for (Table<T> t : prev.tables) {
-      t.subsets().values().forEach(s -> keep(s, reweighted));
+    this.tables = new Table[prev.tables().length];
+    Set<Move> moves = new LinkedHashSet<>();
+    dirty.forEach(d -> moves.add(new Move(d.idsBefore(), d.idsAfter(), d.reweighted())));
+    Function<List<Integer>, List<Combo>> all = full ? allCombos() : null;
+    for (int i = 0; i < tables.length; i++) {
+      Table<T> old = prev.tables()[i];
+      int selector = i;
+      Map<RequestLabels, BitSet> changed = full ? new HashMap<>() : touched(i, moves);
+      if (full) {
+        all.apply(Arrays.stream(ix.selectorPositions[i]).boxed().toList())
+            .forEach(c -> changed.put(labels(selector, c.ids), c.members));
+      }
+      Map<RequestLabels, Subset<T>> map = full ? new HashMap<>() : new HashMap<>(old.subsets());
+      changed.forEach((labels, members) -> {
+        Subset<T> s = subsetOf(members);
+        if (s == null) {
+          map.remove(labels);
+        } else {
+          map.put(labels, s);
+        }
+      });
+      tables[i] = changed.isEmpty() && !full ? old : new Table<>(old.keys(), old.keysHash(), map);
     }
-    keep(prev.all, reweighted);
-    keep(prev.defaultSubset, reweighted);
-    this.tables = new Table[ix.selectors.length];
-    if (full) {
-      buildAll();
-    } else {
-      buildTouched(dirty);
-    }
-    this.all = ix.keepAll ? subsetOf(live) : null;
-    this.defaultSubset = ix.defaultKeys == null ? null
+    this.fallback = ix.keepAll ? subsetOf(live) : ix.defaultKeys == null ? null
         : subsetOf(ix.matching(index, live, ix.defaultKeys, ix.defaultValues));
     for (Subset<T> s : made) {
       ix.validate(s.members, weights, slot -> ix.endpoints[slot]);
@@ -101,123 +117,91 @@ final class NextState<T> {
 
   /** Returns the state over these nodes. */
   SubsetState<T> state(List<Node<T>> nodes) {
-    return new SubsetState<>(ix, nodes, bySlot, weights, index, live, tables, all, defaultSubset);
-  }
-
-  private void keep(Subset<T> s, BitSet reweighted) {
-    if (s != null && !s.members.intersects(reweighted)) {
-      registry.putIfAbsent(s, s);
-    }
+    return new SubsetState<>(ix, nodes, bySlot, weights, index, live, tables, fallback,
+        ix.newCache());
   }
 
   /** Returns the registered subset of these members, made if new; null if there are none. */
   private Subset<T> subsetOf(BitSet members) {
-    if (members == null || members.isEmpty()) {
+    if (members.isEmpty()) {
       return null;
     }
     Subset<T> s = new Subset<>(members, bySlot, weights, ix.factory);
     Subset<T> had = registry.putIfAbsent(s, s);
-    if (had != null) {
-      return had;
+    if (had == null) {
+      made.add(s);
     }
-    made.add(s);
-    return s;
+    return had == null ? s : had;
   }
 
-  /** Step 1: patches the index in place (rows and sets copied first); returns the live slots. */
+  /** Step 1: the index sets the changes leave or join, copied and patched; returns live slots. */
   private BitSet patchIndex(List<Dirty> dirty) {
-    Set<BitSet> copies = Collections.newSetFromMap(new IdentityHashMap<>());
-    boolean[] rowCopied = new boolean[index.length];
-    BitSet slots = prev.live;
+    Map<Long, BitSet> copies = new HashMap<>();
+    BitSet slots = prev.live();
     for (Dirty d : dirty) {
-      int slot = d.slot();
       for (int k = 0; k < index.length; k++) {
-        int was = d.before() == null ? -1 : d.idsBefore()[k];
-        int is = d.after() == null ? -1 : ix.ids[k][slot];
-        if (was != is) {
-          if (!rowCopied[k]) {
-            index[k] = Arrays.copyOf(index[k],
-                Math.max(index[k].length, ix.valueNames.get(k).size()));
-            rowCopied[k] = true;
-          }
-          if (was >= 0) {
-            copy(k, was, copies).clear(slot);
-          }
-          if (is >= 0) {
-            copy(k, is, copies).set(slot);
+        int was = d.idsBefore()[k];
+        int is = d.idsAfter()[k];
+        for (int id : was == is ? new int[0] : new int[] {was, is}) {
+          if (id >= 0) {
+            BitSet set = set(k, id);
+            copies.computeIfAbsent((long) k << 32 | id, x -> and(set)).set(d.slot(), id == is);
           }
         }
       }
       if (d.before() == null || d.after() == null) {
-        if (slots == prev.live) {
-          slots = (BitSet) copyOf(prev.live);
-        }
-        slots.set(slot, d.after() != null);
+        slots = slots == prev.live() ? and(slots) : slots;
+        slots.set(d.slot(), d.after() != null);
       }
     }
-    for (int k = 0; k < index.length; k++) {
-      for (int id = 0; rowCopied[k] && id < index[k].length; id++) {
-        if (index[k][id] != null && index[k][id].isEmpty()) {
-          index[k][id] = null;
-        }
+    copies.forEach((key, set) -> {
+      int k = (int) (key >>> 32);
+      if (index[k] == prev.index()[k]) {
+        index[k] = Arrays.copyOf(index[k], ix.valueNames.get(k).size());
       }
-    }
+      index[k][key.intValue()] = set.isEmpty() ? null : set;
+    });
     return slots;
   }
 
-  private BitSet copy(int k, int id, Set<BitSet> copies) {
-    BitSet s = index[k][id];
-    if (s == null || !copies.contains(s)) {
-      s = copyOf(s);
-      index[k][id] = s;
-      copies.add(s);
-    }
-    return s;
-  }
-
-  /** Returns a copy made by reading {@code s} only (a shared set is never written). */
-  private BitSet copyOf(BitSet s) {
-    BitSet c = new BitSet(ix.highWater);
-    if (s != null) {
-      c.or(s);
-    }
-    return c;
+  /** Returns the index set of value {@code id} of key {@code k}, or null. */
+  private BitSet set(int k, int id) {
+    return id >= 0 && id < index[k].length ? index[k][id] : null;
   }
 
   /**
-   * Step 3, full: every selector's combinations, its keys taken in a global order (fewest values
-   * first) so that selectors share their prefixes.
+   * Returns a new set of the slots in {@code a} (null: none) and in each of {@code others}
+   * (null: none), made by reading them only: a published set is never written.
    */
-  private void buildAll() {
-    int[] present = new int[index.length];
-    for (int k = 0; k < index.length; k++) {
-      for (BitSet s : index[k]) {
-        present[k] += s == null ? 0 : 1;
-      }
+  private BitSet and(BitSet a, BitSet... others) {
+    BitSet r = new BitSet(ix.highWater);
+    r.or(a == null ? r : a);
+    for (BitSet o : others) {
+      r.and(o == null ? new BitSet() : o);
     }
-    Comparator<Integer> order = Comparator.<Integer>comparingInt(k -> present[k])
-        .thenComparingInt(k -> k);
+    return r;
+  }
+
+  /**
+   * Step 3, full: returns the combinations of a selector's keys. The keys are taken in one
+   * global order (fewest values first) so that selectors share their prefixes.
+   */
+  private Function<List<Integer>, List<Combo>> allCombos() {
+    int[] present = new int[index.length];
+    Arrays.setAll(present, k -> (int) Arrays.stream(index[k]).filter(Objects::nonNull).count());
     Map<List<Integer>, List<Combo>> memo = new HashMap<>();
     int liveSize = live.cardinality();
-    for (int i = 0; i < tables.length; i++) {
-      List<Integer> keys = new ArrayList<>();
-      Arrays.stream(ix.selectorPositions[i]).forEach(keys::add);
-      keys.sort(order);
-      List<Combo> combos = combos(keys, memo, liveSize, present);
-      Map<RequestLabels, Subset<T>> map = new HashMap<>(combos.size() * 2);
-      for (Combo c : combos) {
-        map.put(labels(i, c.ids), subsetOf(c.members));
-      }
-      tables[i] = table(i, map);
-    }
+    return keys -> combos(keys.stream().sorted(Comparator.<Integer>comparingInt(k -> present[k])
+        .thenComparingInt(k -> k)).toList(), memo, liveSize, present);
   }
 
   /**
    * Returns the non-empty combinations of a key prefix: each of the shorter prefix's, ANDed with
-   * each value set of the last key. A combination holding every endpoint gives the value sets
-   * themselves, and a value every endpoint has gives the combination, so constant labels cost
-   * nothing. For a key of many values, the values found in a combination's members are listed
-   * first, so that the ANDs cost the combinations found, not the values times the combinations.
+   * each value set of the last key. A combination of every endpoint gives the value sets
+   * themselves and a value every endpoint has gives the combination, so that constant labels
+   * cost nothing. For a key of many values, the values found in a combination's members are
+   * listed first: the ANDs then cost the combinations found, not the values times the
+   * combinations.
    */
   private List<Combo> combos(List<Integer> prefix, Map<List<Integer>, List<Combo>> memo,
       int liveSize, int[] present) {
@@ -229,29 +213,19 @@ final class NextState<T> {
     int k = prefix.get(n - 1);
     List<Combo> parents = n > 1 ? combos(prefix.subList(0, n - 1), memo, liveSize, present)
         : List.of(new Combo(new int[index.length], live, liveSize));
-    BitSet[] values = index[k];
     long words = (ix.highWater + 63) / 64;
     List<Combo> out = new ArrayList<>();
     for (Combo p : parents) {
-      BitSet candidates = new BitSet(values.length);
-      // listing the values found costs about 8 ANDed words per member; ANDing each value, its
-      // words
-      if ((long) present[k] * words > 8L * p.size && p.size < liveSize) {
-        int[] idsOfKey = ix.ids[k];
-        Subset.forEach(p.members, s -> {
-          if (idsOfKey[s] >= 0) {
-            candidates.set(idsOfKey[s]);
-          }
-        });
+      BitSet found = new BitSet();
+      // listing the values costs about as much per member as 8 words of AND
+      if (present[k] * words > 8L * p.size && p.size < liveSize) {
+        Subset.forEach(p.members, s -> found.set(Math.max(0, ix.ids[k][s]))); // (0: no value)
       } else {
-        candidates.set(0, values.length);
+        found.set(0, index[k].length);
       }
-      for (int id = candidates.nextSetBit(0); id >= 0; id = candidates.nextSetBit(id + 1)) {
-        BitSet v = values[id];
-        if (v == null) {
-          continue;
-        }
-        int vSize = v.cardinality();
+      for (int id = found.nextSetBit(0); id >= 0; id = found.nextSetBit(id + 1)) {
+        BitSet v = index[k][id];
+        int vSize = v == null ? 0 : v.cardinality();
         BitSet m = p.size == liveSize ? v : vSize == liveSize ? p.members : and(p.members, v);
         int size = m == v ? vSize : m == p.members ? p.size : m.cardinality();
         if (size > 0) {
@@ -265,111 +239,39 @@ final class NextState<T> {
     return out;
   }
 
-  private BitSet and(BitSet a, BitSet b) {
-    BitSet r = copyOf(a);
-    r.and(b);
-    return r;
-  }
-
   /**
-   * Step 3, incremental: for each selector, the combinations a change leaves, joins or is
-   * reweighted in, each once (changed endpoints with the same value ids before and after and
-   * the same kind of change are taken together), made again from the patched index.
+   * Step 3, incremental: the members of a selector's combinations that a move leaves, joins or
+   * is reweighted in (changes with the same value ids before and after and the same reweight are
+   * one move, taken once), each the AND of its values' patched sets.
    */
-  private void buildTouched(List<Dirty> dirty) {
-    Set<Move> moves = new LinkedHashSet<>();
-    for (Dirty d : dirty) {
-      int[] after = null;
-      if (d.after() != null) {
-        after = new int[index.length];
-        for (int k = 0; k < after.length; k++) {
-          after[k] = ix.ids[k][d.slot()];
+  private Map<RequestLabels, BitSet> touched(int selector, Set<Move> moves) {
+    int[] pos = ix.selectorPositions[selector];
+    Map<RequestLabels, BitSet> out = new HashMap<>();
+    for (Move m : moves) {
+      RequestLabels was = labels(selector, m.before);
+      RequestLabels is = labels(selector, m.after);
+      for (RequestLabels l : m.reweighted || !Objects.equals(was, is)
+          ? new RequestLabels[] {was, is} : new RequestLabels[0]) {
+        int[] ids = l == was ? m.before : m.after;
+        if (l != null && !out.containsKey(l)) {
+          out.put(l, and(live, Arrays.stream(pos).mapToObj(p -> set(p, ids[p]))
+              .toArray(BitSet[]::new)));
         }
       }
-      moves.add(new Move(d.idsBefore(), after, d.reweighted()));
     }
-    for (int i = 0; i < tables.length; i++) {
-      int[] pos = ix.selectorPositions[i];
-      Map<RequestLabels, int[]> touched = new HashMap<>();
-      for (Move m : moves) {
-        boolean was = has(m.before, pos);
-        boolean is = has(m.after, pos);
-        if (was && is && !m.reweighted && same(m.before, m.after, pos)) {
-          continue; // it stays in its combination
-        }
-        if (was) {
-          touched.put(labels(i, m.before), m.before);
-        }
-        if (is) {
-          touched.put(labels(i, m.after), m.after);
-        }
-      }
-      if (touched.isEmpty()) {
-        tables[i] = prev.tables[i];
-        continue;
-      }
-      Map<RequestLabels, Subset<T>> map = new HashMap<>(prev.tables[i].subsets());
-      touched.forEach((labels, ids) -> {
-        Subset<T> s = subsetOf(and(pos, ids));
-        if (s == null) {
-          map.remove(labels);
-        } else {
-          map.put(labels, s);
-        }
-      });
-      tables[i] = table(i, map);
-    }
+    return out;
   }
 
-  private static boolean has(int[] ids, int[] pos) {
-    if (ids == null) {
-      return false;
-    }
-    for (int p : pos) {
-      if (ids[p] < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean same(int[] a, int[] b, int[] pos) {
-    for (int p : pos) {
-      if (a[p] != b[p]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Returns the AND of the index sets of these value ids at these key positions, or null. */
-  private BitSet and(int[] pos, int[] ids) {
-    BitSet r = null;
-    for (int p : pos) {
-      BitSet s = ids[p] < index[p].length ? index[p][ids[p]] : null;
-      if (s == null) {
-        return null;
-      }
-      if (r == null) {
-        r = copyOf(s);
-      } else {
-        r.and(s);
-      }
-    }
-    return r;
-  }
-
+  /** Returns the labels of a selector's values among these ids; null if one is missing. */
   private RequestLabels labels(int selector, int[] ids) {
     int[] pos = ix.selectorPositions[selector];
     String[] values = new String[pos.length];
     for (int j = 0; j < pos.length; j++) {
+      if (ids[pos[j]] < 0) {
+        return null;
+      }
       values[j] = ix.valueNames.get(pos[j]).get(ids[pos[j]]);
     }
     return RequestLabels.ofSorted(ix.selectors[selector], values);
-  }
-
-  private Table<T> table(int selector, Map<RequestLabels, Subset<T>> map) {
-    Table<T> old = prev.tables[selector];
-    return new Table<>(old.keys(), old.keysHash(), map);
   }
 }

@@ -1,5 +1,7 @@
 package dev.ballast.core.subset;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
@@ -23,26 +25,20 @@ import java.util.function.Supplier;
 
 /**
  * The updater's side of a {@link SubsetSelector}: a stable slot per address, each slot's endpoint
- * and value ids, and the update and delta that turn a change into the next {@link SubsetState}
- * (made by {@link NextState}). Not thread-safe: the selector serialises updates; picks read
- * published states only.
- *
- * <p>An address keeps its slot until it is removed, and freed slots are reused by later
- * updates, so a change of a few endpoints changes a few bits of the index. An update first
- * lists what changes ({@link Dirty}), then makes the next state, and only then makes the new
- * nodes' values and commits: a rejected update (an address twice, weights over {@link
- * Integer#MAX_VALUE}, a member set the child balancers' algorithm cannot hold, a value factory
- * that throws) gives back the slots and value ids it wrote and leaves everything as it was.
+ * and value ids, and the update and delta that list what changes ({@link Dirty}), make the next
+ * {@link SubsetState} ({@link NextState}), and only then make the new nodes and commit. A
+ * rejected update gives back the slots it took and leaves all as it was. An address keeps its
+ * slot until removed; freed slots are reused. Not thread-safe: the selector serialises updates.
  *
  * @param <T> the thing being balanced
  */
 final class SubsetIndex<T> {
 
   /**
-   * An endpoint an update adds ({@code before} null), changes, or removes ({@code after} null),
-   * with its value ids before the update ({@code null} when added).
+   * An endpoint added ({@code before} null), changed, or removed ({@code after} null), and its
+   * value ids by index key before and after (-1: none).
    */
-  record Dirty(int slot, Endpoint before, Endpoint after, int[] idsBefore) {
+  record Dirty(int slot, Endpoint before, Endpoint after, int[] idsBefore, int[] idsAfter) {
     boolean reweighted() {
       return before != null && after != null && before.weight() != after.weight();
     }
@@ -50,39 +46,39 @@ final class SubsetIndex<T> {
 
   final Supplier<? extends Balancer<T>> factory;
   final Balancer<T> prototype;
-  /** The index keys: the selectors' keys and the default subset's, sorted. */
+  /** The index keys (the selectors' and the default subset's, sorted), and their positions. */
   final String[] keys;
   final Map<String, Integer> keyPosition = new HashMap<>();
   final Set<String> selectorKeys;
   /** Each selector's keys, sorted, and their positions among the index keys. */
   final String[][] selectors;
   final int[][] selectorPositions;
-  /** The default subset's labels, if the fallback policy uses it; else null. */
+  /** The default subset's labels if the fallback policy uses it, else null. */
   final String[] defaultKeys;
   final String[] defaultValues;
-  /** Whether the state keeps a subset of every endpoint (fallback policy ANY_ENDPOINT). */
+  /** Whether the fallback subset is every endpoint (ANY_ENDPOINT). */
   final boolean keepAll;
-  final int cacheSize;
+  private final int cacheSize; // 0: redundant keys not allowed, so no label is resolved
   private final double rebuildThreshold;
-  // per index key: value -> id (read by any thread that resolves labels) and id -> value
+  // per index key: value -> id (also read by threads resolving labels) and id -> value
   private final List<Map<String, Integer>> valueIds = new ArrayList<>();
   final List<List<String>> valueNames = new ArrayList<>();
-
+  private final int[] none; // no value for any key
   private final Map<String, Integer> slots = new HashMap<>();
-  /** Each slot's endpoint ({@code null}: free) and value ids ({@code ids[key][slot]}, -1: none). */
+  /** Each slot's endpoint (null: free) and value ids ({@code ids[key][slot]}; -1: none). */
   Endpoint[] endpoints = new Endpoint[16];
   int[][] ids;
-  /** The slots ever used are below this. */
+  /** Every slot ever used is below this. */
   int highWater;
-  private int[] free = new int[16];
-  private int freeCount;
-  // the nodes' slots, in node order
-  private int[] order = new int[0];
+  private final BitSet used = new BitSet(); // the slots of the state and of the update running
+  private int firstFree; // no slot below is free
+  private int[] order = new int[0]; // the nodes' slots, in node order
   private long totalWeight;
   long fullBuilds;
   long incrementalUpdates;
   SubsetState<T> state;
 
+  @SuppressWarnings("unchecked")
   SubsetIndex(Supplier<? extends Balancer<T>> factory, List<List<String>> selectorList,
       FallbackPolicy policy, RequestLabels defaultLabels, double rebuildThreshold, int cacheSize) {
     this.factory = factory;
@@ -93,34 +89,35 @@ final class SubsetIndex<T> {
     boolean dflt = policy == FallbackPolicy.DEFAULT_SUBSET;
     this.defaultKeys = dflt ? defaultLabels.keys : null;
     this.defaultValues = dflt ? defaultLabels.values : null;
-    if (dflt) {
-      all.addAll(Arrays.asList(defaultKeys));
-    }
+    all.addAll(Arrays.asList(dflt ? defaultKeys : new String[0]));
     this.keys = all.toArray(new String[0]);
+    this.ids = new int[keys.length][16];
+    this.none = new int[keys.length];
+    Arrays.fill(none, -1);
     for (int k = 0; k < keys.length; k++) {
       keyPosition.put(keys[k], k);
       valueIds.add(new ConcurrentHashMap<>());
       valueNames.add(new ArrayList<>());
     }
-    this.ids = new int[keys.length][16];
     this.selectors = new String[selectorList.size()][];
     this.selectorPositions = new int[selectors.length][];
+    SubsetState.Table<T>[] tables = new SubsetState.Table[selectors.length];
     for (int i = 0; i < selectors.length; i++) {
       selectors[i] = new TreeSet<>(selectorList.get(i)).toArray(new String[0]);
       selectorPositions[i] = Arrays.stream(selectors[i]).mapToInt(keyPosition::get).toArray();
+      tables[i] = new SubsetState.Table<>(selectors[i], Arrays.hashCode(selectors[i]), Map.of());
     }
     this.keepAll = policy == FallbackPolicy.ANY_ENDPOINT;
     this.rebuildThreshold = rebuildThreshold;
     this.cacheSize = cacheSize;
-    @SuppressWarnings("unchecked")
-    SubsetState.Table<T>[] tables = new SubsetState.Table[selectors.length];
-    for (int i = 0; i < selectors.length; i++) {
-      tables[i] = new SubsetState.Table<>(selectors[i], Arrays.hashCode(selectors[i]), Map.of());
-    }
-    @SuppressWarnings("unchecked")
-    Node<T>[] none = new Node[0];
-    this.state = new SubsetState<>(this, List.of(), none, new int[0],
-        new BitSet[keys.length][0], new BitSet(), tables, null, null);
+    this.state = new SubsetState<>(this, List.of(), new Node[0], new int[0],
+        new BitSet[keys.length][0], new BitSet(), tables, null, newCache());
+  }
+
+  /** Returns a cache of resolved labels for a new state, or null if none is kept. */
+  Cache<RequestLabels, Object> newCache() {
+    return cacheSize == 0 ? null
+        : Caffeine.newBuilder().maximumSize(cacheSize).executor(Runnable::run).build();
   }
 
   /** Replaces the endpoint set (see {@link SubsetSelector#update}); returns the removed nodes. */
@@ -130,24 +127,22 @@ final class SubsetIndex<T> {
     int[] slotOf = new int[es.length];
     List<Dirty> dirty = new ArrayList<>();
     BitSet seen = new BitSet();
-    int highWater0 = highWater;
-    int freeCount0 = freeCount;
     try {
       for (int i = 0; i < es.length; i++) {
         Endpoint ep = Objects.requireNonNull(es[i], "endpoint");
-        // registries tend to push the same list again: an address at its position in the
-        // previous update takes its slot without hashing
-        int guess = i < order.length ? order[i] : -1;
-        boolean same = guess >= 0 && endpoints[guess].address().equals(ep.address());
-        slotOf[i] = upsert(ep, same ? guess : -1, seen, dirty);
+        // registries tend to push the same list again: an address where it was in the previous
+        // update takes its slot without hashing
+        int at = i < order.length && endpoints[order[i]].address().equals(ep.address())
+            ? order[i] : -1;
+        slotOf[i] = upsert(ep, at, seen, dirty);
       }
-      BitSet gone = (BitSet) seen.clone();
-      gone.flip(0, highWater0);
-      gone.and(state.live);
-      Subset.forEach(gone, s -> dirty.add(new Dirty(s, endpoints[s], null, idsOf(s))));
+      BitSet gone = new BitSet();
+      gone.or(state.live());
+      gone.andNot(seen);
+      Subset.forEach(gone, s -> dirty.add(new Dirty(s, endpoints[s], null, idsOf(s), none)));
       return publish(dirty, values, slotOf);
     } catch (RuntimeException | Error e) {
-      rollback(dirty, highWater0, freeCount0);
+      rollback(dirty);
       throw e;
     }
   }
@@ -155,60 +150,52 @@ final class SubsetIndex<T> {
   /** Applies a delta (see {@link SubsetSelector#apply}); returns the removed nodes. */
   List<Node<T>> apply(Collection<Endpoint> upserts, Collection<String> removedAddresses,
       Function<? super Endpoint, ? extends T> values) {
-    Endpoint[] ups = upserts.toArray(new Endpoint[0]);
-    String[] rms = removedAddresses.toArray(new String[0]);
     List<Dirty> dirty = new ArrayList<>();
     BitSet seen = new BitSet();
     Set<String> unknown = new HashSet<>();
-    int highWater0 = highWater;
-    int freeCount0 = freeCount;
     try {
-      for (Endpoint ep : ups) {
+      for (Endpoint ep : upserts.toArray(new Endpoint[0])) {
         upsert(Objects.requireNonNull(ep, "upserted endpoint"), -1, seen, dirty);
       }
-      for (String a : rms) {
+      for (String a : removedAddresses.toArray(new String[0])) {
         Integer slot = slots.get(Objects.requireNonNull(a, "removed address"));
         // an address not known is nothing to remove, but a repeat is still caught
         if (slot == null ? !unknown.add(a) : seen.get(slot)) {
           throw twice(a);
-        }
-        if (slot != null) {
+        } else if (slot != null) {
           seen.set(slot);
-          dirty.add(new Dirty(slot, endpoints[slot], null, idsOf(slot)));
+          dirty.add(new Dirty(slot, endpoints[slot], null, idsOf(slot), none));
         }
       }
       return publish(dirty, values, null);
     } catch (RuntimeException | Error e) {
-      rollback(dirty, highWater0, freeCount0);
+      rollback(dirty);
       throw e;
     }
   }
 
   /**
-   * Finds the slot of an endpoint (at {@code guess} if not negative, else by address), taking a
-   * free one for a new address, and lists the endpoint if it is new or changed.
+   * Returns the slot of an endpoint ({@code at} if not negative, else found by address; a free
+   * one for a new address) and lists the endpoint if it is new or changed.
    */
-  private int upsert(Endpoint ep, int guess, BitSet seen, List<Dirty> dirty) {
-    int slot = guess;
-    if (slot < 0) {
-      Integer known = slots.get(ep.address());
-      slot = known == null ? -1 : known;
-    }
-    if (slot < 0) {
-      slot = freeCount > 0 ? free[--freeCount] : highWater++;
+  private int upsert(Endpoint ep, int at, BitSet seen, List<Dirty> dirty) {
+    Integer known = at >= 0 ? Integer.valueOf(at) : slots.get(ep.address());
+    int slot = known != null ? known : used.nextClearBit(firstFree);
+    if (known == null) {
+      used.set(slot);
+      firstFree = slot + 1;
+      highWater = Math.max(highWater, slot + 1);
       if (highWater > endpoints.length) {
-        int cap = Math.max(highWater, endpoints.length * 2);
-        endpoints = Arrays.copyOf(endpoints, cap);
-        for (int k = 0; k < ids.length; k++) {
-          ids[k] = Arrays.copyOf(ids[k], cap);
-        }
+        endpoints = Arrays.copyOf(endpoints, highWater * 2);
+        Arrays.setAll(ids, k -> Arrays.copyOf(ids[k], highWater * 2));
       }
-      dirty.add(new Dirty(slot, null, ep, null));
+      dirty.add(new Dirty(slot, null, ep, none, idsOf(ep, none)));
       slots.put(ep.address(), slot);
     } else if (seen.get(slot)) {
       throw twice(ep.address());
     } else if (!ep.equals(endpoints[slot])) {
-      dirty.add(new Dirty(slot, endpoints[slot], ep, idsOf(slot)));
+      int[] before = idsOf(slot);
+      dirty.add(new Dirty(slot, endpoints[slot], ep, before, idsOf(ep, before)));
     }
     seen.set(slot);
     return slot;
@@ -218,16 +205,8 @@ final class SubsetIndex<T> {
     return new IllegalArgumentException("address: " + address + " given twice");
   }
 
-  private int[] idsOf(int slot) {
-    int[] out = new int[keys.length];
-    for (int k = 0; k < out.length; k++) {
-      out[k] = ids[k][slot];
-    }
-    return out;
-  }
-
   /**
-   * Makes and publishes the next state from the listed changes, {@code listOrder} giving the
+   * Makes and publishes the next state from the listed changes; {@code listOrder} gives the
    * nodes' slots in order ({@code null}: the previous order without the removed, then the added).
    */
   private List<Node<T>> publish(List<Dirty> dirty, Function<? super Endpoint, ? extends T> values,
@@ -247,15 +226,13 @@ final class SubsetIndex<T> {
       throw new IllegalArgumentException(
           "weights: sum " + sum + " (expected: <= " + Integer.MAX_VALUE + ")");
     }
+    Node<T>[] bySlot = added + removed > 0 ? Arrays.copyOf(prev.bySlot(), highWater) : prev.bySlot();
+    int[] weights = added > 0 || reweighted ? Arrays.copyOf(prev.weights(), highWater) : prev.weights();
     for (Dirty d : dirty) {
       endpoints[d.slot] = d.after;
-      if (d.after != null) {
-        writeIds(d.slot, d.after, d.idsBefore);
+      for (int k = 0; k < keys.length; k++) {
+        ids[k][d.slot] = d.idsAfter[k];
       }
-    }
-    Node<T>[] bySlot = added + removed > 0 ? Arrays.copyOf(prev.bySlot, highWater) : prev.bySlot;
-    int[] weights = added > 0 || reweighted ? Arrays.copyOf(prev.weights, highWater) : prev.weights;
-    for (Dirty d : dirty) {
       if (d.after == null) {
         bySlot[d.slot] = null;
       } else if (d.before == null || d.reweighted()) {
@@ -264,56 +241,47 @@ final class SubsetIndex<T> {
     }
     int[] nextOrder = listOrder != null ? listOrder : added + removed == 0 ? order
         : appendAdded(dirty, order.length - removed + added);
-    if (dirty.isEmpty() && Arrays.equals(nextOrder, order)) {
+    boolean sameOrder = Arrays.equals(nextOrder, order);
+    if (dirty.isEmpty() && sameOrder) {
       return List.of();
     }
-    boolean full = prev.nodes.isEmpty()
-        || dirty.size() > rebuildThreshold * (prev.nodes.size() + added);
-    NextState<T> next = dirty.isEmpty() ? null
-        : new NextState<>(this, prev, dirty, bySlot, weights, full);
-    // Values only once everything is valid; a throwing factory leaves all untouched.
+    boolean full = prev.nodes().isEmpty()
+        || dirty.size() > rebuildThreshold * (prev.nodes().size() + added);
+    NextState<T> next = new NextState<>(this, prev, dirty, bySlot, weights, full);
+    // Values only once everything is valid: a throwing factory leaves all untouched.
     for (Dirty d : dirty) {
       if (d.before == null) {
         bySlot[d.slot] = prototype.newNode(d.after, values.apply(d.after));
       }
     }
-    List<Node<T>> nodes = prev.nodes;
-    if (added + removed > 0 || !Arrays.equals(nextOrder, order)) {
-      @SuppressWarnings("unchecked")
-      Node<T>[] ordered = new Node[nextOrder.length];
-      for (int i = 0; i < ordered.length; i++) {
-        ordered[i] = bySlot[nextOrder[i]];
-      }
-      nodes = Collections.unmodifiableList(Arrays.asList(ordered));
-    }
     // Commit: nothing below throws.
     List<Node<T>> gone = new ArrayList<>(removed);
     for (Dirty d : dirty) {
       if (d.after == null) {
-        gone.add(prev.bySlot[d.slot]);
+        gone.add(prev.bySlot()[d.slot]);
         slots.remove(d.before.address());
-        if (freeCount == free.length) {
-          free = Arrays.copyOf(free, freeCount * 2);
-        }
-        free[freeCount++] = d.slot;
+        used.clear(d.slot);
+        firstFree = Math.min(firstFree, d.slot);
       } else if (d.before != null) {
         prototype.renew(bySlot[d.slot], d.after);
       }
     }
+    List<Node<T>> nodes = prev.nodes();
+    if (added + removed > 0 || !sameOrder) {
+      @SuppressWarnings("unchecked")
+      Node<T>[] ordered = new Node[nextOrder.length];
+      Arrays.setAll(ordered, i -> bySlot[nextOrder[i]]);
+      nodes = Collections.unmodifiableList(Arrays.asList(ordered));
+    }
     order = nextOrder;
     totalWeight = sum;
-    if (next == null) {
-      state = new SubsetState<>(this, nodes, bySlot, weights, prev.index, prev.live, prev.tables,
-          prev.all, prev.defaultSubset);
-    } else {
-      state = next.state(nodes);
-      fullBuilds += full ? 1 : 0;
-      incrementalUpdates += full ? 0 : 1;
-    }
+    fullBuilds += dirty.isEmpty() || !full ? 0 : 1;
+    incrementalUpdates += dirty.isEmpty() || full ? 0 : 1;
+    state = next.state(nodes);
     return gone;
   }
 
-  /** Returns the previous order without the removed slots, then the added ones in delta order. */
+  /** Returns the previous order without the removed slots, then the added ones. */
   private int[] appendAdded(List<Dirty> dirty, int n) {
     int[] out = new int[n];
     int m = 0;
@@ -331,44 +299,44 @@ final class SubsetIndex<T> {
   }
 
   /** Undoes what a rejected update wrote: endpoints, value ids, slots taken. */
-  private void rollback(List<Dirty> dirty, int highWater0, int freeCount0) {
+  private void rollback(List<Dirty> dirty) {
     for (Dirty d : dirty) {
       endpoints[d.slot] = d.before;
+      for (int k = 0; k < keys.length; k++) {
+        ids[k][d.slot] = d.idsBefore[k];
+      }
       if (d.before == null) {
         slots.remove(d.after.address());
-      } else {
-        for (int k = 0; k < keys.length; k++) {
-          ids[k][d.slot] = d.idsBefore[k];
-        }
+        used.clear(d.slot);
+        firstFree = Math.min(firstFree, d.slot);
       }
     }
-    highWater = highWater0;
-    freeCount = freeCount0;
+  }
+
+  private int[] idsOf(int slot) {
+    int[] out = new int[keys.length];
+    Arrays.setAll(out, k -> ids[k][slot]);
+    return out;
   }
 
   /**
-   * Writes a slot's value ids from its endpoint's labels: one walk over the labels (sorted, as
-   * the index keys are) beside the index keys, with no lookup for a value the slot had before.
+   * Returns an endpoint's value ids: one walk over its labels (sorted, as the index keys are)
+   * beside the index keys, with no lookup for a value it had {@code before}.
    */
-  private void writeIds(int slot, Endpoint ep, int[] before) {
-    int n = ep.labelCount();
-    int l = 0;
-    for (int k = 0; k < keys.length; k++) {
-      int c = 1;
-      while (l < n && (c = ep.labelKey(l).compareTo(keys[k])) < 0) {
+  private int[] idsOf(Endpoint ep, int[] before) {
+    int[] out = new int[keys.length];
+    for (int k = 0, l = 0, c = 1; k < keys.length; k++, c = 1) {
+      while (l < ep.labelCount() && (c = ep.labelKey(l).compareTo(keys[k])) < 0) {
         l++; // a label that is no index key
       }
-      int id = -1;
-      if (l < n && c == 0) {
-        String value = ep.labelValue(l++);
-        int old = before == null ? -1 : before[k];
-        id = old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value);
-      }
-      ids[k][slot] = id;
+      String value = l < ep.labelCount() && c == 0 ? ep.labelValue(l++) : null;
+      int old = before[k];
+      out[k] = value == null ? -1
+          : old >= 0 && value.equals(valueNames.get(k).get(old)) ? old : valueId(k, value);
     }
+    return out;
   }
 
-  /** Returns the id of a value of index key {@code k}, giving it the next id if new. */
   private int valueId(int k, String value) {
     Integer id = valueIds.get(k).get(value);
     if (id == null) {
@@ -380,46 +348,37 @@ final class SubsetIndex<T> {
   }
 
   /**
-   * Returns the slots having every {@code keys[i]=values[i]} in an index ({@code live} for no
-   * labels), a new set or {@code live}. Safe on any thread: a value newer than the index has no
-   * set in it.
+   * Returns the slots having every {@code labelKeys[i]=labelValues[i]} in an index, a new set
+   * ({@code live} for no labels). Safe on any thread: a value newer than the index has no set.
    */
   BitSet matching(BitSet[][] index, BitSet live, String[] labelKeys, String[] labelValues) {
-    BitSet out = null;
+    BitSet out = new BitSet();
+    out.or(live); // (not clone, which may write to the shared set)
     for (int i = 0; i < labelKeys.length; i++) {
       Integer k = keyPosition.get(labelKeys[i]);
       Integer id = k == null ? null : valueIds.get(k).get(labelValues[i]);
       BitSet set = id == null || id >= index[k].length ? null : index[k][id];
-      if (set == null) {
-        return new BitSet();
-      }
-      if (out == null) {
-        out = new BitSet();
-        out.or(set);
-      } else {
-        out.and(set);
-      }
+      out.and(set == null ? new BitSet() : set);
     }
-    return out == null ? live : out;
+    return out;
   }
 
   /**
    * Throws what the child balancers' algorithm would for a set of these members, given its
-   * weights by slot and each slot's endpoint (whose addresses are distinct and whose weights'
-   * sum fits an int: the update checked those).
+   * weights by slot and each slot's endpoint; their addresses are distinct and their weights'
+   * sum fits an int (the update checked those). Reads nothing unless the algorithm has a rule.
    */
   void validate(BitSet members, int[] weights, IntFunction<Endpoint> endpointOf) {
-    if (!BalancerAccess.limitsWeights(prototype)) {
-      return;
+    if (BalancerAccess.limitsWeights(prototype)) {
+      int n = members.cardinality();
+      Endpoint[] es = new Endpoint[n];
+      int[] w = new int[n];
+      int[] i = {0};
+      Subset.forEach(members, s -> {
+        es[i[0]] = endpointOf.apply(s);
+        w[i[0]++] = weights[s];
+      });
+      BalancerAccess.validate(prototype, es, w);
     }
-    int n = members.cardinality();
-    Endpoint[] es = new Endpoint[n];
-    int[] w = new int[n];
-    int[] i = {0};
-    Subset.forEach(members, s -> {
-      es[i[0]] = endpointOf.apply(s);
-      w[i[0]++] = weights[s];
-    });
-    BalancerAccess.validate(prototype, es, w);
   }
 }

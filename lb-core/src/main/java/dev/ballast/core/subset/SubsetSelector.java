@@ -44,12 +44,9 @@ import java.util.function.Supplier;
  * nodes and their load state. {@link #update} replaces the endpoint set; nodes whose address
  * stays keep their state. It swaps one immutable state atomically while picks go on; when few
  * endpoints change, only the subsets they touch are rebuilt. Child balancers are made on the
- * first pick of their subset, so an update never pays for subsets nobody uses.
- *
- * <p>Build: one pass fills an inverted index {@code key=value -> slots} of endpoint slots; a
- * selector's subsets are the non-empty intersections of its keys' slot sets (MOSN's approach,
- * which made their build at 8000 hosts 21.8x faster than scanning every host per subset). Label
- * sets that are no selector are intersected with RoaringBitmap's {@code and}.
+ * first pick of their subset, so an update never pays for subsets nobody uses. Subsets are
+ * intersections of an inverted index of bitsets (see the {@linkplain dev.ballast.core.subset
+ * package} description).
  *
  * @param <T> the thing being balanced (a connection pool, a gRPC subchannel)
  */
@@ -75,7 +72,7 @@ public final class SubsetSelector<T> {
       factory = () -> algorithm.create(config);
     }
     this.index = new SubsetIndex<>(factory, new ArrayList<>(b.selectors), fallbackPolicy,
-        defaultLabels, b.rebuildThreshold, b.resolutionCacheSize);
+        defaultLabels, b.rebuildThreshold, allowRedundantKeys ? b.resolutionCacheSize : 0);
     this.name = "label_subset(" + index.prototype.name() + ")";
     this.state = index.state;
   }
@@ -113,7 +110,7 @@ public final class SubsetSelector<T> {
 
   private Subset<T> find(SubsetState<T> s, RequestLabels labels) {
     int h = labels.keysHash;
-    for (SubsetState.Table<T> t : s.tables) {
+    for (SubsetState.Table<T> t : s.tables()) {
       if (t.keysHash() == h && labels.sameKeys(t.keys())) {
         return t.subsets().get(labels);
       }
@@ -126,24 +123,16 @@ public final class SubsetSelector<T> {
 
   private Node<T> fallback(SubsetState<T> s, RequestLabels labels) {
     misses.increment();
-    Subset<T> target = null;
-    if (fallbackPolicy == FallbackPolicy.ANY_ENDPOINT) {
-      target = s.all;
-    } else if (fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET) {
-      target = s.defaultSubset;
-    }
-    if (target != null) {
+    if (s.fallback() != null) {
       fallbacks.increment();
-      return target.child().pick();
+      return s.fallback().child().pick();
     }
-    String why;
-    if (fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET) {
-      why = "fallback DEFAULT_SUBSET " + defaultLabels + " matches no endpoint either";
-    } else if (fallbackPolicy == FallbackPolicy.ANY_ENDPOINT) {
-      why = "fallback ANY_ENDPOINT, but there are no endpoints";
-    } else {
-      why = "fallback NO_FALLBACK";
-    }
+    String why = switch (fallbackPolicy) {
+      case DEFAULT_SUBSET -> "fallback DEFAULT_SUBSET " + defaultLabels
+          + " matches no endpoint either";
+      case ANY_ENDPOINT -> "fallback ANY_ENDPOINT, but there are no endpoints";
+      default -> "fallback NO_FALLBACK";
+    };
     throw new NoAvailableEndpointException(name, 0,
         name + ": request labels " + labels + " match no subset (" + why + ")");
   }
@@ -154,8 +143,10 @@ public final class SubsetSelector<T> {
    * whose value is made by {@code values}, called only after the whole set is validated.
    *
    * @return the nodes removed by this update, so their values can be closed or drained
-   * @throws IllegalArgumentException if two endpoints share an address or the weights add up to
-   *     more than {@link Integer#MAX_VALUE}; the previous set then stays in force, untouched
+   * @throws IllegalArgumentException if two endpoints share an address, the weights add up to
+   *     more than {@link Integer#MAX_VALUE}, or the child balancers' algorithm cannot hold a
+   *     subset's members (e.g. VNSWRR's ring limit); the previous set then stays in force,
+   *     untouched
    */
   public synchronized List<Node<T>> update(
       Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values) {
@@ -174,23 +165,22 @@ public final class SubsetSelector<T> {
    * known does nothing. New nodes get a value made by {@code values}, called only after the
    * whole delta is validated, and come after the existing nodes in {@link #nodes()}.
    *
-   * <p>Costs the delta and the number of subsets it touches, not the endpoint count nor the
-   * subsets' sizes: only the subsets that a changed endpoint leaves, joins or is reweighted in
-   * get a new member set and a new child balancer (picks on the previous state keep the old
-   * ones). The new member set is the intersection of the subset's patched {@code key=value}
-   * sets, computed on the subset's first pick, when its child balancer is made. Every other
-   * subset and its child balancer is shared with the previous state. Like {@link #update}, a delta
-   * touching more than the {@linkplain Builder#rebuildThreshold rebuild threshold} rebuilds
-   * every subset. Give a delta with the same endpoints as {@code update} would give the same
-   * subsets.
+   * <p>Never reads the endpoints outside the delta: only the subsets that a changed endpoint
+   * leaves, joins or is reweighted in get a new member set (the AND of their patched {@code
+   * key=value} bitsets) and, on their first pick, a new child balancer; picks on the previous
+   * state keep the old ones, and every other subset and its child balancer is shared. Like
+   * {@link #update}, a delta touching more than the {@linkplain Builder#rebuildThreshold rebuild
+   * threshold} rebuilds every subset. A delta gives the same subsets as {@code update} with the
+   * same endpoints.
    *
    * @param upserts endpoints added or changed; an endpoint equal to the current one is no change
    * @param removedAddresses the {@link Endpoint#address()} of endpoints to remove
    * @param values makes the value of each new node
    * @return the nodes removed by this delta, so their values can be closed or drained
    * @throws IllegalArgumentException if an address occurs twice in the delta (in the upserts,
-   *     the removals, or both) or the weights would add up to more than {@link
-   *     Integer#MAX_VALUE}; the previous set then stays in force, untouched
+   *     the removals, or both), the weights would add up to more than {@link Integer#MAX_VALUE},
+   *     or the child balancers' algorithm cannot hold a subset's members; the previous set then
+   *     stays in force, untouched
    * @throws NullPointerException if an argument, an upsert or a removed address is null (also
    *     leaving the previous set untouched)
    */
@@ -206,7 +196,7 @@ public final class SubsetSelector<T> {
 
   /** Returns the current nodes, in update order. */
   public List<Node<T>> nodes() {
-    return state.nodes;
+    return state.nodes();
   }
 
   /**
@@ -220,9 +210,7 @@ public final class SubsetSelector<T> {
 
   /** Returns the nodes the fallback policy picks from on a miss; empty for NO_FALLBACK. */
   public List<Node<T>> fallbackMembers() {
-    SubsetState<T> s = state;
-    Subset<T> target = fallbackPolicy == FallbackPolicy.ANY_ENDPOINT ? s.all
-        : fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET ? s.defaultSubset : null;
+    Subset<T> target = state.fallback();
     return target == null ? List.of() : target.nodes();
   }
 
@@ -241,7 +229,7 @@ public final class SubsetSelector<T> {
     SubsetState<T> s = state;
     List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
     Set<Subset<T>> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
-    for (SubsetState.Table<T> t : s.tables) {
+    for (SubsetState.Table<T> t : s.tables()) {
       List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.subsets().entrySet());
       entries.sort((a, b) -> a.getKey().toString().compareTo(b.getKey().toString()));
       for (Map.Entry<RequestLabels, Subset<T>> e : entries) {
@@ -249,13 +237,12 @@ public final class SubsetSelector<T> {
         distinct.add(e.getValue());
       }
     }
-    Subset<T> fallback = fallbackPolicy == FallbackPolicy.ANY_ENDPOINT ? s.all
-        : fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET ? s.defaultSubset : null;
-    if (fallback != null) {
-      distinct.add(fallback);
+    int dflt = 0;
+    if (s.fallback() != null) {
+      distinct.add(s.fallback());
+      dflt = defaultLabels != null ? s.fallback().size : 0;
     }
-    int dflt = s.defaultSubset == null ? 0 : s.defaultSubset.size;
-    return new SubsetStats(s.nodes.size(), infos, distinct.size(), dflt, misses.sum(),
+    return new SubsetStats(s.nodes().size(), infos, distinct.size(), dflt, misses.sum(),
         fallbacks.sum(), index.fullBuilds, index.incrementalUpdates);
   }
 
