@@ -3,37 +3,24 @@ package dev.ballast.core.subset;
 import dev.ballast.core.Node;
 import dev.ballast.core.subset.SubsetIndex.Dirty;
 import dev.ballast.core.subset.SubsetState.Table;
+import java.nio.IntBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Collections;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
- * The next {@link SubsetState}, made from the previous one and an update's changes in the same
- * steps for every update:
- *
- * <ol>
- *   <li>The index: each {@code key=value} set that a changed endpoint leaves or joins is copied
- *       and its bits flipped; every other set is shared with the previous state.
- *   <li>The registry of member sets starts with the previous state's subsets, except those
- *       holding a reweighted endpoint (their child balancers have the old weight), so that a
- *       member set that did not change keeps its subset and child balancer.
- *   <li>The subsets. A full build (the first update, or one that changes more than the rebuild
- *       threshold) makes every value combination of every selector, key prefix by key prefix,
- *       prefixes shared between selectors (MOSN's inverted index). An incremental one makes only
- *       the combinations a changed endpoint leaves, joins or is reweighted in, each the AND of
- *       its values' sets, and shares the rest of each table.
- *   <li>The fallback subset; then the child balancers' algorithm checks every member set the
- *       update made ({@link SubsetIndex#validate}), before any node or value is made.
- * </ol>
+ * The next {@link SubsetState}, made from the previous one and an update's changes, in the steps
+ * the package description gives: index patched, registry of member sets seeded, subsets made
+ * (all, or the touched ones), fallback subset, and each new member set validated.
  *
  * @param <T> the thing being balanced
  */
@@ -41,20 +28,6 @@ final class NextState<T> {
 
   /** A value combination of some keys: value ids by index key (set for those keys), members. */
   private record Combo(int[] ids, BitSet members, int size) {}
-
-  /** A change of value ids by index key ({@code null}: no endpoint), reweighted or not. */
-  private record Move(int[] before, int[] after, boolean reweighted) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Move m && m.reweighted == reweighted && Arrays.equals(m.before, before)
-          && Arrays.equals(m.after, after);
-    }
-
-    @Override
-    public int hashCode() {
-      return (Arrays.hashCode(before) * 31 + Arrays.hashCode(after)) * 2 + (reweighted ? 1 : 0);
-    }
-  }
 
   private final SubsetIndex<T> ix;
   private final SubsetState<T> prev;
@@ -78,38 +51,33 @@ final class NextState<T> {
     this.live = patchIndex(dirty);
     BitSet reweighted = new BitSet();
     dirty.forEach(d -> reweighted.set(d.slot(), d.reweighted()));
-    List<Subset<T>> kept = new ArrayList<>(Collections.singleton(prev.fallback()));
-    Arrays.stream(prev.tables()).forEach(t -> kept.addAll(t.subsets().values()));
-    for (Subset<T> s : kept) {
-      if (s != null && !s.members.intersects(reweighted)) {
-        registry.putIfAbsent(s, s);
-      }
-    }
+    Stream.concat(Stream.of(prev.fallback()),
+            Arrays.stream(prev.tables()).flatMap(t -> t.subsets().values().stream()))
+        .filter(s -> s != null && !s.members.intersects(reweighted))
+        .forEach(s -> registry.putIfAbsent(s, s));
     this.tables = new Table[prev.tables().length];
-    Set<Move> moves = new LinkedHashSet<>();
-    dirty.forEach(d -> moves.add(new Move(d.idsBefore(), d.idsAfter(), d.reweighted())));
+    // changes with the same value ids before and after, and the same reweight, are one move (an
+    // IntBuffer is an int array with equality by content)
+    Map<List<Object>, Dirty> moves = new LinkedHashMap<>();
+    dirty.forEach(d -> moves.putIfAbsent(List.of(IntBuffer.wrap(d.idsBefore()),
+        IntBuffer.wrap(d.idsAfter()), d.reweighted()), d));
     Function<List<Integer>, List<Combo>> all = full ? allCombos() : null;
     for (int i = 0; i < tables.length; i++) {
       Table<T> old = prev.tables()[i];
       int selector = i;
-      Map<RequestLabels, BitSet> changed = full ? new HashMap<>() : touched(i, moves);
+      Map<RequestLabels, BitSet> changed = full ? new HashMap<>() : touched(i, moves.values());
       if (full) {
         all.apply(Arrays.stream(ix.selectorPositions[i]).boxed().toList())
             .forEach(c -> changed.put(labels(selector, c.ids), c.members));
       }
       Map<RequestLabels, Subset<T>> map = full ? new HashMap<>() : new HashMap<>(old.subsets());
-      changed.forEach((labels, members) -> {
-        Subset<T> s = subsetOf(members);
-        if (s == null) {
-          map.remove(labels);
-        } else {
-          map.put(labels, s);
-        }
-      });
+      // (a null subset, of no member, removes the labels)
+      changed.forEach((labels, members) -> map.compute(labels, (l, had) -> subsetOf(members)));
       tables[i] = changed.isEmpty() && !full ? old : new Table<>(old.keys(), old.keysHash(), map);
     }
-    this.fallback = ix.keepAll ? subsetOf(live) : ix.defaultKeys == null ? null
-        : subsetOf(ix.matching(index, live, ix.defaultKeys, ix.defaultValues));
+    RequestLabels dflt = ix.defaultLabels;
+    this.fallback = ix.keepAll ? subsetOf(live)
+        : dflt == null ? null : subsetOf(ix.matching(index, live, dflt.keys, dflt.values));
     for (Subset<T> s : made) {
       ix.validate(s.members, weights, slot -> ix.endpoints[slot]);
     }
@@ -219,7 +187,7 @@ final class NextState<T> {
       BitSet found = new BitSet();
       // listing the values costs about as much per member as 8 words of AND
       if (present[k] * words > 8L * p.size && p.size < liveSize) {
-        Subset.forEach(p.members, s -> found.set(Math.max(0, ix.ids[k][s]))); // (0: no value)
+        p.members.stream().forEach(s -> found.set(Math.max(0, ix.ids[k][s]))); // (0: no value)
       } else {
         found.set(0, index[k].length);
       }
@@ -241,18 +209,17 @@ final class NextState<T> {
 
   /**
    * Step 3, incremental: the members of a selector's combinations that a move leaves, joins or
-   * is reweighted in (changes with the same value ids before and after and the same reweight are
-   * one move, taken once), each the AND of its values' patched sets.
+   * is reweighted in, each the AND of its values' patched sets.
    */
-  private Map<RequestLabels, BitSet> touched(int selector, Set<Move> moves) {
+  private Map<RequestLabels, BitSet> touched(int selector, Collection<Dirty> moves) {
     int[] pos = ix.selectorPositions[selector];
     Map<RequestLabels, BitSet> out = new HashMap<>();
-    for (Move m : moves) {
-      RequestLabels was = labels(selector, m.before);
-      RequestLabels is = labels(selector, m.after);
-      for (RequestLabels l : m.reweighted || !Objects.equals(was, is)
+    for (Dirty m : moves) {
+      RequestLabels was = labels(selector, m.idsBefore());
+      RequestLabels is = labels(selector, m.idsAfter());
+      for (RequestLabels l : m.reweighted() || !Objects.equals(was, is)
           ? new RequestLabels[] {was, is} : new RequestLabels[0]) {
-        int[] ids = l == was ? m.before : m.after;
+        int[] ids = l == was ? m.idsBefore() : m.idsAfter();
         if (l != null && !out.containsKey(l)) {
           out.put(l, and(live, Arrays.stream(pos).mapToObj(p -> set(p, ids[p]))
               .toArray(BitSet[]::new)));
@@ -272,6 +239,6 @@ final class NextState<T> {
       }
       values[j] = ix.valueNames.get(pos[j]).get(ids[pos[j]]);
     }
-    return RequestLabels.ofSorted(ix.selectors[selector], values);
+    return RequestLabels.ofSorted(prev.tables()[selector].keys(), values);
   }
 }

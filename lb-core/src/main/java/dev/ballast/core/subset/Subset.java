@@ -3,11 +3,8 @@ package dev.ballast.core.subset;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Node;
 import dev.ballast.core.internal.BalancerAccess;
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.List;
-import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -58,11 +55,13 @@ final class Subset<T> {
       @SuppressWarnings("unchecked")
       Node<T>[] nodes = new Node[size];
       int[] w = new int[size];
-      int[] i = {0};
-      forEach(members, s -> {
-        nodes[i[0]] = bySlot[s];
-        w[i[0]++] = weights[s];
-      });
+      long[] words = members.toLongArray(); // a walk over the words: faster than a stream
+      for (int i = 0, n = 0; i < words.length; i++) {
+        for (long x = words[i]; x != 0; x &= x - 1, n++) {
+          nodes[n] = bySlot[(i << 6) + Long.numberOfTrailingZeros(x)];
+          w[n] = weights[(i << 6) + Long.numberOfTrailingZeros(x)];
+        }
+      }
       c = factory.get();
       BalancerAccess.setValidatedNodes(c, nodes, w);
       child = c;
@@ -70,24 +69,9 @@ final class Subset<T> {
     return c;
   }
 
-  /**
-   * Calls {@code action} with each set bit, ascending: a walk over the words, several times
-   * faster than {@link BitSet#nextSetBit} for dense sets.
-   */
-  static void forEach(BitSet set, IntConsumer action) {
-    long[] words = set.toLongArray();
-    for (int i = 0; i < words.length; i++) {
-      for (long w = words[i]; w != 0; w &= w - 1) {
-        action.accept((i << 6) + Long.numberOfTrailingZeros(w));
-      }
-    }
-  }
-
-  /** Returns the member nodes in slot order (a stable order). */
+  /** Returns the member nodes in slot order (a stable order), unmodifiable. */
   List<Node<T>> nodes() {
-    List<Node<T>> out = new ArrayList<>(size);
-    forEach(members, s -> out.add(bySlot[s]));
-    return Collections.unmodifiableList(out);
+    return members.stream().mapToObj(s -> bySlot[s]).toList();
   }
 
   @Override

@@ -24,11 +24,10 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * The updater's side of a {@link SubsetSelector}: a stable slot per address, each slot's endpoint
- * and value ids, and the update and delta that list what changes ({@link Dirty}), make the next
- * {@link SubsetState} ({@link NextState}), and only then make the new nodes and commit. A
- * rejected update gives back the slots it took and leaves all as it was. An address keeps its
- * slot until removed; freed slots are reused. Not thread-safe: the selector serialises updates.
+ * The updater's side of a {@link SubsetSelector}: a slot per address (kept until removed, then
+ * reused), each slot's endpoint and value ids, and the update and delta, which list what changes
+ * ({@link Dirty}), make the next state ({@link NextState}), then make the new nodes and commit;
+ * a rejected one undoes what it wrote. Not thread-safe: the selector serialises updates.
  *
  * @param <T> the thing being balanced
  */
@@ -50,14 +49,11 @@ final class SubsetIndex<T> {
   final String[] keys;
   final Map<String, Integer> keyPosition = new HashMap<>();
   final Set<String> selectorKeys;
-  /** Each selector's keys, sorted, and their positions among the index keys. */
-  final String[][] selectors;
+  /** Each selector's keys' positions among the index keys, in the keys' order. */
   final int[][] selectorPositions;
   /** The default subset's labels if the fallback policy uses it, else null. */
-  final String[] defaultKeys;
-  final String[] defaultValues;
-  /** Whether the fallback subset is every endpoint (ANY_ENDPOINT). */
-  final boolean keepAll;
+  final RequestLabels defaultLabels;
+  final boolean keepAll; // the fallback subset is every endpoint (ANY_ENDPOINT)
   private final int cacheSize; // 0: redundant keys not allowed, so no label is resolved
   private final double rebuildThreshold;
   // per index key: value -> id (also read by threads resolving labels) and id -> value
@@ -86,10 +82,8 @@ final class SubsetIndex<T> {
     TreeSet<String> all = new TreeSet<>();
     selectorList.forEach(all::addAll);
     this.selectorKeys = Set.copyOf(all);
-    boolean dflt = policy == FallbackPolicy.DEFAULT_SUBSET;
-    this.defaultKeys = dflt ? defaultLabels.keys : null;
-    this.defaultValues = dflt ? defaultLabels.values : null;
-    all.addAll(Arrays.asList(dflt ? defaultKeys : new String[0]));
+    this.defaultLabels = defaultLabels; // null unless the policy is DEFAULT_SUBSET
+    all.addAll(defaultLabels == null ? Set.of() : defaultLabels.asMap().keySet());
     this.keys = all.toArray(new String[0]);
     this.ids = new int[keys.length][16];
     this.none = new int[keys.length];
@@ -99,13 +93,12 @@ final class SubsetIndex<T> {
       valueIds.add(new ConcurrentHashMap<>());
       valueNames.add(new ArrayList<>());
     }
-    this.selectors = new String[selectorList.size()][];
-    this.selectorPositions = new int[selectors.length][];
-    SubsetState.Table<T>[] tables = new SubsetState.Table[selectors.length];
-    for (int i = 0; i < selectors.length; i++) {
-      selectors[i] = new TreeSet<>(selectorList.get(i)).toArray(new String[0]);
-      selectorPositions[i] = Arrays.stream(selectors[i]).mapToInt(keyPosition::get).toArray();
-      tables[i] = new SubsetState.Table<>(selectors[i], Arrays.hashCode(selectors[i]), Map.of());
+    this.selectorPositions = new int[selectorList.size()][];
+    SubsetState.Table<T>[] tables = new SubsetState.Table[selectorPositions.length];
+    for (int i = 0; i < tables.length; i++) {
+      String[] selector = new TreeSet<>(selectorList.get(i)).toArray(new String[0]);
+      selectorPositions[i] = Arrays.stream(selector).mapToInt(keyPosition::get).toArray();
+      tables[i] = new SubsetState.Table<>(selector, Arrays.hashCode(selector), Map.of());
     }
     this.keepAll = policy == FallbackPolicy.ANY_ENDPOINT;
     this.rebuildThreshold = rebuildThreshold;
@@ -139,7 +132,7 @@ final class SubsetIndex<T> {
       BitSet gone = new BitSet();
       gone.or(state.live());
       gone.andNot(seen);
-      Subset.forEach(gone, s -> dirty.add(new Dirty(s, endpoints[s], null, idsOf(s), none)));
+      gone.stream().forEach(s -> dirty.add(new Dirty(s, endpoints[s], null, idsOf(s), none)));
       return publish(dirty, values, slotOf);
     } catch (RuntimeException | Error e) {
       rollback(dirty);
@@ -212,22 +205,19 @@ final class SubsetIndex<T> {
   private List<Node<T>> publish(List<Dirty> dirty, Function<? super Endpoint, ? extends T> values,
       int[] listOrder) {
     SubsetState<T> prev = state;
-    long sum = totalWeight;
-    int added = 0;
-    int removed = 0;
-    boolean reweighted = false;
-    for (Dirty d : dirty) {
-      sum += (d.after == null ? 0 : d.after.weight()) - (d.before == null ? 0 : d.before.weight());
-      added += d.before == null ? 1 : 0;
-      removed += d.after == null ? 1 : 0;
-      reweighted |= d.reweighted();
-    }
+    long sum = totalWeight + dirty.stream().mapToLong(d -> (d.after == null ? 0 : d.after.weight())
+        - (d.before == null ? 0 : d.before.weight())).sum();
+    int added = (int) dirty.stream().filter(d -> d.before == null).count();
+    int removed = (int) dirty.stream().filter(d -> d.after == null).count();
+    boolean reweighted = dirty.stream().anyMatch(Dirty::reweighted);
     if (sum > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           "weights: sum " + sum + " (expected: <= " + Integer.MAX_VALUE + ")");
     }
-    Node<T>[] bySlot = added + removed > 0 ? Arrays.copyOf(prev.bySlot(), highWater) : prev.bySlot();
-    int[] weights = added > 0 || reweighted ? Arrays.copyOf(prev.weights(), highWater) : prev.weights();
+    Node<T>[] bySlot =
+        added + removed > 0 ? Arrays.copyOf(prev.bySlot(), highWater) : prev.bySlot();
+    int[] weights =
+        added > 0 || reweighted ? Arrays.copyOf(prev.weights(), highWater) : prev.weights();
     for (Dirty d : dirty) {
       endpoints[d.slot] = d.after;
       for (int k = 0; k < keys.length; k++) {
@@ -370,15 +360,8 @@ final class SubsetIndex<T> {
    */
   void validate(BitSet members, int[] weights, IntFunction<Endpoint> endpointOf) {
     if (BalancerAccess.limitsWeights(prototype)) {
-      int n = members.cardinality();
-      Endpoint[] es = new Endpoint[n];
-      int[] w = new int[n];
-      int[] i = {0};
-      Subset.forEach(members, s -> {
-        es[i[0]] = endpointOf.apply(s);
-        w[i[0]++] = weights[s];
-      });
-      BalancerAccess.validate(prototype, es, w);
+      BalancerAccess.validate(prototype, members.stream().mapToObj(endpointOf)
+          .toArray(Endpoint[]::new), members.stream().map(s -> weights[s]).toArray());
     }
   }
 }

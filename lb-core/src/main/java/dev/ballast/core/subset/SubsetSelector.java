@@ -8,13 +8,14 @@ import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -39,14 +40,12 @@ import java.util.function.Supplier;
  * A subset whose endpoints are all busy or closed does not fall back: its child balancer
  * decides (fail or panic pick, per {@link BalancerConfig#panicPick()}).
  *
- * <p><b>Nodes and updates.</b> The selector owns the nodes: it makes them with its balancer
- * algorithm and gives each child balancer its members, so every child shares the selector's
- * nodes and their load state. {@link #update} replaces the endpoint set; nodes whose address
- * stays keep their state. It swaps one immutable state atomically while picks go on; when few
- * endpoints change, only the subsets they touch are rebuilt. Child balancers are made on the
- * first pick of their subset, so an update never pays for subsets nobody uses. Subsets are
- * intersections of an inverted index of bitsets (see the {@linkplain dev.ballast.core.subset
- * package} description).
+ * <p><b>Nodes and updates.</b> The selector owns the nodes and gives each child balancer its
+ * members, so every child shares the nodes and their load state. {@link #update} and {@link
+ * #apply} swap one immutable state atomically while picks go on; nodes whose address stays keep
+ * their state; when few endpoints change, only the subsets they touch are made again. A child
+ * balancer is made on its subset's first pick. How: see the {@linkplain dev.ballast.core.subset
+ * package} description.
  *
  * @param <T> the thing being balanced (a connection pool, a gRPC subchannel)
  */
@@ -65,12 +64,10 @@ public final class SubsetSelector<T> {
     this.fallbackPolicy = b.fallbackPolicy;
     this.defaultLabels = b.fallbackPolicy == FallbackPolicy.DEFAULT_SUBSET ? b.defaultLabels : null;
     this.allowRedundantKeys = b.allowRedundantKeys;
-    Supplier<? extends Balancer<T>> factory = b.factory;
-    if (factory == null) {
-      Algorithm algorithm = b.algorithm;
-      BalancerConfig config = b.config;
-      factory = () -> algorithm.create(config);
-    }
+    Algorithm algorithm = b.algorithm;
+    BalancerConfig config = b.config;
+    Supplier<? extends Balancer<T>> factory =
+        b.factory != null ? b.factory : () -> algorithm.create(config);
     this.index = new SubsetIndex<>(factory, new ArrayList<>(b.selectors), fallbackPolicy,
         defaultLabels, b.rebuildThreshold, allowRedundantKeys ? b.resolutionCacheSize : 0);
     this.name = "label_subset(" + index.prototype.name() + ")";
@@ -94,10 +91,7 @@ public final class SubsetSelector<T> {
   public Node<T> pick(RequestLabels labels) {
     SubsetState<T> s = state;
     Subset<T> subset = find(s, labels);
-    if (subset != null) {
-      return subset.child().pick();
-    }
-    return fallback(s, labels);
+    return subset != null ? subset.child().pick() : fallback(s, labels);
   }
 
   /**
@@ -144,9 +138,8 @@ public final class SubsetSelector<T> {
    *
    * @return the nodes removed by this update, so their values can be closed or drained
    * @throws IllegalArgumentException if two endpoints share an address, the weights add up to
-   *     more than {@link Integer#MAX_VALUE}, or the child balancers' algorithm cannot hold a
-   *     subset's members (e.g. VNSWRR's ring limit); the previous set then stays in force,
-   *     untouched
+   *     more than {@link Integer#MAX_VALUE}, or the child balancers cannot hold a subset (e.g.
+   *     VNSWRR's ring limit); the previous set then stays in force, untouched
    */
   public synchronized List<Node<T>> update(
       Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values) {
@@ -165,13 +158,10 @@ public final class SubsetSelector<T> {
    * known does nothing. New nodes get a value made by {@code values}, called only after the
    * whole delta is validated, and come after the existing nodes in {@link #nodes()}.
    *
-   * <p>Never reads the endpoints outside the delta: only the subsets that a changed endpoint
-   * leaves, joins or is reweighted in get a new member set (the AND of their patched {@code
-   * key=value} bitsets) and, on their first pick, a new child balancer; picks on the previous
-   * state keep the old ones, and every other subset and its child balancer is shared. Like
-   * {@link #update}, a delta touching more than the {@linkplain Builder#rebuildThreshold rebuild
-   * threshold} rebuilds every subset. A delta gives the same subsets as {@code update} with the
-   * same endpoints.
+   * <p>Reads no endpoint outside the delta. Only the subsets a changed endpoint leaves, joins or
+   * is reweighted in get a new member set and, on first pick, a new child balancer; every other
+   * subset keeps its own. Above the {@linkplain Builder#rebuildThreshold rebuild threshold},
+   * every subset is made again. A delta gives the subsets {@link #update} gives.
    *
    * @param upserts endpoints added or changed; an endpoint equal to the current one is no change
    * @param removedAddresses the {@link Endpoint#address()} of endpoints to remove
@@ -179,8 +169,7 @@ public final class SubsetSelector<T> {
    * @return the nodes removed by this delta, so their values can be closed or drained
    * @throws IllegalArgumentException if an address occurs twice in the delta (in the upserts,
    *     the removals, or both), the weights would add up to more than {@link Integer#MAX_VALUE},
-   *     or the child balancers' algorithm cannot hold a subset's members; the previous set then
-   *     stays in force, untouched
+   *     or the child balancers cannot hold a subset; the previous set then stays untouched
    * @throws NullPointerException if an argument, an upsert or a removed address is null (also
    *     leaving the previous set untouched)
    */
@@ -228,20 +217,18 @@ public final class SubsetSelector<T> {
   public SubsetStats stats() {
     SubsetState<T> s = state;
     List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
-    Set<Subset<T>> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<Subset<T>> distinct = new HashSet<>();
     for (SubsetState.Table<T> t : s.tables()) {
-      List<Map.Entry<RequestLabels, Subset<T>>> entries = new ArrayList<>(t.subsets().entrySet());
-      entries.sort((a, b) -> a.getKey().toString().compareTo(b.getKey().toString()));
-      for (Map.Entry<RequestLabels, Subset<T>> e : entries) {
-        infos.add(new SubsetStats.SubsetInfo(e.getKey(), e.getValue().size));
-        distinct.add(e.getValue());
-      }
+      Map<RequestLabels, Subset<T>> sorted = new TreeMap<>(Comparator.comparing(Object::toString));
+      sorted.putAll(t.subsets());
+      sorted.forEach((l, subset) -> infos.add(new SubsetStats.SubsetInfo(l, subset.size)));
+      distinct.addAll(sorted.values());
     }
-    int dflt = 0;
-    if (s.fallback() != null) {
-      distinct.add(s.fallback());
-      dflt = defaultLabels != null ? s.fallback().size : 0;
+    Subset<T> f = s.fallback();
+    if (f != null) {
+      distinct.add(f);
     }
+    int dflt = f != null && defaultLabels != null ? f.size : 0;
     return new SubsetStats(s.nodes().size(), infos, distinct.size(), dflt, misses.sum(),
         fallbacks.sum(), index.fullBuilds, index.incrementalUpdates);
   }

@@ -36,11 +36,9 @@ record SubsetState<T>(SubsetIndex<T> owner, List<Node<T>> nodes, Node<T>[] bySlo
   private static final Object MISS = new Object();
 
   /**
-   * Resolves labels that are not exactly a selector's keys (redundant keys allowed): labels whose
-   * key no selector has are dropped; the endpoints having all the others form the subset, found
-   * by intersecting their index sets once and cached until the next update.
-   *
-   * @return the subset, or {@code null} when no endpoint matches
+   * Returns the subset of labels that are not exactly a selector's keys (redundant keys allowed),
+   * or null: the endpoints having every label whose key is a selector's (see {@link
+   * SubsetSelector.Builder#allowRedundantKeys}), found once per state.
    */
   @SuppressWarnings("unchecked")
   Subset<T> resolve(RequestLabels labels) {
