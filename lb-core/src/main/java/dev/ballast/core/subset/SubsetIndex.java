@@ -172,9 +172,9 @@ final class SubsetIndex<T> {
    * one for a new address) and lists the endpoint if it is new or changed.
    */
   private int upsert(Endpoint ep, int at, BitSet seen, List<Dirty> dirty) {
-    Integer known = at >= 0 ? Integer.valueOf(at) : slots.get(ep.address());
-    int slot = known != null ? known : used.nextClearBit(firstFree);
-    if (known == null) {
+    Integer known = at >= 0 ? null : slots.get(ep.address());
+    int slot = at >= 0 ? at : known != null ? known : used.nextClearBit(firstFree);
+    if (at < 0 && known == null) {
       used.set(slot);
       firstFree = slot + 1;
       highWater = Math.max(highWater, slot + 1);

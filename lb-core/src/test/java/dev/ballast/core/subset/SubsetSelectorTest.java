@@ -221,8 +221,8 @@ class SubsetSelectorTest {
         Endpoint.of("10.0.0.1", 80, 1, Map.of("zone", "a", "tier", "t")),
         Endpoint.of("10.0.0.2", 80, 1, Map.of("zone", "a", "tier", "t")),
         Endpoint.of("10.0.0.3", 80, 1, Map.of("zone", "b", "tier", "t")));
-    // wide: zone has 5000 values besides, so that both selectors are listed entry by entry
-    // (not packed)
+    // wide: zone has 5000 values besides, so that the full build lists the values found in a
+    // combination before ANDing (its way with keys of many values)
     for (int run = 0; run < 4; run++) {
       boolean delta = run % 2 == 1;
       boolean wide = run >= 2;
@@ -261,8 +261,8 @@ class SubsetSelectorTest {
     Endpoint x = Endpoint.of("10.0.0.1", 80, 1, Map.of("a", "1", "b", "1"));
     Endpoint y = Endpoint.of("10.0.0.2", 80, 1, Map.of("a", "1", "b", "2"));
     Endpoint moved = Endpoint.of("10.0.0.1", 80, 9, Map.of("a", "2", "b", "2"));
-    // wide: key a has 5000 values besides, so that a patch lists the changes of selector {a}
-    // entry by entry (not packed), those of {b} packed
+    // wide: key a has 5000 values besides (a wide index row; the full build lists the values
+    // found in a combination before ANDing)
     for (boolean wide : new boolean[] {false, true}) {
       for (boolean delta : new boolean[] {false, true}) {
         aReweightedMemberThatMoves(x, y, moved, wide, delta);
@@ -310,11 +310,9 @@ class SubsetSelectorTest {
   }
 
   @Test
-  void aDeltaWhoseNewValueOutgrowsASelectorsDirectArrayMidwayGivesTheSameSubsets() {
-    // {a, b} with 47 values each (the selector's direct array of value combinations is 47 x
-    // 47): a new value of a, seen after other changes to the same selector in one delta, needs
-    // room for 94 values, past the largest direct array, which is dropped while the delta is
-    // being listed. With 20 values the new value only widens the direct array.
+  void aDeltaWithANewValueAfterOtherChangesGivesTheSameSubsets() {
+    // {a, b} with 47 or 20 values each: a new value of a, seen after other changes to the same
+    // selector in one delta, grows the index row of a while the delta is being made
     for (int values : new int[] {47, 20}) {
       List<Endpoint> hosts = new ArrayList<>();
       for (int i = 0; i < values; i++) {
