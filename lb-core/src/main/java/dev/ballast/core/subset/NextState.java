@@ -31,7 +31,6 @@ final class NextState<T> {
 
   private final SubsetIndex<T> ix;
   private final SubsetState<T> prev;
-  private final Node<T>[] bySlot;
   private final int[] weights;
   private final BitSet[][] index;
   private final BitSet live;
@@ -41,11 +40,10 @@ final class NextState<T> {
   private final List<Subset<T>> made = new ArrayList<>();
 
   @SuppressWarnings("unchecked")
-  NextState(SubsetIndex<T> ix, SubsetState<T> prev, List<Dirty> dirty, Node<T>[] bySlot,
-      int[] weights, boolean full) {
+  NextState(SubsetIndex<T> ix, SubsetState<T> prev, List<Dirty> dirty, int[] weights,
+      boolean full) {
     this.ix = ix;
     this.prev = prev;
-    this.bySlot = bySlot;
     this.weights = weights;
     this.index = prev.index().clone();
     this.live = patchIndex(dirty);
@@ -84,7 +82,7 @@ final class NextState<T> {
   }
 
   /** Returns the state over these nodes. */
-  SubsetState<T> state(List<Node<T>> nodes) {
+  SubsetState<T> state(List<Node<T>> nodes, Node<T>[] bySlot) {
     return new SubsetState<>(ix, nodes, bySlot, weights, index, live, tables, fallback,
         ix.newCache());
   }
@@ -94,7 +92,7 @@ final class NextState<T> {
     if (members.isEmpty()) {
       return null;
     }
-    Subset<T> s = new Subset<>(members, bySlot, weights, ix.factory);
+    Subset<T> s = new Subset<>(members);
     Subset<T> had = registry.putIfAbsent(s, s);
     if (had == null) {
       made.add(s);

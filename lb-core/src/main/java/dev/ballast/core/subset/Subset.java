@@ -22,34 +22,30 @@ final class Subset<T> {
   /** How many members there are, at least 1. */
   final int size;
   private final int hash;
-  // the nodes and weights by slot of the state that made this subset (its members' entries never
-  // change while it is in use: a member that leaves, or whose weight changes, gets a new subset)
-  private final Node<T>[] bySlot;
-  private final int[] weights;
-  private final Supplier<? extends Balancer<T>> factory;
   private volatile Balancer<T> child;
 
-  Subset(BitSet members, Node<T>[] bySlot, int[] weights,
-      Supplier<? extends Balancer<T>> factory) {
+  Subset(BitSet members) {
     this.members = members;
     this.size = members.cardinality();
     this.hash = members.hashCode();
-    this.bySlot = bySlot;
-    this.weights = weights;
-    this.factory = factory;
   }
 
-  /** Returns the child balancer over the members, making it on first use. */
-  Balancer<T> child() {
+  /**
+   * Returns the child balancer over the members, making it on first use from the nodes and
+   * weights of a state that holds this subset (every such state has the same ones at its member
+   * slots: a member that leaves, or whose weight changes, gets a new subset).
+   */
+  Balancer<T> child(SubsetState<T> state) {
     Balancer<T> c = child;
-    return c != null ? c : makeChild();
+    return c != null ? c : makeChild(state.bySlot(), state.weights(), state.owner().factory);
   }
 
   /**
    * Makes the child from nodes and weights the selector made and validated: no address is hashed
    * and no weight checked again ({@link BalancerAccess#setValidatedNodes}).
    */
-  private synchronized Balancer<T> makeChild() {
+  private synchronized Balancer<T> makeChild(Node<T>[] bySlot, int[] weights,
+      Supplier<? extends Balancer<T>> factory) {
     Balancer<T> c = child;
     if (c == null) {
       @SuppressWarnings("unchecked")
@@ -69,9 +65,9 @@ final class Subset<T> {
     return c;
   }
 
-  /** Returns the member nodes in slot order (a stable order), unmodifiable. */
-  List<Node<T>> nodes() {
-    return members.stream().mapToObj(s -> bySlot[s]).toList();
+  /** Returns the member nodes of a state that holds this subset, in slot order, unmodifiable. */
+  List<Node<T>> nodes(SubsetState<T> state) {
+    return members.stream().mapToObj(s -> state.bySlot()[s]).toList();
   }
 
   @Override

@@ -237,7 +237,7 @@ final class SubsetIndex<T> {
     }
     boolean full = prev.nodes().isEmpty()
         || dirty.size() > rebuildThreshold * (prev.nodes().size() + added);
-    NextState<T> next = new NextState<>(this, prev, dirty, bySlot, weights, full);
+    NextState<T> next = new NextState<>(this, prev, dirty, weights, full);
     // Values only once everything is valid: a throwing factory leaves all untouched.
     for (Dirty d : dirty) {
       if (d.before == null) {
@@ -267,7 +267,7 @@ final class SubsetIndex<T> {
     totalWeight = sum;
     fullBuilds += dirty.isEmpty() || !full ? 0 : 1;
     incrementalUpdates += dirty.isEmpty() || full ? 0 : 1;
-    state = next.state(nodes);
+    state = next.state(nodes, bySlot);
     return gone;
   }
 

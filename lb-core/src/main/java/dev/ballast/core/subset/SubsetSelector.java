@@ -91,7 +91,7 @@ public final class SubsetSelector<T> {
   public Node<T> pick(RequestLabels labels) {
     SubsetState<T> s = state;
     Subset<T> subset = find(s, labels);
-    return subset != null ? subset.child().pick() : fallback(s, labels);
+    return subset != null ? subset.child(s).pick() : fallback(s, labels);
   }
 
   /**
@@ -119,7 +119,7 @@ public final class SubsetSelector<T> {
     misses.increment();
     if (s.fallback() != null) {
       fallbacks.increment();
-      return s.fallback().child().pick();
+      return s.fallback().child(s).pick();
     }
     String why = switch (fallbackPolicy) {
       case DEFAULT_SUBSET -> "fallback DEFAULT_SUBSET " + defaultLabels
@@ -193,14 +193,15 @@ public final class SubsetSelector<T> {
    * matching subset's members in a stable order, or an empty list on a miss.
    */
   public List<Node<T>> members(RequestLabels labels) {
-    Subset<T> subset = find(state, labels);
-    return subset == null ? List.of() : subset.nodes();
+    SubsetState<T> s = state;
+    Subset<T> subset = find(s, labels);
+    return subset == null ? List.of() : subset.nodes(s);
   }
 
   /** Returns the nodes the fallback policy picks from on a miss; empty for NO_FALLBACK. */
   public List<Node<T>> fallbackMembers() {
-    Subset<T> target = state.fallback();
-    return target == null ? List.of() : target.nodes();
+    SubsetState<T> s = state;
+    return s.fallback() == null ? List.of() : s.fallback().nodes(s);
   }
 
   /** Returns {@code label_subset(<child algorithm>)}, e.g. {@code label_subset(round_robin)}. */

@@ -65,6 +65,6 @@ record SubsetState<T>(SubsetIndex<T> owner, List<Node<T>> nodes, Node<T>[] bySlo
     }
     // a set no update made: the child balancers' algorithm checks it here, as an update would
     owner.validate(members, weights, slot -> bySlot[slot].endpoint());
-    return new Subset<>(members, bySlot, weights, owner.factory);
+    return new Subset<>(members);
   }
 }
