@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
@@ -59,15 +59,10 @@ final class NextState<T> {
     Map<List<Object>, Dirty> moves = new LinkedHashMap<>();
     dirty.forEach(d -> moves.putIfAbsent(List.of(IntBuffer.wrap(d.idsBefore()),
         IntBuffer.wrap(d.idsAfter()), d.reweighted()), d));
-    Function<List<Integer>, List<Combo>> all = full ? allCombos() : null;
+    IntFunction<Map<RequestLabels, BitSet>> all = full ? allCombos() : null;
     for (int i = 0; i < tables.length; i++) {
       Table<T> old = prev.tables()[i];
-      int selector = i;
-      Map<RequestLabels, BitSet> changed = full ? new HashMap<>() : touched(i, moves.values());
-      if (full) {
-        all.apply(Arrays.stream(ix.selectorPositions[i]).boxed().toList())
-            .forEach(c -> changed.put(labels(selector, c.ids), c.members));
-      }
+      Map<RequestLabels, BitSet> changed = full ? all.apply(i) : touched(i, moves.values());
       Map<RequestLabels, Subset<T>> map = full ? new HashMap<>() : new HashMap<>(old.subsets());
       // (a null subset, of no member, removes the labels)
       changed.forEach((labels, members) -> map.compute(labels, (l, had) -> subsetOf(members)));
@@ -152,13 +147,19 @@ final class NextState<T> {
    * Step 3, full: returns the combinations of a selector's keys. The keys are taken in one
    * global order (fewest values first) so that selectors share their prefixes.
    */
-  private Function<List<Integer>, List<Combo>> allCombos() {
+  private IntFunction<Map<RequestLabels, BitSet>> allCombos() {
     int[] present = new int[index.length];
     Arrays.setAll(present, k -> (int) Arrays.stream(index[k]).filter(Objects::nonNull).count());
+    Comparator<Integer> order = Comparator.<Integer>comparingInt(k -> present[k])
+        .thenComparingInt(k -> k);
     Map<List<Integer>, List<Combo>> memo = new HashMap<>();
     int liveSize = live.cardinality();
-    return keys -> combos(keys.stream().sorted(Comparator.<Integer>comparingInt(k -> present[k])
-        .thenComparingInt(k -> k)).toList(), memo, liveSize, present);
+    return selector -> {
+      Map<RequestLabels, BitSet> out = new HashMap<>();
+      combos(Arrays.stream(ix.selectorPositions[selector]).boxed().sorted(order).toList(), memo,
+          liveSize, present).forEach(c -> out.put(labels(selector, c.ids), c.members));
+      return out;
+    };
   }
 
   /**

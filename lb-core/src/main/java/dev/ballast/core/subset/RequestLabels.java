@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
@@ -172,6 +173,10 @@ public final class RequestLabels {
   /** Returns {@code {key=value, ...}} in key order. */
   @Override
   public String toString() {
-    return asMap().toString();
+    StringJoiner text = new StringJoiner(", ", "{", "}");
+    for (int i = 0; i < keys.length; i++) {
+      text.add(keys[i] + "=" + values[i]);
+    }
+    return text.toString();
   }
 }

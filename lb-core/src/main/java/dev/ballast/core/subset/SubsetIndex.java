@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * The updater's side of a {@link SubsetSelector}: a slot per address (kept until removed, then
@@ -200,7 +201,8 @@ final class SubsetIndex<T> {
 
   /**
    * Makes and publishes the next state from the listed changes; {@code listOrder} gives the
-   * nodes' slots in order ({@code null}: the previous order without the removed, then the added).
+   * nodes' slots in order ({@code null}: the previous order without the removed, then the added
+   * in delta order).
    */
   private List<Node<T>> publish(List<Dirty> dirty, Function<? super Endpoint, ? extends T> values,
       int[] listOrder) {
@@ -230,7 +232,8 @@ final class SubsetIndex<T> {
       }
     }
     int[] nextOrder = listOrder != null ? listOrder : added + removed == 0 ? order
-        : appendAdded(dirty, order.length - removed + added);
+        : IntStream.concat(Arrays.stream(order).filter(s -> endpoints[s] != null),
+            dirty.stream().filter(d -> d.before == null).mapToInt(Dirty::slot)).toArray();
     boolean sameOrder = Arrays.equals(nextOrder, order);
     if (dirty.isEmpty() && sameOrder) {
       return List.of();
@@ -269,23 +272,6 @@ final class SubsetIndex<T> {
     incrementalUpdates += dirty.isEmpty() || full ? 0 : 1;
     state = next.state(nodes, bySlot);
     return gone;
-  }
-
-  /** Returns the previous order without the removed slots, then the added ones. */
-  private int[] appendAdded(List<Dirty> dirty, int n) {
-    int[] out = new int[n];
-    int m = 0;
-    for (int s : order) {
-      if (endpoints[s] != null) {
-        out[m++] = s;
-      }
-    }
-    for (Dirty d : dirty) {
-      if (d.before == null) {
-        out[m++] = d.slot;
-      }
-    }
-    return out;
   }
 
   /** Undoes what a rejected update wrote: endpoints, value ids, slots taken. */

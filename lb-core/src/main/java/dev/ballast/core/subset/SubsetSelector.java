@@ -8,7 +8,6 @@ import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -220,10 +219,10 @@ public final class SubsetSelector<T> {
     List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
     Set<Subset<T>> distinct = new HashSet<>();
     for (SubsetState.Table<T> t : s.tables()) {
-      Map<RequestLabels, Subset<T>> sorted = new TreeMap<>(Comparator.comparing(Object::toString));
-      sorted.putAll(t.subsets());
-      sorted.forEach((l, subset) -> infos.add(new SubsetStats.SubsetInfo(l, subset.size)));
-      distinct.addAll(sorted.values());
+      Map<String, SubsetStats.SubsetInfo> sorted = new TreeMap<>(); // by labels, in text
+      t.subsets().forEach((l, x) -> sorted.put(l.toString(), new SubsetStats.SubsetInfo(l, x.size)));
+      infos.addAll(sorted.values());
+      distinct.addAll(t.subsets().values());
     }
     Subset<T> f = s.fallback();
     if (f != null) {
