@@ -214,18 +214,22 @@ final class NextState<T> {
     int[] pos = ix.selectorPositions[selector];
     Map<RequestLabels, BitSet> out = new HashMap<>();
     for (Dirty m : moves) {
-      RequestLabels was = labels(selector, m.idsBefore());
-      RequestLabels is = labels(selector, m.idsAfter());
-      for (RequestLabels l : m.reweighted() || !Objects.equals(was, is)
-          ? new RequestLabels[] {was, is} : new RequestLabels[0]) {
-        int[] ids = l == was ? m.idsBefore() : m.idsAfter();
+      if (!m.reweighted() && stays(m, pos)) {
+        continue; // it stays in its combination, if it has one
+      }
+      for (int[] ids : new int[][] {m.idsBefore(), m.idsAfter()}) {
+        RequestLabels l = labels(selector, ids);
         if (l != null && !out.containsKey(l)) {
-          out.put(l, and(live, Arrays.stream(pos).mapToObj(p -> set(p, ids[p]))
-              .toArray(BitSet[]::new)));
+          BitSet[] sets = Arrays.stream(pos).mapToObj(p -> set(p, ids[p])).toArray(BitSet[]::new);
+          out.put(l, and(sets[0], sets));
         }
       }
     }
     return out;
+  }
+
+  private static boolean stays(Dirty m, int[] pos) {
+    return Arrays.stream(pos).allMatch(p -> m.idsBefore()[p] == m.idsAfter()[p]);
   }
 
   /** Returns the labels of a selector's values among these ids; null if one is missing. */

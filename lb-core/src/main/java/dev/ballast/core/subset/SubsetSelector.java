@@ -219,8 +219,8 @@ public final class SubsetSelector<T> {
     List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
     Set<Subset<T>> distinct = new HashSet<>();
     for (SubsetState.Table<T> t : s.tables()) {
-      Map<String, SubsetStats.SubsetInfo> sorted = new TreeMap<>(); // by labels, in text
-      t.subsets().forEach((l, x) -> sorted.put(l.toString(), new SubsetStats.SubsetInfo(l, x.size)));
+      Map<String, SubsetStats.SubsetInfo> sorted = new TreeMap<>(); // by the labels' text
+      t.subsets().forEach((l, x) -> sorted.put("" + l, new SubsetStats.SubsetInfo(l, x.size)));
       infos.addAll(sorted.values());
       distinct.addAll(t.subsets().values());
     }
