@@ -229,7 +229,11 @@ final class NextState<T> {
   }
 
   private static boolean stays(Dirty m, int[] pos) {
-    return Arrays.stream(pos).allMatch(p -> m.idsBefore()[p] == m.idsAfter()[p]);
+    boolean same = true;
+    for (int p : pos) {
+      same &= m.idsBefore()[p] == m.idsAfter()[p];
+    }
+    return same;
   }
 
   /** Returns the labels of a selector's values among these ids; null if one is missing. */
