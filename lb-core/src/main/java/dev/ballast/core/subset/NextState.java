@@ -220,7 +220,8 @@ final class NextState<T> {
       for (int[] ids : new int[][] {m.idsBefore(), m.idsAfter()}) {
         RequestLabels l = labels(selector, ids);
         if (l != null && !out.containsKey(l)) {
-          BitSet[] sets = Arrays.stream(pos).mapToObj(p -> set(p, ids[p])).toArray(BitSet[]::new);
+          BitSet[] sets = new BitSet[pos.length];
+          Arrays.setAll(sets, j -> set(pos[j], ids[pos[j]]));
           out.put(l, and(sets[0], sets));
         }
       }
