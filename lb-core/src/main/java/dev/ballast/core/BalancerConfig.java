@@ -26,6 +26,12 @@ import java.util.random.RandomGenerator;
  */
 public final class BalancerConfig {
 
+  /**
+   * The longest duration a setting takes: {@link Long#MAX_VALUE} nanoseconds, about 292 years
+   * ({@code ChronoUnit.FOREVER} is far longer and rejected).
+   */
+  public static final Duration MAX_DURATION = Duration.ofNanos(Long.MAX_VALUE);
+
   private static final BalancerConfig DEFAULTS = builder().build();
 
   private final Ticker ticker;
@@ -154,24 +160,39 @@ public final class BalancerConfig {
       return this;
     }
 
-    /** Sets the peak-EWMA decay time constant; default 10 s. */
+    /**
+     * Sets the peak-EWMA decay time constant; default 10 s; at most {@link #MAX_DURATION}
+     * (about 292 years), longer ones are rejected.
+     */
     public Builder decayTime(Duration decayTime) {
       Objects.requireNonNull(decayTime, "decayTime");
       if (decayTime.isNegative() || decayTime.isZero()) {
         throw new IllegalArgumentException("decayTime: " + decayTime + " (expected: > 0)");
       }
-      this.decayTime = decayTime;
+      this.decayTime = checkMax("decayTime", decayTime);
       return this;
     }
 
-    /** Sets the RTT assumed for a node that has not answered yet; default 30 ms. */
+    /**
+     * Sets the RTT assumed for a node that has not answered yet; default 30 ms; at most {@link
+     * #MAX_DURATION} (about 292 years), longer ones are rejected.
+     */
     public Builder defaultRtt(Duration defaultRtt) {
       Objects.requireNonNull(defaultRtt, "defaultRtt");
       if (defaultRtt.isNegative()) {
         throw new IllegalArgumentException("defaultRtt: " + defaultRtt + " (expected: >= 0)");
       }
-      this.defaultRtt = defaultRtt;
+      this.defaultRtt = checkMax("defaultRtt", defaultRtt);
       return this;
+    }
+
+    /** Durations are used in nanoseconds: past {@link Long#MAX_VALUE} they would overflow. */
+    private static Duration checkMax(String name, Duration d) {
+      if (d.compareTo(MAX_DURATION) > 0) {
+        throw new IllegalArgumentException(name + ": " + d + " (expected: <= " + MAX_DURATION
+            + ", Long.MAX_VALUE nanoseconds, about 292 years)");
+      }
+      return d;
     }
 
     /** Sets nginx's {@code max_fails} for SWRR; default 1. */

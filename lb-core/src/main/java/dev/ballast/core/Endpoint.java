@@ -1,5 +1,6 @@
 package dev.ballast.core;
 
+import dev.ballast.core.internal.HostSyntax;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -16,6 +17,12 @@ import java.util.TreeMap;
  * {@code host:port;weight=3;zone=us-east;version=v2}. IPv6 hosts are bracketed
  * ({@code [::1]:8080}); the weight defaults to 1; labels are {@code key=value} pairs kept sorted
  * by key. Several endpoints are separated by commas ({@link #parseList(String)}).
+ *
+ * <p>Hosts are ASCII names or IP literals; names are kept in lower case, since host names are
+ * case-insensitive ({@code LOCALHOST:80} is {@code localhost:80}), and IPv6 literals are checked
+ * and their hex digits lower-cased. Ports and weights are ASCII digits. Label values are
+ * printable: no whitespace, control or invisible format character (DEL, a zero-width space, a
+ * byte-order mark), no {@code ; , =}.
  *
  * <p>Two endpoints with the same {@link #address()} are the same server: balancers keep a
  * node's load state across updates by address, and reject duplicate addresses.
@@ -67,7 +74,7 @@ public final class Endpoint {
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(labels, "labels");
     String context = " in endpoint " + host + ":" + port;
-    checkHost(host, context);
+    String canonicalHost = HostSyntax.canonical(host, context);
     checkPort(port, context);
     checkWeight(weight, context);
     TreeMap<String, String> sorted = new TreeMap<>();
@@ -75,7 +82,7 @@ public final class Endpoint {
       checkLabel(e.getKey(), e.getValue(), context);
       sorted.put(e.getKey(), e.getValue());
     }
-    return new Endpoint(host, port, weight, Collections.unmodifiableSortedMap(sorted));
+    return new Endpoint(canonicalHost, port, weight, Collections.unmodifiableSortedMap(sorted));
   }
 
   /**
@@ -88,7 +95,7 @@ public final class Endpoint {
     Objects.requireNonNull(text, "text");
     String context = " in \"" + text + "\"";
     String[] parts = text.split(";", -1);
-    String addr = parts[0].trim();
+    String addr = parts[0].strip();
     String host;
     String portText;
     if (addr.startsWith("[")) {
@@ -111,40 +118,38 @@ public final class Endpoint {
             "address: " + addr + " (expected: IPv6 in brackets, e.g. [::1]:8080)" + context);
       }
     }
-    checkHost(host, context);
-    int port;
-    try {
-      port = Integer.parseInt(portText);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "port: " + portText + " (expected: 1-65535)" + context, e);
+    host = HostSyntax.canonical(host, context);
+    long port = asciiInteger(portText);
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("port: " + portText + " (expected: 1-65535)" + context);
     }
-    checkPort(port, context);
     int weight = 1;
     boolean weightSeen = false;
     TreeMap<String, String> labels = new TreeMap<>();
     for (int i = 1; i < parts.length; i++) {
-      String part = parts[i].trim();
+      String part = parts[i].strip();
       int eq = part.indexOf('=');
       if (eq < 0) {
         throw new IllegalArgumentException(
             "attribute: \"" + part + "\" (expected: key=value)" + context);
       }
-      String key = part.substring(0, eq).trim();
-      String value = part.substring(eq + 1).trim();
+      String key = part.substring(0, eq).strip();
+      String value = part.substring(eq + 1).strip();
       if (key.equals(WEIGHT)) {
         if (weightSeen) {
           throw new IllegalArgumentException("weight: given twice" + context);
         }
         weightSeen = true;
-        try {
-          weight = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
+        long w = value.startsWith("-") ? -asciiInteger(value.substring(1)) : asciiInteger(value);
+        if (w == Long.MIN_VALUE || w > Integer.MAX_VALUE) {
           throw new IllegalArgumentException(
               "weight: " + value + " (expected: an integer in 1-" + Integer.MAX_VALUE + ")"
-                  + context, e);
+                  + context);
         }
-        checkWeight(weight, context);
+        if (w < 1) {
+          throw new IllegalArgumentException("weight: " + value + " (expected: > 0)" + context);
+        }
+        weight = (int) w;
       } else {
         checkLabel(key, value, context);
         if (labels.put(key, value) != null) {
@@ -152,7 +157,26 @@ public final class Endpoint {
         }
       }
     }
-    return new Endpoint(host, port, weight, Collections.unmodifiableSortedMap(labels));
+    return new Endpoint(host, (int) port, weight, Collections.unmodifiableSortedMap(labels));
+  }
+
+  /**
+   * Reads 1-10 ASCII digits; returns {@link Long#MIN_VALUE} for anything else (a sign, other
+   * scripts' digits, which {@link Integer#parseInt} would read, or more than 10 digits).
+   */
+  private static long asciiInteger(String text) {
+    if (text.isEmpty() || text.length() > 10) {
+      return Long.MIN_VALUE;
+    }
+    long v = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return Long.MIN_VALUE;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
   }
 
   /**
@@ -168,7 +192,7 @@ public final class Endpoint {
       if (item.isBlank()) {
         continue;
       }
-      Endpoint e = parse(item.trim());
+      Endpoint e = parse(item.strip());
       if (!seen.add(e.address())) {
         throw new IllegalArgumentException(
             "address: " + e.address() + " listed twice in \"" + text + "\"");
@@ -274,22 +298,6 @@ public final class Endpoint {
     return hash;
   }
 
-  private static void checkHost(String host, String context) {
-    if (host.isEmpty()) {
-      throw new IllegalArgumentException("host: empty (expected: a name or an IP)" + context);
-    }
-    boolean v6 = host.indexOf(':') >= 0;
-    for (int i = 0; i < host.length(); i++) {
-      char c = host.charAt(i);
-      boolean ok = Character.isLetterOrDigit(c) || c == '.' || c == '-' || c == '_'
-          || (v6 && (c == ':' || c == '%'));
-      if (!ok) {
-        throw new IllegalArgumentException(
-            "host: " + host + " (unexpected character '" + c + "')" + context);
-      }
-    }
-  }
-
   private static void checkPort(int port, String context) {
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("port: " + port + " (expected: 1-65535)" + context);
@@ -325,10 +333,21 @@ public final class Endpoint {
     }
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      if (c == ';' || c == ',' || c == '=' || Character.isWhitespace(c)) {
-        throw new IllegalArgumentException(
-            "label " + key + ": " + value + " (unexpected character '" + c + "')" + context);
+      if (c == ';' || c == ',' || c == '=' || Character.isWhitespace(c)
+          || Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+          || Character.isSurrogate(c) && !pairedSurrogate(value, i)) {
+        // invisible ones (DEL, a zero-width space, a byte-order mark) are named by code point
+        throw new IllegalArgumentException("label " + key + ": " + value + " (unexpected "
+            + (c > ' ' && c < 0x7f ? "character '" + c + "'" : String.format("U+%04X", (int) c))
+            + ")" + context);
       }
     }
+  }
+
+  private static boolean pairedSurrogate(String s, int i) {
+    char c = s.charAt(i);
+    return Character.isHighSurrogate(c)
+        ? i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))
+        : i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
   }
 }

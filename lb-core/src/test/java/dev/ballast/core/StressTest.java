@@ -16,8 +16,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Issue 2, item 6: 8 threads x 1,000,000 pick+complete while another thread replaces the
  * endpoint set about every millisecond (alternately adding and removing a sixth node). No
- * exception; every pending count returns to 0; the five stable nodes' shares match their weights
- * within 2% (relative) for the weighted algorithms, and are equal for round robin.
+ * exception; every pending count returns to 0; the node added and removed by the updates is
+ * picked; the five stable nodes' shares match their weights within 2% (relative) for the
+ * weighted algorithms, and are equal for round robin.
+ *
+ * <p>The balancers' concurrency held when 260,000 concurrent updates, half of them invalid, were
+ * thrown at them (issue 18); this test keeps guarding it. Each assertion was seen to fail on a
+ * mutated balancer: VNSWRR's ring built from weights all 1 (shares 0.2 instead of w/15), an
+ * update that never publishes its snapshot (the sixth node never picked).
  */
 class StressTest {
 
@@ -106,7 +112,8 @@ class StressTest {
     for (int i = 0; i < 5; i++) {
       stablePicks += total[i];
     }
-    assertThat(stablePicks + total[5]).isEqualTo((long) THREADS * PICKS);
+    // (every pick counts once by construction; whether the updates reached the pickers does not)
+    assertThat(total[5]).as("picks of the node the updates add and remove").isPositive();
     if (algorithm == Algorithm.VNSWRR || algorithm == Algorithm.SWRR
         || algorithm == Algorithm.WEIGHTED_RANDOM || algorithm == Algorithm.ROUND_ROBIN) {
       boolean weighted = algorithm != Algorithm.ROUND_ROBIN;

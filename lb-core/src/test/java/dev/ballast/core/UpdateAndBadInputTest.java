@@ -219,6 +219,21 @@ class UpdateAndBadInputTest {
         .hasMessage("defaultRtt: PT-0.001S (expected: >= 0)");
     assertThatThrownBy(() -> BalancerConfig.builder().maxFails(0))
         .hasMessage("maxFails: 0 (expected: > 0)");
+    // past Long.MAX_VALUE nanoseconds, toNanos() in the peak-EWMA metric would overflow
+    java.time.Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+    assertThatThrownBy(() -> BalancerConfig.builder().decayTime(forever))
+        .hasMessageStartingWith("decayTime: PT2562047788015215H30M7.999999999S (expected: <="
+            + " PT2562047H47M16.854775807S, Long.MAX_VALUE nanoseconds, about 292 years)");
+    assertThatThrownBy(() -> BalancerConfig.builder().defaultRtt(
+            BalancerConfig.MAX_DURATION.plusNanos(1)))
+        .hasMessageStartingWith("defaultRtt: PT2562047H47M16.854775808S (expected: <=");
+    BalancerConfig longest = BalancerConfig.builder().decayTime(BalancerConfig.MAX_DURATION)
+        .defaultRtt(BalancerConfig.MAX_DURATION).build();
+    Balancer<Integer> ewma = Algorithm.P2C_PEAK_EWMA.create(longest);
+    ewma.update(endpoints(1, 1), e -> 0);
+    Node<Integer> n = ewma.pick();
+    n.complete(1_000, true);
+    assertThat(n.rttEstimateNanos()).isGreaterThan(9e18); // the default RTT, barely decayed
     assertThatThrownBy(() -> Algorithm.fromName("fastest"))
         .hasMessageStartingWith("balancer: fastest (expected: one of vnswrr, swrr");
     assertThat(Algorithm.fromName("P2C-Peak-EWMA")).isEqualTo(Algorithm.P2C_PEAK_EWMA);

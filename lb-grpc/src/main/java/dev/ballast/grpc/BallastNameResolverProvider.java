@@ -46,8 +46,9 @@ public final class BallastNameResolverProvider extends NameResolverProvider {
   /**
    * Returns a resolver for a {@code ballast:} target, or null for another scheme.
    *
-   * @throws IllegalArgumentException if the target has both a name and a path, a malformed
-   *     endpoint (the message names it), or no endpoint at all
+   * @throws IllegalArgumentException if the target has both a name and a path, a name the
+   *     registry refuses (a port, a space), a malformed endpoint (the message names it), or no
+   *     endpoint at all
    */
   @Override
   public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
@@ -60,6 +61,11 @@ public final class BallastNameResolverProvider extends NameResolverProvider {
       if (!path.isEmpty() && !path.equals("/")) {
         throw new IllegalArgumentException("target: " + targetUri
             + " (expected: ballast://<name> or ballast:///<endpoints>, not both)");
+      }
+      try {
+        EndpointRegistry.checkName(name);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("target: " + targetUri + ": " + e.getMessage(), e);
       }
       return BallastNameResolver.following(name, registry, args);
     }

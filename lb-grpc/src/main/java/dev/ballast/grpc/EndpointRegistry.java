@@ -126,7 +126,8 @@ public final class EndpointRegistry {
     return () -> entry.listeners.remove(listener);
   }
 
-  private static void checkName(String name) {
+  /** Checks a name as {@link #publish} does: letters, digits, '-', '_' and '.'. */
+  static void checkName(String name) {
     Objects.requireNonNull(name, "name");
     if (name.isEmpty()) {
       throw new IllegalArgumentException("name: empty (expected: a target authority, e.g. orders)");

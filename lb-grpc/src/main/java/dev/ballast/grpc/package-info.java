@@ -12,6 +12,12 @@
  * policies as {@link dev.ballast.grpc.EndpointAttributes} on each {@code EquivalentAddressGroup},
  * so any resolver can supply them.
  *
+ * <p>With Micrometer on the class path, every channel's policy reports meters under {@code
+ * ballast.grpc.} (picks, pending calls and peak-EWMA RTT per endpoint, subchannels by state,
+ * picks that waited or failed; tagged {@code target} and {@code policy}) to Micrometer's global
+ * registry, {@code Metrics.globalRegistry}, to which Spring Boot adds its registries. A pick then
+ * costs one {@code LongAdder} increment more; without Micrometer, nothing.
+ *
  * <p>Arguments and return values are non-null unless a method says otherwise.
  */
 package dev.ballast.grpc;

@@ -85,18 +85,21 @@ class LabelSubsetConfigTest {
       "{'selectors': 'zone'}| selectors: zone (expected: a list)",
       "{'selectors': [[]]}| selectors: [] (expected: a non-empty list of label keys)",
       "{'selectors': ['zone']}| selectors: zone (expected: a non-empty list of label keys)",
-      "{'selectors': [[1]]}| selectors: key 1.0 in [1.0] (expected: a string)",
+      "{'selectors': [[1]]}| selectors: key 1 in [1] (expected: a string)",
       "{'selectors': [['zone', 'zone']]}| selectors: selector [zone, zone]: key zone given twice",
       "{'selectors': [['zone'], ['zone']]}| selectors: selector [zone]: given twice",
       "{'selectors': [['a/b']]}| selectors: key \"a/b\" cannot travel in header x-lb-a/b",
+      // each letter lower-cases to a header character, the whole string does not
+      "{'selectors': [['\u0130d']]}| selectors: key \"\u0130d\" cannot travel in header"
+          + " x-lb-\u0130d (expected: letters, digits, '-', '_' or '.' once lower-cased)",
       "{'selectors': [['zone']], 'fallbackPolicy': 'ANY'}| fallbackPolicy: \"ANY\" (expected: one"
           + " of NO_FALLBACK, ANY_ENDPOINT, DEFAULT_SUBSET)",
-      "{'selectors': [['zone']], 'fallbackPolicy': 3}| fallbackPolicy: 3.0 (expected: a string)",
+      "{'selectors': [['zone']], 'fallbackPolicy': 3}| fallbackPolicy: 3 (expected: a string)",
       "{'selectors': [['zone']], 'fallbackPolicy': 'DEFAULT_SUBSET'}| defaultSubset: missing"
           + " (expected: labels when fallbackPolicy is DEFAULT_SUBSET)",
       "{'selectors': [['zone']], 'defaultSubset': ['v1']}| defaultSubset: [v1] (expected: an"
           + " object)",
-      "{'selectors': [['zone']], 'defaultSubset': {'version': 1}}| defaultSubset: version=1.0"
+      "{'selectors': [['zone']], 'defaultSubset': {'version': 1}}| defaultSubset: version=1"
           + " (expected: non-empty string keys and values)",
       "{'selectors': [['zone']], 'headerPrefix': 'X-LB-'}| headerPrefix: \"X-LB-\" (expected:"
           + " lowercase letters",
@@ -108,10 +111,10 @@ class LabelSubsetConfigTest {
       "{'selectors': [['zone']], 'childPolicy': ['vnswrr']}| childPolicy: vnswrr (expected: an"
           + " object with one policy name",
       "{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewma': {'decayTime': 'soon'}}]}|"
-          + " childPolicy: decayTime: \"soon\" (expected: a duration string",
-      "{'selectors': [['zone']], 'childPolicy': [{'vnswrr': 1}]}| childPolicy: vnswrr: 1.0"
+          + " childPolicy: p2c_peak_ewma: decayTime: \"soon\" (expected: a duration string",
+      "{'selectors': [['zone']], 'childPolicy': [{'vnswrr': 1}]}| childPolicy: vnswrr: 1"
           + " (expected: an object)",
-      "{'selectors': [['zone']], 'selector': [['zone']]}| label_subset: unknown field 'selector'"
+      "{'selectors': [['zone']], 'selector': [['zone']]}| label_subset config: unknown field 'selector'"
   })
   void badValuesAreNamed(String config, String expected) {
     assertThat(error(config)).startsWith("label_subset config: ").contains(expected.trim());

@@ -25,28 +25,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PoliciesOverRealServersTest {
 
-  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final Opened opened = new Opened();
 
   @AfterEach
   void tearDown() throws Exception {
-    for (int i = closeables.size() - 1; i >= 0; i--) {
-      closeables.get(i).close();
-    }
+    opened.close();
   }
 
   private TestServers servers(long... delays) throws IOException {
-    TestServers s = TestServers.start(delays);
-    closeables.add(s);
-    return s;
+    return opened.servers(delays);
   }
 
   private ManagedChannel channel(NettyChannelBuilder builder) {
-    ManagedChannel ch = builder.usePlaintext().build();
-    closeables.add(() -> {
-      ch.shutdownNow();
-      ch.awaitTermination(10, TimeUnit.SECONDS);
-    });
-    return ch;
+    return opened.channel(builder);
   }
 
   private ManagedChannel channel(String target, String policy) {

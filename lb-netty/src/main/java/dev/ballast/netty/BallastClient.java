@@ -8,6 +8,10 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSink;
+import dev.ballast.core.source.EndpointSource;
+import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.framed.FrameDecoder;
@@ -109,6 +113,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private final Object updateLock = new Object();
+  private volatile EndpointFeed feed;
 
   private BallastClient(Builder<Req, Rep> b) {
     this.name = b.name;
@@ -172,6 +177,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       calls.sweep(now, Call::expire);
       orphans.sweep(now, Orphan::expire);
     });
+    if (b.source != null) {
+      this.feed = EndpointFeed.builder(b.source).start(sink);
+      metrics.source(feed);
+    }
   }
 
   private static <Req, Rep> Service<Req, Rep> compose(
@@ -242,12 +251,39 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    */
   public void updateEndpoints(Collection<Endpoint> endpoints) {
     Objects.requireNonNull(endpoints, "endpoints");
+    change(r -> r.update(endpoints, this::newEndpoint));
+  }
+
+  // a source's pushes: deltas into a subset selector, whole sets into a balancer
+  private final EndpointSink sink = new EndpointSink() {
+    @Override
+    public void update(List<Endpoint> endpoints) {
+      if (!closed.get()) {
+        updateEndpoints(endpoints);
+      }
+    }
+
+    @Override
+    public boolean takesDeltas() {
+      return balancer.takesDeltas();
+    }
+
+    @Override
+    public void apply(Collection<Endpoint> upserts, Collection<String> removedAddresses) {
+      if (!closed.get()) {
+        change(r -> r.apply(upserts, removedAddresses, BallastClient.this::newEndpoint));
+      }
+    }
+  };
+
+  private void change(
+      Function<Router<EndpointClient<Req, Rep>>, List<Node<EndpointClient<Req, Rep>>>> how) {
     List<Node<EndpointClient<Req, Rep>>> removed;
     synchronized (updateLock) {
       if (closed.get()) {
         throw new IllegalStateException("client " + name + " is closed");
       }
-      removed = balancer.update(endpoints, this::newEndpoint);
+      removed = how.apply(balancer);
       for (Node<EndpointClient<Req, Rep>> n : balancer.nodes()) {
         EndpointClient<Req, Rep> ep = n.value();
         if (ep.node == null) {
@@ -290,6 +326,11 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
       out.add(n.endpoint());
     }
     return out;
+  }
+
+  /** Returns the feed of the endpoint source given to the builder, or null if none was. */
+  public EndpointFeed feed() {
+    return feed;
   }
 
   /** Returns a snapshot of every current endpoint's counters. */
@@ -355,6 +396,9 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     Objects.requireNonNull(grace, "grace");
     if (!closed.compareAndSet(false, true)) {
       return terminated;
+    }
+    if (feed != null) {
+      feed.close();
     }
     CompletableFuture<Void> idle = new CompletableFuture<>();
     checkIdle(idle);
@@ -593,6 +637,10 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
         failure = f;
         if (f instanceof ConnectFailedException) {
           recordFailure(ticker.nanoTime() - start, f);
+          EndpointFeed source = feed;
+          if (source != null) {
+            source.refresh(); // a DNS source re-resolves early (at most once a second)
+          }
         }
         attemptFailed(call, this, f);
         return;
@@ -782,6 +830,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     private final Function<Builder<Req, Rep>, Protocol<Req, Rep>> protocol;
     private String name = "ballast";
     private List<Endpoint> endpoints = List.of();
+    private EndpointSource source;
     private BalancerFactory balancerFactory = Algorithm.P2C_PEAK_EWMA::create;
     private BalancerConfig balancerConfig = BalancerConfig.defaults();
     private Duration timeout = Duration.ofSeconds(5);
@@ -822,6 +871,30 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
     /** Sets the initial endpoints in the textual form, comma-separated. */
     public Builder<Req, Rep> endpoints(String endpoints) {
       return endpoints(Endpoint.parseList(endpoints));
+    }
+
+    /**
+     * Takes the endpoints from a source (a registry, DNS) through an {@link EndpointFeed} with
+     * its defaults: each push replaces or changes the set as {@link #updateEndpoints} does (a
+     * subset client gets deltas), malformed entries are skipped, and an outage of the source
+     * keeps the last endpoints. Connection failures ask the source for an early re-read. The
+     * client starts the source when built and closes it when closed. Default: none.
+     */
+    public Builder<Req, Rep> source(EndpointSource source) {
+      this.source = Objects.requireNonNull(source, "source");
+      return this;
+    }
+
+    /**
+     * Takes the endpoints from the source of a target URI, found by its scheme on the class
+     * path: {@code zookeeper://host:port/services/orders} (lb-discovery-zookeeper), {@code
+     * etcd://host:port/services/orders/} (lb-discovery-etcd), {@code
+     * ballast-dns:///orders.internal:8080} (lb-discovery-dns).
+     *
+     * @throws IllegalArgumentException if no source handles the scheme, or it rejects the target
+     */
+    public Builder<Req, Rep> source(String target) {
+      return source(EndpointSourceProvider.open(target));
     }
 
     /** Sets the balancing algorithm; default {@link Algorithm#P2C_PEAK_EWMA}. */

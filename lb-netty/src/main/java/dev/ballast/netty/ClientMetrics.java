@@ -27,4 +27,7 @@ interface ClientMetrics {
   default void budgetExhausted() {}
 
   default void call(boolean success, long latencyNanos) {}
+
+  /** Reports an endpoint source's state, for as long as the client lives. */
+  default void source(dev.ballast.core.source.EndpointFeed feed) {}
 }

@@ -1,6 +1,8 @@
 package dev.ballast.netty;
 
+import dev.ballast.core.source.EndpointFeed;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code ballast.client.requests} (counter; tags endpoint, outcome=success|failure|
  *       deadline|refused|overflow|...) — attempts by outcome
- *   <li>{@code ballast.client.latency} (timer; tag endpoint; p50/p90/p95/p99) — attempt latency
+ *   <li>{@code ballast.client.latency} (timer; tag endpoint) — attempt latency
  *   <li>{@code ballast.client.calls} (timer; tag outcome) — whole calls, retries included
  *   <li>{@code ballast.client.pending} (gauge; endpoint) — balancer pending count
  *   <li>{@code ballast.client.connections} (gauge; endpoint, state=active|idle)
@@ -24,6 +26,23 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code ballast.client.retries}, {@code ballast.client.retries.budget.exhausted} (counters)
  *   <li>{@code ballast.client.ejections} (counter; endpoint)
  * </ul>
+ *
+ * <p>With an endpoint source, beside them and tagged {@code client} and {@code source} (e.g.
+ * {@code etcd:/services/orders/}):
+ *
+ * <ul>
+ *   <li>{@code ballast.source.endpoints} (gauge) — endpoints the client holds from the source
+ *   <li>{@code ballast.source.updates} (counter) — changes applied
+ *   <li>{@code ballast.source.rejected} (counter) — entries skipped (malformed, duplicate...)
+ *   <li>{@code ballast.source.up} (gauge, 1 or 0) — whether the source is connected and current
+ *   <li>{@code ballast.source.staleness} (gauge, seconds) — since the source was last current
+ * </ul>
+ *
+ * <p>The latency and call timers publish percentile histograms (Micrometer's fixed buckets, the same in every
+ * process), which a backend such as Prometheus sums across instances before taking quantiles;
+ * percentiles computed in the process cannot be combined, so none are published unless the
+ * application asks Micrometer for them (a {@code MeterFilter}, or Spring Boot's {@code
+ * management.metrics.distribution.percentiles.ballast.client=0.5,0.99}).
  *
  * <p>Only loaded when a registry is configured, so Micrometer stays optional.
  */
@@ -49,7 +68,7 @@ final class MicrometerClientMetrics implements ClientMetrics {
 
   private Timer callTimer(String outcome) {
     return Timer.builder("ballast.client.calls").tags(tags).tag("outcome", outcome)
-        .publishPercentiles(0.5, 0.9, 0.95, 0.99).register(registry);
+        .publishPercentileHistogram().register(registry);
   }
 
   static void check(Object registry) {
@@ -79,6 +98,22 @@ final class MicrometerClientMetrics implements ClientMetrics {
   }
 
   @Override
+  public void source(EndpointFeed feed) {
+    Tags st = tags.and("source", feed.name());
+    Gauge.builder("ballast.source.endpoints", feed, EndpointFeed::endpointCount).tags(st)
+        .description("endpoints held from the source").register(registry);
+    FunctionCounter.builder("ballast.source.updates", feed, EndpointFeed::updatesApplied)
+        .tags(st).description("changes applied from the source").register(registry);
+    FunctionCounter.builder("ballast.source.rejected", feed, EndpointFeed::entriesRejected)
+        .tags(st).description("source entries skipped").register(registry);
+    Gauge.builder("ballast.source.up", feed, f -> f.isUp() ? 1 : 0).tags(st)
+        .description("1 while the source is connected and current").register(registry);
+    Gauge.builder("ballast.source.staleness", feed, EndpointFeed::stalenessSeconds).tags(st)
+        .baseUnit("seconds").description("seconds since the source was last current")
+        .register(registry);
+  }
+
+  @Override
   public ForEndpoint endpoint(EndpointClient<?, ?> ep) {
     return new PerEndpoint(ep);
   }
@@ -96,7 +131,7 @@ final class MicrometerClientMetrics implements ClientMetrics {
       ok = add(Counter.builder("ballast.client.requests").tags(et).tag("outcome", "success")
           .register(registry));
       latency = add(Timer.builder("ballast.client.latency").tags(et)
-          .publishPercentiles(0.5, 0.9, 0.95, 0.99).register(registry));
+          .publishPercentileHistogram().register(registry));
       ejections = add(Counter.builder("ballast.client.ejections").tags(et).register(registry));
       add(Gauge.builder("ballast.client.pending", ep,
           e -> e.node == null ? 0 : e.node.pending()).tags(et).register(registry));

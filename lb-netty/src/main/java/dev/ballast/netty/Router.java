@@ -25,6 +25,20 @@ interface Router<T> {
   List<Node<T>> update(
       Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values);
 
+  /**
+   * Applies a delta (upserts, removed addresses); returns the removed nodes. Only the subset
+   * router takes deltas ({@link #takesDeltas}).
+   */
+  default List<Node<T>> apply(Collection<Endpoint> upserts, Collection<String> removed,
+      Function<? super Endpoint, ? extends T> values) {
+    throw new UnsupportedOperationException("whole sets only");
+  }
+
+  /** Whether {@link #apply} takes deltas. */
+  default boolean takesDeltas() {
+    return false;
+  }
+
   /** Returns the current nodes. */
   List<Node<T>> nodes();
 
@@ -72,6 +86,17 @@ interface Router<T> {
       public List<Node<T>> update(Collection<Endpoint> endpoints,
           Function<? super Endpoint, ? extends T> values) {
         return selector.update(endpoints, values);
+      }
+
+      @Override
+      public List<Node<T>> apply(Collection<Endpoint> upserts, Collection<String> removed,
+          Function<? super Endpoint, ? extends T> values) {
+        return selector.apply(upserts, removed, values);
+      }
+
+      @Override
+      public boolean takesDeltas() {
+        return true;
       }
 
       @Override

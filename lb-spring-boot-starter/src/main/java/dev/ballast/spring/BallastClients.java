@@ -10,6 +10,7 @@ import dev.ballast.netty.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +21,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The named lb-netty clients configured under {@code ballast.clients.<name>.}, built at start-up
- * and closed with the application context.
+ * and closed with the application context. A client with {@code protocol=grpc} only feeds gRPC
+ * channels and has no lb-netty client here.
  *
  * <pre>{@code
  * BallastClient<byte[], byte[]> orders = clients.framed("orders");
@@ -33,16 +35,19 @@ public final class BallastClients implements AutoCloseable {
 
   private final Map<String, BallastClient<?, ?>> clients;
   private final Map<String, ClientSettings.Protocol> protocols;
+  private final Set<String> grpcOnly;
 
-  private BallastClients(
-      Map<String, BallastClient<?, ?>> clients, Map<String, ClientSettings.Protocol> protocols) {
+  private BallastClients(Map<String, BallastClient<?, ?>> clients,
+      Map<String, ClientSettings.Protocol> protocols, Set<String> grpcOnly) {
     this.clients = Collections.unmodifiableMap(clients);
     this.protocols = Collections.unmodifiableMap(protocols);
+    this.grpcOnly = Collections.unmodifiableSet(grpcOnly);
   }
 
   /**
-   * Builds one client per configured name, applying the settings and then the customizers in
-   * the given order. Clients open connections on demand, so no endpoint needs to be up.
+   * Builds one client per configured name but those with {@code protocol=grpc}, applying the
+   * settings and then the customizers in the given order. Clients open connections on demand,
+   * so no endpoint needs to be up.
    */
   public static BallastClients create(
       BallastSettings settings, List<? extends BallastClientCustomizer> customizers) {
@@ -50,8 +55,13 @@ public final class BallastClients implements AutoCloseable {
     Objects.requireNonNull(customizers, "customizers");
     Map<String, BallastClient<?, ?>> clients = new LinkedHashMap<>();
     Map<String, ClientSettings.Protocol> protocols = new LinkedHashMap<>();
+    Set<String> grpcOnly = new LinkedHashSet<>();
     try {
       for (ClientSettings s : settings.clients().values()) {
+        if (s.protocol() == ClientSettings.Protocol.GRPC) {
+          grpcOnly.add(s.name());
+          continue;
+        }
         BallastClient.Builder<?, ?> builder = s.protocol() == ClientSettings.Protocol.HTTP
             ? BallastClient.http()
             : BallastClient.framed();
@@ -63,10 +73,10 @@ public final class BallastClients implements AutoCloseable {
         protocols.put(s.name(), s.protocol());
       }
     } catch (RuntimeException e) {
-      new BallastClients(clients, protocols).close();
+      new BallastClients(clients, protocols, grpcOnly).close();
       throw e;
     }
-    return new BallastClients(clients, protocols);
+    return new BallastClients(clients, protocols, grpcOnly);
   }
 
   /** Applies every setting to a builder. */
@@ -83,6 +93,7 @@ public final class BallastClients implements AutoCloseable {
         .slowRequestThreshold(s.slowRequestThreshold())
         .closeGrace(s.closeGrace())
         .lateAnswerWait(s.lateAnswerWait())
+        .maxFrameSize(s.maxFrameSize())
         .retryBudget(RetryBudget.create(r.ttl(), r.minRetriesPerSecond(), r.percent() / 100.0,
             Ticker.system()))
         .pool(PoolConfig.builder()
@@ -98,9 +109,16 @@ public final class BallastClients implements AutoCloseable {
         .outlierDetection(OutlierDetection.builder()
             .enabled(o.enabled())
             .consecutiveFailures(o.consecutiveFailures())
+            .successRateThreshold(o.successRateThreshold())
+            .successRateMinRequests(o.successRateMinRequests())
+            .interval(o.interval())
             .baseEjectionTime(o.baseEjectionTime())
+            .maxEjectionTime(o.maxEjectionTime())
             .maxEjectionPercent(o.maxEjectionPercent())
             .build());
+    if (s.source() != null) {
+      b.source(s.source());
+    }
     ClientSettings.Subset subset = s.subset();
     if (subset.enabled()) {
       b.subsets(subset.selectors(), subset.fallbackPolicy(), subset.defaultSubset())
@@ -130,9 +148,19 @@ public final class BallastClients implements AutoCloseable {
     return (BallastClient<HttpRequest, HttpResponse>) typed(name, ClientSettings.Protocol.HTTP);
   }
 
-  /** Returns the client of a name, whatever its protocol. @throws NoSuchElementException */
+  /**
+   * Returns the client of a name, whatever its protocol.
+   *
+   * @throws NoSuchElementException if no lb-netty client has the name (a {@code protocol=grpc}
+   *     client has none)
+   */
   public BallastClient<?, ?> get(String name) {
     BallastClient<?, ?> c = clients.get(name);
+    if (c == null && grpcOnly.contains(name)) {
+      throw new NoSuchElementException("client: " + name + " has protocol=grpc: it feeds gRPC "
+          + "channels targeting ballast://" + name + " and has no lb-netty client (expected: "
+          + "protocol=framed or http to call it through BallastClients)");
+    }
     if (c == null) {
       throw new NoSuchElementException("client: " + name + " (expected: one of "
           + clients.keySet() + ", configured under ballast.clients.<name>)");
@@ -140,7 +168,7 @@ public final class BallastClients implements AutoCloseable {
     return c;
   }
 
-  /** Returns the client names, in configuration order. */
+  /** Returns the names of the lb-netty clients, in configuration order. */
   public Set<String> names() {
     return clients.keySet();
   }

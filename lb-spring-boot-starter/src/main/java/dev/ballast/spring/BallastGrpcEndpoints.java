@@ -1,6 +1,9 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.grpc.EndpointRegistry;
 import dev.ballast.spring.internal.PropertyChecks;
 import java.util.ArrayList;
@@ -29,24 +32,47 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
 
   private final BallastSettings settings;
   private final EndpointRegistry registry;
+  private final List<EndpointFeed> feeds = new ArrayList<>();
+  // The last list published per client, withdrawn on close; guarded by this.
+  private final Map<String, List<Endpoint>> published = new LinkedHashMap<>();
+  private boolean closed;
 
-  /** Publishes every client's endpoints into the registry at once. */
+  /**
+   * Publishes every client's endpoints into the registry at once; a client whose endpoints
+   * come from discovery has them published as its source pushes them.
+   */
   public BallastGrpcEndpoints(BallastSettings settings, EndpointRegistry registry) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.registry = Objects.requireNonNull(registry, "registry");
     for (ClientSettings c : settings.clients().values()) {
-      registry.publish(c.name(), c.endpoints());
+      if (c.source() == null) {
+        publish(c.name(), c.endpoints());
+      } else {
+        feeds.add(EndpointFeed.builder(EndpointSourceProvider.open(c.source()))
+            .start(endpoints -> publish(c.name(), endpoints)));
+      }
+    }
+  }
+
+  private synchronized void publish(String name, List<Endpoint> endpoints) {
+    if (!closed) {
+      registry.publish(name, endpoints);
+      published.put(name, List.copyOf(endpoints));
     }
   }
 
   /**
-   * Withdraws every client's endpoints from the registry, each only if it is still the list
-   * published here ({@link EndpointRegistry#unpublish}). Idempotent.
+   * Stops following the discovery sources and withdraws every client's endpoints from the
+   * registry, the last list published for each, unless a newer list has replaced it ({@link
+   * EndpointRegistry#unpublish}). Idempotent.
    */
   @Override
   public void close() {
-    for (ClientSettings c : settings.clients().values()) {
-      registry.unpublish(c.name(), c.endpoints());
+    feeds.forEach(EndpointFeed::close);
+    synchronized (this) {
+      closed = true;
+      published.forEach(registry::unpublish);
+      published.clear();
     }
   }
 

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Ballast's properties, under {@code ballast.}: named clients under {@code ballast.clients.<name>.}
@@ -21,7 +23,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * <p>A client's setting that is not given takes the value under {@code ballast.defaults.}, and
  * failing that the default written on each property here (lists are replaced as a whole, the
  * {@code subset.default-subset} map is merged key by key). Every value is checked at start-up;
- * a bad one stops the application with a message naming the property and the expected form.
+ * a bad one stops the application with a message naming the property and the expected form, and
+ * so does a key under {@code ballast.clients.<name>.} or {@code ballast.defaults.} that is no
+ * property of {@link Client} (a typo such as {@code balancr}).
  */
 @ConfigurationProperties("ballast")
 public class BallastProperties {
@@ -40,6 +44,9 @@ public class BallastProperties {
 
   /** gRPC settings. */
   private final Grpc grpc = new Grpc();
+
+  /** Spring Cloud LoadBalancer settings. */
+  private final SpringCloud springCloud = new SpringCloud();
 
   /** Returns the named clients; empty by default. */
   public Map<String, Client> getClients() {
@@ -64,6 +71,11 @@ public class BallastProperties {
   /** Returns the gRPC settings. */
   public Grpc getGrpc() {
     return grpc;
+  }
+
+  /** Returns the Spring Cloud LoadBalancer settings. */
+  public SpringCloud getSpringCloud() {
+    return springCloud;
   }
 
   /** The settings of one client. Field comments give each property's meaning and default. */
@@ -120,8 +132,14 @@ public class BallastProperties {
      */
     private Duration lateAnswerWait = Duration.ofSeconds(10);
 
-    /** Protocol spoken to the endpoints: framed (Ballast's framed binary protocol) or http. */
+    /**
+     * Protocol spoken to the endpoints: framed (Ballast's framed binary protocol), http, or grpc
+     * (the endpoints only feed gRPC channels targeting ballast://name; no lb-netty client).
+     */
     private String protocol = "framed";
+
+    /** Largest frame (framed) or response body (http) a connection accepts; >= 64B. */
+    private DataSize maxFrameSize = DataSize.ofMegabytes(16);
 
     /** Label subsets: route a call to the endpoints whose labels match the call's. */
     private final Subset subset = new Subset();
@@ -134,6 +152,15 @@ public class BallastProperties {
 
     /** Outlier detection: ejecting endpoints that keep failing. */
     private final OutlierDetection outlierDetection = new OutlierDetection();
+
+    /** Endpoints from a registry or DNS instead of the endpoints list. */
+    @NestedConfigurationProperty
+    private final DiscoveryProperties discovery = new DiscoveryProperties();
+
+    /** Returns where the endpoints come from when not listed. */
+    public DiscoveryProperties getDiscovery() {
+      return discovery;
+    }
 
     /** Returns the endpoints in textual form; empty by default. */
     public List<String> getEndpoints() {
@@ -263,6 +290,16 @@ public class BallastProperties {
     /** Sets the protocol. */
     public void setProtocol(String protocol) {
       this.protocol = protocol;
+    }
+
+    /** Returns the largest frame or response body; default 16 MB. */
+    public DataSize getMaxFrameSize() {
+      return maxFrameSize;
+    }
+
+    /** Sets the largest frame or response body. */
+    public void setMaxFrameSize(DataSize maxFrameSize) {
+      this.maxFrameSize = maxFrameSize;
     }
 
     /** Returns the subset settings. */
@@ -528,8 +565,23 @@ public class BallastProperties {
     /** Failures in a row that eject an endpoint; >= 1. */
     private int consecutiveFailures = 5;
 
-    /** Duration of the first ejection (later ones grow); positive. */
+    /**
+     * Success rate (0-1) below which an endpoint is ejected at the end of an interval; 0 turns
+     * success-rate ejection off.
+     */
+    private double successRateThreshold = 0.5;
+
+    /** Calls an endpoint needs in an interval before its success rate counts; >= 1. */
+    private int successRateMinRequests = 20;
+
+    /** Window over which success rates are measured; positive. */
+    private Duration interval = Duration.ofSeconds(10);
+
+    /** Duration of the first ejection (later ones double); positive. */
     private Duration baseEjectionTime = Duration.ofSeconds(5);
+
+    /** Longest an ejection lasts; >= base-ejection-time. */
+    private Duration maxEjectionTime = Duration.ofMinutes(5);
 
     /** Most endpoints ejected at once, in percent; 0-100. */
     private int maxEjectionPercent = 50;
@@ -552,6 +604,46 @@ public class BallastProperties {
     /** Sets the failures in a row that eject. */
     public void setConsecutiveFailures(int consecutiveFailures) {
       this.consecutiveFailures = consecutiveFailures;
+    }
+
+    /** Returns the success rate below which an endpoint is ejected; default 0.5. */
+    public double getSuccessRateThreshold() {
+      return successRateThreshold;
+    }
+
+    /** Sets the success rate below which an endpoint is ejected (0 turns it off). */
+    public void setSuccessRateThreshold(double successRateThreshold) {
+      this.successRateThreshold = successRateThreshold;
+    }
+
+    /** Returns the calls an interval needs before its success rate counts; default 20. */
+    public int getSuccessRateMinRequests() {
+      return successRateMinRequests;
+    }
+
+    /** Sets the calls an interval needs before its success rate counts. */
+    public void setSuccessRateMinRequests(int successRateMinRequests) {
+      this.successRateMinRequests = successRateMinRequests;
+    }
+
+    /** Returns the success-rate window; default 10 s. */
+    public Duration getInterval() {
+      return interval;
+    }
+
+    /** Sets the success-rate window. */
+    public void setInterval(Duration interval) {
+      this.interval = interval;
+    }
+
+    /** Returns the longest ejection; default 5 min. */
+    public Duration getMaxEjectionTime() {
+      return maxEjectionTime;
+    }
+
+    /** Sets the longest ejection. */
+    public void setMaxEjectionTime(Duration maxEjectionTime) {
+      this.maxEjectionTime = maxEjectionTime;
     }
 
     /** Returns the first ejection's duration; default 5 s. */
@@ -609,6 +701,29 @@ public class BallastProperties {
     /** Turns publishing for gRPC on or off. */
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
+    }
+  }
+
+  /** Spring Cloud LoadBalancer settings. */
+  public static class SpringCloud {
+
+    /**
+     * Balancer of every service that Spring Cloud LoadBalancer balances (@LoadBalanced
+     * RestTemplate, RestClient and WebClient, over the application's discovery): vnswrr, swrr,
+     * round-robin, weighted-random, least-loaded or p2c-peak-ewma, with the settings under
+     * ballast.defaults (decay-time, default-rtt...). Not set by default: Spring Cloud keeps its
+     * own balancer.
+     */
+    private String balancer;
+
+    /** Returns the balancer of Spring Cloud's services; null (Spring Cloud's own) by default. */
+    public String getBalancer() {
+      return balancer;
+    }
+
+    /** Sets the balancer of Spring Cloud's services. */
+    public void setBalancer(String balancer) {
+      this.balancer = balancer;
     }
   }
 }

@@ -1,7 +1,9 @@
 package dev.ballast.spring;
 
+import dev.ballast.spring.internal.ClientKeys;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -33,7 +35,11 @@ public final class BallastSettings {
 
   /**
    * Binds and checks the clients named in the properties: for each, {@code ballast.defaults.}
-   * first, then {@code ballast.clients.<name>.} over it.
+   * first, then {@code ballast.clients.<name>.} over it. A key under either that is no property
+   * of {@link BallastProperties.Client} is an error. A client that sets no protocol (nor does
+   * {@code ballast.defaults.protocol}) and that a Spring Boot gRPC channel targets ({@code
+   * spring.grpc.client.channel.<channel>.target=ballast://<name>}) is gRPC-only ({@link
+   * ClientSettings.Protocol#GRPC}).
    *
    * @param binder the binder over the application's environment
    * @param properties the bound properties, which name the clients
@@ -42,16 +48,50 @@ public final class BallastSettings {
   public static BallastSettings bind(Binder binder, BallastProperties properties) {
     // The defaults alone must be valid, so that a bad value a client inherits is reported
     // under ballast.defaults, where it was written.
-    ClientSettings.from("defaults", "ballast.defaults", properties.getDefaults(), false);
+    BallastProperties.Client defaults = new BallastProperties.Client();
+    ClientKeys.bindStrictly(binder, ConfigurationPropertyName.of("ballast.defaults"), defaults);
+    ClientSettings.from("defaults", "ballast.defaults", defaults, false);
+    boolean defaultProtocol = !binder.bind("ballast.defaults.protocol", String.class).isBound();
+    Set<String> grpcTargets = defaultProtocol ? grpcTargets(binder) : Set.of();
     Map<String, ClientSettings> result = new LinkedHashMap<>();
     for (String name : properties.getClients().keySet()) {
-      String prefix = prefix(name);
+      ConfigurationPropertyName prefix = ConfigurationPropertyName.of(prefix(name));
       BallastProperties.Client client = new BallastProperties.Client();
       binder.bind("ballast.defaults", Bindable.ofInstance(client));
-      binder.bind(ConfigurationPropertyName.of(prefix), Bindable.ofInstance(client));
-      result.put(name, ClientSettings.from(name, prefix, client, true));
+      ClientKeys.bindStrictly(binder, prefix, client);
+      if (grpcTargets.contains(name)
+          && !binder.bind(prefix.append("protocol"), Bindable.of(String.class)).isBound()) {
+        client.setProtocol("grpc");
+      }
+      result.put(name, ClientSettings.from(name, prefix.toString(), client, true));
     }
     return new BallastSettings(result.values());
+  }
+
+  /** Returns the client names that Spring Boot gRPC channels target as ballast://name. */
+  private static Set<String> grpcTargets(Binder binder) {
+    Set<String> names = new HashSet<>();
+    binder.bind("spring.grpc.client.channel", Bindable.mapOf(String.class, ChannelTarget.class))
+        .ifBound(channels -> channels.values().forEach(c -> {
+          String target = c.getTarget();
+          if (target != null && target.startsWith("ballast://")) {
+            names.add(target.substring("ballast://".length()));
+          }
+        }));
+    return names;
+  }
+
+  /** The one property read from a Spring Boot gRPC channel entry. */
+  static final class ChannelTarget {
+    private String target;
+
+    String getTarget() {
+      return target;
+    }
+
+    void setTarget(String target) {
+      this.target = target;
+    }
   }
 
   /** Returns the settings of a client. @throws NoSuchElementException naming the known ones */

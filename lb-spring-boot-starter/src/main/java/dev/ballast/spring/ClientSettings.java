@@ -31,10 +31,13 @@ import java.util.TreeMap;
  * @param lateAnswerWait how long a request past its deadline keeps its node busy awaiting its
  *     answer; default 10 s, 0 gives it up at the deadline
  * @param protocol the protocol spoken to the endpoints; default {@link Protocol#FRAMED}
+ * @param maxFrameSize the largest frame (framed) or response body (http) in bytes; default 16 MiB
  * @param subset the label-subset settings
  * @param pool the per-endpoint connection-pool settings
  * @param retryBudget the retry-budget settings
  * @param outlierDetection the outlier-detection settings
+ * @param source the target of the endpoint source ({@code zookeeper://}, {@code etcd://},
+ *     {@code ballast-dns://}) when the endpoints come from discovery, else null
  */
 public record ClientSettings(
     String name,
@@ -47,10 +50,12 @@ public record ClientSettings(
     Duration closeGrace,
     Duration lateAnswerWait,
     Protocol protocol,
+    int maxFrameSize,
     Subset subset,
     Pool pool,
     RetryBudget retryBudget,
-    OutlierDetection outlierDetection) {
+    OutlierDetection outlierDetection,
+    String source) {
 
   private static final String ENDPOINT_FORM =
       "host:port[;weight=N][;key=value...], e.g. 10.0.0.1:7000;weight=3;zone=us-east";
@@ -62,7 +67,12 @@ public record ClientSettings(
     /** Ballast's length-prefixed framed binary protocol with request ids (lb-netty). */
     FRAMED,
     /** HTTP/1.1. */
-    HTTP
+    HTTP,
+    /**
+     * gRPC only: the endpoints feed channels targeting {@code ballast://<name>}, and no lb-netty
+     * client is made (its pool, retry and timeout settings do not apply).
+     */
+    GRPC
   }
 
   /**
@@ -125,11 +135,24 @@ public record ClientSettings(
    *
    * @param enabled whether detection is on; default true
    * @param consecutiveFailures failures in a row that eject; default 5
+   * @param successRateThreshold success rate below which an endpoint is ejected, 0 for never;
+   *     default 0.5
+   * @param successRateMinRequests calls an interval needs before its success rate counts;
+   *     default 20
+   * @param interval the success-rate window; default 10 s
    * @param baseEjectionTime the first ejection's duration; default 5 s
+   * @param maxEjectionTime the longest ejection; default 5 min
    * @param maxEjectionPercent most endpoints ejected at once, in percent; default 50
    */
   public record OutlierDetection(
-      boolean enabled, int consecutiveFailures, Duration baseEjectionTime, int maxEjectionPercent) {}
+      boolean enabled,
+      int consecutiveFailures,
+      double successRateThreshold,
+      int successRateMinRequests,
+      Duration interval,
+      Duration baseEjectionTime,
+      Duration maxEjectionTime,
+      int maxEjectionPercent) {}
 
   /**
    * Checks one client's properties and makes its settings.
@@ -143,14 +166,14 @@ public record ClientSettings(
   public static ClientSettings from(
       String name, String prefix, BallastProperties.Client client, boolean requireEndpoints) {
     PropertyChecks p = new PropertyChecks(prefix);
-    List<Endpoint> endpoints = endpoints(p, client.getEndpoints(), requireEndpoints);
-    String balancer = p.notBlank("balancer", client.getBalancer(), BALANCER_FORM);
-    Algorithm algorithm;
-    try {
-      algorithm = Algorithm.fromName(balancer);
-    } catch (IllegalArgumentException e) {
-      throw p.invalid("balancer", client.getBalancer(), "unknown balancer", BALANCER_FORM);
+    String source = DiscoverySettings.target(p, client.getDiscovery());
+    List<Endpoint> endpoints =
+        endpoints(p, client.getEndpoints(), requireEndpoints && source == null);
+    if (source != null && !endpoints.isEmpty()) {
+      throw p.invalid("discovery", source, "endpoints given too",
+          "either endpoints or a discovery source");
     }
+    Algorithm algorithm = algorithm(p, "balancer", client.getBalancer());
     BalancerConfig config = BalancerConfig.builder()
         .decayTime(p.positive("decay-time", client.getDecayTime()))
         .defaultRtt(p.notNegative("default-rtt", client.getDefaultRtt()))
@@ -164,10 +187,22 @@ public record ClientSettings(
     Duration slow = p.notNegative("slow-request-threshold", client.getSlowRequestThreshold());
     Duration grace = p.notNegative("close-grace", client.getCloseGrace());
     Duration lateWait = p.notNegative("late-answer-wait", client.getLateAnswerWait());
+    int maxFrameSize = p.bytes("max-frame-size", client.getMaxFrameSize(), 64);
     return new ClientSettings(name, endpoints, algorithm, config, timeout, maxAttempts, slow,
-        grace, lateWait, protocol,
+        grace, lateWait, protocol, maxFrameSize,
         subset(p, client.getSubset()), pool(p, client.getPool()),
-        retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()));
+        retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()),
+        source);
+  }
+
+  /** Returns the algorithm a balancer property names. */
+  static Algorithm algorithm(PropertyChecks p, String property, String value) {
+    p.notBlank(property, value, BALANCER_FORM);
+    try {
+      return Algorithm.fromName(value);
+    } catch (IllegalArgumentException e) {
+      throw p.invalid(property, value, "unknown balancer", BALANCER_FORM);
+    }
   }
 
   private static List<Endpoint> endpoints(PropertyChecks p, List<String> texts, boolean required) {
@@ -299,8 +334,17 @@ public record ClientSettings(
       throw p.invalid("outlier-detection.max-ejection-percent", percent, "out of range",
           "a percentage in 0-100, e.g. 50");
     }
+    Duration base = p.positive("outlier-detection.base-ejection-time", o.getBaseEjectionTime());
+    Duration max = p.positive("outlier-detection.max-ejection-time", o.getMaxEjectionTime());
+    if (max.compareTo(base) < 0) {
+      throw p.invalid("outlier-detection.max-ejection-time", PropertyChecks.format(max),
+          "below outlier-detection.base-ejection-time (" + PropertyChecks.format(base) + ")",
+          "a duration >= outlier-detection.base-ejection-time, e.g. 5m");
+    }
     return new OutlierDetection(o.isEnabled(),
         p.atLeast("outlier-detection.consecutive-failures", o.getConsecutiveFailures(), 1),
-        p.positive("outlier-detection.base-ejection-time", o.getBaseEjectionTime()), percent);
+        p.share("outlier-detection.success-rate-threshold", o.getSuccessRateThreshold()),
+        p.atLeast("outlier-detection.success-rate-min-requests", o.getSuccessRateMinRequests(), 1),
+        p.positive("outlier-detection.interval", o.getInterval()), base, max, percent);
   }
 }

@@ -227,6 +227,48 @@ class AutoConfigurationConditionsTest {
   }
 
   @Test
+  void aGrpcOnlyClientIsPublishedButGetsNoNettyClientNorCustomizer() {
+    runner.withUserConfiguration(Customizers.class)
+        .withPropertyValues("ballast.clients.cond-grpc.endpoints=127.0.0.1:3",
+            "ballast.clients.cond-grpc.protocol=grpc")
+        .run(ctx -> {
+          assertThat(ctx).hasNotFailed();
+          assertThat(ctx.getBean(BallastClients.class).names())
+              .containsExactly("cond-orders", "cond-users");
+          assertThat(ctx.getBean(Customizers.class).seen)
+              .containsExactly("cond-orders", "cond-users");
+          assertThatThrownBy(() -> ctx.getBean(BallastClients.class).get("cond-grpc"))
+              .hasMessageContaining("cond-grpc has protocol=grpc: it feeds gRPC channels "
+                  + "targeting ballast://cond-grpc");
+          assertThat(EndpointRegistry.global().get("cond-grpc"))
+              .contains(List.of(Endpoint.parse("127.0.0.1:3")));
+        });
+  }
+
+  @Test
+  void aClientThatSpringGrpcChannelsTargetIsGrpcOnlyUnlessAProtocolIsSet() {
+    runner.withPropertyValues("ballast.clients.cond-grpc.endpoints=127.0.0.1:3",
+            "spring.grpc.client.channel.x.target=ballast://cond-grpc",
+            "spring.grpc.client.channel.y.target=ballast://cond-users")
+        .run(ctx -> {
+          BallastSettings settings = ctx.getBean(BallastSettings.class);
+          assertThat(settings.get("cond-grpc").protocol()).isEqualTo(ClientSettings.Protocol.GRPC);
+          // cond-users sets protocol=http; cond-orders no channel targets.
+          assertThat(settings.get("cond-users").protocol()).isEqualTo(ClientSettings.Protocol.HTTP);
+          assertThat(settings.get("cond-orders").protocol())
+              .isEqualTo(ClientSettings.Protocol.FRAMED);
+          assertThat(ctx.getBean(BallastClients.class).names())
+              .containsExactly("cond-orders", "cond-users");
+        });
+    // A protocol under ballast.defaults is a choice too.
+    runner.withPropertyValues("ballast.clients.cond-grpc.endpoints=127.0.0.1:3",
+            "ballast.defaults.protocol=framed",
+            "spring.grpc.client.channel.x.target=ballast://cond-grpc")
+        .run(ctx -> assertThat(ctx.getBean(BallastSettings.class).get("cond-grpc").protocol())
+            .isEqualTo(ClientSettings.Protocol.FRAMED));
+  }
+
+  @Test
   void clientsCloseWithTheContext() throws Exception {
     BallastClient<byte[], byte[]>[] orders = new BallastClient[1];
     runner.run(ctx -> orders[0] = ctx.getBean(BallastClients.class).framed("cond-orders"));

@@ -42,6 +42,9 @@ class BallastAutoConfigurationTest {
             "ballast.clients.orders.pool.acquire-timeout=250ms",
             "ballast.clients.orders.retry-budget.percent=5",
             "ballast.clients.orders.late-answer-wait=0s",
+            "ballast.clients.orders.max-frame-size=64KB",
+            "ballast.clients.orders.outlier-detection.success-rate-threshold=0",
+            "ballast.clients.orders.outlier-detection.max-ejection-time=30s",
             "ballast.clients.users.endpoints=10.0.0.9:80")
         .run(ctx -> {
           BallastSettings settings = ctx.getBean(BallastSettings.class);
@@ -63,6 +66,10 @@ class BallastAutoConfigurationTest {
           assertThat(orders.pool().acquireTimeout()).isEqualTo(Duration.ofMillis(250));
           assertThat(orders.retryBudget().percent()).isEqualTo(5.0);
           assertThat(orders.lateAnswerWait()).isZero();
+          assertThat(orders.maxFrameSize()).isEqualTo(64 * 1024);
+          assertThat(orders.outlierDetection().successRateThreshold()).isZero();
+          assertThat(orders.outlierDetection().maxEjectionTime())
+              .isEqualTo(Duration.ofSeconds(30));
 
           // Everything not given takes the documented default.
           ClientSettings users = settings.get("users");
@@ -86,7 +93,9 @@ class BallastAutoConfigurationTest {
           assertThat(users.retryBudget())
               .isEqualTo(new ClientSettings.RetryBudget(20, 10, Duration.ofSeconds(10)));
           assertThat(users.outlierDetection())
-              .isEqualTo(new ClientSettings.OutlierDetection(true, 5, Duration.ofSeconds(5), 50));
+              .isEqualTo(new ClientSettings.OutlierDetection(true, 5, 0.5, 20,
+                  Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofMinutes(5), 50));
+          assertThat(users.maxFrameSize()).isEqualTo(16 << 20);
         });
   }
 

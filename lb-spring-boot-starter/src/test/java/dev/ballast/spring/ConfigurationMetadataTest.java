@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.json.JsonParserFactory;
 
 /**
  * The configuration metadata the processor generated documents every property, and the defaults
@@ -38,7 +39,9 @@ class ConfigurationMetadataTest {
     for (Map<String, String> p : properties) {
       assertThat(p.get("description")).as("description of %s", p.get("name")).isNotBlank();
       boolean collection = p.get("type").startsWith("java.util.");
-      if (!collection) {
+      // Unset turns Ballast's Spring Cloud balancer off.
+      boolean offWhenUnset = p.get("name").equals("ballast.spring-cloud.balancer");
+      if (!collection && !offWhenUnset) {
         assertThat(p).as("default of %s", p.get("name")).containsKey("defaultValue");
       }
     }
@@ -65,6 +68,38 @@ class ConfigurationMetadataTest {
     assertThat(checked).isGreaterThanOrEqualTo(25);
   }
 
+  /**
+   * Every hint names a generated property (IDEs silently drop one that does not), or the keys or
+   * values of a map property, and every hinted value is one the start-up checks accept.
+   */
+  @Test
+  void hintsNamePropertiesAndOfferOnlyAcceptedValues() throws IOException {
+    Map<String, Object> metadata = JsonParserFactory.getJsonParser().parseMap(json());
+    List<String> names = properties().stream().map(p -> p.get("name")).toList();
+    List<?> hints = (List<?>) metadata.get("hints");
+    assertThat(hints).hasSizeGreaterThanOrEqualTo(5);
+    int values = 0;
+    for (Object h : hints) {
+      Map<?, ?> hint = (Map<?, ?>) h;
+      String name = (String) hint.get("name");
+      String property = name.replaceAll("\\.(keys|values)$", "");
+      assertThat(names).as("property of hint %s", name).contains(property);
+      if (!name.startsWith("ballast.defaults.") || name.endsWith(".keys")) {
+        continue;
+      }
+      for (Object v : (List<?>) hint.get("values")) {
+        String value = (String) ((Map<?, ?>) v).get("value");
+        Map<String, String> props = new HashMap<>();
+        props.put("ballast.clients.probe.endpoints", "127.0.0.1:1");
+        props.put("ballast.clients.probe.subset.default-subset.zone", "a");
+        props.put("ballast.clients.probe." + name.substring("ballast.defaults.".length()), value);
+        assertThat(settings(props)).as("%s=%s", name, value).isNotNull();
+        values++;
+      }
+    }
+    assertThat(values).isEqualTo(6 + 3 + 3);
+  }
+
   private static ClientSettings settings(Map<String, String> values) {
     Binder binder = new Binder(new MapConfigurationPropertySource(values));
     BallastProperties properties = binder.bind("ballast", BallastProperties.class)
@@ -72,13 +107,16 @@ class ConfigurationMetadataTest {
     return BallastSettings.bind(binder, properties).get("probe");
   }
 
-  private static List<Map<String, String>> properties() throws IOException {
-    String json;
+  private static String json() throws IOException {
     try (InputStream in = ConfigurationMetadataTest.class.getResourceAsStream(
         "/META-INF/spring-configuration-metadata.json")) {
       assertThat(in).as("generated metadata").isNotNull();
-      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+  }
+
+  private static List<Map<String, String>> properties() throws IOException {
+    String json = json();
     int start = json.indexOf("\"properties\"");
     int end = json.indexOf("\"hints\"", start);
     List<Map<String, String>> result = new ArrayList<>();

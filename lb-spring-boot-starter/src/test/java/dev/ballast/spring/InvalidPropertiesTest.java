@@ -28,7 +28,8 @@ class InvalidPropertiesTest {
   private static final String OK = "ballast.clients.orders.endpoints[0]=10.0.0.1:7000";
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class));
+      .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class,
+          BallastSpringCloudAutoConfiguration.class));
 
   static Stream<Arguments> invalidProperties() {
     return Stream.of(
@@ -43,6 +44,24 @@ class InvalidPropertiesTest {
             OK, "ballast.clients.orders.endpoints[1]=10.0.0.1:7000;zone=b"),
         bad("ballast.clients.orders.endpoints", "no endpoint given", "at least one endpoint",
             "ballast.clients.orders.balancer=vnswrr"),
+        bad("ballast.clients.orders.discovery", "two sources given",
+            "at most one of discovery.zookeeper, discovery.etcd, discovery.dns",
+            "ballast.clients.orders.discovery.etcd.endpoints=10.0.0.6:2379",
+            "ballast.clients.orders.discovery.etcd.prefix=/services/orders/",
+            "ballast.clients.orders.discovery.dns.name=orders.internal:8080"),
+        bad("ballast.clients.orders.discovery.zookeeper.path", "missing",
+            "e.g. /services/orders",
+            "ballast.clients.orders.discovery.zookeeper.connect=10.0.0.5:2181"),
+        bad("ballast.clients.orders.discovery.etcd.endpoints", "not host:port[,host:port...]",
+            "e.g. 10.0.0.5:2181,10.0.0.6:2181",
+            "ballast.clients.orders.discovery.etcd.endpoints=http://10.0.0.6:2379",
+            "ballast.clients.orders.discovery.etcd.prefix=/services/orders/"),
+        bad("ballast.clients.orders.discovery.dns.name", "no name with a port or SRV name",
+            "orders.internal:8080 or _grpc._tcp.orders.internal",
+            "ballast.clients.orders.discovery.dns.name=orders.internal"),
+        bad("ballast.clients.orders.discovery", "endpoints given too",
+            "either endpoints or a discovery source",
+            OK, "ballast.clients.orders.discovery.dns.name=orders.internal:8080"),
         bad("ballast.clients.orders.balancer", "unknown balancer",
             "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma",
             OK, "ballast.clients.orders.balancer=fastest"),
@@ -77,7 +96,42 @@ class InvalidPropertiesTest {
         bad("ballast.clients.orders.protocol", "unknown value", "one of framed, http",
             OK, "ballast.clients.orders.protocol=smtp"),
         bad("ballast.defaults.decay-time", "not positive", "a positive duration",
-            OK, "ballast.defaults.decay-time=-1s"));
+            OK, "ballast.defaults.decay-time=-1s"),
+        bad("ballast.clients.orders.max-frame-size", "out of range", "a size of 64B to 2GB",
+            OK, "ballast.clients.orders.max-frame-size=10B"),
+        bad("ballast.clients.orders.outlier-detection.success-rate-threshold", "out of range",
+            "a number in 0-1",
+            OK, "ballast.clients.orders.outlier-detection.success-rate-threshold=1.5"),
+        bad("ballast.clients.orders.outlier-detection.max-ejection-time",
+            "below outlier-detection.base-ejection-time (5s)", "a duration >= outlier-detection",
+            OK, "ballast.clients.orders.outlier-detection.max-ejection-time=1s"),
+        // Keys that are no property: typos, at every level, under a client or the defaults.
+        bad("ballast.clients.orders.balancr",
+            "unknown property, did you mean ballast.clients.orders.balancer?",
+            "one of the properties of a client: balancer, close-grace,",
+            OK, "ballast.clients.orders.balancr=vnswrr"),
+        bad("ballast.clients.orders.pool.max-conections",
+            "did you mean ballast.clients.orders.pool.max-connections?",
+            "one of the properties of pool: acquire-timeout, connect-timeout,",
+            OK, "ballast.clients.orders.pool.max-conections=2"),
+        bad("ballast.clients[orders.eu].subset.selector",
+            "did you mean ballast.clients[orders.eu].subset.selectors?",
+            "one of the properties of subset:",
+            "ballast.clients[orders.eu].endpoints=10.0.0.1:7000",
+            "ballast.clients[orders.eu].subset.selector=zone"),
+        bad("ballast.clients.orders.discovery.zookeper.connect",
+            "did you mean ballast.clients.orders.discovery.zookeeper?",
+            "one of the properties of discovery: dns.*, etcd.*, zookeeper.*",
+            OK, "ballast.clients.orders.discovery.zookeper.connect=127.0.0.1:2181"),
+        bad("ballast.defaults.timout", "did you mean ballast.defaults.timeout?",
+            "one of the properties of a client:",
+            OK, "ballast.defaults.timout=2s"),
+        bad("ballast.spring-cloud.balancer", "unknown balancer",
+            "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma",
+            "ballast.spring-cloud.balancer=fastest"),
+        bad("ballast.clients.orders.zone", "unknown property",
+            "one of the properties of a client:",
+            OK, "ballast.clients.orders.zone=a"));
   }
 
   private static Arguments bad(String property, String reason, String expected, String... props) {
@@ -115,6 +169,20 @@ class InvalidPropertiesTest {
         .contains("Value: \"10.0.0.2\"")
         .contains("address: 10.0.0.2 (expected: host:port)")
         .contains("host:port[;weight=N][;key=value...], e.g. 10.0.0.1:7000;weight=3;zone=us-east");
+  }
+
+  /** The typo of issue 25, through a real SpringApplication and Ballast's failure analyzer. */
+  @Test
+  void aTypoUnderAClientStopsStartUpNamingTheKey(CapturedOutput output) {
+    SpringApplicationBuilder app = new SpringApplicationBuilder(App.class)
+        .web(WebApplicationType.NONE)
+        .properties(OK, "ballast.clients.orders.balancr=vnswrr", "spring.main.banner-mode=off");
+    assertThatThrownBy(app::run).hasRootCauseInstanceOf(InvalidBallastPropertyException.class);
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("Invalid Ballast property 'ballast.clients.orders.balancr'")
+        .contains("Value: \"vnswrr\"")
+        .contains("Reason: unknown property, did you mean ballast.clients.orders.balancer?");
   }
 
   @Test

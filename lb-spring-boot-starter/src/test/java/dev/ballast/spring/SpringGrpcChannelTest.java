@@ -1,7 +1,14 @@
 package dev.ballast.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.grpc.EndpointRegistry;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.NoSuchElementException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,6 +77,42 @@ class SpringGrpcChannelTest {
     try (ConfigurableApplicationContext ctx = start("p2c_peak_ewma")) {
       servers.assertEveryCallAnswered(
           ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
+    }
+  }
+
+  /**
+   * The client only a gRPC channel uses is no lb-netty client, and closing the context withdraws
+   * its endpoints from the process-wide registry, so a channel made later fails naming it.
+   */
+  @Test
+  void aClientOnlyAChannelTargetsIsNoNettyClientAndLeavesTheRegistryOnClose() throws Exception {
+    ManagedChannel late;
+    try (ConfigurableApplicationContext ctx = start(
+        "ballast.clients.orders.balancer=vnswrr",
+        "ballast.clients.framed-too.endpoints=127.0.0.1:" + servers.port(0),
+        "ballast.clients.framed-too.protocol=framed",
+        "spring.grpc.client.channel.other.target=ballast://framed-too")) {
+      BallastClients clients = ctx.getBean(BallastClients.class);
+      assertThat(clients.names()).containsExactly("framed-too");
+      assertThatThrownBy(() -> clients.framed("orders"))
+          .isInstanceOf(NoSuchElementException.class)
+          .hasMessageContaining("orders has protocol=grpc");
+      assertThat(ctx.getBean(BallastSettings.class).get("orders").protocol())
+          .isEqualTo(ClientSettings.Protocol.GRPC);
+      servers.assertExactWeightedSplit(ctx.getBean(GrpcChannelFactory.class).createChannel("orders"));
+      assertThat(EndpointRegistry.global().get("orders")).isPresent();
+    }
+    assertThat(EndpointRegistry.global().get("orders")).isEmpty();
+    assertThat(EndpointRegistry.global().get("framed-too")).isEmpty();
+    late = ManagedChannelBuilder.forTarget("ballast://orders").usePlaintext().build();
+    try {
+      assertThatThrownBy(() -> GrpcServers.call(late))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+            assertThat(e.getStatus().getDescription()).contains("orders");
+          });
+    } finally {
+      GrpcServers.shutdown(late);
     }
   }
 

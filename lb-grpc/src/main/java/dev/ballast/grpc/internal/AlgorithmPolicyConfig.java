@@ -50,7 +50,7 @@ public final class AlgorithmPolicyConfig {
     }
     switch (algorithm) {
       case P2C_PEAK_EWMA: {
-        JsonFields.checkKeys(algorithm.id(), json, Set.of("decayTime", "defaultRtt"));
+        JsonFields.checkKeys(json, Set.of("decayTime", "defaultRtt"));
         Duration decay = JsonFields.duration("decayTime", json);
         if (decay != null && decay.isZero()) {
           throw new IllegalArgumentException(
@@ -60,11 +60,11 @@ public final class AlgorithmPolicyConfig {
             JsonFields.duration("defaultRtt", json), null);
       }
       case SWRR:
-        JsonFields.checkKeys(algorithm.id(), json, Set.of("maxFails"));
+        JsonFields.checkKeys(json, Set.of("maxFails"));
         return new AlgorithmPolicyConfig(algorithm, null, null,
             JsonFields.positiveInt("maxFails", json));
       default:
-        JsonFields.checkKeys(algorithm.id(), json, Set.of());
+        JsonFields.checkKeys(json, Set.of());
         return defaults(algorithm);
     }
   }

@@ -12,6 +12,7 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One subchannel as lb-core's node value, and the stream-tracer factory that ends the node's
@@ -51,6 +52,9 @@ final class Backend extends ClientStreamTracer.Factory {
   final PickResult tracedPick;
   /** The pick handed to gRPC when they are not. */
   final PickResult plainPick;
+
+  /** Picks counted for metrics, or null when none are kept; set before the first pick. */
+  LongAdder picks;
 
   // Written in the synchronization context, read by pickers.
   private volatile Node<Backend> node;
@@ -112,6 +116,14 @@ final class Backend extends ClientStreamTracer.Factory {
         return Availability.BUSY;
       default:
         return Availability.CLOSED;
+    }
+  }
+
+  /** Counts a pick handed to gRPC, when metrics are kept. */
+  void countPick() {
+    LongAdder p = picks;
+    if (p != null) {
+      p.increment();
     }
   }
 

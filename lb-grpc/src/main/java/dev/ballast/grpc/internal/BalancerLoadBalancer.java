@@ -28,12 +28,18 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    super(helper);
+    super(helper, algorithm.id());
     this.algorithm = algorithm;
     this.base = base;
     // Load-aware algorithms need pending counts and latencies; SWRR lowers a failing node's
     // effective weight (nginx max_fails). The others only need the pick released.
     this.feedback = needsFeedback(algorithm);
+  }
+
+  @Override
+  void validate(Object policyConfig, List<Endpoint> endpoints) {
+    // which sets a balancer accepts depends on its algorithm only, not on the policy's fields
+    (balancer != null ? balancer : algorithm.<Backend>create(base)).validate(endpoints);
   }
 
   @Override
@@ -49,6 +55,12 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     target.update(endpoints, values);
     balancer = target;
     config = c;
+  }
+
+  @Override
+  void clear() {
+    balancer = null;
+    config = null;
   }
 
   @Override

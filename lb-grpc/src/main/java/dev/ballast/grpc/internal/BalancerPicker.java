@@ -57,6 +57,7 @@ final class BalancerPicker extends SubchannelPicker {
       node.cancel();
       return null;
     }
+    b.countPick();
     if (feedback) {
       b.pickedUnstarted();
       return b.tracedPick;

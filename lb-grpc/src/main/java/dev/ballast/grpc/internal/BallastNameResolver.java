@@ -1,6 +1,8 @@
 package dev.ballast.grpc.internal;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSource;
 import dev.ballast.grpc.EndpointAttributes;
 import dev.ballast.grpc.EndpointRegistry;
 import io.grpc.EquivalentAddressGroup;
@@ -13,9 +15,9 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * Resolves a fixed endpoint list or follows a name in an {@link EndpointRegistry}. Host names
- * are resolved on the offload executor; results reach the listener in the channel's
- * synchronization context.
+ * Resolves a fixed endpoint list, follows a name in an {@link EndpointRegistry}, or follows an
+ * {@link EndpointSource} through an {@link EndpointFeed}. Host names are resolved on the
+ * offload executor; results reach the listener in the channel's synchronization context.
  */
 public final class BallastNameResolver extends NameResolver {
 
@@ -23,21 +25,24 @@ public final class BallastNameResolver extends NameResolver {
   private final List<Endpoint> fixed;
   private final String name;
   private final EndpointRegistry registry;
+  private final EndpointSource source;
   private final SynchronizationContext syncContext;
   private final Executor executor;
 
   // Synchronization context only.
   private Listener2 listener;
   private EndpointRegistry.Subscription subscription;
+  private EndpointFeed feed;
   private List<Endpoint> latest;
   private boolean shutdown;
 
   private BallastNameResolver(String authority, List<Endpoint> fixed, String name,
-      EndpointRegistry registry, Args args) {
+      EndpointRegistry registry, EndpointSource source, Args args) {
     this.authority = authority;
     this.fixed = fixed;
     this.name = name;
     this.registry = registry;
+    this.source = source;
     this.syncContext = args.getSynchronizationContext();
     Executor offload = args.getOffloadExecutor();
     this.executor = offload != null ? offload : Runnable::run;
@@ -46,12 +51,21 @@ public final class BallastNameResolver extends NameResolver {
   /** A resolver for a fixed list; the authority is the first endpoint's address. */
   public static BallastNameResolver fixed(List<Endpoint> endpoints, Args args) {
     return new BallastNameResolver(endpoints.get(0).address(), List.copyOf(endpoints), null, null,
-        args);
+        null, args);
   }
 
   /** A resolver following a name in the registry; the authority is the name. */
   public static BallastNameResolver following(String name, EndpointRegistry registry, Args args) {
-    return new BallastNameResolver(name, null, name, registry, args);
+    return new BallastNameResolver(name, null, name, registry, null, args);
+  }
+
+  /**
+   * A resolver following a source (a registry, DNS) through a feed with its defaults; {@link
+   * #refresh()} asks the source for an early re-read, as gRPC does when connections fail.
+   */
+  public static BallastNameResolver following(String authority, EndpointSource source,
+      Args args) {
+    return new BallastNameResolver(authority, null, null, null, source, args);
   }
 
   @Override
@@ -66,8 +80,20 @@ public final class BallastNameResolver extends NameResolver {
       resolve(fixed);
       return;
     }
-    subscription = registry.subscribe(name,
-        endpoints -> syncContext.execute(() -> resolve(endpoints)));
+    try {
+      if (source != null) {
+        feed = EndpointFeed.builder(source)
+            .start(endpoints -> syncContext.execute(() -> resolve(endpoints)));
+        return;
+      }
+      subscription = registry.subscribe(name,
+          endpoints -> syncContext.execute(() -> resolve(endpoints)));
+    } catch (RuntimeException e) {
+      // thrown here, it would panic the channel for good; the providers check targets first
+      listener.onError(Status.UNAVAILABLE.withDescription(
+          authority + ": cannot follow the endpoints: " + e.getMessage()).withCause(e));
+      return;
+    }
     if (latest == null && registry.get(name).isEmpty()) {
       listener.onError(Status.UNAVAILABLE.withDescription(
           "ballast://" + name + ": no endpoints published under '" + name
@@ -77,6 +103,9 @@ public final class BallastNameResolver extends NameResolver {
 
   @Override
   public void refresh() {
+    if (feed != null) {
+      feed.refresh();
+    }
     if (latest != null) {
       resolve(latest);
     }
@@ -87,6 +116,9 @@ public final class BallastNameResolver extends NameResolver {
     shutdown = true;
     if (subscription != null) {
       subscription.close();
+    }
+    if (feed != null) {
+      feed.close();
     }
   }
 

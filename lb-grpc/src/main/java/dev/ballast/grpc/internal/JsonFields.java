@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
 
 /**
  * Reads fields of a parsed service-config JSON object ({@code Map<String, ?>} holding Strings,
@@ -16,11 +17,17 @@ final class JsonFields {
 
   private JsonFields() {}
 
-  /** Rejects keys outside {@code allowed}, so a misspelt field is not silently ignored. */
-  static void checkKeys(String policy, Map<String, ?> json, Set<String> allowed) {
+  /** The longest duration string read: 19 digits of nanoseconds fit with room to spare. */
+  static final int MAX_DURATION_CHARS = 64;
+
+  /**
+   * Rejects keys outside {@code allowed}, so a misspelt field is not silently ignored; the
+   * message names the field, the caller names the policy.
+   */
+  static void checkKeys(Map<String, ?> json, Set<String> allowed) {
     for (String key : json.keySet()) {
       if (!allowed.contains(key)) {
-        throw new IllegalArgumentException(policy + ": unknown field '" + key + "' (expected: "
+        throw new IllegalArgumentException("unknown field '" + key + "' (expected: "
             + (allowed.isEmpty() ? "no fields" : "one of " + new java.util.TreeSet<>(allowed))
             + ")");
       }
@@ -34,7 +41,7 @@ final class JsonFields {
       return null;
     }
     if (!(v instanceof String)) {
-      throw new IllegalArgumentException(field + ": " + v + " (expected: a string)");
+      throw new IllegalArgumentException(field + ": " + show(v) + " (expected: a string)");
     }
     return (String) v;
   }
@@ -46,11 +53,12 @@ final class JsonFields {
       return null;
     }
     if (!(v instanceof Number)) {
-      throw new IllegalArgumentException(field + ": " + v + " (expected: an integer > 0)");
+      throw new IllegalArgumentException(field + ": " + show(v) + " (expected: an integer > 0)");
     }
     double d = ((Number) v).doubleValue();
     if (d != Math.rint(d) || d < 1 || d > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(field + ": " + v + " (expected: an integer > 0)");
+      throw new IllegalArgumentException(field + ": " + show(v)
+          + " (expected: an integer in 1-" + Integer.MAX_VALUE + ")");
     }
     return (int) d;
   }
@@ -62,7 +70,7 @@ final class JsonFields {
       return null;
     }
     if (!(v instanceof List)) {
-      throw new IllegalArgumentException(field + ": " + v + " (expected: a list)");
+      throw new IllegalArgumentException(field + ": " + show(v) + " (expected: a list)");
     }
     return (List<?>) v;
   }
@@ -75,7 +83,7 @@ final class JsonFields {
       return null;
     }
     if (!(v instanceof Map)) {
-      throw new IllegalArgumentException(field + ": " + v + " (expected: an object)");
+      throw new IllegalArgumentException(field + ": " + show(v) + " (expected: an object)");
     }
     return (Map<String, ?>) v;
   }
@@ -83,7 +91,8 @@ final class JsonFields {
   /**
    * Returns a duration field written as a string: a decimal number and a unit, one of {@code
    * ns, us, ms, s, m, h} ({@code "10s"}, {@code "30ms"}, {@code "0.5s"}, as in gRPC service
-   * configs), or null if absent.
+   * configs), or null if absent. At most {@value #MAX_DURATION_CHARS} characters and {@link
+   * Long#MAX_VALUE} nanoseconds (about 292 years): longer text is refused before it is parsed.
    */
   static Duration duration(String field, Map<String, ?> json) {
     Object v = json.get(field);
@@ -92,7 +101,11 @@ final class JsonFields {
     }
     String expected = " (expected: a duration string such as \"10s\" or \"30ms\")";
     if (!(v instanceof String)) {
-      throw new IllegalArgumentException(field + ": " + v + expected);
+      throw new IllegalArgumentException(field + ": " + show(v) + expected);
+    }
+    if (((String) v).length() > MAX_DURATION_CHARS) {
+      throw new IllegalArgumentException(field + ": a string of " + ((String) v).length()
+          + " characters (expected: at most " + MAX_DURATION_CHARS + ", e.g. \"10s\")");
     }
     String text = ((String) v).trim().toLowerCase(Locale.ROOT);
     int unitAt = text.length();
@@ -137,5 +150,31 @@ final class JsonFields {
       throw new IllegalArgumentException(field + ": \"" + v + "\" (expected: >= 0)");
     }
     return Duration.ofNanos(nanos.longValue());
+  }
+
+  /**
+   * Returns a JSON value as a person wrote it: gRPC's parser reads every number as a double, so
+   * a whole number is shown without {@code .0}.
+   */
+  static String show(Object v) {
+    if (v instanceof Double) {
+      double d = (Double) v;
+      if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+        return Long.toString((long) d);
+      }
+    } else if (v instanceof List) {
+      StringJoiner j = new StringJoiner(", ", "[", "]");
+      for (Object e : (List<?>) v) {
+        j.add(show(e));
+      }
+      return j.toString();
+    } else if (v instanceof Map) {
+      StringJoiner j = new StringJoiner(", ", "{", "}");
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+        j.add(e.getKey() + "=" + show(e.getValue()));
+      }
+      return j.toString();
+    }
+    return String.valueOf(v);
   }
 }

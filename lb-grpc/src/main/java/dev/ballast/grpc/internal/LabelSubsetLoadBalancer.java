@@ -4,9 +4,9 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
 import io.grpc.CallOptions;
-import dev.ballast.core.subset.RequestLabels;
 import java.util.List;
 import java.util.function.Function;
 
@@ -30,20 +30,36 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
    */
   public LabelSubsetLoadBalancer(Helper helper, BalancerConfig base,
       CallOptions.Key<RequestLabels> labelsKey) {
-    super(helper);
+    super(helper, LabelSubsetPolicyConfig.NAME);
     this.base = base;
     this.labelsKey = labelsKey;
   }
 
   @Override
-  void update(Object policyConfig, List<Endpoint> endpoints, Function<Endpoint, Backend> values) {
+  void validate(Object policyConfig, List<Endpoint> endpoints) {
+    LabelSubsetPolicyConfig c = config(policyConfig);
+    // Every subset, and the fallback set, is part of the whole set, with a weight sum no larger
+    // and a weight gcd no smaller; so a whole set the child algorithm accepts gives subsets it
+    // accepts too (no duplicate, a weight sum in range, a VNSWRR ring Σ weight/gcd in range).
+    c.child.algorithm().<Backend>create(base).validate(endpoints);
+  }
+
+  private static LabelSubsetPolicyConfig config(Object policyConfig) {
     if (!(policyConfig instanceof LabelSubsetPolicyConfig)) {
       throw new IllegalArgumentException(LabelSubsetPolicyConfig.NAME
           + ": no config (expected: a service config with at least \"selectors\")");
     }
-    LabelSubsetPolicyConfig c = (LabelSubsetPolicyConfig) policyConfig;
+    return (LabelSubsetPolicyConfig) policyConfig;
+  }
+
+  @Override
+  void update(Object policyConfig, List<Endpoint> endpoints, Function<Endpoint, Backend> values) {
+    LabelSubsetPolicyConfig c = config(policyConfig);
     SubsetSelector<Backend> target = selector;
+    RequestLabelReader nextReader = reader;
     if (target == null || !c.equals(config)) {
+      // made before any subchannel: a header name gRPC refuses fails here, changing nothing
+      nextReader = new RequestLabelReader(c.selectors, c.headerPrefix, labelsKey);
       SubsetSelector.Builder<Backend> b = SubsetSelector.<Backend>builder()
           .selectors(c.selectors)
           .fallbackPolicy(c.fallbackPolicy)
@@ -57,10 +73,15 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
     }
     target.update(endpoints, values);
     selector = target;
-    if (!c.equals(config)) {
-      reader = new RequestLabelReader(c.selectors, c.headerPrefix, labelsKey);
-    }
+    reader = nextReader;
     config = c;
+  }
+
+  @Override
+  void clear() {
+    selector = null;
+    reader = null;
+    config = null;
   }
 
   @Override
@@ -83,5 +104,4 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
   SubsetSelector<Backend> selector() {
     return selector;
   }
-
 }

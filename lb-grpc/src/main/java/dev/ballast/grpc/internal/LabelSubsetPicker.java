@@ -18,7 +18,8 @@ import java.util.List;
  * <p>When the selector finds nothing: a request whose labels match no subset, with nothing to
  * fall back to, fails with UNAVAILABLE naming the labels; a subset (or fallback set) whose
  * members are still connecting makes the call wait for the next picker; one whose members have
- * all failed fails with UNAVAILABLE.
+ * all failed fails with UNAVAILABLE. Any other exception of the selector fails the call with
+ * UNAVAILABLE naming it.
  */
 final class LabelSubsetPicker extends SubchannelPicker {
 
@@ -45,6 +46,11 @@ final class LabelSubsetPicker extends SubchannelPicker {
         node = selector.pick(labels);
       } catch (NoAvailableEndpointException e) {
         return nothingToPick(labels, e);
+      } catch (RuntimeException e) {
+        // A child balancer refusing its members, made at the subset's first pick: the call
+        // fails with the cause; thrown into the channel, it would panic the channel for good.
+        return PickResult.withError(Status.UNAVAILABLE.withDescription(selector.name()
+            + ": cannot pick for request labels " + labels + ": " + e).withCause(e));
       }
       PickResult result = BalancerPicker.complete(node, feedback);
       if (result != null) {

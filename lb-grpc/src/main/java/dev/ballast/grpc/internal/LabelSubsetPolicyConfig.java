@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -62,7 +63,7 @@ public final class LabelSubsetPolicyConfig {
   }
 
   private static LabelSubsetPolicyConfig parseOrThrow(Map<String, ?> json) {
-    JsonFields.checkKeys(NAME, json, Set.of("selectors", "fallbackPolicy", "defaultSubset",
+    JsonFields.checkKeys(json, Set.of("selectors", "fallbackPolicy", "defaultSubset",
         "headerPrefix", "allowRedundantKeys", "childPolicy"));
 
     String prefix = JsonFields.string("headerPrefix", json);
@@ -91,15 +92,19 @@ public final class LabelSubsetPolicyConfig {
       List<String> keys = new ArrayList<>();
       for (Object k : (List<?>) s) {
         if (!(k instanceof String)) {
-          throw new IllegalArgumentException("selectors: key " + k + " in " + s
+          throw new IllegalArgumentException("selectors: key " + JsonFields.show(k) + " in "
+              + JsonFields.show(s)
               + " (expected: a string)");
         }
         String key = (String) k;
-        for (int i = 0; i < key.length(); i++) {
-          char c = Character.toLowerCase(key.charAt(i));
-          if (!headerChar(c)) {
+        // gRPC lower-cases a header name as a whole string, which for some letters is not
+        // each letter lower-cased ("\u0130" becomes "i" and a combining dot)
+        String header = (prefix + key).toLowerCase(Locale.ROOT);
+        for (int i = 0; i < header.length(); i++) {
+          if (!headerChar(header.charAt(i))) {
             throw new IllegalArgumentException("selectors: key \"" + key + "\" cannot travel in"
-                + " header " + prefix + key + " (expected: letters, digits, '-', '_' or '.')");
+                + " header " + prefix + key + " (expected: letters, digits, '-', '_' or '.'"
+                + " once lower-cased)");
           }
         }
         keys.add(key);
@@ -130,7 +135,8 @@ public final class LabelSubsetPolicyConfig {
       for (Map.Entry<String, ?> e : rawDefault.entrySet()) {
         if (!(e.getValue() instanceof String) || ((String) e.getValue()).isEmpty()
             || e.getKey().isEmpty()) {
-          throw new IllegalArgumentException("defaultSubset: " + e.getKey() + "=" + e.getValue()
+          throw new IllegalArgumentException("defaultSubset: " + e.getKey() + "="
+              + JsonFields.show(e.getValue())
               + " (expected: non-empty string keys and values)");
         }
         defaultSubset.put(e.getKey(), (String) e.getValue());
@@ -145,7 +151,7 @@ public final class LabelSubsetPolicyConfig {
     Object redundant = json.get("allowRedundantKeys");
     if (redundant != null && !(redundant instanceof Boolean)) {
       throw new IllegalArgumentException(
-          "allowRedundantKeys: " + redundant + " (expected: true or false)");
+          "allowRedundantKeys: " + JsonFields.show(redundant) + " (expected: true or false)");
     }
 
     return new LabelSubsetPolicyConfig(List.copyOf(selectors), fallback, defaultSubset, prefix,
@@ -170,7 +176,8 @@ public final class LabelSubsetPolicyConfig {
         continue;
       }
       if (e.getValue() != null && !(e.getValue() instanceof Map)) {
-        throw new IllegalArgumentException("childPolicy: " + name + ": " + e.getValue()
+        throw new IllegalArgumentException("childPolicy: " + name + ": "
+            + JsonFields.show(e.getValue())
             + " (expected: an object)");
       }
       @SuppressWarnings("unchecked")
@@ -178,7 +185,7 @@ public final class LabelSubsetPolicyConfig {
       try {
         return AlgorithmPolicyConfig.parseOrThrow(Algorithm.fromName(name), childJson);
       } catch (IllegalArgumentException ex) {
-        throw new IllegalArgumentException("childPolicy: " + ex.getMessage(), ex);
+        throw new IllegalArgumentException("childPolicy: " + name + ": " + ex.getMessage(), ex);
       }
     }
     throw new IllegalArgumentException("childPolicy: none of " + seen

@@ -25,8 +25,15 @@ import java.util.function.Function;
  * synchronization context; a subchannel per {@link EquivalentAddressGroup}, connected eagerly;
  * READY = {@code OPEN}, CONNECTING/IDLE = {@code BUSY} (IDLE asks for a connection again),
  * TRANSIENT_FAILURE = {@code CLOSED} and stays so until READY (gRFC A61's sticky
- * TRANSIENT_FAILURE); name resolution is refreshed on IDLE and TRANSIENT_FAILURE; an empty
- * address list is returned as UNAVAILABLE; shutdown shuts every subchannel down.
+ * TRANSIENT_FAILURE); name resolution is refreshed on IDLE and TRANSIENT_FAILURE; shutdown
+ * shuts every subchannel down.
+ *
+ * <p>Address updates: an empty list withdraws every endpoint (their subchannels shut down, calls
+ * fail with UNAVAILABLE until addresses come back). A list the policy rejects (bad attributes, a
+ * duplicate address, weights the algorithm cannot hold) is checked before any subchannel is made
+ * and changes nothing: it is returned as UNAVAILABLE naming the cause, the previous set stays in
+ * force, and calls fail with that status only while nothing is READY. No exception of ours
+ * escapes into the channel, where it would panic it for good.
  *
  * <p>Aggregate state: READY if any subchannel is; else CONNECTING if any is connecting or idle
  * (picks wait); else TRANSIENT_FAILURE with the last connection error.
@@ -34,22 +41,33 @@ import java.util.function.Function;
 abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
+  private final PolicyMetrics metrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
 
-  SubchannelLoadBalancer(Helper helper) {
+  SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
+    this.metrics = PolicyMetrics.create(helper, policy);
   }
 
   /**
-   * Applies the policy config and the new endpoint set; {@code values} gives the backend of an
-   * endpoint (kept or new).
+   * Checks, making nothing, that {@link #update} will accept the config and the non-empty
+   * endpoint set.
    *
-   * @throws IllegalArgumentException if lb-core rejects the set; the previous set then stays
+   * @throws IllegalArgumentException naming the bad part
+   */
+  abstract void validate(Object config, List<Endpoint> endpoints);
+
+  /**
+   * Applies the policy config and the new non-empty endpoint set, which passed {@link #validate};
+   * {@code values} gives the backend of an endpoint (kept or new).
    */
   abstract void update(Object config, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values);
+
+  /** Forgets the balanced set: every endpoint was withdrawn; the next update starts afresh. */
+  abstract void clear();
 
   /** Returns the nodes now balanced, one per endpoint of the last update. */
   abstract List<Node<Backend>> nodes();
@@ -67,11 +85,10 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     List<EquivalentAddressGroup> groups = resolved.getAddresses();
     if (groups.isEmpty()) {
-      Status status = Status.UNAVAILABLE.withDescription(
-          "name resolver returned no addresses for " + helper.getAuthority());
-      handleNameResolutionError(status);
-      return status;
+      return withdrawAll(Status.UNAVAILABLE.withDescription(
+          "name resolver returned no addresses for " + helper.getAuthority()));
     }
+    Object config = resolved.getLoadBalancingPolicyConfig();
     List<Endpoint> endpoints = new ArrayList<>(groups.size());
     Map<String, EquivalentAddressGroup> groupOf = new HashMap<>();
     try {
@@ -82,22 +99,33 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
         }
         endpoints.add(e);
       }
-      update(resolved.getLoadBalancingPolicyConfig(), endpoints, e -> backend(e, groupOf));
-    } catch (IllegalArgumentException e) {
-      Status status = Status.UNAVAILABLE.withDescription(
-          "cannot balance the resolved addresses: " + e.getMessage()).withCause(e);
-      handleNameResolutionError(status);
-      return status;
+      validate(config, endpoints);
+    } catch (RuntimeException e) {
+      return rejected(e);
+    }
+    List<Backend> created = new ArrayList<>();
+    try {
+      update(config, endpoints, e -> backend(e, groupOf, created));
+    } catch (RuntimeException e) {
+      // validate should have caught it: undo what this update made, keep the previous set
+      for (Backend b : created) {
+        backends.remove(b.address);
+        metrics.removed(b);
+        b.subchannel.shutdown();
+      }
+      return rejected(e);
     }
     Ticker ticker = streamTicker();
     for (Node<Backend> n : nodes()) {
       n.value().bind(n, ticker);
+      metrics.bound(n.value(), ticker != null);
     }
     for (Iterator<Backend> it = backends.values().iterator(); it.hasNext(); ) {
       Backend b = it.next();
       EquivalentAddressGroup g = groupOf.get(b.address);
       if (g == null) {
         it.remove();
+        metrics.removed(b);
         b.subchannel.shutdown();
         b.reclaimUnstarted();
       } else if (!g.equals(b.group)) {
@@ -109,7 +137,29 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     return Status.OK;
   }
 
-  private Backend backend(Endpoint e, Map<String, EquivalentAddressGroup> groupOf) {
+  /** Returns a rejected update's status; the previous set stays in force. */
+  private Status rejected(RuntimeException e) {
+    Status status = Status.UNAVAILABLE.withDescription(
+        "cannot balance the resolved addresses: " + e.getMessage()).withCause(e);
+    handleNameResolutionError(status);
+    return status;
+  }
+
+  /** Shuts every subchannel down and fails picks with {@code status} until addresses return. */
+  private Status withdrawAll(Status status) {
+    for (Backend b : backends.values()) {
+      b.subchannel.shutdown();
+      b.reclaimUnstarted();
+    }
+    backends.clear();
+    clear();
+    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
+        new FixedPicker(PickResult.withError(status)));
+    return status;
+  }
+
+  private Backend backend(Endpoint e, Map<String, EquivalentAddressGroup> groupOf,
+      List<Backend> created) {
     Backend b = backends.get(e.address());
     if (b != null) {
       return b;
@@ -117,11 +167,13 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     EquivalentAddressGroup group = groupOf.get(e.address());
     Subchannel subchannel = helper.createSubchannel(
         CreateSubchannelArgs.newBuilder().setAddresses(group).build());
-    Backend created = new Backend(e.address(), subchannel, group);
-    backends.put(e.address(), created);
-    subchannel.start(info -> onSubchannelState(created, info));
+    Backend made = new Backend(e.address(), subchannel, group);
+    backends.put(e.address(), made);
+    created.add(made);
+    metrics.added(made);
+    subchannel.start(info -> onSubchannelState(made, info));
     subchannel.requestConnection();
-    return created;
+    return made;
   }
 
   private void onSubchannelState(Backend b, ConnectivityStateInfo info) {
@@ -144,6 +196,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     boolean sticky = b.state == ConnectivityState.TRANSIENT_FAILURE
         && (s == ConnectivityState.CONNECTING || s == ConnectivityState.IDLE);
     if (!sticky) {
+      metrics.stateChanged(b.state, s);
       b.setState(s);
     }
     // Any change ends picks that never became streams (see Backend).
@@ -162,17 +215,17 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       connecting |= b.state == ConnectivityState.CONNECTING || b.state == ConnectivityState.IDLE;
     }
     if (ready) {
-      helper.updateBalancingState(ConnectivityState.READY, readyPicker());
+      helper.updateBalancingState(ConnectivityState.READY, metrics.counting(readyPicker()));
     } else if (connecting) {
       helper.updateBalancingState(ConnectivityState.CONNECTING,
-          new FixedPicker(PickResult.withNoResult()));
+          metrics.counting(new FixedPicker(PickResult.withNoResult())));
     } else {
       Status s = Status.UNAVAILABLE.withDescription("no READY subchannel among "
           + backends.size() + "; last error: " + lastFailure.getCode()
           + (lastFailure.getDescription() == null ? "" : " " + lastFailure.getDescription()))
           .withCause(lastFailure.getCause());
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(s)));
+          metrics.counting(new FixedPicker(PickResult.withError(s))));
     }
   }
 
@@ -187,7 +240,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     if (!anyReady) {
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(error)));
+          metrics.counting(new FixedPicker(PickResult.withError(error))));
     }
   }
 
@@ -208,6 +261,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       b.reclaimUnstarted();
     }
     backends.clear();
+    metrics.close();
   }
 
   /** Returns the backends by address, for tests. */

@@ -5,9 +5,13 @@ import static dev.ballast.grpc.internal.FakeHelper.headers;
 import static dev.ballast.grpc.internal.FakeHelper.pickArgs;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.RoundRobin;
 import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;
 import io.grpc.CallOptions;
 import io.grpc.ClientStreamTracer;
@@ -18,11 +22,13 @@ import io.grpc.LoadBalancer.PickResult;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.internal.JsonParser;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** label_subset through a fake channel helper: routing by header and call option, fallbacks. */
@@ -171,5 +177,70 @@ class LabelSubsetLoadBalancerTest {
     assertThat(out[0].getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(out[0].getDescription()).contains("label_subset: no config");
     assertThat(helper.subchannels).isEmpty();
+  }
+
+  /**
+   * A child balancer that refuses its members at the subset's first pick (lb-core checks child
+   * constraints at update time too): the picker turns the exception into the call's status
+   * instead of letting it escape into the channel.
+   */
+  @Test
+  void anExceptionOfAChildBalancerBecomesTheCallsStatus() {
+    SubsetSelector<Backend> selector = SubsetSelector.<Backend>builder()
+        .selectors(List.of(List.of("zone")))
+        .balancerFactory(() -> new RefusingBalancer())
+        .build();
+    selector.update(List.of(Endpoint.parse("127.0.0.1:2001;zone=a")), e -> null);
+    LabelSubsetPicker picker = new LabelSubsetPicker(selector,
+        new RequestLabelReader(List.of(List.of("zone")), "x-lb-", CallOptions.Key.create("l")),
+        false);
+
+    PickResult r = picker.pickSubchannel(pickArgs(headers("x-lb-zone", "a"), CallOptions.DEFAULT));
+
+    assertThat(r.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(r.getStatus().getDescription())
+        .contains("cannot pick for request labels {zone=a}")
+        .contains("weights: refused by this child");
+  }
+
+  /** Round robin whose setNodes refuses every set, as a child with stricter rules would. */
+  private static final class RefusingBalancer implements Balancer<Backend> {
+    private final Balancer<Backend> inner = new RoundRobin<>();
+
+    @Override
+    public Node<Backend> pick() {
+      return inner.pick();
+    }
+
+    @Override
+    public List<Node<Backend>> update(Collection<Endpoint> endpoints,
+        Function<? super Endpoint, ? extends Backend> values) {
+      return inner.update(endpoints, values);
+    }
+
+    @Override
+    public void validate(Collection<Endpoint> endpoints) {
+      inner.validate(endpoints);
+    }
+
+    @Override
+    public List<Node<Backend>> nodes() {
+      return inner.nodes();
+    }
+
+    @Override
+    public String name() {
+      return inner.name();
+    }
+
+    @Override
+    public Node<Backend> newNode(Endpoint endpoint, Backend value) {
+      return inner.newNode(endpoint, value);
+    }
+
+    @Override
+    public void setNodes(List<Node<Backend>> nodes) {
+      throw new IllegalArgumentException("weights: refused by this child");
+    }
   }
 }

@@ -3,9 +3,11 @@ package dev.ballast.netty.framed;
 import dev.ballast.core.Endpoint;
 import dev.ballast.netty.internal.Transport;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
@@ -29,6 +31,13 @@ import java.util.function.Function;
  * whatever order the answers complete. A handler whose future fails (or which throws) answers
  * with an error frame carrying the message; the client sees a {@link
  * dev.ballast.netty.RemoteException}.
+ *
+ * <p>Backpressure: a connection stops being read while its channel is not writable (its peer
+ * does not read the answers) and while it holds more than {@linkplain Builder#maxHeldBytes the
+ * held-bytes bound} of requests being handled and answers not yet written to the socket; it is
+ * read again once the answers drain. So a client that pipelines requests and never reads makes
+ * the server hold about one write buffer, one frame being decoded and the held-bytes bound, not
+ * everything it sent.
  *
  * <p>Stand up a backend on an ephemeral loopback port:
  *
@@ -134,9 +143,11 @@ public final class FramedServer implements AutoCloseable {
     this.children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     Handler handler = b.handler;
     int maxFrameSize = b.maxFrameSize;
+    long maxHeldBytes = b.maxHeldBytes;
     FrameEncoder encoder = new FrameEncoder(maxFrameSize);
     ServerBootstrap sb = Transport.configure(new ServerBootstrap())
         .group(b.group)
+        .childOption(ChannelOption.ALLOCATOR, b.allocator)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
@@ -147,7 +158,7 @@ public final class FramedServer implements AutoCloseable {
             }
             // Answers written while a read is being handled go out in one flush.
             ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
-                new FrameDecoder(maxFrameSize), encoder, new ServerHandler(handler));
+                new FrameDecoder(maxFrameSize), encoder, new ServerHandler(handler, maxHeldBytes));
           }
         });
     this.serverChannel = sb.bind(b.host, b.port).sync().channel();
@@ -159,7 +170,10 @@ public final class FramedServer implements AutoCloseable {
     return builder().handler(handler).start();
   }
 
-  /** Returns a builder: host 127.0.0.1, ephemeral port, 16 MiB frames, the shared event loops. */
+  /**
+   * Returns a builder: host 127.0.0.1, ephemeral port, 16 MiB frames, 64 MiB held per connection,
+   * the shared event loops.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -205,11 +219,19 @@ public final class FramedServer implements AutoCloseable {
     return "FramedServer{" + address + "}";
   }
 
+  /**
+   * Answers one connection's requests; counts the bytes it holds (requests being handled,
+   * answers not yet written) and reads only while they are within bounds and the channel is
+   * writable. Event loop only, but for the handler's futures, which complete anywhere.
+   */
   private final class ServerHandler extends SimpleChannelInboundHandler<Frame> {
     private final Handler handler;
+    private final long maxHeldBytes;
+    private long held;
 
-    ServerHandler(Handler handler) {
+    ServerHandler(Handler handler, long maxHeldBytes) {
       this.handler = handler;
+      this.maxHeldBytes = maxHeldBytes;
     }
 
     @Override
@@ -222,6 +244,9 @@ public final class FramedServer implements AutoCloseable {
       requests.incrementAndGet();
       long id = frame.id();
       Channel ch = ctx.channel();
+      int requestBytes = frame.payload().length;
+      held += requestBytes;
+      updateReading(ch);
       CompletableFuture<byte[]> answer;
       try {
         answer = Objects.requireNonNull(handler.handle(new Request(frame.payload(), ch)),
@@ -230,15 +255,41 @@ public final class FramedServer implements AutoCloseable {
         answer = CompletableFuture.failedFuture(e);
       }
       answer.whenComplete((payload, error) -> {
-        if (!ch.isActive()) {
-          return;
+        if (ch.eventLoop().inEventLoop()) {
+          answer(ch, id, requestBytes, payload, error);
+        } else {
+          ch.eventLoop().execute(() -> answer(ch, id, requestBytes, payload, error));
         }
-        Frame reply = error == null
-            ? new Frame(Frame.RESPONSE, id, payload)
-            : new Frame(Frame.ERROR, id, String.valueOf(error.getMessage())
-                .getBytes(StandardCharsets.UTF_8));
-        ch.writeAndFlush(reply, ch.voidPromise());
       });
+    }
+
+    private void answer(Channel ch, long id, int requestBytes, byte[] payload, Throwable error) {
+      if (!ch.isActive()) {
+        return;
+      }
+      Frame reply = error == null
+          ? new Frame(Frame.RESPONSE, id, payload)
+          : new Frame(Frame.ERROR, id, String.valueOf(error.getMessage())
+              .getBytes(StandardCharsets.UTF_8));
+      int replyBytes = reply.payload().length;
+      held += replyBytes;
+      ch.writeAndFlush(reply).addListener(f -> {
+        held -= requestBytes + replyBytes;
+        updateReading(ch);
+      });
+    }
+
+    private void updateReading(Channel ch) {
+      boolean read = ch.isWritable() && held <= maxHeldBytes;
+      if (ch.config().isAutoRead() != read) {
+        ch.config().setAutoRead(read); // turned on, it asks for the next read itself
+      }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+      updateReading(ctx.channel());
+      ctx.fireChannelWritabilityChanged();
     }
 
     @Override
@@ -253,7 +304,9 @@ public final class FramedServer implements AutoCloseable {
     private String host = "127.0.0.1";
     private int port;
     private int maxFrameSize = FrameDecoder.DEFAULT_MAX_FRAME_SIZE;
+    private long maxHeldBytes = 4L * FrameDecoder.DEFAULT_MAX_FRAME_SIZE;
     private EventLoopGroup group = Transport.sharedGroup();
+    private ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
 
     private Builder() {}
 
@@ -285,6 +338,25 @@ public final class FramedServer implements AutoCloseable {
             "maxFrameSize: " + maxFrameSize + " (expected: >= " + Frame.HEADER_BYTES + ")");
       }
       this.maxFrameSize = maxFrameSize;
+      return this;
+    }
+
+    /**
+     * Sets how many bytes one connection may hold, in requests being handled and answers not yet
+     * written to the socket, before it stops being read; default 64 MiB. A request is always
+     * read when the connection holds nothing, whatever its size.
+     */
+    public Builder maxHeldBytes(long maxHeldBytes) {
+      if (maxHeldBytes < 0) {
+        throw new IllegalArgumentException("maxHeldBytes: " + maxHeldBytes + " (expected: >= 0)");
+      }
+      this.maxHeldBytes = maxHeldBytes;
+      return this;
+    }
+
+    /** Sets the buffer allocator of the connections; default Netty's {@code DEFAULT}. */
+    public Builder allocator(ByteBufAllocator allocator) {
+      this.allocator = Objects.requireNonNull(allocator, "allocator");
       return this;
     }
 

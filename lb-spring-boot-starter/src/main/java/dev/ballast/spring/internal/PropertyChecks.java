@@ -4,6 +4,7 @@ import dev.ballast.spring.InvalidBallastPropertyException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.StringJoiner;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Checks of property values under one prefix; each failed check throws an {@link
@@ -58,6 +59,24 @@ public final class PropertyChecks {
       throw invalid(property, value, "below " + min, "an integer >= " + min);
     }
     return value;
+  }
+
+  /** Returns a share in 0-1, e.g. a success rate. */
+  public double share(String property, double value) {
+    if (!(value >= 0 && value <= 1)) {
+      throw invalid(property, value, "out of range", "a number in 0-1, e.g. 0.5");
+    }
+    return value;
+  }
+
+  /** Returns a size in bytes if it is given, at least {@code min} bytes and at most 2 GB. */
+  public int bytes(String property, DataSize value, int min) {
+    if (value == null || value.toBytes() < min || value.toBytes() > Integer.MAX_VALUE) {
+      throw invalid(property, value == null ? null : value.toString(),
+          value == null ? "empty" : "out of range",
+          "a size of " + min + "B to 2GB, e.g. 64KB or 16MB");
+    }
+    return (int) value.toBytes();
   }
 
   /**

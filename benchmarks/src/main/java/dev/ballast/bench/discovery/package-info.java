@@ -1,0 +1,5 @@
+/**
+ * Registry measurements: {@link dev.ballast.bench.discovery.EtcdPushLatency}, the time from an
+ * etcd transaction to the state picks see, at 8000 endpoints with label subsets.
+ */
+package dev.ballast.bench.discovery;

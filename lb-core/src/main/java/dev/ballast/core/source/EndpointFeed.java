@@ -1,0 +1,336 @@
+package dev.ballast.core.source;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Ticker;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Applies what an {@link EndpointSource} pushes to an {@link EndpointSink}: a balancer, a
+ * subset selector, a client.
+ *
+ * <ul>
+ *   <li><b>Entry by entry.</b> Each entry is parsed on its own: a malformed one, one repeating
+ *       another's address, or one whose weight would take the total over {@link
+ *       Integer#MAX_VALUE} is skipped, logged once and counted ({@link #entriesRejected()});
+ *       the rest are applied.
+ *   <li><b>Changes, not sets.</b> Pushes become a change of endpoints (added, reweighted,
+ *       relabelled, removed); a sink that {@linkplain EndpointSink#takesDeltas takes deltas}
+ *       gets just that, others the whole set. A source's full resync that changes nothing
+ *       applies nothing.
+ *   <li><b>Bursts coalesce.</b> A push after a quiet spell is applied at once; pushes arriving
+ *       within the {@linkplain Builder#window window} (100 ms by default) after an apply are
+ *       merged and applied together when it ends (as a debounce with a leading edge), so a
+ *       registry storm costs one update per window while a lone change waits for nothing.
+ *   <li><b>Outages keep the last good set.</b> When the source fails, nothing is removed:
+ *       calls keep going to the endpoints known last, {@link #isUp()} turns false and {@link
+ *       #stalenessSeconds()} grows until the source is back.
+ * </ul>
+ *
+ * <p>Applies run on the {@linkplain Builder#scheduler scheduler} (by default one daemon thread
+ * shared by every feed), never on the source's threads: a source calling from a Netty event
+ * loop is never held up by a large update.
+ *
+ * <pre>{@code
+ * SubsetSelector<Pool> selector = ...;
+ * EndpointSource etcd = EndpointSourceProvider.open("etcd://127.0.0.1:2379/services/orders/");
+ * EndpointFeed feed = EndpointFeed.builder(etcd)
+ *     .start(EndpointSink.of(selector, Pool::new, node -> node.value().close()));
+ * ...
+ * feed.close(); // closes the source
+ * }</pre>
+ */
+public final class EndpointFeed implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(EndpointFeed.class.getName());
+
+  private final EndpointSource source;
+  private final EndpointSink sink;
+  private final long windowNanos;
+  private final Ticker ticker;
+  private final ScheduledExecutorService scheduler;
+  private final EntryTable table;
+  private final LongAdder updates = new LongAdder();
+  private final LongAdder rejections = new LongAdder();
+  private final Object lock = new Object();
+
+  // guarded by lock: what arrived since the last apply
+  private Map<String, String> pendingAll; // a whole set, with later changes folded in
+  private final Map<String, String> pendingChanges = new LinkedHashMap<>(); // null: removed
+  private boolean scheduled;
+  private long lastApplyNanos;
+  private boolean everApplied;
+  private boolean closed;
+
+  private volatile boolean up;
+  private volatile long downSinceNanos;
+  private volatile int endpointCount;
+
+  private EndpointFeed(Builder b, EndpointSink sink) {
+    this.source = b.source;
+    this.sink = sink;
+    this.windowNanos = b.window.toNanos();
+    this.ticker = b.ticker;
+    this.scheduler = b.scheduler != null ? b.scheduler : SharedScheduler.INSTANCE;
+    this.table = new EntryTable(source::parse, this::rejected);
+    this.downSinceNanos = ticker.nanoTime();
+  }
+
+  /** Returns a builder of a feed from the source. */
+  public static Builder builder(EndpointSource source) {
+    return new Builder(source);
+  }
+
+  /** Returns the source's name. */
+  public String name() {
+    return source.name();
+  }
+
+  /** Returns the source (for {@link EndpointSource#refresh} after connection failures). */
+  public EndpointSource source() {
+    return source;
+  }
+
+  /** Asks the source for an early re-read ({@link EndpointSource#refresh}). */
+  public void refresh() {
+    source.refresh();
+  }
+
+  /** Returns how many endpoints the sink holds from this feed. */
+  public int endpointCount() {
+    return endpointCount;
+  }
+
+  /** Returns how many changes were applied to the sink. */
+  public long updatesApplied() {
+    return updates.sum();
+  }
+
+  /**
+   * Returns how many entries were skipped (malformed, duplicate address, weight overflow, or
+   * refused by the sink); an entry skipped again with the same value is counted once.
+   */
+  public long entriesRejected() {
+    return rejections.sum();
+  }
+
+  /** Returns whether the source is connected and current (false until its first push). */
+  public boolean isUp() {
+    return up;
+  }
+
+  /**
+   * Returns the seconds since the source was last known current: 0 while it is up, growing
+   * while it is down (since its start, before its first push).
+   */
+  public double stalenessSeconds() {
+    return up ? 0 : (ticker.nanoTime() - downSinceNanos) / 1e9;
+  }
+
+  /** Stops the source; the sink keeps the endpoints it has. Idempotent. */
+  @Override
+  public void close() {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      pendingAll = null;
+      pendingChanges.clear();
+    }
+    source.close();
+  }
+
+  @Override
+  public String toString() {
+    return "EndpointFeed[" + source.name() + ", " + endpointCount + " endpoints, "
+        + (up ? "up" : "down") + "]";
+  }
+
+  private void start() {
+    source.start(new EndpointSource.Listener() {
+      @Override
+      public void onEntries(Map<String, String> entries) {
+        synchronized (lock) {
+          pendingAll = new HashMap<>(entries);
+          pendingChanges.clear();
+          pushed();
+        }
+      }
+
+      @Override
+      public void onChanges(Map<String, String> upserts, Collection<String> removedKeys) {
+        synchronized (lock) {
+          Map<String, String> into = pendingAll != null ? pendingAll : pendingChanges;
+          for (String key : removedKeys) {
+            if (pendingAll != null) {
+              pendingAll.remove(key);
+            } else {
+              pendingChanges.put(key, null);
+            }
+          }
+          into.putAll(upserts);
+          pushed();
+        }
+      }
+
+      @Override
+      public void onFailure(Throwable cause) {
+        if (up) {
+          downSinceNanos = ticker.nanoTime();
+          up = false;
+          LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name()
+              + " is down; keeping its last " + endpointCount + " endpoints: " + cause);
+        }
+      }
+    });
+  }
+
+  // lock held
+  private void pushed() {
+    if (closed) {
+      return;
+    }
+    if (!up) {
+      up = true;
+      if (everApplied) {
+        LOG.log(System.Logger.Level.INFO, () -> "source " + source.name() + " is back");
+      }
+    }
+    if (scheduled) {
+      return;
+    }
+    scheduled = true;
+    long wait = everApplied ? lastApplyNanos + windowNanos - ticker.nanoTime() : 0;
+    scheduler.schedule(this::applyPending, Math.max(0, wait), TimeUnit.NANOSECONDS);
+  }
+
+  private void applyPending() {
+    synchronized (table) { // one apply at a time, even on a scheduler with many threads
+      Map<String, String> all;
+      Map<String, String> changes;
+      synchronized (lock) {
+        scheduled = false;
+        if (closed) {
+          return;
+        }
+        everApplied = true;
+        lastApplyNanos = ticker.nanoTime();
+        all = pendingAll;
+        pendingAll = null;
+        changes = pendingChanges.isEmpty() ? Map.of() : new LinkedHashMap<>(pendingChanges);
+        pendingChanges.clear();
+      }
+      if (all != null) {
+        table.reset(all);
+      }
+      changes.forEach(table::put);
+      if (!table.hasChanges()) {
+        return;
+      }
+      EntryTable.Delta delta = table.delta();
+      if (delta.isEmpty()) {
+        table.commit(delta);
+        return;
+      }
+      try {
+        if (sink.takesDeltas() && table.appliedSize() > 0) {
+          sink.apply(delta.upserts, delta.removed);
+        } else {
+          sink.update(table.after(delta));
+        }
+      } catch (RuntimeException e) {
+        // the sink kept its previous set; the change stays pending for the next push
+        rejections.add(delta.upserts.size());
+        LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name() + ": "
+            + delta.size() + " changes refused, previous endpoints kept: " + e.getMessage());
+        return;
+      }
+      table.commit(delta);
+      endpointCount = table.appliedSize();
+      updates.increment();
+    }
+  }
+
+  private void rejected(String key, String value, String reason) {
+    rejections.increment();
+    LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name() + ": entry " + key
+        + " skipped (" + reason + "): \"" + value + "\"");
+  }
+
+  /**
+   * Builds an {@link EndpointFeed}. Defaults: a 100 ms window, the system ticker, a shared
+   * daemon scheduler thread.
+   */
+  public static final class Builder {
+
+    private final EndpointSource source;
+    private Duration window = Duration.ofMillis(100);
+    private Ticker ticker = Ticker.system();
+    private ScheduledExecutorService scheduler;
+
+    private Builder(EndpointSource source) {
+      this.source = Objects.requireNonNull(source, "source");
+    }
+
+    /**
+     * Sets how long after an apply further pushes are gathered into one; default 100 ms, 0
+     * applies every push on its own.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder window(Duration window) {
+      Objects.requireNonNull(window, "window");
+      if (window.isNegative()) {
+        throw new IllegalArgumentException("window: " + window + " (expected: >= 0)");
+      }
+      this.window = window;
+      return this;
+    }
+
+    /** Sets the time source for windows and staleness; default {@link Ticker#system()}. */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /**
+     * Sets where applies run; default one daemon thread shared by every feed. The feed never
+     * shuts it down.
+     */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /** Builds the feed and starts the source, which pushes to the sink from now on. */
+    public EndpointFeed start(EndpointSink sink) {
+      Objects.requireNonNull(sink, "sink");
+      EndpointFeed feed = new EndpointFeed(this, sink);
+      feed.start();
+      return feed;
+    }
+  }
+
+  private static final class SharedScheduler {
+    static final ScheduledExecutorService INSTANCE = create();
+
+    private static ScheduledExecutorService create() {
+      ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "ballast-endpoint-feed");
+        t.setDaemon(true);
+        return t;
+      });
+      s.setRemoveOnCancelPolicy(true);
+      return s;
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package dev.ballast.discovery.etcd;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real etcd (Debian's {@code etcd-server}, installed by scripts/install-test-deps.sh) on
+ * 127.0.0.1 with free client and peer ports and a temporary data directory; {@link #stop} and
+ * {@link #start} again keep the data, {@link #close} deletes it. Short raft timings (10 ms
+ * heartbeat, 100 ms election) so that it starts fast and its minimum lease TTL is small.
+ */
+public final class EtcdServer implements AutoCloseable {
+
+  private final Path dataDir;
+  private final int clientPort;
+  private final int peerPort;
+  private final Path log;
+  private Process process;
+
+  private EtcdServer() throws IOException {
+    this.dataDir = Files.createTempDirectory("ballast-etcd");
+    this.log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
+    this.clientPort = freePort();
+    this.peerPort = freePort();
+  }
+
+  /** Starts a new server and waits until it answers (up to 20 s). */
+  public static EtcdServer start() throws IOException {
+    EtcdServer s = new EtcdServer();
+    s.startProcess();
+    return s;
+  }
+
+  /** Returns the client URL, {@code http://127.0.0.1:<port>}. */
+  public String clientUrl() {
+    return "http://127.0.0.1:" + clientPort;
+  }
+
+  /** Returns {@code 127.0.0.1:<port>}, for {@code etcd://} targets. */
+  public String hostPort() {
+    return "127.0.0.1:" + clientPort;
+  }
+
+  /** Kills the process (SIGKILL, as a crash), keeping the data directory. */
+  public void stop() throws InterruptedException {
+    if (process != null) {
+      process.destroyForcibly();
+      process.waitFor(10, TimeUnit.SECONDS);
+      process = null;
+    }
+  }
+
+  /** Starts the server again on the same ports and data. */
+  public void restart() throws IOException {
+    startProcess();
+  }
+
+  @Override
+  public void close() throws Exception {
+    stop();
+    try (Stream<Path> files = Files.walk(dataDir)) {
+      files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+    }
+    Files.deleteIfExists(log);
+  }
+
+  private void startProcess() throws IOException {
+    String peer = "http://127.0.0.1:" + peerPort;
+    List<String> cmd = List.of(binary(), "--name", "ballast-test",
+        "--data-dir", dataDir.resolve("data").toString(),
+        "--listen-client-urls", clientUrl(), "--advertise-client-urls", clientUrl(),
+        "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+        "--initial-cluster", "ballast-test=" + peer,
+        "--heartbeat-interval", "10", "--election-timeout", "100",
+        "--log-level", "warn");
+    process = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (System.nanoTime() < end) {
+      if (!process.isAlive()) {
+        throw new IOException("etcd exited with " + process.exitValue() + "; see " + log);
+      }
+      try {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(clientUrl()
+            + "/health")).timeout(Duration.ofSeconds(1)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200 && r.body().contains("true")) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for etcd", e);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for etcd", e);
+      }
+    }
+    process.destroyForcibly();
+    throw new IOException("etcd did not become healthy within 20 s; see " + log);
+  }
+
+  private static String binary() throws IOException {
+    for (String p : new String[] {"/usr/bin/etcd", "/usr/local/bin/etcd"}) {
+      if (Files.isExecutable(Path.of(p))) {
+        return p;
+      }
+    }
+    throw new IOException("etcd not found (expected /usr/bin/etcd from Debian's etcd-server: "
+        + "run scripts/install-test-deps.sh)");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

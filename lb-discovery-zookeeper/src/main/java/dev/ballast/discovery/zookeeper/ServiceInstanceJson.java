@@ -1,0 +1,221 @@
+package dev.ballast.discovery.zookeeper;
+
+import dev.ballast.core.Endpoint;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reads Curator x-discovery's {@code ServiceInstance} JSON into an endpoint: {@code address},
+ * {@code port} (or {@code sslPort} when there is no port), and from a {@code payload} object
+ * the {@code weight} and every other string or number member as a label ({@code @class}, which
+ * Jackson's default typing writes, is ignored). {@code "enabled": false} is refused.
+ *
+ * <p>A small reader of JSON (RFC 8259) values, enough for this document: objects, arrays,
+ * strings with escapes, numbers, booleans and null.
+ */
+final class ServiceInstanceJson {
+
+  private final String text;
+  private int pos;
+
+  private ServiceInstanceJson(String text) {
+    this.text = text;
+  }
+
+  /**
+   * Parses one instance.
+   *
+   * @throws IllegalArgumentException naming what is missing or malformed
+   */
+  static Endpoint parse(String json) {
+    ServiceInstanceJson r = new ServiceInstanceJson(json);
+    Object doc;
+    try {
+      doc = r.value();
+      r.skipSpace();
+      if (r.pos != json.length()) {
+        throw r.error("end of document");
+      }
+    } catch (IndexOutOfBoundsException e) {
+      throw new IllegalArgumentException("ServiceInstance JSON: truncated in " + json, e);
+    }
+    if (!(doc instanceof Map)) {
+      throw new IllegalArgumentException("ServiceInstance JSON: not an object: " + json);
+    }
+    Map<?, ?> m = (Map<?, ?>) doc;
+    if (Boolean.FALSE.equals(m.get("enabled"))) {
+      throw new IllegalArgumentException("ServiceInstance JSON: enabled is false");
+    }
+    Object address = m.get("address");
+    if (!(address instanceof String)) {
+      throw new IllegalArgumentException("ServiceInstance JSON: address: " + address
+          + " (expected: a host name or IP)");
+    }
+    Object port = m.get("port") != null ? m.get("port") : m.get("sslPort");
+    if (!(port instanceof Double) || (Double) port != Math.rint((Double) port)) {
+      throw new IllegalArgumentException("ServiceInstance JSON: port: " + port
+          + " (expected: an integer in 1-65535)");
+    }
+    int weight = 1;
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (m.get("payload") instanceof Map) {
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) m.get("payload")).entrySet()) {
+        String key = (String) e.getKey();
+        Object v = e.getValue();
+        if (key.equals("@class") || !(v instanceof String || v instanceof Double)) {
+          continue;
+        }
+        String text = v instanceof Double ? number((Double) v) : (String) v;
+        if (key.equals("weight")) {
+          try {
+            weight = Integer.parseInt(text);
+          } catch (NumberFormatException ex) {
+            throw new IllegalArgumentException("ServiceInstance JSON: weight: " + text
+                + " (expected: an integer > 0)", ex);
+          }
+        } else {
+          labels.put(key, text);
+        }
+      }
+    }
+    return Endpoint.of((String) address, (int) (double) (Double) port, weight, labels);
+  }
+
+  private static String number(double d) {
+    return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+  }
+
+  private Object value() {
+    skipSpace();
+    char c = text.charAt(pos);
+    switch (c) {
+      case '{':
+        return object();
+      case '[':
+        return array();
+      case '"':
+        return string();
+      case 't':
+        return literal("true", Boolean.TRUE);
+      case 'f':
+        return literal("false", Boolean.FALSE);
+      case 'n':
+        return literal("null", null);
+      default:
+        return number();
+    }
+  }
+
+  private Map<String, Object> object() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    pos++;
+    skipSpace();
+    if (text.charAt(pos) == '}') {
+      pos++;
+      return m;
+    }
+    while (true) {
+      skipSpace();
+      if (text.charAt(pos) != '"') {
+        throw error("a member name in quotes");
+      }
+      String key = string();
+      skipSpace();
+      expect(':');
+      m.put(key, value());
+      skipSpace();
+      if (text.charAt(pos) == ',') {
+        pos++;
+      } else {
+        expect('}');
+        return m;
+      }
+    }
+  }
+
+  private Object array() {
+    pos++;
+    skipSpace();
+    if (text.charAt(pos) == ']') {
+      pos++;
+      return null;
+    }
+    while (true) {
+      value();
+      skipSpace();
+      if (text.charAt(pos) == ',') {
+        pos++;
+      } else {
+        expect(']');
+        return null; // arrays are not read
+      }
+    }
+  }
+
+  private String string() {
+    StringBuilder sb = new StringBuilder();
+    pos++;
+    while (true) {
+      char c = text.charAt(pos++);
+      if (c == '"') {
+        return sb.toString();
+      }
+      if (c != '\\') {
+        sb.append(c);
+        continue;
+      }
+      char e = text.charAt(pos++);
+      switch (e) {
+        case 'b': sb.append('\b'); break;
+        case 'f': sb.append('\f'); break;
+        case 'n': sb.append('\n'); break;
+        case 'r': sb.append('\r'); break;
+        case 't': sb.append('\t'); break;
+        case 'u':
+          sb.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
+          pos += 4;
+          break;
+        default: sb.append(e);
+      }
+    }
+  }
+
+  private Double number() {
+    int start = pos;
+    while (pos < text.length() && "+-0123456789.eE".indexOf(text.charAt(pos)) >= 0) {
+      pos++;
+    }
+    try {
+      return Double.valueOf(text.substring(start, pos));
+    } catch (NumberFormatException e) {
+      pos = start;
+      throw error("a value");
+    }
+  }
+
+  private Object literal(String word, Object value) {
+    if (!text.startsWith(word, pos)) {
+      throw error(word);
+    }
+    pos += word.length();
+    return value;
+  }
+
+  private void expect(char c) {
+    if (text.charAt(pos) != c) {
+      throw error("'" + c + "'");
+    }
+    pos++;
+  }
+
+  private void skipSpace() {
+    while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
+      pos++;
+    }
+  }
+
+  private IllegalArgumentException error(String expected) {
+    return new IllegalArgumentException("ServiceInstance JSON: at offset " + pos + " (expected: "
+        + expected + ") in " + text);
+  }
+}
