@@ -10,6 +10,7 @@ import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ import java.util.stream.Stream;
 final class NextState<T> {
 
   /** A value combination of some keys: value ids by index key (set for those keys), members. */
-  private record Combo(int[] ids, BitSet members, int size) {}
+  private record Combo(int[] ids, BitSet members) {}
 
   private final SubsetIndex<T> ix;
   private final SubsetState<T> prev;
@@ -37,7 +38,7 @@ final class NextState<T> {
   private final Table<T>[] tables;
   private final Subset<T> fallback;
   private final Map<Subset<T>, Subset<T>> registry = new HashMap<>();
-  private final List<Subset<T>> made = new ArrayList<>();
+  private final Map<BitSet, Boolean> full = new IdentityHashMap<>(); // has every live slot
 
   @SuppressWarnings("unchecked")
   NextState(SubsetIndex<T> ix, SubsetState<T> prev, List<Dirty> dirty, int[] weights,
@@ -71,9 +72,6 @@ final class NextState<T> {
     RequestLabels dflt = ix.defaultLabels;
     this.fallback = ix.keepAll ? subsetOf(live)
         : dflt == null ? null : subsetOf(ix.matching(index, live, dflt.keys, dflt.values));
-    for (Subset<T> s : made) {
-      ix.validate(s.members, weights, slot -> ix.endpoints[slot]);
-    }
   }
 
   /** Returns the state over these nodes. */
@@ -82,17 +80,15 @@ final class NextState<T> {
         ix.newCache());
   }
 
-  /** Returns the registered subset of these members, made if new; null if there are none. */
+  /**
+   * Returns the registered subset of these members, or null if there are none; a new one is
+   * checked by the child balancers' algorithm first (step 4).
+   */
   private Subset<T> subsetOf(BitSet members) {
-    if (members.isEmpty()) {
-      return null;
-    }
-    Subset<T> s = new Subset<>(members);
-    Subset<T> had = registry.putIfAbsent(s, s);
-    if (had == null) {
-      made.add(s);
-    }
-    return had == null ? s : had;
+    return members.isEmpty() ? null : registry.computeIfAbsent(new Subset<>(members), s -> {
+      ix.validate(s.members, weights, slot -> ix.endpoints[slot]);
+      return s;
+    });
   }
 
   /** Step 1: the index sets the changes leave or join, copied and patched; returns live slots. */
@@ -106,12 +102,12 @@ final class NextState<T> {
         for (int id : was == is ? new int[0] : new int[] {was, is}) {
           if (id >= 0) {
             BitSet set = set(k, id);
-            copies.computeIfAbsent((long) k << 32 | id, x -> and(set)).set(d.slot(), id == is);
+            copies.computeIfAbsent((long) k << 32 | id, x -> and(set, null)).set(d.slot(), id == is);
           }
         }
       }
       if (d.before() == null || d.after() == null) {
-        slots = slots == prev.live() ? and(slots) : slots;
+        slots = slots == prev.live() ? and(slots, null) : slots;
         slots.set(d.slot(), d.after() != null);
       }
     }
@@ -130,17 +126,32 @@ final class NextState<T> {
     return id >= 0 && id < index[k].length ? index[k][id] : null;
   }
 
-  /**
-   * Returns a new set of the slots in {@code a} (null: none) and in each of {@code others}
-   * (null: none), made by reading them only: a published set is never written.
-   */
-  private BitSet and(BitSet a, BitSet... others) {
+  /** Returns a new set of the slots in {@code a} (null: none) and in {@code b} (null: all). */
+  private BitSet and(BitSet a, BitSet b) {
     BitSet r = new BitSet(ix.highWater);
-    r.or(a == null ? r : a);
-    for (BitSet o : others) {
-      r.and(o == null ? new BitSet() : o);
+    r.or(a == null ? r : a); // reading a and b only: a published set is never written
+    r.and(b == null ? r : b);
+    return r;
+  }
+
+  /**
+   * Returns the slots in every one of these sets (null: none): a set every live slot is in is
+   * skipped, and when one set is left it is the result itself (a published set is never written).
+   */
+  private BitSet every(BitSet... sets) {
+    BitSet r = live;
+    for (BitSet s : sets) {
+      if (s == null) {
+        return new BitSet();
+      } else if (!isFull(s)) {
+        r = r == live ? s : and(r, s);
+      }
     }
     return r;
+  }
+
+  private boolean isFull(BitSet s) {
+    return full.computeIfAbsent(s, x -> x.cardinality() == live.cardinality());
   }
 
   /**
@@ -153,52 +164,46 @@ final class NextState<T> {
     Comparator<Integer> order = Comparator.<Integer>comparingInt(k -> present[k])
         .thenComparingInt(k -> k);
     Map<List<Integer>, List<Combo>> memo = new HashMap<>();
-    int liveSize = live.cardinality();
     return selector -> {
       Map<RequestLabels, BitSet> out = new HashMap<>();
       combos(Arrays.stream(ix.selectorPositions[selector]).boxed().sorted(order).toList(), memo,
-          liveSize, present).forEach(c -> out.put(labels(selector, c.ids), c.members));
+          present).forEach(c -> out.put(labels(selector, c.ids), c.members));
       return out;
     };
   }
 
   /**
    * Returns the non-empty combinations of a key prefix: each of the shorter prefix's, ANDed with
-   * each value set of the last key. A combination of every endpoint gives the value sets
-   * themselves and a value every endpoint has gives the combination, so that constant labels
-   * cost nothing. For a key of many values, the values found in a combination's members are
+   * each value set of the last key ({@link #every}: constant labels cost nothing). For a key of many values, the values found in a combination's members are
    * listed first: the ANDs then cost the combinations found, not the values times the
    * combinations.
    */
   private List<Combo> combos(List<Integer> prefix, Map<List<Integer>, List<Combo>> memo,
-      int liveSize, int[] present) {
+      int[] present) {
     List<Combo> done = memo.get(prefix);
     if (done != null) {
       return done;
     }
     int n = prefix.size();
     int k = prefix.get(n - 1);
-    List<Combo> parents = n > 1 ? combos(prefix.subList(0, n - 1), memo, liveSize, present)
-        : List.of(new Combo(new int[index.length], live, liveSize));
+    List<Combo> parents = n > 1 ? combos(prefix.subList(0, n - 1), memo, present)
+        : List.of(new Combo(new int[index.length], live));
     long words = (ix.highWater + 63) / 64;
     List<Combo> out = new ArrayList<>();
     for (Combo p : parents) {
       BitSet found = new BitSet();
       // listing the values costs about as much per member as 8 words of AND
-      if (present[k] * words > 8L * p.size && p.size < liveSize) {
+      if (present[k] * words > 8L * p.members.cardinality() && !isFull(p.members)) {
         p.members.stream().forEach(s -> found.set(Math.max(0, ix.ids[k][s]))); // (0: no value)
       } else {
         found.set(0, index[k].length);
       }
       for (int id = found.nextSetBit(0); id >= 0; id = found.nextSetBit(id + 1)) {
-        BitSet v = index[k][id];
-        int vSize = v == null ? 0 : v.cardinality();
-        BitSet m = p.size == liveSize ? v : vSize == liveSize ? p.members : and(p.members, v);
-        int size = m == v ? vSize : m == p.members ? p.size : m.cardinality();
-        if (size > 0) {
+        BitSet m = every(p.members, index[k][id]);
+        if (!m.isEmpty()) {
           int[] ids = p.ids.clone();
           ids[k] = id;
-          out.add(new Combo(ids, m, size));
+          out.add(new Combo(ids, m));
         }
       }
     }
@@ -222,7 +227,7 @@ final class NextState<T> {
         if (l != null && !out.containsKey(l)) {
           BitSet[] sets = new BitSet[pos.length];
           Arrays.setAll(sets, j -> set(pos[j], ids[pos[j]]));
-          out.put(l, and(sets[0], sets));
+          out.put(l, every(sets));
         }
       }
     }

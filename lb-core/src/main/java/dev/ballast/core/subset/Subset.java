@@ -8,10 +8,8 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * One set of member nodes, as a bitset of slots, and its child balancer, shared by every subset
- * with exactly these members. Immutable once published, except for the child balancer, made on
- * the first pick: an update pays only for member sets, and a subset nobody asks for never costs
- * a balancer. Equal by members, so that a hash map finds the subset of a member set.
+ * A set of member slots and its child balancer, made on the first pick (so that a subset nobody
+ * asks for costs no balancer), shared by every subset of these members. Equal by members.
  *
  * @param <T> the thing being balanced
  */

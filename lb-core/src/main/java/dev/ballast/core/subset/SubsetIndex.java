@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -119,9 +120,7 @@ final class SubsetIndex<T> {
       Function<? super Endpoint, ? extends T> values) {
     Endpoint[] es = endpointSet.toArray(new Endpoint[0]);
     int[] slotOf = new int[es.length];
-    List<Dirty> dirty = new ArrayList<>();
-    BitSet seen = new BitSet();
-    try {
+    return change(values, slotOf, (dirty, seen) -> {
       for (int i = 0; i < es.length; i++) {
         Endpoint ep = Objects.requireNonNull(es[i], "endpoint");
         // registries tend to push the same list again: an address where it was in the previous
@@ -134,20 +133,14 @@ final class SubsetIndex<T> {
       gone.or(state.live());
       gone.andNot(seen);
       gone.stream().forEach(s -> dirty.add(new Dirty(s, endpoints[s], null, idsOf(s), none)));
-      return publish(dirty, values, slotOf);
-    } catch (RuntimeException | Error e) {
-      rollback(dirty);
-      throw e;
-    }
+    });
   }
 
   /** Applies a delta (see {@link SubsetSelector#apply}); returns the removed nodes. */
   List<Node<T>> apply(Collection<Endpoint> upserts, Collection<String> removedAddresses,
       Function<? super Endpoint, ? extends T> values) {
-    List<Dirty> dirty = new ArrayList<>();
-    BitSet seen = new BitSet();
     Set<String> unknown = new HashSet<>();
-    try {
+    return change(values, null, (dirty, seen) -> {
       for (Endpoint ep : upserts.toArray(new Endpoint[0])) {
         upsert(Objects.requireNonNull(ep, "upserted endpoint"), -1, seen, dirty);
       }
@@ -161,11 +154,7 @@ final class SubsetIndex<T> {
           dirty.add(new Dirty(slot, endpoints[slot], null, idsOf(slot), none));
         }
       }
-      return publish(dirty, values, null);
-    } catch (RuntimeException | Error e) {
-      rollback(dirty);
-      throw e;
-    }
+    });
   }
 
   /**
@@ -200,9 +189,8 @@ final class SubsetIndex<T> {
   }
 
   /**
-   * Makes and publishes the next state from the listed changes; {@code listOrder} gives the
-   * nodes' slots in order ({@code null}: the previous order without the removed, then the added
-   * in delta order).
+   * Makes and publishes the next state; {@code listOrder} gives the nodes' slots in order (null:
+   * the previous order without the removed, then the added in delta order).
    */
   private List<Node<T>> publish(List<Dirty> dirty, Function<? super Endpoint, ? extends T> values,
       int[] listOrder) {
@@ -274,18 +262,29 @@ final class SubsetIndex<T> {
     return gone;
   }
 
-  /** Undoes what a rejected update wrote: endpoints, value ids, slots taken. */
-  private void rollback(List<Dirty> dirty) {
-    for (Dirty d : dirty) {
-      endpoints[d.slot] = d.before;
-      for (int k = 0; k < keys.length; k++) {
-        ids[k][d.slot] = d.idsBefore[k];
+  /**
+   * Lists an update's changes (into the list, with the slots seen), then publishes them; a
+   * rejected update undoes what it wrote (endpoints, value ids, slots taken) and throws.
+   */
+  private List<Node<T>> change(Function<? super Endpoint, ? extends T> values, int[] listOrder,
+      BiConsumer<List<Dirty>, BitSet> list) {
+    List<Dirty> dirty = new ArrayList<>();
+    try {
+      list.accept(dirty, new BitSet());
+      return publish(dirty, values, listOrder);
+    } catch (RuntimeException | Error e) {
+      for (Dirty d : dirty) {
+        endpoints[d.slot] = d.before;
+        for (int k = 0; k < keys.length; k++) {
+          ids[k][d.slot] = d.idsBefore[k];
+        }
+        if (d.before == null) {
+          slots.remove(d.after.address());
+          used.clear(d.slot);
+          firstFree = Math.min(firstFree, d.slot);
+        }
       }
-      if (d.before == null) {
-        slots.remove(d.after.address());
-        used.clear(d.slot);
-        firstFree = Math.min(firstFree, d.slot);
-      }
+      throw e;
     }
   }
 

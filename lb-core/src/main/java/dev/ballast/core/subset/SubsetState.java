@@ -8,8 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One immutable version of a selector. Picks read it from a volatile field; an update makes the
- * next one and swaps it in, sharing every part that did not change.
+ * One immutable version of a selector, read by picks; an update makes the next one.
  *
  * @param owner the updater that made it
  * @param nodes the nodes, in the order of the updates that made this state
