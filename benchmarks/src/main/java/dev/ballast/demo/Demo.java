@@ -3,6 +3,7 @@ package dev.ballast.demo;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Endpoint;
 import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.Hedging;
 import dev.ballast.netty.OutlierDetection;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.sim.Durations;
@@ -36,7 +37,9 @@ import java.util.Set;
  * balancer, see {@code BallastClient.Builder#lateAnswerWait}), balancers
  * round_robin, least_loaded and p2c_peak_ewma, no retries, outlier detection off (so that what is
  * measured is the balancer alone), and a 3 s warm-up before the first run that is not counted
- * (a cold JVM answers its first requests slowly).
+ * (a cold JVM answers its first requests slowly). With {@code --hedge}, the last balancer runs
+ * once more with {@link Hedging} (every call is idempotent), and the run prints the hedges sent
+ * and won and the extra load the backends received.
  */
 public final class Demo {
 
@@ -54,6 +57,9 @@ public final class Demo {
         --rate R             requests per second (default 1000)
         --duration D         per balancer (default 20s; the slow window is its middle half)
         --warmup D           uncounted warm-up before the first run (default 3s)
+        --hedge D|pN         then run the last balancer again with hedging (backup requests)
+                             after a fixed delay (30ms) or the client's own pN latency (p98),
+                             budget 2% of calls: a row <balancer>+hedge, and its extra load
         --chart FILE         SVG chart (default ballast-demo.svg)
         --json FILE          also write the results as JSON
         --markdown           also print the table as Markdown
@@ -89,17 +95,25 @@ public final class Demo {
         + " one run per balancer.");
     if (c.warmupNanos > 0) {
       out.printf(Locale.ROOT, "warming up for %s (not counted)...%n", Durations.format(c.warmupNanos));
-      new DemoRun(c, Algorithm.ROUND_ROBIN, c.warmupNanos, false, null).run();
+      new DemoRun(c, Algorithm.ROUND_ROBIN, null, c.warmupNanos, false, null).run();
     }
     List<Result> results = new ArrayList<>();
     StringBuilder shares = new StringBuilder();
-    for (Algorithm a : c.balancers) {
-      out.printf(Locale.ROOT, "%n== %s: %s at %s req/s%n", a.id(), Durations.format(c.durationNanos),
-          Flags.number(c.rate));
-      DemoRun run = new DemoRun(c, a, c.durationNanos, true, out);
+    List<Algorithm> runs = new ArrayList<>(c.balancers);
+    if (c.hedging != null) {
+      runs.add(c.balancers.get(c.balancers.size() - 1));
+    }
+    for (int i = 0; i < runs.size(); i++) {
+      Algorithm a = runs.get(i);
+      Hedging hedging = i == c.balancers.size() ? c.hedging : null;
+      String label = a.id() + (hedging != null ? "+hedge" : "");
+      out.printf(Locale.ROOT, "%n== %s: %s at %s req/s%s%n", label,
+          Durations.format(c.durationNanos), Flags.number(c.rate),
+          hedging != null ? ", hedging " + c.hedgeText + " (budget 2%)" : "");
+      DemoRun run = new DemoRun(c, a, hedging, c.durationNanos, true, out);
       results.add(run.run());
       shares.append(String.format(Locale.ROOT, "%s %s%.2f%%", shares.length() == 0 ? "" : ",",
-          a.id() + " ", run.slowShare()));
+          label + " ", run.slowShare()));
     }
     out.println();
     out.println("Results (" + c.describe() + "):");
@@ -136,6 +150,8 @@ public final class Demo {
     long warmupNanos = 3_000_000_000L;
     Path chart = Path.of("ballast-demo.svg");
     Path json;
+    Hedging hedging;
+    String hedgeText;
     boolean markdown;
     boolean help;
 
@@ -203,13 +219,36 @@ public final class Demo {
         case "--warmup" -> warmupNanos = Durations.parseNanos(value);
         case "--chart" -> chart = value.equalsIgnoreCase("none") ? null : Path.of(value);
         case "--json" -> json = Path.of(value);
+        case "--hedge" -> {
+          hedgeText = value;
+          hedging = parseHedge(value);
+        }
         default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
       }
     }
   }
 
+  /** Parses {@code --hedge}: a duration ({@code 30ms}) or a percentile ({@code p98}). */
+  static Hedging parseHedge(String value) {
+    if (value.startsWith("p")) {
+      double p;
+      try {
+        p = Double.parseDouble(value.substring(1));
+      } catch (NumberFormatException e) {
+        p = -1;
+      }
+      if (!(p > 0 && p < 100)) {
+        throw new IllegalArgumentException("--hedge: " + value
+            + " (expected: a percentile such as p98, or a delay such as 30ms)");
+      }
+      return Hedging.atPercentile(p / 100);
+    }
+    return Hedging.after(Duration.ofNanos(Durations.parseNanos(value)));
+  }
+
   /** Used by {@link DemoRun} to build the client: the flags' settings, with retries and ejection off. */
-  static BallastClient<byte[], byte[]> client(DemoConfig c, Algorithm a, List<FramedServer> servers) {
+  static BallastClient<byte[], byte[]> client(DemoConfig c, Algorithm a, Hedging hedging,
+      List<FramedServer> servers) {
     List<Endpoint> endpoints = new ArrayList<>();
     for (FramedServer s : servers) {
       endpoints.add(s.endpoint());
@@ -220,13 +259,16 @@ public final class Demo {
     // experiment did).
     Duration deadline = Duration.ofNanos(c.enforce ? c.timeoutNanos
         : Math.max(4 * c.slowLatencyNanos, 2 * c.timeoutNanos));
-    return BallastClient.framed()
+    BallastClient.Builder<byte[], byte[]> b = BallastClient.framed()
         .name("demo-" + a.id())
         .endpoints(endpoints)
         .balancer(a)
         .timeout(deadline)
         .maxAttempts(1)
-        .outlierDetection(OutlierDetection.disabled())
-        .build();
+        .outlierDetection(OutlierDetection.disabled());
+    if (hedging != null) {
+      b.hedging(hedging);
+    }
+    return b.build();
   }
 }

@@ -2,6 +2,9 @@ package dev.ballast.demo;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.CallOptions;
+import dev.ballast.netty.CallStats;
+import dev.ballast.netty.Hedging;
 import dev.ballast.netty.DeadlineExceededException;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.sim.Durations;
@@ -28,9 +31,12 @@ import org.HdrHistogram.Histogram;
 final class DemoRun {
 
   private static final long PROGRESS_NANOS = 2_000_000_000L;
+  private static final CallOptions IDEMPOTENT = CallOptions.idempotent();
 
   private final Demo.DemoConfig config;
   private final Algorithm algorithm;
+  private final Hedging hedging; // null for none
+  private final String label;
   private final long durationNanos;
   // backend 0's slow window, or null for a run without one (the warm-up)
   private final SlowWindow slowWindow;
@@ -45,10 +51,12 @@ final class DemoRun {
   private final AtomicLong slowInWindow = new AtomicLong();
   private volatile long start;
 
-  DemoRun(Demo.DemoConfig config, Algorithm algorithm, long durationNanos, boolean slowWindow,
-      PrintStream out) {
+  DemoRun(Demo.DemoConfig config, Algorithm algorithm, Hedging hedging, long durationNanos,
+      boolean slowWindow, PrintStream out) {
     this.config = config;
     this.algorithm = algorithm;
+    this.hedging = hedging;
+    this.label = algorithm.id() + (hedging != null ? "+hedge" : "");
     this.durationNanos = durationNanos;
     this.slowWindow = slowWindow ? config.slowWindow() : null;
     this.out = out;
@@ -61,7 +69,7 @@ final class DemoRun {
       for (int i = 0; i < config.backends; i++) {
         servers.add(FramedServer.start(handler(i)));
       }
-      client = Demo.client(config, algorithm, servers);
+      client = Demo.client(config, algorithm, hedging, servers);
       long total = Math.round(durationNanos / 1e9 * config.rate);
       Sender sender = new Sender(client, total);
       start = System.nanoTime();
@@ -89,8 +97,10 @@ final class DemoRun {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
       }
       long[] picks = new long[servers.size()];
+      long received = 0;
       for (int i = 0; i < picks.length; i++) {
         picks[i] = servers.get(i).requests();
+        received += picks[i];
       }
       if (out != null) {
         long n = sender.sent;
@@ -103,12 +113,18 @@ final class DemoRun {
               + " still reached the balancer)%n", deadlines.get(),
               Durations.format(config.timeoutNanos));
         }
+        if (hedging != null) {
+          CallStats stats = client.callStats();
+          out.printf(Locale.ROOT, "   hedges: %d sent, %d won; the backends received %d requests"
+                  + " for %d calls: %.2f%% extra load%n", stats.hedges(), stats.hedgesWon(),
+              received, n, 100.0 * (received - n) / Math.max(1, n));
+        }
         if (done.get() < n) {
           out.printf(Locale.ROOT, "   %d requests never ended: counted as failures%n", n - done.get());
         }
       }
       synchronized (histogram) {
-        return new Result(algorithm.id(), sender.sent, ok.get(), sender.sent, picks, histogram.copy());
+        return new Result(label, sender.sent, ok.get(), received, picks, histogram.copy());
       }
     } finally {
       if (client != null) {
@@ -130,8 +146,8 @@ final class DemoRun {
     boolean inWindow = slowWindow != null && slowWindow.covers(t);
     long d = done.get();
     out.printf(Locale.ROOT,
-        "  %-14s %5.1fs  sent %6d/%d  in flight %4d  ok %6.2f%%  to slow backend %5.2f%%%s%n",
-        algorithm.id(), t / 1e9, sent, total, sent - d, 100.0 * ok.get() / Math.max(1, d),
+        "  %-19s %5.1fs  sent %6d/%d  in flight %4d  ok %6.2f%%  to slow backend %5.2f%%%s%n",
+        label, t / 1e9, sent, total, sent - d, 100.0 * ok.get() / Math.max(1, d),
         100.0 * slowDelta / Math.max(1, sentDelta), inWindow ? "  [backend 0 slow]" : "");
   }
 
@@ -176,7 +192,8 @@ final class DemoRun {
           continue;
         }
         long t0 = System.nanoTime();
-        client.call(payload).whenComplete((rep, err) -> ended(t0, err));
+        // Idempotent, so that a hedged run may send a backup (no retries: maxAttempts is 1).
+        client.call(payload, IDEMPOTENT).whenComplete((rep, err) -> ended(t0, err));
         sent = ++n;
       }
     }

@@ -18,9 +18,13 @@ public final class Report {
    */
   public static String table(List<Result> results) {
     StringBuilder s = new StringBuilder();
-    fixedWidth(s, header());
+    int first = 16; // wider only for a longer name, such as the demo's p2c_peak_ewma+hedge
     for (Result r : results) {
-      fixedWidth(s, cells(r));
+      first = Math.max(first, r.balancer().length() + 1);
+    }
+    fixedWidth(s, header(), first);
+    for (Result r : results) {
+      fixedWidth(s, cells(r), first);
     }
     return s.toString();
   }
@@ -59,9 +63,9 @@ public final class Report {
     return c;
   }
 
-  /** Appends one row: the first cell left-aligned in 16 columns, the others right in 9. */
-  private static void fixedWidth(StringBuilder s, List<String> cells) {
-    s.append(String.format(Locale.ROOT, "%-16s", cells.get(0)));
+  /** Appends one row: the first cell left-aligned in {@code first} columns, the rest in 9. */
+  private static void fixedWidth(StringBuilder s, List<String> cells, int first) {
+    s.append(String.format(Locale.ROOT, "%-" + first + "s", cells.get(0)));
     for (int i = 1; i < cells.size(); i++) {
       s.append(String.format(Locale.ROOT, " %9s", cells.get(i)));
     }

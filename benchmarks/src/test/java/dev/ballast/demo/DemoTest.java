@@ -29,24 +29,30 @@ class DemoTest {
     Demo.DemoConfig c = Demo.DemoConfig.parse(new String[] {"--backends", "3", "--latency", "5ms",
         "--slow-latency", "50ms", "--timeout", "2s", "--rate", "200", "--duration", "2s",
         "--warmup", "0s", "--balancers", "round_robin,p2c_peak_ewma", "--chart", chart.toString(),
-        "--json", json.toString()});
+        "--json", json.toString(), "--hedge", "p90"});
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     List<Result> results = Demo.run(c, new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
-    assertThat(results).extracting(Result::balancer).containsExactly("round_robin", "p2c_peak_ewma");
+    assertThat(results).extracting(Result::balancer)
+        .containsExactly("round_robin", "p2c_peak_ewma", "p2c_peak_ewma+hedge");
     for (Result r : results) {
       assertThat(r.requests()).isEqualTo(400);
       assertThat(r.successes()).isBetween(1L, 400L);
       assertThat(r.histogram().getTotalCount()).isEqualTo(400);
-      assertThat(Arrays.stream(r.picksPerBackend()).sum()).isEqualTo(400);
       assertThat(r.percentileMillis(50)).isGreaterThanOrEqualTo(5.0);
     }
+    assertThat(Arrays.stream(results.get(0).picksPerBackend()).sum()).isEqualTo(400);
+    assertThat(Arrays.stream(results.get(1).picksPerBackend()).sum()).isEqualTo(400);
+    // The hedged run's backends received the calls plus the hedges: at most 2% of 400.
+    assertThat(Arrays.stream(results.get(2).picksPerBackend()).sum()).isBetween(400L, 408L);
     // Round robin, no retries: each of the 3 servers received a third of the requests.
     assertThat(Arrays.stream(results.get(0).picksPerBackend()).boxed())
         .allSatisfy(n -> assertThat(n).isBetween(133L, 134L));
     String out = bytes.toString(StandardCharsets.UTF_8);
-    assertThat(out).contains("== round_robin", "== p2c_peak_ewma", "balancer", "chart: " + chart);
-    assertThat(Files.readString(chart).split("<polyline", -1)).hasSize(3);
+    assertThat(out).contains("== round_robin", "== p2c_peak_ewma", "balancer", "chart: " + chart,
+        "== p2c_peak_ewma+hedge: 2s at 200 req/s, hedging p90 (budget 2%)", "hedges: ",
+        "% extra load");
+    assertThat(Files.readString(chart).split("<polyline", -1)).hasSize(4);
     assertThat(Files.readString(json)).contains("\"balancer\": \"round_robin\", \"requests\": 400");
   }
 
@@ -64,5 +70,11 @@ class DemoTest {
         .hasMessage("--duration: 100ms (expected: >= 1s)");
     assertThatThrownBy(() -> Demo.DemoConfig.parse(new String[] {"--deadline", "maybe"}))
         .hasMessage("--deadline: maybe (expected: enforce or measure)");
+    assertThat(Demo.DemoConfig.parse(new String[] {"--hedge", "30ms"}).hedging.delay())
+        .hasMillis(30);
+    assertThat(Demo.DemoConfig.parse(new String[] {"--hedge", "p98"}).hedging.percentile())
+        .isEqualTo(0.98, org.assertj.core.api.Assertions.within(1e-9));
+    assertThatThrownBy(() -> Demo.DemoConfig.parse(new String[] {"--hedge", "p100"}))
+        .hasMessage("--hedge: p100 (expected: a percentile such as p98, or a delay such as 30ms)");
   }
 }

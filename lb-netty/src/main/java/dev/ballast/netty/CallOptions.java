@@ -1,33 +1,67 @@
 package dev.ballast.netty;
 
 import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.netty.internal.Durations;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Per-call settings: a timeout that overrides the client's, whether the request is idempotent
- * (then any failure may be retried, not only those that never reached a server), and routing
- * labels for subset selection (see {@link BallastClient.Builder#subsets}).
+ * Per-call settings, the caller's part of the {@link CallContext}: a timeout that overrides the
+ * client's, whether the request is idempotent (then any failure may be retried, and the call may
+ * be {@linkplain Hedging hedged}), routing labels for subset selection (see {@link
+ * BallastClient.Builder#subsets}), and typed {@linkplain #withAttribute attributes} for any other
+ * per-call value a module or filter reads (a request hash for consistent hashing, a tenant...).
  *
  * <p>Build the options once per kind of call and reuse them: the labels are kept as lb-core's
  * {@link RequestLabels} (sorted, hashes precomputed), so routing by them allocates nothing.
  *
- * <p>Immutable; {@link #DEFAULT} has no timeout override, is not idempotent and has no labels.
+ * <p>Immutable; {@link #DEFAULT} has no timeout override, is not idempotent, and has no labels
+ * and no attributes.
  */
 public final class CallOptions {
 
-  /** No timeout override, not idempotent, no labels. */
-  public static final CallOptions DEFAULT = new CallOptions(null, false, RequestLabels.empty());
+  /** No timeout override, not idempotent, no labels, no attributes. */
+  public static final CallOptions DEFAULT =
+      new CallOptions(null, false, RequestLabels.empty(), new Object[0]);
 
   private final Duration timeout;
   private final boolean idempotent;
   private final RequestLabels labels;
+  // key, value, key, value...
+  private final Object[] attributes;
 
-  private CallOptions(Duration timeout, boolean idempotent, RequestLabels labels) {
+  private CallOptions(Duration timeout, boolean idempotent, RequestLabels labels,
+      Object[] attributes) {
     this.timeout = timeout;
     this.idempotent = idempotent;
     this.labels = labels;
+    this.attributes = attributes;
+  }
+
+  /**
+   * The name and type of a per-call value (after gRPC's {@code CallOptions.Key}); keys compare
+   * by identity, so keep each in a constant.
+   *
+   * @param <T> the value's type
+   */
+  public static final class Key<T> {
+    private final String name;
+
+    private Key(String name) {
+      this.name = name;
+    }
+
+    /** Returns a new key; the name is for messages only. */
+    public static <T> Key<T> of(String name) {
+      return new Key<>(Objects.requireNonNull(name, "name"));
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
   }
 
   /** Returns options for an idempotent request (any failure may be retried). */
@@ -35,18 +69,20 @@ public final class CallOptions {
     return DEFAULT.withIdempotent(true);
   }
 
-  /** Returns a copy with a timeout for this call, all attempts included. */
+  /**
+   * Returns a copy with a timeout for this call, all attempts included; longer than 100 years
+   * counts as 100 years.
+   *
+   * @throws IllegalArgumentException if the timeout is zero or negative
+   */
   public CallOptions withTimeout(Duration timeout) {
-    Objects.requireNonNull(timeout, "timeout");
-    if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("timeout: " + timeout + " (expected: > 0)");
-    }
-    return new CallOptions(timeout, idempotent, labels);
+    return new CallOptions(Durations.positive("timeout", timeout), idempotent, labels,
+        attributes);
   }
 
   /** Returns a copy marked idempotent or not. */
   public CallOptions withIdempotent(boolean idempotent) {
-    return new CallOptions(timeout, idempotent, labels);
+    return new CallOptions(timeout, idempotent, labels, attributes);
   }
 
   /**
@@ -55,12 +91,47 @@ public final class CallOptions {
    * @throws IllegalArgumentException if a key or value is empty
    */
   public CallOptions withLabels(Map<String, String> labels) {
-    return new CallOptions(timeout, idempotent, RequestLabels.of(labels));
+    return new CallOptions(timeout, idempotent, RequestLabels.of(labels), attributes);
   }
 
   /** Returns a copy with routing labels already built (reuse one instance per kind of call). */
   public CallOptions withLabels(RequestLabels labels) {
-    return new CallOptions(timeout, idempotent, Objects.requireNonNull(labels, "labels"));
+    return new CallOptions(timeout, idempotent, Objects.requireNonNull(labels, "labels"),
+        attributes);
+  }
+
+  /** Returns a copy where {@code key} maps to {@code value} (which replaces an earlier one). */
+  public <T> CallOptions withAttribute(Key<T> key, T value) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    int i = indexOf(attributes, key);
+    Object[] a;
+    if (i >= 0) {
+      a = attributes.clone();
+    } else {
+      a = Arrays.copyOf(attributes, attributes.length + 2);
+      i = attributes.length;
+      a[i] = key;
+    }
+    a[i + 1] = value;
+    return new CallOptions(timeout, idempotent, labels, a);
+  }
+
+  /** Returns the value of {@code key}, or {@code null} when it has none. */
+  @SuppressWarnings("unchecked")
+  public <T> T attribute(Key<T> key) {
+    int i = indexOf(attributes, key);
+    return i < 0 ? null : (T) attributes[i + 1];
+  }
+
+  // The index of key in key, value pairs, or -1.
+  static int indexOf(Object[] pairs, Key<?> key) {
+    for (int i = 0; i < pairs.length; i += 2) {
+      if (pairs[i] == key) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Returns the timeout override, or {@code null} to use the client's. */
@@ -85,7 +156,11 @@ public final class CallOptions {
 
   @Override
   public String toString() {
-    return "CallOptions{timeout=" + timeout + ", idempotent=" + idempotent + ", labels=" + labels
-        + "}";
+    StringBuilder sb = new StringBuilder("CallOptions{timeout=").append(timeout)
+        .append(", idempotent=").append(idempotent).append(", labels=").append(labels);
+    for (int i = 0; i < attributes.length; i += 2) {
+      sb.append(", ").append(attributes[i]).append('=').append(attributes[i + 1]);
+    }
+    return sb.append('}').toString();
   }
 }

@@ -11,6 +11,7 @@ interface ClientMetrics {
 
     default void success(long latencyNanos) {}
 
+    /** A failed attempt; {@code cause} is null for a response classified as a failure. */
     default void failure(long latencyNanos, Throwable cause) {}
 
     default void ejected() {}
@@ -25,6 +26,10 @@ interface ClientMetrics {
   default void retry() {}
 
   default void budgetExhausted() {}
+
+  default void hedge() {}
+
+  default void hedgeWon() {}
 
   default void call(boolean success, long latencyNanos) {}
 

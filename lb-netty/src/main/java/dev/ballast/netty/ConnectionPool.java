@@ -2,16 +2,9 @@ package dev.ballast.netty;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Ticker;
-import dev.ballast.netty.internal.Dispatcher;
 import dev.ballast.netty.internal.Protocol;
-import dev.ballast.netty.internal.Transport;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,16 +15,13 @@ import java.util.random.RandomGenerator;
 
 /**
  * The connections to one endpoint. An acquire takes a permit on the open connection with the
- * fewest requests in flight below the per-connection cap; when there is none it opens a
- * connection (up to the maximum) and waits in a bounded queue, failing with {@link
- * PoolOverflowException} when the queue is full and {@link AcquireTimeoutException} when the
- * wait is too long. A release returns the permit; a connection that broke, was abandoned
- * mid-request or outlived its (jittered) lifetime is closed once its last request ends. A
- * periodic task closes connections idle longer than the idle timeout (keeping the minimum) and
- * opens the minimum.
- *
- * <p>Thread-safe: the pool's state is guarded by one lock, held only for bookkeeping; futures
- * complete and channels close outside it. Created by {@link BallastClient}, one per endpoint;
+ * fewest requests in flight below the per-connection cap; else it opens a connection (up to the
+ * maximum) and waits in a bounded queue ({@link PoolOverflowException} when full, {@link
+ * AcquireTimeoutException} when the wait is too long). A release returns the permit; a
+ * connection that broke, was abandoned mid-request or outlived its (jittered) lifetime is closed
+ * once its last request ends. A periodic task closes connections idle past the idle timeout
+ * (keeping the minimum) and opens the minimum. Thread-safe: one lock, held only for bookkeeping;
+ * futures complete and channels close outside it. One per endpoint of a {@link BallastClient};
  * its counters are public for tests and metrics.
  *
  * @param <Req> the request type
@@ -45,43 +35,17 @@ public final class ConnectionPool<Req, Rep> {
   private final String address;
   private final PoolConfig config;
   private final int cap;
-  private final Bootstrap bootstrap;
-  private final InetSocketAddress remote;
+  private final Connector<Req, Rep> connector;
   private final Ticker ticker;
-  private final RandomGenerator random;
   private final EventLoopGroup group;
 
   private final ArrayList<PooledConnection<Req, Rep>> connections = new ArrayList<>();
-  private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+  private final ArrayDeque<PoolWaiter<Req, Rep>> waiters = new ArrayDeque<>();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private int connecting;
   private int inFlight;
   private State state = State.OPEN;
   private ScheduledFuture<?> reaper;
-
-  private final class Waiter implements Runnable {
-    final CompletableFuture<PooledConnection<Req, Rep>> future = new CompletableFuture<>();
-    final int attempt;
-    ScheduledFuture<?> timer;
-    long timeoutNanos;
-
-    Waiter(int attempt) {
-      this.attempt = attempt;
-    }
-
-    @Override
-    public void run() {
-      boolean removed;
-      synchronized (ConnectionPool.this) {
-        removed = waiters.remove(this);
-      }
-      if (removed) {
-        future.completeExceptionally(new AcquireTimeoutException(
-            "no connection free within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms",
-            address, attempt, null));
-      }
-    }
-  }
 
   ConnectionPool(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
       EventLoopGroup group, Ticker ticker, RandomGenerator random) {
@@ -91,17 +55,7 @@ public final class ConnectionPool<Req, Rep> {
     this.cap = protocol.maxInFlightPerConnection();
     this.group = group;
     this.ticker = ticker;
-    this.random = random;
-    this.remote = InetSocketAddress.createUnresolved(endpoint.host(), endpoint.port());
-    this.bootstrap = Transport.configure(new Bootstrap(),
-            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
-        .group(group)
-        .handler(new ChannelInitializer<Channel>() {
-          @Override
-          protected void initChannel(Channel ch) {
-            protocol.init(ch.pipeline());
-          }
-        });
+    this.connector = new Connector<>(endpoint, config, protocol, group, ticker, random);
     long period = Math.max(100, Math.min(1000, config.idleTimeout().toMillis() / 4));
     this.reaper = group.next().scheduleWithFixedDelay(
         this::maintain, period, period, TimeUnit.MILLISECONDS);
@@ -153,20 +107,19 @@ public final class ConnectionPool<Req, Rep> {
 
   /**
    * Takes a permit on a connection: returns a free one at once, without allocating (the
-   * callback is then not called); else returns {@code null} and calls back exactly once with a
+   * callback is then not called); else returns {@code null} and calls back once with a
    * connection or a failure: {@link PoolClosedException} or {@link PoolOverflowException} at
-   * once, and later {@link AcquireTimeoutException} (at the deadline, or after the acquire
-   * timeout if sooner), {@link ConnectFailedException}, or {@link PoolClosedException} if the
-   * pool closes meanwhile. The callback may run on the caller's thread, even before this
-   * returns; what it throws is dropped, as with {@link CompletableFuture#whenComplete}. Looks at
-   * the connections once, under one lock.
+   * once; later {@link AcquireTimeoutException} (at the deadline, or the acquire timeout if
+   * sooner), {@link ConnectFailedException}, or {@link PoolClosedException} if the pool closes.
+   * The callback may run on the caller's thread, even before this returns; what it throws is
+   * dropped.
    *
    * @param deadlineNanos when to give up, on the pool's ticker
    */
   PooledConnection<Req, Rep> acquireBefore(long deadlineNanos, int attempt,
       BiConsumer<? super PooledConnection<Req, Rep>, ? super Throwable> later) {
     long now = ticker.nanoTime();
-    Waiter w = null;
+    PoolWaiter<Req, Rep> w = null;
     boolean open = false;
     RuntimeException failed = null;
     synchronized (this) {
@@ -183,9 +136,8 @@ public final class ConnectionPool<Req, Rep> {
                   + waiters.size() + " acquires waiting (max " + config.maxPendingAcquires()
                   + ")", address, attempt, null);
         } else {
-          w = new Waiter(attempt);
-          w.timeoutNanos = Math.max(0,
-              Math.min(deadlineNanos - now, config.acquireTimeout().toNanos()));
+          w = new PoolWaiter<>(this, attempt,
+              Math.max(0, Math.min(deadlineNanos - now, config.acquireTimeout().toNanos())));
           waiters.add(w);
           if (shouldOpen()) {
             connecting++;
@@ -204,6 +156,15 @@ public final class ConnectionPool<Req, Rep> {
       connect();
     }
     return null;
+  }
+
+  /** An acquire's wait ended: returns whether it was still waiting (then it is not any more). */
+  synchronized boolean stopWaiting(PoolWaiter<Req, Rep> w) {
+    return waiters.remove(w);
+  }
+
+  String address() {
+    return address;
   }
 
   // Guarded by this: the open connection with the fewest requests below the cap.
@@ -237,7 +198,7 @@ public final class ConnectionPool<Req, Rep> {
    */
   void release(PooledConnection<Req, Rep> c, boolean reusable) {
     long now = ticker.nanoTime();
-    Waiter next = null;
+    PoolWaiter<Req, Rep> next = null;
     boolean close = false;
     boolean open = false;
     boolean done = false;
@@ -278,34 +239,22 @@ public final class ConnectionPool<Req, Rep> {
     }
   }
 
-  private void handOver(Waiter w, PooledConnection<Req, Rep> c) {
-    if (w.timer != null) {
-      w.timer.cancel(false);
-    }
-    if (!w.future.complete(c)) {
+  private void handOver(PoolWaiter<Req, Rep> w, PooledConnection<Req, Rep> c) {
+    if (!w.complete(c)) {
       release(c, true);
     }
   }
 
   private void connect() {
-    ChannelFuture f = bootstrap.connect(
-        new InetSocketAddress(remote.getHostString(), remote.getPort()));
-    f.addListener(x -> onConnect(f));
+    connector.open(this::onConnect);
   }
 
-  @SuppressWarnings("unchecked")
-  private void onConnect(ChannelFuture f) {
-    long now = ticker.nanoTime();
-    List<Waiter> served = new ArrayList<>();
-    List<Waiter> failed = null;
-    PooledConnection<Req, Rep> c = null;
+  private void onConnect(PooledConnection<Req, Rep> c, Throwable cause) {
+    List<PoolWaiter<Req, Rep>> served = new ArrayList<>();
+    List<PoolWaiter<Req, Rep>> failed = null;
     boolean closeIt = false;
-    if (f.isSuccess()) {
-      Channel ch = f.channel();
-      Dispatcher<Req, Rep> d = ch.pipeline().get(Dispatcher.class);
-      c = new PooledConnection<>(ch, d, now, expiry(now));
-      PooledConnection<Req, Rep> conn = c;
-      ch.closeFuture().addListener(x -> onClosed(conn));
+    if (c != null) {
+      c.channel.closeFuture().addListener(x -> onClosed(c));
     }
     synchronized (this) {
       connecting--;
@@ -320,37 +269,22 @@ public final class ConnectionPool<Req, Rep> {
             inFlight++;
           }
         }
-      } else if (connecting == 0 && connections.isEmpty() && !waiters.isEmpty()) {
-        failed = new ArrayList<>(waiters);
-        waiters.clear();
+      } else if (connecting == 0 && connections.isEmpty()) {
+        failed = takeWaiters();
       }
     }
     if (closeIt) {
       c.channel.close();
       return;
     }
-    for (Waiter w : served) {
+    for (PoolWaiter<Req, Rep> w : served) {
       handOver(w, c);
     }
     if (failed != null) {
-      Throwable cause = f.cause();
-      for (Waiter w : failed) {
-        if (w.timer != null) {
-          w.timer.cancel(false);
-        }
-        w.future.completeExceptionally(new ConnectFailedException(
-            "connect failed: " + cause, address, w.attempt, cause));
+      for (PoolWaiter<Req, Rep> w : failed) {
+        w.fail(new ConnectFailedException("connect failed: " + cause, address, w.attempt, cause));
       }
     }
-  }
-
-  private long expiry(long now) {
-    long life = config.maxLifetime().toNanos();
-    if (life <= 0) {
-      return Long.MAX_VALUE;
-    }
-    double jitter = config.lifetimeJitter() * random.nextDouble();
-    return now + (long) (life * (1 - jitter));
   }
 
   private void onClosed(PooledConnection<Req, Rep> c) {
@@ -368,19 +302,23 @@ public final class ConnectionPool<Req, Rep> {
     }
   }
 
-  /** Closes idle and expired connections, and opens up to the minimum. */
+  /**
+   * Closes idle and expired connections (while draining, every idle one), and opens up to the
+   * minimum.
+   */
   void maintain() {
     long now = ticker.nanoTime();
     long idle = config.idleTimeout().toNanos();
     List<PooledConnection<Req, Rep>> toClose = new ArrayList<>();
     int toOpen = 0;
     synchronized (this) {
-      if (state != State.OPEN) {
+      if (state == State.CLOSED) {
         return;
       }
+      boolean draining = state == State.DRAINING;
       for (int i = connections.size() - 1; i >= 0; i--) {
         PooledConnection<Req, Rep> c = connections.get(i);
-        boolean expired = !c.usable(now);
+        boolean expired = draining || !c.usable(now);
         boolean idleTooLong = now - c.lastUsed >= idle
             && connections.size() > config.minConnections();
         if (c.inFlight == 0 && (expired || idleTooLong)) {
@@ -392,7 +330,7 @@ public final class ConnectionPool<Req, Rep> {
         }
       }
       int have = connections.size() + connecting;
-      if (have < config.minConnections()) {
+      if (!draining && have < config.minConnections()) {
         toOpen = config.minConnections() - have;
         connecting += toOpen;
       }
@@ -411,40 +349,22 @@ public final class ConnectionPool<Req, Rep> {
    * the pool is closed.
    */
   CompletableFuture<Void> drain() {
-    List<Waiter> failed;
+    List<PoolWaiter<Req, Rep>> failed;
     boolean done;
     synchronized (this) {
       if (state == State.OPEN) {
         state = State.DRAINING;
       }
-      failed = new ArrayList<>(waiters);
-      waiters.clear();
+      failed = takeWaiters();
       done = inFlight == 0;
     }
     failWaiters(failed, "connection pool draining");
     if (done) {
       close();
     } else {
-      maintainDraining();
+      maintain();
     }
     return terminated;
-  }
-
-  private void maintainDraining() {
-    List<PooledConnection<Req, Rep>> idle = new ArrayList<>();
-    synchronized (this) {
-      for (int i = connections.size() - 1; i >= 0; i--) {
-        PooledConnection<Req, Rep> c = connections.get(i);
-        c.retired = true;
-        if (c.inFlight == 0) {
-          connections.remove(i);
-          idle.add(c);
-        }
-      }
-    }
-    for (PooledConnection<Req, Rep> c : idle) {
-      c.channel.close();
-    }
   }
 
   /**
@@ -453,15 +373,14 @@ public final class ConnectionPool<Req, Rep> {
    * completed when every channel has closed.
    */
   CompletableFuture<Void> close() {
-    List<Waiter> failed;
+    List<PoolWaiter<Req, Rep>> failed;
     List<PooledConnection<Req, Rep>> all;
     synchronized (this) {
       if (state == State.CLOSED) {
         return terminated;
       }
       state = State.CLOSED;
-      failed = new ArrayList<>(waiters);
-      waiters.clear();
+      failed = takeWaiters();
       all = new ArrayList<>(connections);
       for (PooledConnection<Req, Rep> c : all) {
         c.retired = true;
@@ -480,17 +399,16 @@ public final class ConnectionPool<Req, Rep> {
     return terminated;
   }
 
-  /** Returns a future completed once the pool has closed all its channels. */
-  CompletableFuture<Void> terminationFuture() {
-    return terminated;
+  // Guarded by this.
+  private List<PoolWaiter<Req, Rep>> takeWaiters() {
+    List<PoolWaiter<Req, Rep>> all = new ArrayList<>(waiters);
+    waiters.clear();
+    return all;
   }
 
-  private void failWaiters(List<Waiter> failed, String what) {
-    for (Waiter w : failed) {
-      if (w.timer != null) {
-        w.timer.cancel(false);
-      }
-      w.future.completeExceptionally(new PoolClosedException(what, address, w.attempt, null));
+  private void failWaiters(List<PoolWaiter<Req, Rep>> failed, String what) {
+    for (PoolWaiter<Req, Rep> w : failed) {
+      w.fail(new PoolClosedException(what, address, w.attempt, null));
     }
   }
 

@@ -8,18 +8,22 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * Entries of one client with a deadline (its calls in flight, or its requests awaiting a late
- * answer), bucketed by deadline (a hashed timing wheel): adding and removing an entry is one
- * concurrent-set operation plus a striped count, and a sweep every tick visits only the
- * buckets whose time has come. It also serves {@code close()}, which must find every entry.
+ * Entries of one client with a deadline (its calls in flight, its requests awaiting a late
+ * answer, its hedge timers), bucketed by deadline (a hashed timing wheel): adding and removing
+ * an entry is one concurrent-set operation plus a striped count, and a sweep every tick visits
+ * only the buckets whose time has come. It also serves {@code close()}, which must find every
+ * entry.
  *
  * @param <C> the entry type
  */
 final class DeadlineWheel<C extends DeadlineWheel.Entry> {
 
-  /** What the wheel holds: something with a deadline and a slot for its bucket. */
+  /**
+   * What the wheel holds: something with a deadline and a slot for its bucket. An entry is in at
+   * most one wheel at a time, and its deadline is set before it is added.
+   */
   abstract static class Entry {
-    final long deadline;
+    long deadline;
     int bucket;
 
     Entry(long deadline) {

@@ -11,9 +11,10 @@ package dev.ballast.netty;
  * @param idleConnections open connections with no request
  * @param pendingAcquires acquires waiting for a connection
  * @param ejected whether outlier detection has ejected it
- * @param successes requests that succeeded on it
- * @param failures attempts that failed on it (a deadline counts when it passes, even when the
- *     request's late answer is still awaited)
+ * @param successes attempts on it that the response classifier called a success
+ * @param failures attempts on it that failed: the classifier called the outcome a failure (an
+ *     HTTP 503 included), or the connection failed; a deadline counts when it passes, even when
+ *     the request's late answer is still awaited
  * @param rttEstimateNanos the balancer's peak-EWMA latency estimate in nanoseconds, decayed to
  *     now, or -1 when the algorithm does not track latency
  */

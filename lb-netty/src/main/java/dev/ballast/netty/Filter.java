@@ -4,11 +4,15 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A layer around a {@link Service}: it may change the request, the response, or decide not to
- * call the next service at all (after Finagle's {@code SimpleFilter}).
+ * A call-level layer of the client stack (after Finagle's {@code SimpleFilter}): it runs once per
+ * call, for every call form, in front of the deadline, retries and hedging; it sees the call's
+ * {@link CallContext} and may change the request, the response, or answer without calling
+ * {@code next}. {@link AttemptFilter} is the same for each attempt.
  *
- * <p>Filters compose: {@code a.andThen(b).andThen(service)} runs {@code a}, then {@code b}, then
- * the service.
+ * <p>{@code next} sends the request down the stack once; calling it again fails. The call's
+ * deadline covers the filters too: a filter that never completes its future still ends at the
+ * deadline. A filter that throws or returns {@code null} fails the call (the call's future, never
+ * the caller).
  *
  * @param <Req> the request type
  * @param <Rep> the response type
@@ -16,29 +20,12 @@ import java.util.concurrent.CompletableFuture;
 @FunctionalInterface
 public interface Filter<Req, Rep> {
 
-  /** Handles one request, calling {@code next} zero or more times. */
-  CompletableFuture<Rep> apply(Req request, Service<Req, Rep> next);
+  /** Handles one call, calling {@code next} at most once. */
+  CompletableFuture<Rep> apply(Req request, CallContext<Req> ctx, Service<Req, Rep> next);
 
   /** Returns a filter that runs this one, then {@code next}. */
   default Filter<Req, Rep> andThen(Filter<Req, Rep> next) {
     Objects.requireNonNull(next, "next");
-    return (req, service) -> apply(req, r -> next.apply(r, service));
-  }
-
-  /** Returns the service made of this filter in front of {@code service}. */
-  default Service<Req, Rep> andThen(Service<Req, Rep> service) {
-    Objects.requireNonNull(service, "service");
-    return req -> {
-      try {
-        return apply(req, service);
-      } catch (RuntimeException e) {
-        return CompletableFuture.failedFuture(e);
-      }
-    };
-  }
-
-  /** Returns the filter that passes every request straight through. */
-  static <Req, Rep> Filter<Req, Rep> identity() {
-    return (req, next) -> next.call(req);
+    return (req, ctx, service) -> apply(req, ctx, r -> next.apply(r, ctx, service));
   }
 }

@@ -16,14 +16,15 @@ import java.util.concurrent.TimeUnit;
  * Micrometer meters of a client, all under {@code ballast.client.} and tagged {@code client}:
  *
  * <ul>
- *   <li>{@code ballast.client.requests} (counter; tags endpoint, outcome=success|failure|
- *       deadline|refused|overflow|...) — attempts by outcome
+ *   <li>{@code ballast.client.requests} (counter; tags endpoint, outcome=success|
+ *       failed_response|deadline|refused|overflow|...) — attempts by classified outcome
  *   <li>{@code ballast.client.latency} (timer; tag endpoint) — attempt latency
  *   <li>{@code ballast.client.calls} (timer; tag outcome) — whole calls, retries included
  *   <li>{@code ballast.client.pending} (gauge; endpoint) — balancer pending count
  *   <li>{@code ballast.client.connections} (gauge; endpoint, state=active|idle)
  *   <li>{@code ballast.client.acquires.pending} (gauge; endpoint)
  *   <li>{@code ballast.client.retries}, {@code ballast.client.retries.budget.exhausted} (counters)
+ *   <li>{@code ballast.client.hedges}, {@code ballast.client.hedges.won} (counters)
  *   <li>{@code ballast.client.ejections} (counter; endpoint)
  * </ul>
  *
@@ -52,6 +53,8 @@ final class MicrometerClientMetrics implements ClientMetrics {
   private final Tags tags;
   private final Counter retries;
   private final Counter exhausted;
+  private final Counter hedges;
+  private final Counter hedgesWon;
   private final Timer callsOk;
   private final Timer callsFailed;
 
@@ -62,6 +65,10 @@ final class MicrometerClientMetrics implements ClientMetrics {
         .description("retried attempts").register(registry);
     this.exhausted = Counter.builder("ballast.client.retries.budget.exhausted").tags(tags)
         .description("retries refused by the retry budget").register(registry);
+    this.hedges = Counter.builder("ballast.client.hedges").tags(tags)
+        .description("hedges (backup requests) sent").register(registry);
+    this.hedgesWon = Counter.builder("ballast.client.hedges.won").tags(tags)
+        .description("hedges whose answer ended their call").register(registry);
     this.callsOk = callTimer("success");
     this.callsFailed = callTimer("failure");
   }
@@ -90,6 +97,16 @@ final class MicrometerClientMetrics implements ClientMetrics {
   @Override
   public void budgetExhausted() {
     exhausted.increment();
+  }
+
+  @Override
+  public void hedge() {
+    hedges.increment();
+  }
+
+  @Override
+  public void hedgeWon() {
+    hedgesWon.increment();
   }
 
   @Override
@@ -172,8 +189,9 @@ final class MicrometerClientMetrics implements ClientMetrics {
       for (Meter m : meters) {
         registry.remove(m);
       }
-      for (String o : new String[] {"failure", "refused", "overflow", "acquire_timeout",
-          "closed", "protocol_error", "remote_error", "deadline", "pool_closed"}) {
+      for (String o : new String[] {"failure", "failed_response", "refused", "overflow",
+          "acquire_timeout", "closed", "protocol_error", "remote_error", "deadline",
+          "pool_closed", "client_closed"}) {
         Meter m = registry.find("ballast.client.requests").tags(et).tag("outcome", o).counter();
         if (m != null) {
           registry.remove(m);
@@ -197,8 +215,12 @@ final class MicrometerClientMetrics implements ClientMetrics {
       return "remote_error";
     } else if (cause instanceof PoolClosedException) {
       return "pool_closed";
-    } else if (cause == null) {
+    } else if (cause instanceof DeadlineExceededException) {
       return "deadline";
+    } else if (cause instanceof ClientClosedException) {
+      return "client_closed";
+    } else if (cause == null) {
+      return "failed_response";
     }
     return "failure";
   }

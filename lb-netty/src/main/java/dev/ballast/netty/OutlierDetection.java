@@ -1,7 +1,7 @@
 package dev.ballast.netty;
 
+import dev.ballast.netty.internal.Durations;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Settings of per-endpoint outlier detection (after Envoy's outlier detection and Finagle's
@@ -121,7 +121,10 @@ public final class OutlierDetection {
         + maxEjectionPercent + "}";
   }
 
-  /** Builds {@link OutlierDetection}; every setter checks its argument. */
+  /**
+   * Builds {@link OutlierDetection}; every setter checks its argument; durations longer than 100
+   * years count as 100 years.
+   */
   public static final class Builder {
     private boolean enabled = true;
     private int consecutiveFailures = 5;
@@ -170,19 +173,19 @@ public final class OutlierDetection {
 
     /** Sets the success-rate window; default 10 s. */
     public Builder interval(Duration d) {
-      this.interval = positive("interval", d);
+      this.interval = Durations.positive("interval", d);
       return this;
     }
 
     /** Sets the first ejection's duration; default 5 s. */
     public Builder baseEjectionTime(Duration d) {
-      this.baseEjectionTime = positive("baseEjectionTime", d);
+      this.baseEjectionTime = Durations.positive("baseEjectionTime", d);
       return this;
     }
 
     /** Sets the longest ejection; default 5 min. */
     public Builder maxEjectionTime(Duration d) {
-      this.maxEjectionTime = positive("maxEjectionTime", d);
+      this.maxEjectionTime = Durations.positive("maxEjectionTime", d);
       return this;
     }
 
@@ -215,14 +218,6 @@ public final class OutlierDetection {
             + " (expected: <= maxEjectionTime " + maxEjectionTime + ")");
       }
       return new OutlierDetection(this);
-    }
-
-    private static Duration positive(String name, Duration d) {
-      Objects.requireNonNull(d, name);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(name + ": " + d + " (expected: > 0)");
-      }
-      return d;
     }
   }
 }

@@ -140,7 +140,8 @@ final class OutlierDetector {
           return;
         }
         // Healthy for ten base ejection times since the last reinstatement: forget the past.
-        if (now - h.reinstatedAt > 10 * config.baseEjectionTime.toNanos()) {
+        long base = config.baseEjectionTime.toNanos();
+        if (now - h.reinstatedAt > (base > Long.MAX_VALUE / 10 ? Long.MAX_VALUE : 10 * base)) {
           h.ejections = 0;
         }
         h.ejections++;

@@ -1,10 +1,11 @@
 package dev.ballast.netty;
 
+import dev.ballast.netty.internal.Durations;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * Settings of each endpoint's {@link ConnectionPool}. Immutable; {@link #defaults()} holds:
+ * Settings of each endpoint's {@link ConnectionPool}. Immutable; durations longer than 100
+ * years count as 100 years; {@link #defaults()} holds:
  *
  * <table>
  *   <caption>Settings and defaults</caption>
@@ -126,7 +127,7 @@ public final class PoolConfig {
 
     /** Sets the connect timeout; default 2 s. */
     public Builder connectTimeout(Duration d) {
-      this.connectTimeout = positive("connectTimeout", d);
+      this.connectTimeout = Durations.positive("connectTimeout", d);
       return this;
     }
 
@@ -158,10 +159,13 @@ public final class PoolConfig {
       return this;
     }
 
-    /** Sets the bound of the queue of waiting acquires; default 1024. */
+    /**
+     * Sets the bound of the queue of waiting acquires; default 1024. At least 1: with none, every
+     * call that finds no free connection would fail, the first ones included.
+     */
     public Builder maxPendingAcquires(int n) {
-      if (n < 0) {
-        throw new IllegalArgumentException("maxPendingAcquires: " + n + " (expected: >= 0)");
+      if (n < 1) {
+        throw new IllegalArgumentException("maxPendingAcquires: " + n + " (expected: > 0)");
       }
       this.maxPendingAcquires = n;
       return this;
@@ -169,23 +173,19 @@ public final class PoolConfig {
 
     /** Sets the acquire timeout; default 5 s. */
     public Builder acquireTimeout(Duration d) {
-      this.acquireTimeout = positive("acquireTimeout", d);
+      this.acquireTimeout = Durations.positive("acquireTimeout", d);
       return this;
     }
 
     /** Sets the idle timeout; default 60 s. */
     public Builder idleTimeout(Duration d) {
-      this.idleTimeout = positive("idleTimeout", d);
+      this.idleTimeout = Durations.positive("idleTimeout", d);
       return this;
     }
 
     /** Sets the maximum lifetime ({@link Duration#ZERO} for none); default 30 min. */
     public Builder maxLifetime(Duration d) {
-      Objects.requireNonNull(d, "maxLifetime");
-      if (d.isNegative()) {
-        throw new IllegalArgumentException("maxLifetime: " + d + " (expected: >= 0)");
-      }
-      this.maxLifetime = d;
+      this.maxLifetime = Durations.nonNegative("maxLifetime", d);
       return this;
     }
 
@@ -209,14 +209,6 @@ public final class PoolConfig {
             + " (expected: <= maxConnections " + maxConnections + ")");
       }
       return new PoolConfig(this);
-    }
-
-    private static Duration positive(String name, Duration d) {
-      Objects.requireNonNull(d, name);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(name + ": " + d + " (expected: > 0)");
-      }
-      return d;
     }
   }
 }

@@ -20,6 +20,7 @@ final class PooledConnection<Req, Rep> {
   }
 
   boolean usable(long now) {
-    return !retired && now < expiresAt && channel.isActive() && !dispatcher.isPoisoned();
+    return !retired && (expiresAt == Long.MAX_VALUE || now - expiresAt < 0) && channel.isActive()
+        && !dispatcher.isPoisoned();
   }
 }

@@ -3,9 +3,12 @@ package dev.ballast.netty;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -44,6 +47,30 @@ interface Router<T> {
 
   /** Returns the algorithm's name. */
   String name();
+
+  /**
+   * Checks subset settings with lb-core's own rules and returns a copy of the selectors.
+   *
+   * @throws IllegalArgumentException if there is no selector, a selector has no key, an empty
+   *     or repeated key, or is given twice, or if DEFAULT_SUBSET comes without labels
+   */
+  static List<List<String>> checkSubsets(Collection<? extends Collection<String>> selectors,
+      FallbackPolicy fallback, Map<String, String> defaultSubset) {
+    Objects.requireNonNull(selectors, "selectors");
+    Objects.requireNonNull(fallback, "fallback");
+    if (selectors.isEmpty()) {
+      throw new IllegalArgumentException("selectors: none (expected: at least one)");
+    }
+    if (fallback == FallbackPolicy.DEFAULT_SUBSET && defaultSubset == null) {
+      throw new IllegalArgumentException(
+          "defaultSubset: null (expected: labels when the fallback is DEFAULT_SUBSET)");
+    }
+    SubsetSelector.Builder<Object> check = SubsetSelector.builder().selectors(selectors);
+    if (defaultSubset != null) {
+      check.defaultSubset(defaultSubset);
+    }
+    return selectors.stream().map(List::copyOf).toList();
+  }
 
   /** Returns the router over a balancer: labels are ignored. */
   static <T> Router<T> of(Balancer<T> balancer) {

@@ -35,13 +35,17 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Calls per second through the whole client stack (deadline, retry budget, balancer, outlier
- * detection, connection pool, framed codec) over 4 loopback backends, against one raw Netty
- * channel with the same codec and a minimal request-id dispatcher: what the stack costs.
+ * Calls per second through the whole client stack (per-call context, deadline, retry policy and
+ * budget, balancer, response classification, outlier detection, metrics, connection pool,
+ * framed codec) over 4 loopback backends, against raw Netty channels with the same codec and a
+ * minimal request-id dispatcher: what the stack costs.
  *
- * <p>Two baselines: {@code rawChannel} writes and flushes each call (the plain way), {@code
- * rawChannelBatched} queues calls and flushes them in batches as the stack does; the stack's
- * own cost is its score against {@code rawChannelBatched}.
+ * <p>Three baselines: {@code rawChannel} writes and flushes each call on one channel (the plain
+ * way); {@code rawChannelBatched} queues calls and flushes them in batches as the stack does, on
+ * one channel; {@code rawBatchedFanOut} does the same over one channel per backend, taken in
+ * turn, so that it pays the same fan-out (connections, flushes, wake-ups) as the stack. The
+ * stack's cost is its score against {@code rawChannelBatched}; against {@code rawBatchedFanOut}
+ * it is the cost of the stack's own work alone.
  *
  * <p>Each invocation sends {@value #IN_FLIGHT} calls at once and waits for all of them, so both
  * sides keep 64 requests in flight; scores are calls per second.
@@ -69,6 +73,7 @@ public class StackCostBenchmark {
   private BallastClient<byte[], byte[]> client;
   private RawClient raw;
   private RawClient rawBatched;
+  private final List<RawClient> fanOut = new ArrayList<>();
   private final byte[] payload = new byte[64];
   @SuppressWarnings("unchecked")
   private final CompletableFuture<byte[]>[] calls = new CompletableFuture[IN_FLIGHT];
@@ -93,6 +98,9 @@ public class StackCostBenchmark {
         .build();
     raw = new RawClient(servers.get(0), false);
     rawBatched = new RawClient(servers.get(0), true);
+    for (FramedServer s : servers) {
+      fanOut.add(new RawClient(s, true));
+    }
   }
 
   /** Stops everything. */
@@ -101,6 +109,7 @@ public class StackCostBenchmark {
     client.close();
     raw.close();
     rawBatched.close();
+    fanOut.forEach(RawClient::close);
     servers.forEach(FramedServer::close);
   }
 
@@ -134,6 +143,20 @@ public class StackCostBenchmark {
   public void rawChannelBatched() throws Exception {
     for (int i = 0; i < IN_FLIGHT; i++) {
       calls[i] = rawBatched.call(payload);
+    }
+    CompletableFuture.allOf(calls).get(10, TimeUnit.SECONDS);
+  }
+
+  /**
+   * 64 calls over one raw batched channel per backend, each call on the next channel in turn:
+   * the baseline with the stack's fan-out, that isolates the stack's own work.
+   */
+  @Benchmark
+  @OperationsPerInvocation(IN_FLIGHT)
+  public void rawBatchedFanOut() throws Exception {
+    int n = fanOut.size();
+    for (int i = 0; i < IN_FLIGHT; i++) {
+      calls[i] = fanOut.get(i % n).call(payload);
     }
     CompletableFuture.allOf(calls).get(10, TimeUnit.SECONDS);
   }

@@ -3,10 +3,12 @@ package dev.ballast.bench.netty;
 import java.util.Arrays;
 
 /**
- * The stack-cost ratio measured by alternation: one-second windows of the raw channel (plain
- * and batched) and of the full stack take turns, so that load from other processes hits all
- * alike; prints each round's calls per second and the median ratios stack / raw-batched (the
- * stack's own cost) and stack / raw. Complements the JMH benchmark on a noisy machine.
+ * The stack-cost ratio measured by alternation: one-second windows of the raw channel (plain,
+ * batched, and batched over every backend) and of the full stack take turns, so that load from
+ * other processes hits all alike; prints each round's calls per second and the median ratios
+ * stack / raw-batched (the stack's cost against one batched channel), stack / raw-batched over
+ * the same backends (the cost of the stack's own work, fan-out aside) and stack / raw.
+ * Complements the JMH benchmark on a noisy machine.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.StackCostRatio [rounds] [balancer] [backends]
@@ -33,26 +35,34 @@ public final class StackCostRatio {
         }
       }
       double[] ratios = new double[rounds];
+      double[] fanOutRatios = new double[rounds];
       double[] naiveRatios = new double[rounds];
       double rawSum = 0;
       double batchedSum = 0;
+      double fanOutSum = 0;
       double stackSum = 0;
       for (int r = 0; r < rounds; r++) {
         double raw = rate(b, Variant.RAW);
         double batched = rate(b, Variant.RAW_BATCHED);
+        double fanOut = rate(b, Variant.RAW_FAN_OUT);
         double stack = rate(b, Variant.STACK);
         rawSum += raw;
         batchedSum += batched;
+        fanOutSum += fanOut;
         stackSum += stack;
         ratios[r] = stack / batched;
+        fanOutRatios[r] = stack / fanOut;
         naiveRatios[r] = stack / raw;
-        System.out.printf("round %2d: raw %,9.0f  raw batched %,9.0f  stack %,9.0f calls/s"
-            + "  stack/batched %.3f%n", r + 1, raw, batched, stack, ratios[r]);
+        System.out.printf("round %2d: raw %,9.0f  raw batched %,9.0f  fan-out %,9.0f  stack %,9.0f"
+            + " calls/s  stack/batched %.3f  stack/fan-out %.3f%n", r + 1, raw, batched, fanOut,
+            stack, ratios[r], fanOutRatios[r]);
       }
-      System.out.printf("balancer %s, %d backends: mean raw %,.0f, raw batched %,.0f, stack %,.0f"
-          + " calls/s; median stack/raw-batched %.3f (stack cost %.1f%%), median stack/raw %.3f%n",
-          b.balancer, b.backends, rawSum / rounds, batchedSum / rounds, stackSum / rounds,
-          median(ratios), (1 - median(ratios)) * 100, median(naiveRatios));
+      System.out.printf("balancer %s, %d backends: mean raw %,.0f, raw batched %,.0f, raw batched"
+          + " fan-out %,.0f, stack %,.0f calls/s; median stack/raw-batched %.3f (stack cost"
+          + " %.1f%%), median stack/raw-batched-fan-out %.3f (%.1f%%), median stack/raw %.3f%n",
+          b.balancer, b.backends, rawSum / rounds, batchedSum / rounds, fanOutSum / rounds,
+          stackSum / rounds, median(ratios), (1 - median(ratios)) * 100, median(fanOutRatios),
+          (1 - median(fanOutRatios)) * 100, median(naiveRatios));
     } finally {
       b.tearDown();
     }
@@ -66,12 +76,13 @@ public final class StackCostRatio {
 
   /** What one window runs. */
   private enum Variant {
-    RAW, RAW_BATCHED, STACK;
+    RAW, RAW_BATCHED, RAW_FAN_OUT, STACK;
 
     void call(StackCostBenchmark b) throws Exception {
       switch (this) {
         case RAW -> b.rawChannel();
         case RAW_BATCHED -> b.rawChannelBatched();
+        case RAW_FAN_OUT -> b.rawBatchedFanOut();
         case STACK -> b.stack();
         default -> throw new AssertionError(this);
       }

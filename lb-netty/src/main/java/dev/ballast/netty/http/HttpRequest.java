@@ -60,6 +60,17 @@ public final class HttpRequest {
     return method;
   }
 
+  /**
+   * Returns whether the method is idempotent by RFC 9110, section 9.2.2 (GET, HEAD, OPTIONS,
+   * TRACE, PUT, DELETE): such a request may be retried after it reached a server, and hedged.
+   */
+  public boolean isIdempotent() {
+    return switch (method) {
+      case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE" -> true;
+      default -> false;
+    };
+  }
+
   /** Returns the path and query. */
   public String uri() {
     return uri;

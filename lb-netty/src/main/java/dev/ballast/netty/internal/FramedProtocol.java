@@ -1,5 +1,6 @@
 package dev.ballast.netty.internal;
 
+import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.framed.Frame;
 import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.framed.FrameEncoder;
@@ -39,6 +40,11 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
   @Override
   public int maxInFlightPerConnection() {
     return maxInFlight;
+  }
+
+  @Override
+  public ResponseClassifier<byte[], byte[]> classifier() {
+    return ResponseClassifier.framed();
   }
 
   final class FramedDispatcher extends Dispatcher<byte[], byte[]> {

@@ -1,5 +1,6 @@
 package dev.ballast.netty.internal;
 
+import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import io.netty.buffer.ByteBufUtil;
@@ -43,6 +44,16 @@ public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
   @Override
   public int maxInFlightPerConnection() {
     return 1;
+  }
+
+  @Override
+  public boolean isIdempotent(HttpRequest request) {
+    return request.isIdempotent();
+  }
+
+  @Override
+  public ResponseClassifier<HttpRequest, HttpResponse> classifier() {
+    return HttpClassifier.INSTANCE;
   }
 
   static final class HttpDispatcher extends Dispatcher<HttpRequest, HttpResponse> {

@@ -1,10 +1,12 @@
 package dev.ballast.netty.internal;
 
+import dev.ballast.netty.ResponseClassifier;
 import io.netty.channel.ChannelPipeline;
 
 /**
- * What the connection pool needs to know about a wire protocol: how to set up a connection's
- * pipeline, and how many requests a connection may carry at once.
+ * What the client needs to know about a wire protocol: how to set up a connection's pipeline,
+ * how many requests a connection may carry at once, which requests are idempotent by the
+ * protocol's own rules, and how its outcomes are classified by default.
  *
  * @param <Req> the request type
  * @param <Rep> the response type
@@ -16,4 +18,12 @@ public interface Protocol<Req, Rep> {
 
   /** Returns the cap of requests in flight on one connection (1 for HTTP/1.1). */
   int maxInFlightPerConnection();
+
+  /** Returns whether the protocol makes the request idempotent (HTTP's GET); default false. */
+  default boolean isIdempotent(Req request) {
+    return false;
+  }
+
+  /** Returns the default response classifier. */
+  ResponseClassifier<Req, Rep> classifier();
 }

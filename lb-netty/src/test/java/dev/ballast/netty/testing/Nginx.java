@@ -16,8 +16,9 @@ import java.util.stream.Stream;
 /**
  * A real nginx on 127.0.0.1, started from /usr/sbin/nginx (installed by
  * scripts/install-test-deps.sh) with a generated configuration in a temporary directory
- * (prefix, pid, error log, no access log, daemon off), answering every request with a fixed
- * body; {@link #close()} stops it and deletes the directory.
+ * (prefix, pid, error log, an access log that {@link #requests()} counts, daemon off), answering
+ * every request with a fixed status, headers and body; {@link #close()} stops it and deletes the
+ * directory.
  */
 public final class Nginx implements AutoCloseable {
 
@@ -28,7 +29,7 @@ public final class Nginx implements AutoCloseable {
   private final int port;
   private final Process process;
 
-  private Nginx(String body) throws IOException {
+  private Nginx(int status, String body, String... headers) throws IOException {
     if (!Files.isExecutable(BINARY)) {
       throw new IllegalStateException(BINARY + " not found (expected: nginx installed by "
           + "scripts/install-test-deps.sh, e.g. apt-get install nginx-light)");
@@ -42,7 +43,7 @@ public final class Nginx implements AutoCloseable {
         "error_log " + dir.resolve("error.log") + " warn;",
         "events { worker_connections 256; }",
         "http {",
-        "  access_log off;",
+        "  access_log " + dir.resolve("access.log") + ";",
         "  client_body_temp_path " + dir.resolve("body") + ";",
         "  proxy_temp_path " + dir.resolve("proxy") + ";",
         "  fastcgi_temp_path " + dir.resolve("fastcgi") + ";",
@@ -50,7 +51,11 @@ public final class Nginx implements AutoCloseable {
         "  scgi_temp_path " + dir.resolve("scgi") + ";",
         "  server {",
         "    listen 127.0.0.1:" + port + ";",
-        "    location / { default_type text/plain; return 200 \"" + body + "\"; }",
+        "    location / {",
+        "      default_type text/plain;",
+        addHeaders(headers),
+        "      return " + status + " \"" + body + "\";",
+        "    }",
         "  }",
         "}", "");
     Path confFile = dir.resolve("nginx.conf");
@@ -63,9 +68,41 @@ public final class Nginx implements AutoCloseable {
     Await.until(Duration.ofSeconds(10), this::diagnostics, this::accepting);
   }
 
-  /** Starts nginx on a free loopback port, answering {@code body} to every request. */
+  /** Starts nginx on a free loopback port, answering 200 and {@code body} to every request. */
   public static Nginx start(String body) throws IOException {
-    return new Nginx(body);
+    return new Nginx(200, body);
+  }
+
+  /**
+   * Starts nginx answering {@code status} and {@code body} to every request, with the headers
+   * given as name, value pairs (e.g. {@code "Retry-After", "3600"}).
+   */
+  public static Nginx start(int status, String body, String... headers) throws IOException {
+    if (headers.length % 2 != 0) {
+      throw new IllegalArgumentException("headers: " + headers.length
+          + " strings (expected: name, value pairs)");
+    }
+    return new Nginx(status, body, headers);
+  }
+
+  private static String addHeaders(String... headers) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < headers.length; i += 2) {
+      sb.append("      add_header ").append(headers[i]).append(" \"").append(headers[i + 1])
+          .append("\" always;\n");
+    }
+    return sb.toString();
+  }
+
+  /** Returns how many requests nginx has answered (lines of its access log, written at once). */
+  public long requests() throws IOException {
+    Path log = dir.resolve("access.log");
+    if (!Files.exists(log)) {
+      return 0;
+    }
+    try (Stream<String> lines = Files.lines(log)) {
+      return lines.count();
+    }
   }
 
   /** Returns the endpoint {@code 127.0.0.1:port}. */

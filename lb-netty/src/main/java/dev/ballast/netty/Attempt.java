@@ -1,0 +1,347 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.netty.internal.Exchange;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
+
+/**
+ * One attempt of a call on one picked node: the {@link AttemptContext}, the pool's acquire
+ * callback and the connection's {@link Exchange}, and, while it awaits a late answer, an entry
+ * of the late-answer wheel.
+ *
+ * <p>An attempt has two parts that end separately. The <em>wire</em> part is the request on its
+ * connection: it ends with the answer, a failure, or by being given up, and then returns the
+ * connection's permit. The <em>caller</em> part ends when the outcome reaches the stack (through
+ * the attempt filters, if any) or when the call ends without it (its deadline, a close, or
+ * another attempt answered). A request already written on a connection that keeps late answers
+ * then stays on its wire until the answer comes, so that the balancer hears its true latency: a
+ * deadline frees the caller, not the server.
+ */
+final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptContext<Req>,
+    Exchange<Rep>, BiConsumer<PooledConnection<Req, Rep>, Throwable> {
+
+  final Call<Req, Rep> call;
+  final Node<EndpointClient<Req, Rep>> node;
+  final EndpointClient<Req, Rep> ep;
+  final int number;
+  final boolean hedge;
+  /** The call's attempt started before this one, or null; set once by {@link Call#link}. */
+  Attempt<Req, Rep> previous;
+  final long start;
+  volatile boolean written;
+  // The caller's outcome, set once before any feedback.
+  private volatile Classification classification;
+  volatile Rep response;
+  volatile Throwable failure;
+  // written under this lock before the caller's part ends, read by the feedback after it
+  private volatile boolean awaiting;
+  private volatile boolean lost;
+  private volatile boolean counts;
+  private volatile long latency = -1;
+  // guarded by this
+  private Req request;
+  private PooledConnection<Req, Rep> conn;
+  private long token;
+  private boolean wireDone;
+  private boolean callerDone;
+  private Throwable abandoned;
+  private CompletableFuture<Rep> wire;
+
+  Attempt(Call<Req, Rep> call, Node<EndpointClient<Req, Rep>> node, int number, boolean hedge) {
+    super(0);
+    this.call = call;
+    this.node = node;
+    this.ep = node.value();
+    this.number = number;
+    this.hedge = hedge;
+    this.start = call.stack.ticker.nanoTime();
+  }
+
+  @Override
+  public CallContext<Req> call() {
+    return call;
+  }
+
+  @Override
+  public int number() {
+    return number;
+  }
+
+  @Override
+  public boolean isHedge() {
+    return hedge;
+  }
+
+  @Override
+  public Endpoint endpoint() {
+    return node.endpoint();
+  }
+
+  @Override
+  public Classification classification() {
+    return classification;
+  }
+
+  /** Sets the caller's outcome; the feedback modules read it next. */
+  void outcome(Classification c, Rep rep, Throwable err) {
+    response = rep;
+    failure = err;
+    classification = c;
+  }
+
+  boolean awaitsLateAnswer() {
+    return awaiting;
+  }
+
+  /** Whether the balancer sees this attempt as sent (else it cancels the pick). */
+  boolean reachedWire() {
+    return written;
+  }
+
+  /** Whether outlier detection and the endpoint's counters count this attempt. */
+  boolean countsForEndpoint() {
+    return counts;
+  }
+
+  boolean isLost() {
+    return lost;
+  }
+
+  /** The latency the caller saw, in nanoseconds. */
+  long latencyNanos() {
+    return latency;
+  }
+
+  /** Sends through the attempt filters, or at once when there are none. */
+  void start(Req req) {
+    AttemptFilter<Req, Rep> filters = call.stack.attemptFilters;
+    if (filters == null) {
+      send(req);
+      return;
+    }
+    CompletableFuture<Rep> out;
+    try {
+      out = filters.apply(req, this, this::sendOnce);
+      if (out == null) {
+        out = CompletableFuture.failedFuture(
+            new NullPointerException("an attempt filter returned null"));
+      }
+    } catch (RuntimeException e) {
+      out = CompletableFuture.failedFuture(e);
+    }
+    out.whenComplete(this::callerEnded);
+  }
+
+  /** The attempt filters' {@code next}: sends once, and returns the wire's future. */
+  private CompletableFuture<Rep> sendOnce(Req req) {
+    Throwable gone;
+    synchronized (this) {
+      if (wire != null) {
+        return CompletableFuture.failedFuture(new IllegalStateException(
+            "next called twice for attempt " + number + " (expected: at most once)"));
+      }
+      wire = new CompletableFuture<>();
+      gone = abandoned != null || !callerDone ? abandoned
+          : new IllegalStateException("attempt " + number + " already ended");
+    }
+    if (gone != null) {
+      wire.completeExceptionally(gone);
+    } else {
+      send(req);
+    }
+    return wire;
+  }
+
+  private void send(Req req) {
+    synchronized (this) {
+      if (callerDone) {
+        return;
+      }
+      request = req;
+    }
+    PooledConnection<Req, Rep> free = ep.pool.acquireBefore(call.deadline, number, this);
+    if (free != null) {
+      accept(free, null);
+    }
+  }
+
+  /** The pool's answer to the acquire. */
+  @Override
+  public void accept(PooledConnection<Req, Rep> c, Throwable error) {
+    if (error != null) {
+      synchronized (this) {
+        if (wireDone) {
+          return;
+        }
+        wireDone = true;
+      }
+      wireEnded(null, Failures.of(error, ep.address, number, false));
+      return;
+    }
+    synchronized (this) {
+      if (!callerDone && !wireDone) {
+        conn = c;
+        token = c.dispatcher.send(request, this);
+        return;
+      }
+    }
+    ep.pool.release(c, true);
+  }
+
+  @Override
+  public void onWritten() {
+    written = true;
+  }
+
+  @Override
+  public void onResponse(Rep rep) {
+    written = true;
+    wireEnd(rep, null);
+  }
+
+  @Override
+  public void onFailure(Throwable cause) {
+    wireEnd(null, cause);
+  }
+
+  private void wireEnd(Rep rep, Throwable cause) {
+    PooledConnection<Req, Rep> c = endWire();
+    if (c == null) {
+      return;
+    }
+    boolean late = awaiting;
+    // The connection stays unless it broke (an error answer or a refused request leave it).
+    ep.pool.release(c, cause == null || !c.dispatcher.isPoisoned());
+    Stack<Req, Rep> stack = call.stack;
+    if (late) {
+      stack.deadlines.lateAnswerHeard(this);
+      stack.lateAnswer(this, stack.ticker.nanoTime() - start, rep,
+          cause == null ? null : Failures.of(cause, ep.address, number, true));
+      return;
+    }
+    wireEnded(rep, cause == null ? null : Failures.of(cause, ep.address, number, written));
+  }
+
+  private void wireEnded(Rep rep, Throwable err) {
+    latency = call.stack.ticker.nanoTime() - start;
+    CompletableFuture<Rep> w = call.stack.attemptFilters == null ? null : wire();
+    if (w == null) {
+      callerEnded(rep, err);
+    } else if (err != null) {
+      w.completeExceptionally(err);
+    } else {
+      w.complete(rep);
+    }
+  }
+
+  /** Ends the wire part, once: returns its connection, or null if it had ended already. */
+  private synchronized PooledConnection<Req, Rep> endWire() {
+    if (wireDone) {
+      return null;
+    }
+    wireDone = true;
+    return conn;
+  }
+
+  private synchronized CompletableFuture<Rep> wire() {
+    return wire;
+  }
+
+  /** The outcome reached the stack (from the wire, or from the attempt filters). */
+  private void callerEnded(Rep rep, Throwable err) {
+    PooledConnection<Req, Rep> release;
+    synchronized (this) {
+      if (callerDone) {
+        return;
+      }
+      callerDone = true;
+      counts = conn != null || err instanceof ConnectFailedException;
+      release = detachWire(); // a filter answered before the wire did
+      if (latency < 0) {
+        latency = call.stack.ticker.nanoTime() - start;
+      }
+    }
+    if (release != null) {
+      ep.pool.release(release, !release.dispatcher.isPoisoned());
+    }
+    if (err instanceof CompletionException && err.getCause() != null) {
+      err = err.getCause();
+    }
+    call.stack.attemptEnded(this, rep, err);
+  }
+
+  /**
+   * The call ended without this attempt: as cancelled when {@code reason} is null (another
+   * attempt answered first), else failing with {@code reason} (deadline, close). A written
+   * request on a connection that keeps late answers stays there, awaiting its answer.
+   */
+  void abandon(Throwable reason) {
+    PooledConnection<Req, Rep> release;
+    CompletableFuture<Rep> w;
+    synchronized (this) {
+      if (callerDone) {
+        return;
+      }
+      callerDone = true;
+      lost = reason == null;
+      counts = written;
+      latency = call.stack.ticker.nanoTime() - start;
+      // only attempt filters see why (a cancelled attempt costs no exception without them)
+      abandoned = !lost ? reason : call.stack.attemptFilters == null ? null
+          : new AttemptCancelledException(ep.address, number, written);
+      release = detachWire();
+      w = wire;
+    }
+    if (release != null) {
+      ep.pool.release(release, !release.dispatcher.isPoisoned());
+    }
+    call.stack.attemptAbandoned(this, reason);
+    if (w != null && abandoned != null) {
+      w.completeExceptionally(abandoned);
+    }
+  }
+
+  /**
+   * Guarded by this. Leaves the wire to await its late answer, or gives it up; returns the
+   * connection to release, if any.
+   */
+  private PooledConnection<Req, Rep> detachWire() {
+    if (conn == null || wireDone) {
+      return null; // not sent (a connection that comes later is released), or already over
+    }
+    Stack<Req, Rep> stack = call.stack;
+    if (written && stack.lateAnswerWaitNanos > 0 && !stack.isClosed()
+        && conn.dispatcher.keepsLateAnswers()) {
+      awaiting = true;
+      deadline = stack.ticker.nanoTime() + stack.lateAnswerWaitNanos;
+      stack.deadlines.awaitLateAnswer(this);
+      return null;
+    }
+    wireDone = true;
+    conn.dispatcher.cancel(token);
+    return conn;
+  }
+
+  /**
+   * No late answer within the wait, or the client closes: the request ends now. Its connection,
+   * which a stalled request may mean is stuck, takes no new requests and closes once its last
+   * one ends.
+   */
+  void lateAnswerGivenUp() {
+    PooledConnection<Req, Rep> c = endWire();
+    if (c == null) {
+      return;
+    }
+    c.dispatcher.cancel(token);
+    ep.pool.release(c, false);
+    call.stack.lateAnswer(this, call.stack.ticker.nanoTime() - start, null, null);
+  }
+
+  @Override
+  public String toString() {
+    return "attempt " + number + " on " + ep.address;
+  }
+}

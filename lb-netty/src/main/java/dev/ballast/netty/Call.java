@@ -1,0 +1,269 @@
+package dev.ballast.netty;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+
+/**
+ * One call: the {@link CallContext} every module sees, its entry in the deadline wheel, and its
+ * attempts (each links to the one started before it, so the latest reaches them all).
+ *
+ * <p>A call ends in two steps. It is <em>decided</em> once: by a successful attempt, by the last
+ * failed attempt that is not retried, by its deadline or by the client closing; the other
+ * attempts still running are then abandoned. It is <em>delivered</em> once: the caller's future
+ * completes (on the completion executor when one is configured). Without call filters, delivery
+ * follows the decision at once; with them, the filters' own future is delivered, or the deadline
+ * is, whichever comes first.
+ */
+final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Req> {
+
+  @SuppressWarnings("rawtypes")
+  private static final AtomicIntegerFieldUpdater<Call> ATTEMPTS =
+      AtomicIntegerFieldUpdater.newUpdater(Call.class, "attempts");
+  @SuppressWarnings("rawtypes")
+  private static final AtomicIntegerFieldUpdater<Call> LIVE =
+      AtomicIntegerFieldUpdater.newUpdater(Call.class, "live");
+  @SuppressWarnings("rawtypes")
+  private static final AtomicReferenceFieldUpdater<Call, Attempt> LAST =
+      AtomicReferenceFieldUpdater.newUpdater(Call.class, Attempt.class, "last");
+  @SuppressWarnings("rawtypes")
+  private static final AtomicIntegerFieldUpdater<Call> STATE =
+      AtomicIntegerFieldUpdater.newUpdater(Call.class, "state");
+  private static final int DECIDED = 1;
+  private static final int DELIVERED = 2;
+
+  final Stack<Req, Rep> stack;
+  final Req request;
+  final CallOptions options;
+  final boolean idempotent;
+  final Duration timeout;
+  final long start;
+  /** The caller's future. */
+  final CompletableFuture<Rep> future = new CompletableFuture<>();
+  /** With call filters, what the stack completes for them; else null. */
+  CompletableFuture<Rep> core;
+  /** The request the attempts send: the caller's, or what the call filters passed down. */
+  volatile Req sent;
+  /** The latest attempt. */
+  volatile Attempt<Req, Rep> last;
+  /** The hedge timer, when one is armed. */
+  volatile Hedges.Timer hedgeTimer;
+  volatile int attempts;
+  volatile int hedges;
+  private volatile int live;
+  private volatile int state;
+  private volatile boolean succeeded;
+  private volatile Object[] attributes;
+
+  Call(Stack<Req, Rep> stack, Req request, CallOptions options, Duration timeout, long start,
+      long timeoutNanos) {
+    super(start + timeoutNanos);
+    this.stack = stack;
+    this.request = request;
+    this.options = options;
+    this.idempotent = options.isIdempotent() || stack.protocol.isIdempotent(request);
+    this.timeout = timeout;
+    this.start = start;
+  }
+
+  @Override
+  public Req request() {
+    return request;
+  }
+
+  @Override
+  public CallOptions options() {
+    return options;
+  }
+
+  @Override
+  public boolean isIdempotent() {
+    return idempotent;
+  }
+
+  @Override
+  public Duration timeout() {
+    return timeout;
+  }
+
+  @Override
+  public long deadlineNanos() {
+    return deadline;
+  }
+
+  @Override
+  public long remainingNanos() {
+    return deadline - stack.ticker.nanoTime();
+  }
+
+  @Override
+  public int attempts() {
+    return attempts;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T> T attribute(CallOptions.Key<T> key) {
+    Object[] a = attributes;
+    int i = a == null ? -1 : CallOptions.indexOf(a, key);
+    return i >= 0 ? (T) a[i + 1] : options.attribute(key);
+  }
+
+  @Override
+  public synchronized <T> void setAttribute(CallOptions.Key<T> key, T value) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    Object[] a = attributes == null ? new Object[0] : attributes;
+    int i = CallOptions.indexOf(a, key);
+    if (i < 0) {
+      i = a.length;
+      a = Arrays.copyOf(a, a.length + 2);
+      a[i] = key;
+    } else {
+      a = a.clone();
+    }
+    a[i + 1] = value;
+    attributes = a;
+  }
+
+  /** Numbers a new attempt; returns its number. */
+  int nextAttempt(boolean hedge) {
+    if (hedge) {
+      hedges++; // only the hedge timer's one attempt writes it
+    } else if (attempts == 0) {
+      attempts = 1; // no retry or hedge can start before the first attempt
+      return 1;
+    }
+    return ATTEMPTS.incrementAndGet(this);
+  }
+
+  /**
+   * Links a new attempt as the latest (a retry and a hedge may link at once); it runs for the
+   * caller until {@link #attemptEnded}.
+   */
+  void link(Attempt<Req, Rep> a) {
+    if (a.number == 1) {
+      live = 1; // nothing else starts, links or ends an attempt before the first is linked
+      last = a;
+      return;
+    }
+    LIVE.incrementAndGet(this);
+    Attempt<Req, Rep> prev;
+    do {
+      prev = last;
+      a.previous = prev;
+    } while (!LAST.compareAndSet(this, prev, a));
+  }
+
+  /** An attempt's part for the caller ended; returns how many still run. */
+  int attemptEnded() {
+    return LIVE.decrementAndGet(this);
+  }
+
+  /** Returns how many attempts run for the caller now. */
+  int live() {
+    return live;
+  }
+
+  boolean isDecided() {
+    return (state & DECIDED) != 0;
+  }
+
+  boolean succeeded() {
+    return succeeded;
+  }
+
+  /**
+   * Decides the call's outcome, once: {@code by} is the attempt that decided it (null for the
+   * deadline or a close), and every other attempt still running is abandoned: as cancelled when
+   * {@code othersFailure} is null (another attempt answered), else failing with it.
+   */
+  boolean decide(Rep rep, Throwable err, Attempt<Req, Rep> by, Throwable othersFailure) {
+    CompletableFuture<Rep> filtered = core;
+    // without call filters the decision is the delivery: one state change for both
+    if (!set(filtered == null ? DECIDED | DELIVERED : DECIDED)) {
+      return false;
+    }
+    Classification c = by == null ? null : by.classification();
+    succeeded = by != null ? c != null && c.isSuccess() : err == null;
+    for (Attempt<Req, Rep> a = last; a != null; a = a.previous) {
+      if (a != by) {
+        a.abandon(othersFailure);
+      }
+    }
+    stack.decided(this, by);
+    if (filtered == null) {
+      delivered(rep, err);
+    } else if (err != null) {
+      filtered.completeExceptionally(err);
+    } else {
+      filtered.complete(rep);
+    }
+    return true;
+  }
+
+  /** Ends the call with {@code t} now (deadline, close), whatever its filters do. */
+  void end(BallastException t) {
+    decide(null, t, null, t);
+    deliver(null, t);
+  }
+
+  /** The deadline passed (called by the wheel's sweep). */
+  void expire() {
+    Attempt<Req, Rep> a = last;
+    end(new DeadlineExceededException(timeout, a == null ? null : a.ep.address, attempts,
+        a != null && a.written));
+  }
+
+  /** Completes the caller's future, once. */
+  void deliver(Rep rep, Throwable err) {
+    if (set(DELIVERED)) {
+      delivered(rep, err);
+    }
+  }
+
+  private void delivered(Rep rep, Throwable err) {
+    stack.delivered(this, err == null && succeeded);
+    Executor executor = stack.completionExecutor;
+    if (executor == null) {
+      complete(rep, err);
+      return;
+    }
+    try {
+      executor.execute(() -> complete(rep, err));
+    } catch (RejectedExecutionException e) {
+      complete(rep, err);
+    }
+  }
+
+  private void complete(Rep rep, Throwable err) {
+    if (err != null) {
+      future.completeExceptionally(err);
+    } else {
+      future.complete(rep);
+    }
+  }
+
+  /** Sets the bits, unless one of them is set already. */
+  private boolean set(int bits) {
+    for (;;) {
+      int s = state;
+      if ((s & bits) != 0) {
+        return false;
+      }
+      if (STATE.compareAndSet(this, s, s | bits)) {
+        return true;
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "call of " + request + " (" + attempts + " attempts)";
+  }
+}

@@ -1,0 +1,122 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Ticker;
+import dev.ballast.netty.internal.Dispatcher;
+import dev.ballast.netty.internal.Protocol;
+import dev.ballast.netty.internal.Transport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.NetUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.random.RandomGenerator;
+
+/**
+ * Opens the connections of one endpoint's pool: a Netty bootstrap with the protocol's pipeline,
+ * to the endpoint's address resolved off the event loops. An IP literal needs no lookup; a host
+ * name is resolved by the JDK (which blocks, and caches for {@code networkaddress.cache.ttl}) on
+ * a small shared pool of daemon threads, again for every connect, so that connections follow
+ * the name's records and no event loop ever waits for DNS.
+ */
+final class Connector<Req, Rep> {
+
+  // At most 4 lookups at once for the whole process; idle threads end after 60 s.
+  private static final ThreadPoolExecutor RESOLVER = new ThreadPoolExecutor(4, 4, 60,
+      TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+      new DefaultThreadFactory("ballast-resolver", true));
+
+  static {
+    RESOLVER.allowCoreThreadTimeOut(true);
+  }
+
+  private final Endpoint endpoint;
+  private final PoolConfig config;
+  private final Bootstrap bootstrap;
+  private final Ticker ticker;
+  private final RandomGenerator random;
+  private final InetSocketAddress literal; // null for a host name
+
+  Connector(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
+      EventLoopGroup group, Ticker ticker, RandomGenerator random) {
+    this.endpoint = endpoint;
+    this.config = config;
+    this.ticker = ticker;
+    this.random = random;
+    byte[] ip = NetUtil.createByteArrayFromIpAddressString(endpoint.host());
+    this.literal = ip == null ? null : new InetSocketAddress(address(ip), endpoint.port());
+    this.bootstrap = Transport.configure(new Bootstrap(),
+            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
+        .group(group)
+        .handler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            protocol.init(ch.pipeline());
+          }
+        });
+  }
+
+  private static InetAddress address(byte[] ip) {
+    try {
+      return InetAddress.getByAddress(ip); // no lookup: the bytes are the address
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException("address bytes: " + ip.length, e);
+    }
+  }
+
+  /**
+   * Opens one connection; {@code done} hears it (with its lifetime set), or the failure, on an
+   * event loop or a resolver thread.
+   */
+  void open(BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+    if (literal != null) {
+      connect(literal, done);
+      return;
+    }
+    CompletableFuture.supplyAsync(
+            () -> new InetSocketAddress(endpoint.host(), endpoint.port()), RESOLVER)
+        .whenComplete((address, e) -> {
+          if (e != null) {
+            done.accept(null, e);
+          } else if (address.isUnresolved()) {
+            done.accept(null, new java.net.UnknownHostException(endpoint.host()));
+          } else {
+            connect(address, done);
+          }
+        });
+  }
+
+  @SuppressWarnings("unchecked")
+  private void connect(InetSocketAddress address,
+      BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+    ChannelFuture f = bootstrap.connect(address);
+    f.addListener(x -> {
+      if (!f.isSuccess()) {
+        done.accept(null, f.cause());
+        return;
+      }
+      Channel ch = f.channel();
+      long now = ticker.nanoTime();
+      done.accept(new PooledConnection<>(ch, ch.pipeline().get(Dispatcher.class), now,
+          expiry(now)), null);
+    });
+  }
+
+  private long expiry(long now) {
+    long life = config.maxLifetime().toNanos();
+    if (life <= 0) {
+      return Long.MAX_VALUE;
+    }
+    double jitter = config.lifetimeJitter() * random.nextDouble();
+    return now + (long) (life * (1 - jitter));
+  }
+}

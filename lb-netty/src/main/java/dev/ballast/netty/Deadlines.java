@@ -1,0 +1,79 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Ticker;
+import dev.ballast.netty.internal.SharedSweeper;
+import io.netty.channel.EventLoopGroup;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The deadline module: every call in flight sits in a timing wheel until it ends, and fails with
+ * {@link DeadlineExceededException} when its deadline passes; requests whose caller gave up
+ * await their late answer in a second wheel until the late-answer wait ends. A sweep every 5 ms
+ * over wheels of 1024 buckets (5.12 s per turn; longer deadlines wait in their bucket for later
+ * turns), on a timer shared by every client on the same event loop.
+ */
+final class Deadlines<Req, Rep> {
+
+  static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  private final Ticker ticker;
+  private final DeadlineWheel<Call<Req, Rep>> calls;
+  private final DeadlineWheel<Attempt<Req, Rep>> lateAnswers;
+  private SharedSweeper.Registration sweeper;
+
+  Deadlines(Ticker ticker) {
+    this.ticker = ticker;
+    long now = ticker.nanoTime();
+    this.calls = new DeadlineWheel<>(TICK_NANOS, 1024, now);
+    this.lateAnswers = new DeadlineWheel<>(TICK_NANOS, 1024, now);
+  }
+
+  /** Starts sweeping (last in the client's constructor, so that a failed one leaves none). */
+  void start(EventLoopGroup group) {
+    sweeper = SharedSweeper.register(group.next(), TICK_NANOS, () -> {
+      long now = ticker.nanoTime();
+      calls.sweep(now, Call::expire);
+      lateAnswers.sweep(now, Attempt::lateAnswerGivenUp);
+    });
+  }
+
+  void add(Call<Req, Rep> call) {
+    calls.add(call);
+  }
+
+  void remove(Call<Req, Rep> call) {
+    calls.remove(call);
+  }
+
+  /** The attempt's caller gave up; its deadline is set to the end of the late-answer wait. */
+  void awaitLateAnswer(Attempt<Req, Rep> a) {
+    lateAnswers.add(a);
+  }
+
+  void lateAnswerHeard(Attempt<Req, Rep> a) {
+    lateAnswers.remove(a);
+  }
+
+  int calls() {
+    return calls.size();
+  }
+
+  int lateAnswers() {
+    return lateAnswers.size();
+  }
+
+  /** Stops sweeping and returns the calls still in flight. */
+  Iterable<Call<Req, Rep>> stop() {
+    sweeper.close();
+    return calls.all();
+  }
+
+  /** Ends every awaited late answer now. */
+  void giveUpLateAnswers() {
+    for (Attempt<Req, Rep> a : lateAnswers.all()) {
+      if (lateAnswers.remove(a)) {
+        a.lateAnswerGivenUp();
+      }
+    }
+  }
+}

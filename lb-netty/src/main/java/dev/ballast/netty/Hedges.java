@@ -1,0 +1,137 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Ticker;
+import dev.ballast.netty.internal.SharedSweeper;
+import io.netty.channel.EventLoopGroup;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The hedging module (see {@link Hedging}): arms a timer when an idempotent call's first attempt
+ * starts; when the timer fires while that call still waits for an answer and has never been
+ * hedged, it starts a second attempt on a different endpoint if the hedge budget allows. Timers
+ * are entries of a timing wheel swept every millisecond on a shared timer (of the client's
+ * ticker, so tests move time themselves); the percentile delay is recomputed every 100 ms.
+ */
+final class Hedges<Req, Rep> {
+
+  private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+  private static final long PERCENTILE_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /** A call's hedge timer. */
+  static final class Timer extends DeadlineWheel.Entry {
+    final Call<?, ?> call;
+
+    Timer(Call<?, ?> call, long at) {
+      super(at);
+      this.call = call;
+    }
+  }
+
+  private final Stack<Req, Rep> stack;
+  private final Hedging config;
+  private final Ticker ticker;
+  private final RetryBudget budget;
+  private final LatencyWindow window; // null for a fixed delay
+  private final DeadlineWheel<Timer> timers;
+  private final LongAdder sent = new LongAdder();
+  private final LongAdder won = new LongAdder();
+  private long lastPercentile;
+  private SharedSweeper.Registration sweeper;
+
+  Hedges(Stack<Req, Rep> stack, Hedging config, Ticker ticker) {
+    this.stack = stack;
+    this.config = config;
+    this.ticker = ticker;
+    this.budget = RetryBudget.create(Duration.ofSeconds(10), 0, config.budget(), ticker);
+    long now = ticker.nanoTime();
+    this.window = config.delayNanos() >= 0 ? null
+        : new LatencyWindow(config.percentile(), TimeUnit.SECONDS.toNanos(10), now);
+    this.timers = new DeadlineWheel<>(TICK_NANOS, 1024, now);
+    this.lastPercentile = now;
+  }
+
+  void start(EventLoopGroup group) {
+    sweeper = SharedSweeper.register(group.next(), TICK_NANOS, this::sweep);
+  }
+
+  void stop() {
+    sweeper.close();
+  }
+
+  long sent() {
+    return sent.sum();
+  }
+
+  long won() {
+    return won.sum();
+  }
+
+  void callStarted() {
+    budget.deposit();
+  }
+
+  /** Returns the delay a call starting now gets, or -1 for none (no percentile yet). */
+  long delayNanos() {
+    return window == null ? config.delayNanos() : window.percentileNanos();
+  }
+
+  /** The call's first attempt started: arms the timer for idempotent calls. */
+  void firstAttemptStarted(Call<Req, Rep> call, Attempt<Req, Rep> first) {
+    if (!call.idempotent) {
+      return;
+    }
+    long delay = delayNanos();
+    if (delay < 0 || first.start + delay - call.deadline >= 0) {
+      return;
+    }
+    Timer t = new Timer(call, first.start + delay);
+    call.hedgeTimer = t;
+    timers.add(t);
+  }
+
+  /** Takes a hedge from the budget, once the balancer found a different endpoint for it. */
+  boolean tryHedge() {
+    if (!budget.tryWithdraw()) {
+      return false;
+    }
+    sent.increment();
+    stack.metrics.hedge();
+    return true;
+  }
+
+  /** The call was decided: its timer goes, and a success counts for the percentile. */
+  void decided(Call<Req, Rep> call, Attempt<Req, Rep> by, long now) {
+    Timer t = call.hedgeTimer;
+    if (t != null) {
+      timers.remove(t);
+    }
+    if (by == null || !call.succeeded()) {
+      return;
+    }
+    if (window != null) {
+      window.record(now - call.start);
+    }
+    if (by.hedge) {
+      won.increment();
+      stack.metrics.hedgeWon();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void sweep() {
+    long now = ticker.nanoTime();
+    timers.sweep(now, t -> fire((Call<Req, Rep>) t.call));
+    if (window != null && now - lastPercentile >= PERCENTILE_EVERY_NANOS) {
+      lastPercentile = now;
+      window.update(now);
+    }
+  }
+
+  private void fire(Call<Req, Rep> call) {
+    if (!call.isDecided() && call.live() > 0 && call.hedges == 0) {
+      stack.startAttempt(call, true);
+    }
+  }
+}
