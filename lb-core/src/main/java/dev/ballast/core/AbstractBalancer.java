@@ -46,7 +46,8 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   /**
    * Builds the snapshot, for algorithms that also read the endpoints' names or labels: while it
    * runs, a kept node still holds its previous endpoint, and {@code endpoints[i]} is node i's new
-   * one.
+   * one ({@code endpoints} is null for validated nodes given to a balancer that is no hash
+   * balancer).
    */
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
     return snapshot(nodes, weights);
@@ -222,7 +223,13 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
         if (nodes.length > 0) {
           b.checkAlgorithm(nodes[0]);
         }
-        b.snapshot = nodes.length == 0 ? new EmptySnapshot<>(b.name) : b.snapshot(nodes, weights);
+        // the hash balancers build from the members' endpoints (names, labels): only they get them
+        Endpoint[] es = b instanceof AbstractHashBalancer ? new Endpoint[nodes.length] : null;
+        for (int i = 0; es != null && i < nodes.length; i++) {
+          es[i] = nodes[i].endpoint();
+        }
+        b.snapshot =
+            nodes.length == 0 ? new EmptySnapshot<>(b.name) : b.snapshot(nodes, weights, es);
       }
     }
   }

@@ -487,6 +487,25 @@ class SubsetSelectorTest {
   }
 
   @Test
+  void keyPickingChildBalancersAreMadeFromTheirSubsetsEndpoints() {
+    // a ring, continuum or table is built from the members' endpoints (names, labels), which a
+    // child made from validated nodes must get too
+    for (Algorithm algorithm : List.of(Algorithm.RING_HASH, Algorithm.KETAMA, Algorithm.MAGLEV)) {
+      SubsetSelector<String> s = builder().algorithm(algorithm).build();
+      s.update(THREE, Endpoint::address);
+      assertThat(pickMany(s, RequestLabels.of("zone", "a"), 20))
+          .as(algorithm.toString()).containsOnly("10.0.0.1:80", "10.0.0.2:80");
+      s.apply(List.of(THREE.get(2).withLabels(Map.of("zone", "a", "version", "1"))), List.of(),
+          Endpoint::address);
+      assertThat(pickMany(s, RequestLabels.of("zone", "a"), 20)).as(algorithm.toString())
+          .containsAnyOf("10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80")
+          .isSubsetOf("10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80");
+      assertThat(pickMany(s, RequestLabels.of("zone", "a", "version", "1"), 10))
+          .as(algorithm.toString()).isSubsetOf("10.0.0.1:80", "10.0.0.3:80");
+    }
+  }
+
+  @Test
   void aClosedSubsetDoesNotFallBack() {
     SubsetSelector<String> s = builder().fallbackPolicy(FallbackPolicy.ANY_ENDPOINT).build();
     s.update(THREE, Endpoint::address);
