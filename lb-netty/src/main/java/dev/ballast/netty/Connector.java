@@ -54,12 +54,12 @@ final class Connector<Req, Rep> {
     this.random = random;
     byte[] ip = NetUtil.createByteArrayFromIpAddressString(endpoint.host());
     this.literal = ip == null ? null : new InetSocketAddress(address(ip), endpoint.port());
-    this.bootstrap = Transport.configure(new Bootstrap(),
+    this.bootstrap = Transport.configure(new Bootstrap(), group,
             (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
-        .group(group)
         .handler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
+            Transport.keepQuickAck(ch);
             protocol.init(ch.pipeline());
           }
         });

@@ -145,8 +145,7 @@ public final class FramedServer implements AutoCloseable {
     int maxFrameSize = b.maxFrameSize;
     long maxHeldBytes = b.maxHeldBytes;
     FrameEncoder encoder = new FrameEncoder(maxFrameSize);
-    ServerBootstrap sb = Transport.configure(new ServerBootstrap())
-        .group(b.group)
+    ServerBootstrap sb = Transport.configure(new ServerBootstrap(), b.group)
         .childOption(ChannelOption.ALLOCATOR, b.allocator)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
