@@ -80,7 +80,7 @@ class TransportTest {
 
   private static ConnectionPool<byte[], byte[]> pool(Endpoint endpoint) {
     return new ConnectionPool<>(endpoint, PoolConfig.builder().build(),
-        new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, 16), Transport.sharedGroup(),
+        new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, 16, null), Transport.sharedGroup(),
         System::nanoTime, new SplittableRandom(1));
   }
 
