@@ -39,11 +39,15 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
     int a = -1;
     int b = -1;
     if (ramp != null) {
-      // Both draws from one 64-bit number, 32 bits each; the same node twice (about 1 in N)
-      // falls back to the uniform draw.
+      // Both draws from one 64-bit number, 32 bits each. The same node twice draws b again
+      // (a uniform draw of both instead would often pair two ramping nodes, one then picked);
+      // still the same after three more, the uniform draw.
       long r = random.nextLong();
       a = ramp.draw(r >>> 32);
       b = ramp.draw(r & 0xFFFFFFFFL);
+      for (int i = 0; i < 3 && b == a; i++) {
+        b = ramp.draw(random.nextLong() >>> 32);
+      }
       if (b == a) {
         b = -1;
       }

@@ -128,6 +128,27 @@ class SlowStartTest {
     assertThat(heldPending(b, 2000)).isBetween(999, 1001);
   }
 
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"LEAST_LOADED", "P2C_PEAK_EWMA"})
+  void rampingEndpointsGetAboutTheirRampShareUnderP2c(Algorithm algorithm) {
+    // Ten endpoints, ten more joining at a 1% floor, all idle. Candidates drawn by ramp percent
+    // send the ramping ones their ramp share, about 1 pick in 100 (least loaded: idle costs tie
+    // and the first candidate wins), or about 1 in 10,000 (peak EWMA: a ramping node's cost is
+    // divided by its 1%, so it wins only against another). Drawing both candidates uniformly
+    // whenever the weighted draws coincide (1 pick in 10) would add about 1 in 40 or 1 in 20.
+    Balancer<Integer> b = algorithm.create(config(WINDOW, 0.5, 1));
+    List<Endpoint> all = endpoints(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+    b.update(all.subList(0, 10), all::indexOf);
+    b.update(all, all::indexOf);
+    int ramping = 0;
+    for (int i = 0; i < 20_000; i++) {
+      Node<Integer> n = b.pick();
+      ramping += n.value() >= 10 ? 1 : 0;
+      n.cancel();
+    }
+    assertThat(ramping).isLessThan(algorithm == Algorithm.LEAST_LOADED ? 300 : 40);
+  }
+
   @Test
   void theRampIsNotUndoneByAnUnmeasuredEndpointsDefaultRtt() {
     // Nine endpoints measured at 100 ms; a joining one sits at the 30 ms default RTT, lower than
