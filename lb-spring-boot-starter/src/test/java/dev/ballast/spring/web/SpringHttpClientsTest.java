@@ -3,6 +3,7 @@ package dev.ballast.spring.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.netty.ConnectFailedException;
 import dev.ballast.netty.DeadlineExceededException;
 import dev.ballast.netty.testing.Nginx;
 import dev.ballast.netty.testing.RawServer;
@@ -75,7 +76,11 @@ class SpringHttpClientsTest {
             "ballast.clients.stalled.protocol=http",
             "ballast.clients.stalled.timeout=1s",
             "ballast.clients.stalled.late-answer-wait=0s",
-            "ballast.clients.stalled.endpoints[0]=" + silent.endpoint())
+            "ballast.clients.stalled.endpoints[0]=" + silent.endpoint(),
+            // Port 1 on loopback: nothing listens, the connection is refused at once.
+            "ballast.clients.refused.protocol=http",
+            "ballast.clients.refused.max-attempts=1",
+            "ballast.clients.refused.endpoints[0]=127.0.0.1:1")
         .run();
     restClient = context.getBean(RestClient.Builder.class).build();
     webClient = context.getBean(WebClient.Builder.class).build();
@@ -145,6 +150,20 @@ class SpringHttpClientsTest {
         .hasMessageContaining("Ballast client stalled")
         .cause().isInstanceOfSatisfying(DeadlineExceededException.class,
             e -> assertThat(e.timeout()).isEqualTo(Duration.ofSeconds(1)));
+  }
+
+  @Test
+  void aConnectFailureIsSpringsRequestFailureWithBallastsAsCause() {
+    assertThatThrownBy(() -> restClient.get().uri("http://refused/").retrieve()
+        .toBodilessEntity())
+        .isInstanceOf(ResourceAccessException.class)
+        .hasMessageContaining("through Ballast client refused")
+        .hasCauseInstanceOf(ConnectFailedException.class);
+    assertThatThrownBy(() -> webClient.get().uri("http://refused/").retrieve()
+        .toBodilessEntity().block(WAIT))
+        .isInstanceOf(WebClientRequestException.class)
+        .hasMessageContaining("through Ballast client refused")
+        .hasCauseInstanceOf(ConnectFailedException.class);
   }
 
   @Test
