@@ -42,7 +42,8 @@ import reactor.core.publisher.Mono;
  * fails in Ballast (deadline, no endpoint, connect) ends in a {@link WebClientRequestException}
  * whose message names the client, with Ballast's exception as its cause. The request attribute
  * {@link BallastClientHttpRequestFactory#TIMEOUT_ATTRIBUTE} (a {@code Duration}) replaces the
- * client's timeout for one call.
+ * client's timeout for one call, and {@link BallastClientHttpRequestFactory#KEY_ATTRIBUTE} gives
+ * it a key for a balancer that picks by key.
  */
 public final class BallastClientHttpConnector implements ClientHttpConnector {
 

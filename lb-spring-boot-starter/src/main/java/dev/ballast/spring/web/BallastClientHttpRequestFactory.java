@@ -35,7 +35,8 @@ import org.springframework.web.client.ResourceAccessException;
  * that names the client, with Ballast's exception as its cause. The request attribute {@link
  * #TIMEOUT_ATTRIBUTE} (a {@code Duration}) replaces the client's timeout for one call:
  * {@code restClient.get().uri("http://orders/items").attribute(TIMEOUT_ATTRIBUTE,
- * Duration.ofMillis(300))}.
+ * Duration.ofMillis(300))}; {@link #KEY_ATTRIBUTE} gives it a key, for a balancer that picks by
+ * key.
  */
 public final class BallastClientHttpRequestFactory implements ClientHttpRequestFactory {
 
@@ -44,6 +45,13 @@ public final class BallastClientHttpRequestFactory implements ClientHttpRequestF
    * java.time.Duration}; without it the client's {@code timeout} applies.
    */
   public static final String TIMEOUT_ATTRIBUTE = "dev.ballast.timeout";
+
+  /**
+   * The request attribute that gives the call its key (a {@code String}), for a client whose
+   * balancer picks by key ({@code ring-hash}, {@code ketama}, {@code maglev}): every call of a key
+   * goes to the same endpoint while it is open. Without it such a balancer gets no key.
+   */
+  public static final String KEY_ATTRIBUTE = "dev.ballast.key";
 
   private final Map<String, BallastClient<HttpRequest, HttpResponse>> clients;
   private final ClientHttpRequestFactory others;

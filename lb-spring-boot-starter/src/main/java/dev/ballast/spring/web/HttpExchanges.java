@@ -50,15 +50,29 @@ final class HttpExchanges {
         request = request.addHeader(h.getKey(), v);
       }
     }
+    return client.call(request, options(attributes));
+  }
+
+  /** Returns the call's options from the request's attributes: its deadline and its key. */
+  private static CallOptions options(Map<String, Object> attributes) {
+    CallOptions options = CallOptions.DEFAULT;
     Object timeout = attributes.get(BallastClientHttpRequestFactory.TIMEOUT_ATTRIBUTE);
-    if (timeout == null) {
-      return client.call(request);
+    if (timeout != null) {
+      if (!(timeout instanceof Duration d)) {
+        throw new IllegalArgumentException("attribute " + BallastClientHttpRequestFactory
+            .TIMEOUT_ATTRIBUTE + ": " + timeout + " (expected: a java.time.Duration)");
+      }
+      options = options.withTimeout(d);
     }
-    if (!(timeout instanceof Duration d)) {
-      throw new IllegalArgumentException("attribute " + BallastClientHttpRequestFactory
-          .TIMEOUT_ATTRIBUTE + ": " + timeout + " (expected: a java.time.Duration)");
+    Object key = attributes.get(BallastClientHttpRequestFactory.KEY_ATTRIBUTE);
+    if (key != null) {
+      if (!(key instanceof String k)) {
+        throw new IllegalArgumentException("attribute " + BallastClientHttpRequestFactory
+            .KEY_ATTRIBUTE + ": " + key + " (expected: a String)");
+      }
+      options = options.withKey(k);
     }
-    return client.call(request, CallOptions.DEFAULT.withTimeout(d));
+    return options;
   }
 
   /** Returns Ballast's header fields as Spring's, names and repeats kept. */

@@ -77,6 +77,11 @@ class SpringHttpClientsTest {
             "ballast.clients.stalled.timeout=1s",
             "ballast.clients.stalled.late-answer-wait=0s",
             "ballast.clients.stalled.endpoints[0]=" + silent.endpoint(),
+            "ballast.clients.keyed.protocol=http",
+            "ballast.clients.keyed.balancer=ring-hash",
+            "ballast.clients.keyed.endpoints[0]=" + a.endpoint(),
+            "ballast.clients.keyed.endpoints[1]=" + b.endpoint(),
+            "ballast.clients.keyed.endpoints[2]=" + c.endpoint(),
             // Port 1 on loopback: nothing listens, the connection is refused at once.
             "ballast.clients.refused.protocol=http",
             "ballast.clients.refused.max-attempts=1",
@@ -179,6 +184,24 @@ class SpringHttpClientsTest {
         .retrieve().bodyToMono(String.class).block(WAIT))
         .cause().isInstanceOfSatisfying(DeadlineExceededException.class,
             e -> assertThat(e.timeout()).isEqualTo(shorter));
+  }
+
+  @Test
+  void aRequestAttributeGivesTheCallItsKey() {
+    Map<String, Integer> answers = new HashMap<>();
+    for (int i = 0; i < 20; i++) {
+      String key = "user-" + (i % 2);
+      String viaRest = restClient.get().uri("http://keyed/")
+          .attribute(BallastClientHttpRequestFactory.KEY_ATTRIBUTE, key)
+          .retrieve().body(String.class);
+      String viaWeb = webClient.get().uri("http://keyed/")
+          .attribute(BallastClientHttpRequestFactory.KEY_ATTRIBUTE, key)
+          .retrieve().bodyToMono(String.class).block(WAIT);
+      assertThat(viaWeb).isEqualTo(viaRest);
+      answers.merge(key + "->" + viaRest, 1, Integer::sum);
+    }
+    // Each key always reached one backend, through either client.
+    assertThat(answers).hasSize(2).containsValues(10, 10);
   }
 
   @Test
