@@ -77,6 +77,27 @@ class TlsTest {
   }
 
   @Test
+  void aClientCertificateIsPresentedWhenTheServerAsksForOne() throws Exception {
+    // nginx requires a client certificate signed by (here: being) the test certificate.
+    try (Nginx nginx = Nginx.builder().tls(localhost).body("client $ssl_client_verify")
+            .directive("ssl_verify_client on;")
+            .directive("ssl_client_certificate " + localhost.certificate() + ";").start();
+        BallastClient<HttpRequest, HttpResponse> withCert = BallastClient.http()
+            .endpoints(List.of(Endpoint.of("localhost", nginx.endpoint().port())))
+            .tls(TlsConfig.builder().trustCertificates(localhost.certificate())
+                .keyPair(localhost.certificate(), localhost.privateKey()).build()).build();
+        BallastClient<HttpRequest, HttpResponse> without = BallastClient.http()
+            .endpoints(List.of(Endpoint.of("localhost", nginx.endpoint().port())))
+            .tls(trustingTheTestCertificate()).build()) {
+      HttpResponse r = withCert.call(HttpRequest.get("/")).get(10, TimeUnit.SECONDS);
+      assertThat(r.status() + " " + r.bodyText()).isEqualTo("200 client SUCCESS");
+      // nginx answers 400 "No required SSL certificate was sent"
+      HttpResponse refused = without.call(HttpRequest.get("/")).get(10, TimeUnit.SECONDS);
+      assertThat(refused.status()).isEqualTo(400);
+    }
+  }
+
+  @Test
   void aWrongHostNameFailsWithATypedErrorNamingTheEndpoint() throws Exception {
     // The certificate names localhost; the endpoint is written 127.0.0.1.
     try (Nginx nginx = Nginx.builder().tls(localhost).body("secret").start();

@@ -131,7 +131,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
   public long send(HttpRequest request, Exchange<HttpResponse> exchange) {
     long token = tokens.incrementAndGet();
     if (isPoisoned()) {
-      exchange.onFailure(new ClosedChannelException());
+      exchange.onFailure(notSent(null));
       return token;
     }
     writes.add(new Stream(request, exchange, token));
@@ -156,7 +156,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
   private boolean write(Stream s) {
     Http2Connection.Endpoint<?> local = h2.connection().local();
     if (isPoisoned()) {
-      s.exchange.onFailure(new ClosedChannelException()); // never written: retried elsewhere
+      s.exchange.onFailure(notSent(null)); // never written: retried elsewhere
       return false;
     }
     if (!local.canOpenStream()) { // the server lowered its limit below the streams open
@@ -228,10 +228,21 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
     ctx.fireChannelInactive();
   }
 
+  /**
+   * Why a request that got no stream fails: after the server's GOAWAY it is {@linkplain Refused
+   * refused} (retried at once, whatever its method), else the connection's failure or closing.
+   */
+  private Throwable notSent(Throwable cause) {
+    if (goAwayLastStreamId >= 0) {
+      return new Refused("not sent: the server is closing the connection (GOAWAY)");
+    }
+    return cause != null ? cause : new ClosedChannelException();
+  }
+
   private void failAll(Throwable cause) {
     settings.tryFailure(cause);
     for (Stream s; (s = writes.poll()) != null; ) {
-      s.exchange.onFailure(cause);
+      s.exchange.onFailure(notSent(cause));
     }
     for (Stream s : new ArrayList<>(byId.values())) {
       remove(s.id);
