@@ -68,11 +68,11 @@ final class Connector<Req, Rep> {
     this.readyTimeoutNanos = config.connectTimeout().toNanos();
     int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis());
     SslContext tls = protocol.tls();
-    this.bootstrap = Transport.configure(new Bootstrap(), timeoutMillis)
-        .group(group)
+    this.bootstrap = Transport.configure(new Bootstrap(), group, timeoutMillis)
         .handler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
+            Transport.keepQuickAck(ch); // first: it sees the socket's reads, TLS or not
             if (tls != null) {
               SslHandler h = tls.newHandler(ch.alloc(), endpoint.host(), endpoint.port());
               h.setHandshakeTimeoutMillis(timeoutMillis);

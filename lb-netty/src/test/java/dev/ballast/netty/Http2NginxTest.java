@@ -11,8 +11,10 @@ import dev.ballast.netty.testing.Certificates;
 import dev.ballast.netty.testing.HttpUpstream;
 import dev.ballast.netty.testing.Nginx;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +30,21 @@ import org.junit.jupiter.api.Test;
  * ALPN; many streams on one connection; GOAWAY under load; failing backends.
  */
 class Http2NginxTest {
+
+  private final Deque<AutoCloseable> running = new ArrayDeque<>();
+
+  /** Closes the servers a test started, the last first. */
+  @AfterEach
+  void stopServers() throws Exception {
+    while (!running.isEmpty()) {
+      running.pop().close();
+    }
+  }
+
+  private <T extends AutoCloseable> T started(T server) {
+    running.push(server);
+    return server;
+  }
 
   private static BallastClient.Builder<HttpRequest, HttpResponse> client(
       List<Endpoint> endpoints) {
@@ -100,6 +118,15 @@ class Http2NginxTest {
       assertThat(answers).isEqualTo(Map.of(
           "200 HTTP/2.0 https localhost:" + nginx.endpoint().port(), 50));
       assertThat(client.stats().get(0).connections()).isEqualTo(1);
+      // the same server reached as 127.0.0.1, which its certificate does not name
+      try (BallastClient<HttpRequest, HttpResponse> wrongName = client(
+          List.of(nginx.endpoint())).maxAttempts(1)
+          .tls(TlsConfig.builder().trustCertificates(localhost.certificate()).build())
+          .build()) {
+        assertThat(callAll(wrongName, List.of(HttpRequest.get("/")))).containsOnlyKeys(
+            "TlsHandshakeException: TLS handshake failed: No subject alternative names matching IP"
+            + " address 127.0.0.1 found [endpoint " + nginx.endpoint().address() + ", attempt 1]");
+      }
     }
   }
 
@@ -145,114 +172,83 @@ class Http2NginxTest {
     // nginx says GOAWAY after 40 requests on a connection; streams above its last stream id
     // were not processed and go again, on a new connection, POSTs included.
     List<Nginx> servers = new ArrayList<>();
-    try {
-      for (int i = 0; i < 2; i++) {
-        servers.add(Nginx.builder().http2().directive("keepalive_requests 40;").body("done")
-            .start());
+    for (int i = 0; i < 2; i++) {
+      servers.add(started(Nginx.builder().http2().directive("keepalive_requests 40;")
+          .body("done").start()));
+    }
+    try (BallastClient<HttpRequest, HttpResponse> client = client(
+        servers.stream().map(Nginx::endpoint).toList()).build()) {
+      int calls = 400;
+      List<HttpRequest> requests = new ArrayList<>();
+      for (int i = 0; i < calls; i++) {
+        requests.add(HttpRequest.post("/order/" + i, "order " + i));
       }
-      try (BallastClient<HttpRequest, HttpResponse> client = client(
-          servers.stream().map(Nginx::endpoint).toList()).build()) {
-        int calls = 400;
-        List<HttpRequest> requests = new ArrayList<>();
-        for (int i = 0; i < calls; i++) {
-          requests.add(HttpRequest.post("/order/" + i, "order " + i));
-        }
-        assertThat(callAll(client, requests)).isEqualTo(Map.of("200 done", calls));
-        long processed = servers.get(0).requests() + servers.get(1).requests();
-        System.out.printf("h2 GOAWAY: %d calls, %d processed, %d retried as refused%n", calls,
-            processed, client.callStats().retries());
-        assertThat(processed).isEqualTo(calls); // none lost, none run twice
-        assertThat(client.callStats().retries()).isPositive(); // GOAWAYs refused some streams
-      }
-    } finally {
-      for (Nginx n : servers) {
-        n.close();
-      }
+      assertThat(callAll(client, requests)).isEqualTo(Map.of("200 done", calls));
+      long processed = servers.get(0).requests() + servers.get(1).requests();
+      System.out.printf("h2 GOAWAY: %d calls, %d processed, %d retried as refused%n", calls,
+          processed, client.callStats().retries());
+      assertThat(processed).isEqualTo(calls); // none lost, none run twice
+      assertThat(client.callStats().retries()).isPositive(); // GOAWAYs refused some streams
     }
   }
 
   @Test
   void weightsAreHonouredOverH2() throws Exception {
     List<Nginx> servers = new ArrayList<>();
-    try {
-      List<Endpoint> endpoints = new ArrayList<>();
-      for (int w = 1; w <= 3; w++) {
-        Nginx n = Nginx.builder().http2().body("ok").start();
-        servers.add(n);
-        endpoints.add(Endpoint.of("127.0.0.1", n.endpoint().port(), w, Map.of()));
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int w = 1; w <= 3; w++) {
+      Nginx n = started(Nginx.builder().http2().body("ok").start());
+      servers.add(n);
+      endpoints.add(Endpoint.of("127.0.0.1", n.endpoint().port(), w, Map.of()));
+    }
+    try (BallastClient<HttpRequest, HttpResponse> client = client(endpoints)
+        .balancer(Algorithm.VNSWRR).build()) {
+      for (int i = 0; i < 600; i++) {
+        assertThat(client.call(HttpRequest.get("/")).get(30, TimeUnit.SECONDS).status())
+            .isEqualTo(200);
       }
-      try (BallastClient<HttpRequest, HttpResponse> client = client(endpoints)
-          .balancer(Algorithm.VNSWRR).build()) {
-        for (int i = 0; i < 600; i++) {
-          assertThat(client.call(HttpRequest.get("/")).get(30, TimeUnit.SECONDS).status())
-              .isEqualTo(200);
-        }
-      }
-      for (int w = 1; w <= 3; w++) {
-        assertThat(servers.get(w - 1).requests()).as("backend of weight " + w)
-            .isEqualTo(100L * w);
-      }
-    } finally {
-      for (Nginx n : servers) {
-        n.close();
-      }
+    }
+    for (int w = 1; w <= 3; w++) {
+      assertThat(servers.get(w - 1).requests()).as("backend of weight " + w)
+          .isEqualTo(100L * w);
     }
   }
 
   @Test
   void aFailingBackendIsAvoidedOverH2() throws Exception {
-    List<Nginx> servers = new ArrayList<>();
-    try {
-      Nginx bad = Nginx.builder().http2().status(503).body("busy").start();
-      servers.add(bad);
-      for (int i = 0; i < 3; i++) {
-        servers.add(Nginx.builder().http2().body("ok").start());
+    Nginx bad = started(Nginx.builder().http2().status(503).body("busy").start());
+    List<Endpoint> endpoints = new ArrayList<>(List.of(bad.endpoint()));
+    for (int i = 0; i < 3; i++) {
+      endpoints.add(started(Nginx.builder().http2().body("ok").start()).endpoint());
+    }
+    try (BallastClient<HttpRequest, HttpResponse> client = client(endpoints).build()) {
+      List<HttpRequest> requests = Collections.nCopies(20, HttpRequest.get("/"));
+      for (int round = 0; round < 25; round++) {
+        assertThat(callAll(client, requests)).isEqualTo(Map.of("200 ok", 20));
       }
-      try (BallastClient<HttpRequest, HttpResponse> client = client(
-          servers.stream().map(Nginx::endpoint).toList()).build()) {
-        List<HttpRequest> requests = Collections.nCopies(20, HttpRequest.get("/"));
-        for (int round = 0; round < 25; round++) {
-          assertThat(callAll(client, requests)).isEqualTo(Map.of("200 ok", 20));
-        }
-        long reached = bad.requests();
-        System.out.printf("h2: the 503 backend got %d of 500 calls%n", reached);
-        assertThat(reached).isLessThan(50);
-        assertThat(client.callStats().retries()).isEqualTo(reached);
-      }
-    } finally {
-      for (Nginx n : servers) {
-        n.close();
-      }
+      long reached = bad.requests();
+      System.out.printf("h2: the 503 backend got %d of 500 calls%n", reached);
+      assertThat(reached).isLessThan(50);
+      assertThat(client.callStats().retries()).isEqualTo(reached);
     }
   }
 
   @Test
   void aSlowBackendGetsASmallShareOverH2() throws Exception {
     List<HttpUpstream> upstreams = new ArrayList<>();
-    List<Nginx> servers = new ArrayList<>();
-    try {
-      for (int i = 0; i < 4; i++) {
-        HttpUpstream u = HttpUpstream.delayed(Duration.ofMillis(i == 0 ? 100 : 2));
-        upstreams.add(u);
-        servers.add(Nginx.builder().http2().proxyTo(u.hostPort()).start());
-      }
-      try (BallastClient<HttpRequest, HttpResponse> client = client(
-          servers.stream().map(Nginx::endpoint).toList())
-          .balancerConfig(BalancerConfig.builder()
-              .decayTime(Duration.ofMillis(250)).build())
-          .build()) {
-        assertThat(closedLoop(client, 1000, 10)).isEqualTo(Map.of("200 ok", 1000));
-      }
-      double slowShare = upstreams.get(0).requests() / 1000.0;
-      System.out.printf("h2: the slow backend got %.3f of the calls%n", slowShare);
-      assertThat(slowShare).isLessThan(0.25 / 3); // round robin would give it 0.25
-    } finally {
-      for (Nginx n : servers) {
-        n.close();
-      }
-      for (HttpUpstream u : upstreams) {
-        u.close();
-      }
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      HttpUpstream u = started(HttpUpstream.delayed(Duration.ofMillis(i == 0 ? 100 : 2)));
+      upstreams.add(u);
+      endpoints.add(started(Nginx.builder().http2().proxyTo(u.hostPort()).start()).endpoint());
     }
+    try (BallastClient<HttpRequest, HttpResponse> client = client(endpoints)
+        .balancerConfig(BalancerConfig.builder().decayTime(Duration.ofMillis(250)).build())
+        .build()) {
+      assertThat(closedLoop(client, 1000, 10)).isEqualTo(Map.of("200 ok", 1000));
+    }
+    double slowShare = upstreams.get(0).requests() / 1000.0;
+    System.out.printf("h2: the slow backend got %.3f of the calls%n", slowShare);
+    assertThat(slowShare).isLessThan(0.25 / 3); // round robin would give it 0.25
   }
 }

@@ -135,7 +135,7 @@ class TlsTest {
     FramedServer server = framedTlsServer();
     try (BallastClient<byte[], byte[]> checking = BallastClient.framed()
             .endpoints(List.of(Endpoint.of("localhost", server.port())))
-            .timeout(Duration.ofSeconds(10)).tls(TlsConfig.defaults()).build();
+            .timeout(Duration.ofSeconds(10)).maxAttempts(1).tls(TlsConfig.defaults()).build();
         BallastClient<byte[], byte[]> insecure = BallastClient.framed()
             .endpoints(List.of(server.endpoint()))
             .tls(TlsConfig.insecureForTestsOnly()).build()) {

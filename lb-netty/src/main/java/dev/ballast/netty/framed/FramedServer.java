@@ -147,8 +147,7 @@ public final class FramedServer implements AutoCloseable {
     long maxHeldBytes = b.maxHeldBytes;
     SslContext tls = b.tls;
     FrameEncoder encoder = new FrameEncoder(maxFrameSize);
-    ServerBootstrap sb = Transport.configure(new ServerBootstrap())
-        .group(b.group)
+    ServerBootstrap sb = Transport.configure(new ServerBootstrap(), b.group)
         .childOption(ChannelOption.ALLOCATOR, b.allocator)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override

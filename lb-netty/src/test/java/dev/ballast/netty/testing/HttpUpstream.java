@@ -44,8 +44,7 @@ public final class HttpUpstream implements AutoCloseable {
   private HttpUpstream(int holdUntil, Duration delay) throws InterruptedException {
     this.holdUntil = holdUntil;
     this.delayNanos = delay.toNanos();
-    server = Transport.configure(new ServerBootstrap())
-        .group(Transport.sharedGroup())
+    server = Transport.configure(new ServerBootstrap(), Transport.sharedGroup())
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {

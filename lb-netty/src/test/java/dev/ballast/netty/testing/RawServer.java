@@ -30,8 +30,7 @@ public final class RawServer implements AutoCloseable {
   private final AtomicLong received = new AtomicLong();
 
   private RawServer(byte[] answer) throws InterruptedException {
-    server = Transport.configure(new ServerBootstrap())
-        .group(Transport.sharedGroup())
+    server = Transport.configure(new ServerBootstrap(), Transport.sharedGroup())
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
