@@ -27,8 +27,8 @@ public final class Soak {
    *
    * @param duration how long the load and the chaos run; default 1 min
    * @param seed seeds the chaos loop's choices; default 1
-   * @param framedInFlight calls kept in flight through the lb-netty client; default 8,000
-   * @param grpcInFlight calls kept in flight through the gRPC channel; default 2,000
+   * @param framedInFlight calls kept in flight through the lb-netty client; default 9,000
+   * @param grpcInFlight calls kept in flight through the gRPC channel; default 1,000
    * @param heapBoundMiB most heap in use after a collection; default 384 MiB
    * @param directBoundMiB most direct memory in use; default 256 MiB
    */
@@ -37,7 +37,7 @@ public final class Soak {
 
     /** The defaults, for {@code duration}. */
     public static Config of(Duration duration) {
-      return new Config(duration, 1, 8_000, 2_000, 384, 256);
+      return new Config(duration, 1, 9_000, 1_000, 384, 256);
     }
 
     /**
@@ -97,20 +97,21 @@ public final class Soak {
   /** Runs the soak, printing progress and the final table to {@code out}. */
   static SoakResult run(Config c, PrintStream out) throws Exception {
     Leaks leaks = Leaks.watch();
+    long cpuBefore = cpuNanos();
     Memory memory = new Memory();
     double loadBefore = loadAverage();
-    // Long answers (5 s, slow 9 s, deadline 10 s) keep 10,000 calls in flight at about 2,000
+    // Long answers (6 s, slow 9 s, deadline 10 s) keep 10,000 calls in flight at about 1,700
     // calls a second, which a shared 2-core machine can carry at Netty's paranoid leak level.
     Duration timeout = Duration.ofSeconds(10);
     SoakResult.Builder result = new SoakResult.Builder(c);
     SLOW_LOG.setLevel(Level.OFF); // thousands of slow answers by design
     try (FramedSide framed = new FramedSide(5, c.framedInFlight(), timeout,
-            Duration.ofMillis(5_000), Duration.ofMillis(9_000));
-        GrpcSide grpc = new GrpcSide(4, c.grpcInFlight(), timeout.toMillis(), 5_000, 9_000)) {
+            Duration.ofMillis(6_000), Duration.ofMillis(9_000));
+        GrpcSide grpc = new GrpcSide(4, c.grpcInFlight(), timeout.toMillis(), 6_000, 9_000)) {
       long until = System.nanoTime() + c.duration().toNanos();
       List<Thread> drivers = new ArrayList<>();
-      drivers.add(driver("soak-framed-load", () -> framed.drive(2_000, until)));
-      drivers.add(driver("soak-grpc-load", () -> grpc.drive(500, until)));
+      drivers.add(driver("soak-framed-load", () -> framed.drive(1_800, until)));
+      drivers.add(driver("soak-grpc-load", () -> grpc.drive(250, until)));
       Chaos chaos = new Chaos(c.seed(), framed, grpc);
       long startedAt = System.nanoTime();
       long nextReport = startedAt + 10_000_000_000L;
@@ -139,7 +140,7 @@ public final class Soak {
       result.sides(framed.load.tally, grpc.load.tally).quiet(quiet).leftovers(left)
           .chaos(chaos.counts());
     }
-    result.leaks(leaks.finish()).memory(memory.heapHighWaterMiB(), memory.directHighWaterMiB())
+    result.cpuSeconds((cpuNanos() - cpuBefore) / 1e9).leaks(leaks.finish()).memory(memory.heapHighWaterMiB(), memory.directHighWaterMiB())
         .load(loadBefore, loadAverage());
     SoakResult r = result.build();
     r.print(out);
@@ -171,6 +172,11 @@ public final class Soak {
     t.setDaemon(true);
     t.start();
     return t;
+  }
+
+  private static long cpuNanos() {
+    return ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
+        .getProcessCpuTime();
   }
 
   static double loadAverage() {

@@ -21,10 +21,12 @@ import java.util.Map;
  * @param minInFlight the fewest calls in flight at a sample after the first 5 s
  * @param loadBefore the machine's load average at the start
  * @param loadAfter the machine's load average at the end
+ * @param cpuSeconds CPU time the process used during the run (its servers included)
  */
 record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] leftovers,
     Map<String, Integer> chaos, List<String> leaks, long heapMiB, long directMiB,
-    long meanInFlight, long minInFlight, double loadBefore, double loadAfter) {
+    long meanInFlight, long minInFlight, double loadBefore, double loadAfter,
+    double cpuSeconds) {
 
   /** Each failed check, named; empty when the run passed. */
   List<String> failures() {
@@ -69,8 +71,9 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
 
   /** Prints the table (Markdown) and the verdict. */
   void print(PrintStream out) {
-    out.println(Soak.format("Soak: %d s, seed %d, load average %.1f at the start, %.1f at the end",
-        config.duration().toSeconds(), config.seed(), loadBefore, loadAfter));
+    out.println(Soak.format("Soak: %d s, seed %d, load average %.1f at the start, %.1f at the end;"
+        + " %.0f s of CPU used", config.duration().toSeconds(), config.seed(), loadBefore,
+        loadAfter, cpuSeconds));
     out.println();
     out.println("| side | calls started | calls ended | ended > 1 s past deadline"
         + " | worst past deadline | outcomes |");
@@ -117,6 +120,7 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
     private long minInFlight = Long.MAX_VALUE;
     private double loadBefore;
     private double loadAfter;
+    private double cpuSeconds;
 
     Builder(Soak.Config config) {
       this.config = config;
@@ -160,6 +164,11 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
       return this;
     }
 
+    Builder cpuSeconds(double s) {
+      cpuSeconds = s;
+      return this;
+    }
+
     Builder load(double before, double after) {
       loadBefore = before;
       loadAfter = after;
@@ -169,7 +178,7 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
     SoakResult build() {
       return new SoakResult(config, sides, quiet, leftovers, new java.util.TreeMap<>(chaos),
           leaks, heapMiB, directMiB, inFlightSamples == 0 ? 0 : inFlightSum / inFlightSamples,
-          inFlightSamples == 0 ? 0 : minInFlight, loadBefore, loadAfter);
+          inFlightSamples == 0 ? 0 : minInFlight, loadBefore, loadAfter, cpuSeconds);
     }
   }
 }
