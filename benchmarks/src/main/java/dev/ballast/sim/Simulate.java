@@ -25,7 +25,9 @@ public final class Simulate {
   private static final String HELP = """
       usage: ./ballast simulate [flags]      (flags apply in order, after --scenario)
         --scenario NAME        start from a built-in scenario: linkerd (default), linkerd-deadline
-                               (the same with the timeout enforced), or custom (no backends)
+                               (the same with the timeout enforced), or custom (no backends);
+                               disruption: keys moved by ring_hash, ketama, maglev when one of
+                               --backends (100) leaves, over --keys (1000000), --seed
         --file FILE            read more flags from FILE (one or more per line, # comments)
         --backends N           N backends, all with the latency of backend 0 (custom: needs --latency)
         --latency DIST         every backend's latency: 20ms | constant:20ms | normal:167ms,5ms |
@@ -69,6 +71,9 @@ public final class Simulate {
 
   /** Runs the command line, printing to {@code out}; returns the exit status. */
   public static int run(String[] args, PrintStream out) throws IOException {
+    if (Disruption.asked(args)) {
+      return Disruption.run(args, out);
+    }
     Options o = parse(args);
     if (o.help) {
       out.print(HELP);

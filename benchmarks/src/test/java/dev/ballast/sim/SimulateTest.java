@@ -19,6 +19,22 @@ class SimulateTest {
   @TempDir Path dir;
 
   @Test
+  void disruptionScenarioMeasuresKeysMovedWhenABackendLeaves() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status = Simulate.run(new String[] {"--scenario", "disruption", "--backends", "20",
+        "--keys", "20000", "--seed", "3"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String out = bytes.toString(StandardCharsets.UTF_8);
+
+    assertThat(status).isZero();
+    assertThat(out).startsWith("scenario disruption: 20 backends of weight 1, 20000 keys")
+        .contains("ring_hash", "ketama", "maglev", "hash mod N", " 5.00%");
+    assertThatThrownBy(() -> Simulate.run(new String[] {"--scenario", "disruption", "--rate",
+        "5"}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+        .hasMessage("flag: --rate (expected for the disruption scenario: --backends, --keys,"
+            + " --seed)");
+  }
+
+  @Test
   void commandLineWritesTableJsonAndChart() throws IOException {
     Path json = dir.resolve("out.json");
     Path chart = dir.resolve("chart.svg");

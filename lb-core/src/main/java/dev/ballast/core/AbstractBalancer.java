@@ -38,6 +38,20 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
    */
   void checkWeights(int[] weights) {}
 
+  /**
+   * Builds the snapshot, for algorithms that also read the endpoints' names or labels: while it
+   * runs, a kept node still holds its previous endpoint, and {@code endpoints[i]} is node i's new
+   * one.
+   */
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
+    return snapshot(nodes, weights);
+  }
+
+  /** Returns the snapshot picks read now. */
+  final Snapshot<T> current() {
+    return snapshot;
+  }
+
   @Override
   public final Node<T> pick() {
     Node<T> node = snapshot.pick();
@@ -78,7 +92,8 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
       Node<T> kept = current.remove(es[i].address());
       nodes[i] = kept != null ? kept : newNode(es[i], values.apply(es[i]));
     }
-    Snapshot<T> next = es.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+    Snapshot<T> next =
+        es.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights, es);
     for (int i = 0; i < es.length; i++) {
       nodes[i].updateEndpoint(es[i]);
     }
@@ -103,7 +118,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     }
     int[] weights = checkedWeights(es);
     checkWeights(weights);
-    snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights);
+    snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights, es);
   }
 
   @Override

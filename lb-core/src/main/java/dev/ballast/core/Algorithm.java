@@ -20,7 +20,13 @@ public enum Algorithm {
   /** {@link LeastLoaded}. */
   LEAST_LOADED(LeastLoaded.NAME),
   /** {@link P2cPeakEwma}. */
-  P2C_PEAK_EWMA(P2cPeakEwma.NAME);
+  P2C_PEAK_EWMA(P2cPeakEwma.NAME),
+  /** {@link RingHash}, as gRPC's {@code ring_hash}: picks by key. */
+  RING_HASH(RingHash.NAME),
+  /** {@link Ketama}, as twemproxy's: picks by key. */
+  KETAMA(Ketama.NAME),
+  /** {@link Maglev}: picks by key. */
+  MAGLEV(Maglev.NAME);
 
   private final String id;
 
@@ -38,9 +44,29 @@ public enum Algorithm {
     return this == LEAST_LOADED || this == P2C_PEAK_EWMA;
   }
 
-  /** Creates a new balancer of this algorithm. */
+  /**
+   * Returns whether the algorithm picks by a request's key: its balancers are {@link
+   * HashBalancer}s.
+   */
+  public boolean picksByKey() {
+    return this == RING_HASH || this == KETAMA || this == MAGLEV;
+  }
+
+  /**
+   * Creates a new balancer of this algorithm; those that pick by key get {@link
+   * HashConfig#defaults()}.
+   */
   public <T> Balancer<T> create(BalancerConfig config) {
+    return create(config, HashConfig.defaults());
+  }
+
+  /**
+   * Creates a new balancer of this algorithm; {@code hashConfig} is read by the algorithms that
+   * {@linkplain #picksByKey() pick by key}.
+   */
+  public <T> Balancer<T> create(BalancerConfig config, HashConfig hashConfig) {
     Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(hashConfig, "hashConfig");
     switch (this) {
       case ROUND_ROBIN:
         return new RoundRobin<>(config);
@@ -52,6 +78,12 @@ public enum Algorithm {
         return new Vnswrr<>(config);
       case LEAST_LOADED:
         return new LeastLoaded<>(config);
+      case RING_HASH:
+        return new RingHash<>(config, hashConfig);
+      case KETAMA:
+        return new Ketama<>(config, hashConfig);
+      case MAGLEV:
+        return new Maglev<>(config, hashConfig);
       default:
         return new P2cPeakEwma<>(config);
     }
@@ -59,8 +91,8 @@ public enum Algorithm {
 
   /**
    * Returns the algorithm with this name ({@code vnswrr}, {@code swrr}, {@code round-robin},
-   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}; {@code _} works as
-   * {@code -}).
+   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}, {@code ring-hash},
+   * {@code ketama}, {@code maglev}; {@code _} works as {@code -}).
    *
    * @throws IllegalArgumentException naming the unknown value and the expected ones
    */
@@ -74,6 +106,6 @@ public enum Algorithm {
     }
     throw new IllegalArgumentException("balancer: " + name
         + " (expected: one of vnswrr, swrr, round-robin, weighted-random, least-loaded,"
-        + " p2c-peak-ewma)");
+        + " p2c-peak-ewma, ring-hash, ketama, maglev)");
   }
 }

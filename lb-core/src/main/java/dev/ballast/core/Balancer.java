@@ -14,7 +14,8 @@ import java.util.function.Function;
  *
  * <p>Create one with {@link Algorithm#create(BalancerConfig)} or the algorithm's constructor:
  * {@link RoundRobin}, {@link WeightedRandom}, {@link SmoothWeightedRoundRobin}, {@link Vnswrr},
- * {@link LeastLoaded}, {@link P2cPeakEwma}.
+ * {@link LeastLoaded}, {@link P2cPeakEwma}; and the ones that pick by key ({@link HashBalancer}):
+ * {@link RingHash}, {@link Ketama}, {@link Maglev}.
  *
  * @param <T> the thing being balanced (a connection pool, a gRPC subchannel)
  */

@@ -1,6 +1,7 @@
 package dev.ballast.core;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a node records when a request completes, chosen by the balancer that creates the node
@@ -13,6 +14,12 @@ abstract class LoadMetric {
   void init(Node<?> node) {}
 
   void onComplete(Node<?> node, long latencyNanos, boolean success) {}
+
+  /** Called after a pick counted a pending request on the node. */
+  void onAcquire(Node<?> node) {}
+
+  /** Called after a completion or cancellation released one of the node's pending requests. */
+  void onRelease(Node<?> node) {}
 
   double rttEstimate(Node<?> node) {
     return -1;
@@ -109,6 +116,25 @@ abstract class LoadMetric {
         return (PENALTY + pending) / weight;
       }
       return est * (pending + 1) / weight;
+    }
+  }
+
+  /**
+   * The pending requests of all the nodes a balancer made, summed as they change, for bounded
+   * loads (Envoy likewise reads a cluster-wide active-request gauge): reading the total is a
+   * sum over a few cells, not over the nodes.
+   */
+  static final class InFlight extends LoadMetric {
+    final LongAdder total = new LongAdder();
+
+    @Override
+    void onAcquire(Node<?> node) {
+      total.increment();
+    }
+
+    @Override
+    void onRelease(Node<?> node) {
+      total.decrement();
     }
   }
 

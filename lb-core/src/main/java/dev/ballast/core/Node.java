@@ -129,6 +129,7 @@ public final class Node<T> {
 
   void acquire() {
     PENDING.getAndAdd(this, 1);
+    metric.onAcquire(this);
   }
 
   private void release() {
@@ -139,6 +140,7 @@ public final class Node<T> {
         return;
       }
     } while (!PENDING.weakCompareAndSet(this, p, p - 1));
+    metric.onRelease(this);
   }
 
   void updateEndpoint(Endpoint e) {

@@ -4,6 +4,8 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.grpc.internal.AlgorithmPolicyConfig;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
+import dev.ballast.grpc.internal.HashLoadBalancer;
+import dev.ballast.grpc.internal.HashPolicyConfig;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.NameResolver.ConfigOrError;
@@ -16,20 +18,33 @@ import java.util.Objects;
  * providers ({@link VnswrrLoadBalancerProvider}, ...) are registered through {@code
  * META-INF/services/io.grpc.LoadBalancerProvider}; register an instance made with a custom
  * {@link BalancerConfig} (e.g. a seeded random source) in a {@code LoadBalancerRegistry} to
- * replace one.
+ * replace one. The algorithms that pick by key get their own load balancer ({@link
+ * HashLoadBalancerProvider}).
  */
 public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider {
 
   private final Algorithm algorithm;
+  private final String policyName;
   private final BalancerConfig base;
 
   /**
-   * Creates the provider.
+   * Creates the provider, named after the algorithm.
    *
    * @param base settings the service config's fields are applied to; panic picks are always off
    */
   protected AlgorithmLoadBalancerProvider(Algorithm algorithm, BalancerConfig base) {
+    this(algorithm, Objects.requireNonNull(algorithm, "algorithm").id(), base);
+  }
+
+  /**
+   * Creates the provider under a policy name of its own (for a name gRPC already uses).
+   *
+   * @param base settings the service config's fields are applied to; panic picks are always off
+   */
+  protected AlgorithmLoadBalancerProvider(Algorithm algorithm, String policyName,
+      BalancerConfig base) {
     this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+    this.policyName = Objects.requireNonNull(policyName, "policyName");
     this.base = Objects.requireNonNull(base, "base");
   }
 
@@ -49,25 +64,28 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
     return 5;
   }
 
-  /** Returns the algorithm's id, e.g. {@code p2c_peak_ewma}. */
+  /** Returns the policy name: the algorithm's id, e.g. {@code p2c_peak_ewma}, unless given. */
   @Override
   public final String getPolicyName() {
-    return algorithm.id();
+    return policyName;
   }
 
   @Override
   public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return new BalancerLoadBalancer(helper, algorithm, base);
+    return algorithm.picksByKey() ? new HashLoadBalancer(helper, algorithm, policyName, base)
+        : new BalancerLoadBalancer(helper, algorithm, base);
   }
 
   /**
    * Parses the policy's JSON config; a bad value is returned as an error naming the field, never
    * thrown. Fields: {@code p2c_peak_ewma}: {@code decayTime} (default "10s", &gt; 0), {@code
    * defaultRtt} (default "30ms", &gt;= 0); {@code swrr}: {@code maxFails} (default 1, &gt; 0); the
-   * others take none. Durations are strings: a number and one of ns, us, ms, s, m, h.
+   * key-picking ones: see {@link HashLoadBalancerProvider}; the others take none. Durations are
+   * strings: a number and one of ns, us, ms, s, m, h.
    */
   @Override
   public final ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
-    return AlgorithmPolicyConfig.parse(algorithm, rawConfig);
+    return algorithm.picksByKey() ? HashPolicyConfig.parse(algorithm, policyName, rawConfig)
+        : AlgorithmPolicyConfig.parse(algorithm, rawConfig);
   }
 }

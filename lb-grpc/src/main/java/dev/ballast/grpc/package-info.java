@@ -4,7 +4,10 @@
  * <p>Policies (registered through {@code META-INF/services/io.grpc.LoadBalancerProvider}, so a
  * channel selects them by name with {@code defaultLoadBalancingPolicy(...)} or a service config):
  * {@code vnswrr}, {@code swrr}, {@code weighted_random}, {@code least_loaded}, {@code
- * p2c_peak_ewma} and {@code label_subset}. Each wraps the lb-core algorithm of the same name.
+ * p2c_peak_ewma} and {@code label_subset}, each wrapping the lb-core algorithm of the same name;
+ * and the policies that pick by a call's key, {@code ballast_ring_hash} (gRPC's ring hash under
+ * a name of its own), {@code ketama} and {@code maglev} ({@link
+ * dev.ballast.grpc.HashLoadBalancerProvider}).
  *
  * <p>The {@code ballast} name resolver takes lb-core's textual endpoint form ({@code
  * ballast:///10.0.0.1:443;weight=3;zone=a,10.0.0.2:443}) or a name published in an {@link

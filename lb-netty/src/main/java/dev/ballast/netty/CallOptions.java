@@ -11,8 +11,9 @@ import java.util.Objects;
  * Per-call settings, the caller's part of the {@link CallContext}: a timeout that overrides the
  * client's, whether the request is idempotent (then any failure may be retried, and the call may
  * be {@linkplain Hedging hedged}), routing labels for subset selection (see {@link
- * BallastClient.Builder#subsets}), and typed {@linkplain #withAttribute attributes} for any other
- * per-call value a module or filter reads (a request hash for consistent hashing, a tenant...).
+ * BallastClient.Builder#subsets}), the {@linkplain #withKey key} a balancer that picks by key
+ * sends the call by, and typed {@linkplain #withAttribute attributes} for any other per-call
+ * value a module or filter reads (a tenant...).
  *
  * <p>Build the options once per kind of call and reuse them: the labels are kept as lb-core's
  * {@link RequestLabels} (sorted, hashes precomputed), so routing by them allocates nothing.
@@ -21,6 +22,9 @@ import java.util.Objects;
  * and no attributes.
  */
 public final class CallOptions {
+
+  // the call's key, for the balancers that pick by key
+  private static final Key<String> KEY = Key.of("key");
 
   /** No timeout override, not idempotent, no labels, no attributes. */
   public static final CallOptions DEFAULT =
@@ -115,6 +119,20 @@ public final class CallOptions {
     }
     a[i + 1] = value;
     return new CallOptions(timeout, idempotent, labels, a);
+  }
+
+  /**
+   * Returns a copy with the call's key: a balancer that picks by key ({@code ring_hash}, {@code
+   * ketama}, {@code maglev}) sends every call of the same key to the same endpoint while it is
+   * open; other balancers ignore it. Hashing an ASCII key allocates nothing.
+   */
+  public CallOptions withKey(String key) {
+    return withAttribute(KEY, Objects.requireNonNull(key, "key"));
+  }
+
+  /** Returns the call's key, or {@code null} (the default) for none. */
+  public String key() {
+    return attribute(KEY);
   }
 
   /** Returns the value of {@code key}, or {@code null} when it has none. */

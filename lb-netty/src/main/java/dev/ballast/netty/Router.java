@@ -2,6 +2,7 @@ package dev.ballast.netty;
 
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.HashBalancer;
 import dev.ballast.core.Node;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
@@ -73,12 +74,17 @@ interface Router<T> {
     return selectors.stream().map(List::copyOf).toList();
   }
 
-  /** Returns the router over a balancer: labels are ignored. */
+  /**
+   * Returns the router over a balancer: labels are ignored; a balancer that picks by key gets the
+   * call's key, if it has one.
+   */
   static <T> Router<T> of(Balancer<T> balancer) {
+    HashBalancer<T> byKey = balancer instanceof HashBalancer ? (HashBalancer<T>) balancer : null;
     return new Router<T>() {
       @Override
       public Node<T> pick(CallOptions options) {
-        return balancer.pick();
+        String key = byKey == null ? null : options.key();
+        return key != null ? byKey.pick(key) : balancer.pick();
       }
 
       @Override

@@ -1,8 +1,10 @@
 package dev.ballast.netty;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.HashConfig;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.source.EndpointFeed;
@@ -113,6 +115,23 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   public B balancer(Algorithm algorithm) {
     Objects.requireNonNull(algorithm, "algorithm");
     this.balancerFactory = algorithm::create;
+    return self();
+  }
+
+  /**
+   * Sets the balancing algorithm with the settings of the algorithms that pick by key ({@link
+   * HashConfig}: ring sizes, Maglev's table size, bounded load, ketama's key hash); a call
+   * gives its key with {@link CallOptions#withKey}.
+   */
+  public B balancer(Algorithm algorithm, HashConfig hashConfig) {
+    Objects.requireNonNull(algorithm, "algorithm");
+    Objects.requireNonNull(hashConfig, "hashConfig");
+    this.balancerFactory = new BalancerFactory() {
+      @Override
+      public <T> Balancer<T> create(BalancerConfig config) {
+        return algorithm.create(config, hashConfig);
+      }
+    };
     return self();
   }
 

@@ -86,7 +86,7 @@ public final class BallastClients implements AutoCloseable {
     ClientSettings.RetryBudget r = s.retryBudget();
     b.name(s.name())
         .endpoints(s.endpoints())
-        .balancer(s.algorithm())
+        .balancer(s.algorithm(), s.hash().config())
         .balancerConfig(s.balancerConfig())
         .timeout(s.timeout())
         .maxAttempts(s.maxAttempts())

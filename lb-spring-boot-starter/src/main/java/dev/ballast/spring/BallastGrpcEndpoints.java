@@ -1,6 +1,7 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.HashConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSourceProvider;
@@ -66,6 +67,30 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    * registry, the last list published for each, unless a newer list has replaced it ({@link
    * EndpointRegistry#unpublish}). Idempotent.
    */
+  private static void hashPolicyConfig(Algorithm algorithm, HashSettings hash,
+      Map<String, Object> config) {
+    HashConfig h = hash.config();
+    if (!hash.requestHashHeader().isEmpty()) {
+      config.put("requestHashHeader", hash.requestHashHeader());
+    }
+    if (h.loadBound() > 0) {
+      config.put("loadBound", h.loadBound());
+    }
+    if (algorithm == Algorithm.RING_HASH) {
+      config.put("minRingSize", (double) h.minRingSize());
+      config.put("maxRingSize", (double) h.maxRingSize());
+      return;
+    }
+    if (algorithm == Algorithm.MAGLEV) {
+      config.put("tableSize", (double) h.tableSize());
+    } else {
+      config.put("hash", h.keyHash().id());
+    }
+    if (h.nameLabel() != null) {
+      config.put("nameLabel", h.nameLabel());
+    }
+  }
+
   @Override
   public void close() {
     feeds.forEach(EndpointFeed::close);
@@ -90,9 +115,12 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    * Returns a gRPC service config (for {@code ManagedChannelBuilder.defaultServiceConfig}) that
    * selects the client's balancer with its settings: lb-grpc's policies {@code vnswrr}, {@code
    * swrr}, {@code weighted_random}, {@code least_loaded}, {@code p2c_peak_ewma} (with {@code
-   * decayTime} and {@code defaultRtt}; {@code swrr} with {@code maxFails}), and gRPC's own {@code round_robin}; with {@code
-   * subset.selectors} set, that policy becomes the child of lb-grpc's {@code label_subset}
-   * (request labels from headers {@code <subset.header-prefix><key>}, e.g. {@code x-lb-zone}).
+   * decayTime} and {@code defaultRtt}; {@code swrr} with {@code maxFails}), and gRPC's own
+   * {@code round_robin}; the ones that pick by key, {@code ballast_ring_hash} (balancer {@code
+   * ring-hash}), {@code ketama} and {@code maglev}, with the {@code hash.*} settings they read;
+   * with {@code subset.selectors} set, that policy becomes the child of lb-grpc's {@code
+   * label_subset} (request labels from headers {@code <subset.header-prefix><key>}, e.g. {@code
+   * x-lb-zone}).
    *
    * @throws java.util.NoSuchElementException if no client has the name
    */
@@ -105,8 +133,13 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     } else if (c.algorithm() == Algorithm.SWRR) {
       // Service-config maps hold JSON numbers as Double; gRPC rejects other number types.
       policyConfig.put("maxFails", (double) c.balancerConfig().maxFails());
+    } else if (c.algorithm().picksByKey()) {
+      hashPolicyConfig(c.algorithm(), c.hash(), policyConfig);
     }
-    Map<String, Object> policy = Map.of(c.algorithm().id(), policyConfig);
+    // gRPC-java registers ring_hash itself: lb-grpc's takes a name of its own
+    String policyName = c.algorithm() == Algorithm.RING_HASH ? "ballast_ring_hash"
+        : c.algorithm().id();
+    Map<String, Object> policy = Map.of(policyName, policyConfig);
     ClientSettings.Subset subset = c.subset();
     if (subset.enabled()) {
       Map<String, Object> subsetConfig = new LinkedHashMap<>();

@@ -88,8 +88,8 @@ public class BallastProperties {
     private List<String> endpoints = new ArrayList<>();
 
     /**
-     * Balancing algorithm: vnswrr, swrr, round-robin, weighted-random, least-loaded or
-     * p2c-peak-ewma.
+     * Balancing algorithm: vnswrr, swrr, round-robin, weighted-random, least-loaded,
+     * p2c-peak-ewma, or by a call's key: ring-hash, ketama or maglev (see hash.*).
      */
     private String balancer = "p2c-peak-ewma";
 
@@ -157,9 +157,18 @@ public class BallastProperties {
     @NestedConfigurationProperty
     private final DiscoveryProperties discovery = new DiscoveryProperties();
 
+    /** Balancing by key (balancer ring-hash, ketama or maglev). */
+    @NestedConfigurationProperty
+    private final HashProperties hash = new HashProperties();
+
     /** Returns where the endpoints come from when not listed. */
     public DiscoveryProperties getDiscovery() {
       return discovery;
+    }
+
+    /** Returns the settings of balancing by key. */
+    public HashProperties getHash() {
+      return hash;
     }
 
     /** Returns the endpoints in textual form; empty by default. */

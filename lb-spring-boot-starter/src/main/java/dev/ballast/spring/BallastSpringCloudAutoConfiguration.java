@@ -37,8 +37,14 @@ public class BallastSpringCloudAutoConfiguration {
    */
   @Bean
   Balancing ballastSpringCloudBalancing(BallastProperties properties) {
-    Algorithm algorithm = ClientSettings.algorithm(new PropertyChecks("ballast.spring-cloud"),
-        "balancer", properties.getSpringCloud().getBalancer());
+    PropertyChecks p = new PropertyChecks("ballast.spring-cloud");
+    Algorithm algorithm = ClientSettings.algorithm(p, "balancer",
+        properties.getSpringCloud().getBalancer());
+    if (algorithm.picksByKey()) {
+      throw p.invalid("balancer", properties.getSpringCloud().getBalancer(),
+          "picks by key, and Spring Cloud requests give none",
+          "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma");
+    }
     BalancerConfig config = ClientSettings.from("defaults", "ballast.defaults",
         properties.getDefaults(), false).balancerConfig();
     return new Balancing(algorithm, config);

@@ -38,6 +38,8 @@ import java.util.TreeMap;
  * @param outlierDetection the outlier-detection settings
  * @param source the target of the endpoint source ({@code zookeeper://}, {@code etcd://},
  *     {@code ballast-dns://}) when the endpoints come from discovery, else null
+ * @param hash the settings of balancing by key (balancer {@code ring-hash}, {@code ketama} or
+ *     {@code maglev})
  */
 public record ClientSettings(
     String name,
@@ -55,12 +57,14 @@ public record ClientSettings(
     Pool pool,
     RetryBudget retryBudget,
     OutlierDetection outlierDetection,
-    String source) {
+    String source,
+    HashSettings hash) {
 
   private static final String ENDPOINT_FORM =
       "host:port[;weight=N][;key=value...], e.g. 10.0.0.1:7000;weight=3;zone=us-east";
   private static final String BALANCER_FORM =
-      "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma";
+      "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma,"
+          + " ring-hash, ketama, maglev";
 
   /** The protocol a client speaks to its endpoints. */
   public enum Protocol {
@@ -192,7 +196,19 @@ public record ClientSettings(
         grace, lateWait, protocol, maxFrameSize,
         subset(p, client.getSubset()), pool(p, client.getPool()),
         retryBudget(p, client.getRetryBudget()), outlier(p, client.getOutlierDetection()),
-        source);
+        source, hash(p, algorithm, client));
+  }
+
+  private static HashSettings hash(PropertyChecks p, Algorithm algorithm,
+      BallastProperties.Client client) {
+    HashSettings hash = HashSettings.from(p, client.getHash());
+    List<String> selectors = client.getSubset().getSelectors();
+    if (algorithm.picksByKey() && selectors != null && !selectors.isEmpty()) {
+      // a subset's child balancer is given no key
+      throw p.invalid("balancer", client.getBalancer(), "picks by key, which label subsets do"
+          + " not pass on", "without subset.selectors, or a balancer that picks without a key");
+    }
+    return hash;
   }
 
   /** Returns the algorithm a balancer property names. */

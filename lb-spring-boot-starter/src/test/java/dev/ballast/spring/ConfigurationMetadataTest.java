@@ -97,7 +97,8 @@ class ConfigurationMetadataTest {
         values++;
       }
     }
-    assertThat(values).isEqualTo(6 + 3 + 3);
+    // balancers, protocols, fallback policies, ketama's key hashes
+    assertThat(values).isEqualTo(9 + 3 + 3 + 9);
   }
 
   private static ClientSettings settings(Map<String, String> values) {

@@ -10,6 +10,10 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,6 +109,43 @@ class GrpcBallastTargetTest {
             GrpcServers.shutdown(channel);
           }
         });
+  }
+
+  @Test
+  void maglevFromPropertiesSendsEachKeyToOneServer() {
+    runner("ballast.clients.orders.balancer=maglev",
+        "ballast.clients.orders.hash.request-hash-header=x-user",
+        "ballast.clients.orders.hash.load-bound=1.25").run(ctx -> {
+          BallastGrpcEndpoints feed = ctx.getBean(BallastGrpcEndpoints.class);
+          assertThat(feed.serviceConfig("orders")).isEqualTo(Map.of("loadBalancingConfig",
+              List.of(Map.of("maglev", Map.of("requestHashHeader", "x-user", "loadBound", 1.25,
+                  "tableSize", 65537.0)))));
+          ManagedChannel channel = ManagedChannelBuilder.forTarget(feed.target("orders"))
+              .defaultServiceConfig(feed.serviceConfig("orders"))
+              .usePlaintext()
+              .build();
+          try {
+            Set<String> servers = new HashSet<>();
+            for (int user = 0; user < 30; user++) {
+              String first = callAs(channel, "user-" + user);
+              servers.add(first);
+              for (int again = 0; again < 3; again++) {
+                assertThat(callAs(channel, "user-" + user)).as("user-%d", user)
+                    .isEqualTo(first);
+              }
+            }
+            assertThat(servers).as("servers the users' keys reach").hasSize(3);
+          } finally {
+            GrpcServers.shutdown(channel);
+          }
+        });
+  }
+
+  private static String callAs(ManagedChannel channel, String user) {
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("x-user", Metadata.ASCII_STRING_MARSHALLER), user);
+    return GrpcServers.call(
+        ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)));
   }
 
   private static String call(ManagedChannel channel, String zone) {

@@ -53,10 +53,14 @@ public class PickerBenchmark {
   /**
    * The policy; {@code label_subset_header} and {@code label_subset_option} are label_subset
    * over four zones with a least_loaded child, the zone read from an {@code x-lb-zone} header or
-   * from the {@code REQUEST_LABELS} call option.
+   * from the {@code REQUEST_LABELS} call option. The policies that pick by key ({@code
+   * ring_hash_experimental}, gRPC-java's ring hash, beside {@code ballast_ring_hash}, {@code
+   * ketama} and {@code maglev}) read it from an {@code x-key} header (gRFC A76), a different key
+   * on each of 4096 calls in turn.
    */
   @Param({"round_robin", "least_request_experimental", "vnswrr", "swrr", "weighted_random",
-      "least_loaded", "p2c_peak_ewma", "label_subset_header", "label_subset_option"})
+      "least_loaded", "p2c_peak_ewma", "label_subset_header", "label_subset_option",
+      "ring_hash_experimental", "ballast_ring_hash", "ketama", "maglev"})
   public String policy;
 
   @Param({"10", "100", "1000"})
@@ -90,6 +94,19 @@ public class PickerBenchmark {
     java.util.Map<String, Object> raw = new java.util.HashMap<>();
     Metadata requestHeaders = new Metadata();
     CallOptions options = CallOptions.DEFAULT;
+    Metadata[] keyed = null;
+    if (HASHING.contains(policy)) {
+      // gRPC-java reads requestHashHeader only with this flag
+      System.setProperty("GRPC_EXPERIMENTAL_RING_HASH_SET_REQUEST_HASH_KEY", "true");
+      raw.put("requestHashHeader", "x-key");
+      keyed = new Metadata[4096];
+      java.util.SplittableRandom keys = new java.util.SplittableRandom(42);
+      for (int i = 0; i < keyed.length; i++) {
+        keyed[i] = new Metadata();
+        keyed[i].put(Metadata.Key.of("x-key", Metadata.ASCII_STRING_MARSHALLER),
+            Long.toString(keys.nextLong() >>> 1, 36) + "-user");
+      }
+    }
     if (subset) {
       raw.put("selectors", List.of(List.of("zone")));
       raw.put("childPolicy", List.of(java.util.Map.of("least_loaded", java.util.Map.of())));
@@ -100,7 +117,7 @@ public class PickerBenchmark {
             RequestLabels.of("zone", "z1"));
       }
     }
-    args = new Args(requestHeaders, options);
+    args = keyed != null ? new Args(keyed, options) : new Args(requestHeaders, options);
     Object config = provider.parseLoadBalancingPolicyConfig(raw).getConfig();
     helper.syncContext.execute(() -> {
       lb = provider.newLoadBalancer(helper);
@@ -110,12 +127,12 @@ public class PickerBenchmark {
         throw new IllegalStateException(policy + ": " + s);
       }
     });
-    // Everything connects: CONNECTING then READY, as a real subchannel reports.
-    for (BenchSubchannel sc : new ArrayList<>(helper.subchannels)) {
-      helper.syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));
-    }
-    for (BenchSubchannel sc : new ArrayList<>(helper.subchannels)) {
-      helper.syncContext.execute(() -> sc.report(ConnectivityState.READY));
+    // Everything connects: CONNECTING then READY, as a real subchannel reports. gRPC's ring
+    // hash makes its subchannels only when a pick lands on them: pick until all exist.
+    int connected = helper.connectNew();
+    for (int i = 0; i < subchannels * 100 && connected < subchannels; i++) {
+      helper.picker.pickSubchannel(args);
+      connected += helper.connectNew();
     }
     if (helper.state != ConnectivityState.READY) {
       throw new IllegalStateException(policy + " is " + helper.state + ", not READY");
@@ -127,7 +144,9 @@ public class PickerBenchmark {
       LoadBalancer.PickResult r = callOnce();
       seen.add(r.getSubchannel());
     }
-    int reachable = subset ? subchannels / 4 : subchannels;
+    // a ring of 2 entries per subchannel leaves some of 1000 with short arcs few keys reach
+    int reachable = subset ? subchannels / 4 : HASHING.contains(policy) ? subchannels * 8 / 9
+        : subchannels;
     if (seen.size() < reachable * 9 / 10) {
       throw new IllegalStateException(policy + " reached only " + seen.size() + " of "
           + subchannels + " subchannels");
@@ -139,7 +158,7 @@ public class PickerBenchmark {
     helper.syncContext.execute(lb::shutdown);
   }
 
-  private LoadBalancer.PickResult callOnce() {
+  LoadBalancer.PickResult callOnce() {
     LoadBalancer.PickResult r = picker.pickSubchannel(args);
     ClientStreamTracer.Factory f = r.getStreamTracerFactory();
     if (f != null) {
@@ -169,11 +188,20 @@ public class PickerBenchmark {
       .setResponseMarshaller(NoMarshaller.INSTANCE)
       .build();
 
+  private static final java.util.Set<String> HASHING = java.util.Set.of(
+      "ring_hash_experimental", "ballast_ring_hash", "ketama", "maglev");
+
+  /** A call's arguments; with several header sets, each call takes the next (one thread). */
   private static final class Args extends LoadBalancer.PickSubchannelArgs {
-    private final Metadata headers;
+    private final Metadata[] headers;
     private final CallOptions options;
+    private int next;
 
     Args(Metadata headers, CallOptions options) {
+      this(new Metadata[] {headers}, options);
+    }
+
+    Args(Metadata[] headers, CallOptions options) {
       this.headers = headers;
       this.options = options;
     }
@@ -185,7 +213,7 @@ public class PickerBenchmark {
 
     @Override
     public Metadata getHeaders() {
-      return headers;
+      return headers.length == 1 ? headers[0] : headers[next++ & (headers.length - 1)];
     }
 
     @Override
@@ -220,8 +248,23 @@ public class PickerBenchmark {
       throw new IllegalStateException(e);
     });
     final List<BenchSubchannel> subchannels = new ArrayList<>();
+    private int reported;
     ConnectivityState state;
     LoadBalancer.SubchannelPicker picker;
+
+    /** Reports CONNECTING then READY on the subchannels made since the last call; their count. */
+    int connectNew() {
+      List<BenchSubchannel> fresh =
+          new ArrayList<>(subchannels.subList(reported, subchannels.size()));
+      reported = subchannels.size();
+      for (BenchSubchannel sc : fresh) {
+        syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));
+      }
+      for (BenchSubchannel sc : fresh) {
+        syncContext.execute(() -> sc.report(ConnectivityState.READY));
+      }
+      return fresh.size();
+    }
 
     @Override
     public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {

@@ -43,6 +43,8 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   final Helper helper;
   private final PolicyMetrics metrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
+  // the address groups of the resolution being applied, by endpoint address
+  private Map<String, EquivalentAddressGroup> resolvedGroups = Map.of();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
 
@@ -99,6 +101,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
         }
         endpoints.add(e);
       }
+      resolvedGroups = groupOf;
       validate(config, endpoints);
     } catch (RuntimeException e) {
       return rejected(e);
@@ -135,6 +138,11 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     publish();
     return Status.OK;
+  }
+
+  /** Returns the address group the latest resolution gave for an endpoint address, or null. */
+  final EquivalentAddressGroup resolvedGroup(String address) {
+    return resolvedGroups.get(address);
   }
 
   /** Returns a rejected update's status; the previous set stays in force. */

@@ -2,6 +2,7 @@ package dev.ballast.grpc.internal;
 
 import io.grpc.Attributes;
 import io.grpc.CallOptions;
+import io.grpc.ChannelLogger;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
@@ -12,6 +13,8 @@ import io.grpc.MethodDescriptor;
 import io.grpc.SynchronizationContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /** A channel stand-in: records subchannels, states and pickers; runs everything inline. */
 final class FakeHelper extends LoadBalancer.Helper {
@@ -25,11 +28,38 @@ final class FakeHelper extends LoadBalancer.Helper {
   int pickerUpdates;
   int refreshes;
 
+  private static final ChannelLogger NO_LOG = new ChannelLogger() {
+    @Override
+    public void log(ChannelLogLevel level, String message) {}
+
+    @Override
+    public void log(ChannelLogLevel level, String format, Object... args) {}
+  };
+
+  private static final ScheduledExecutorService TIMER =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fake-helper-timer");
+        t.setDaemon(true);
+        return t;
+      });
+
   @Override
   public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
-    FakeSubchannel s = new FakeSubchannel(args.getAddresses());
+    FakeSubchannel s = new FakeSubchannel(args.getAddresses(),
+        args.getOption(LoadBalancer.HEALTH_CONSUMER_LISTENER_ARG_KEY));
     subchannels.add(s);
     return s;
+  }
+
+  /** gRPC's own pick_first runs timers; none fires in these tests. */
+  @Override
+  public ScheduledExecutorService getScheduledExecutorService() {
+    return TIMER;
+  }
+
+  @Override
+  public ChannelLogger getChannelLogger() {
+    return NO_LOG;
   }
 
   @Override
@@ -103,12 +133,16 @@ final class FakeHelper extends LoadBalancer.Helper {
   /** A subchannel whose state the test sets. */
   static final class FakeSubchannel extends LoadBalancer.Subchannel {
     private List<EquivalentAddressGroup> groups;
+    // gRPC's pick_first listens for health here too
+    private final LoadBalancer.SubchannelStateListener health;
     LoadBalancer.SubchannelStateListener listener;
     int connectionRequests;
     boolean shutdown;
 
-    FakeSubchannel(List<EquivalentAddressGroup> groups) {
+    FakeSubchannel(List<EquivalentAddressGroup> groups,
+        LoadBalancer.SubchannelStateListener health) {
       this.groups = groups;
+      this.health = health;
     }
 
     @Override
@@ -143,6 +177,14 @@ final class FakeHelper extends LoadBalancer.Helper {
 
     void set(ConnectivityState s) {
       listener.onSubchannelState(ConnectivityStateInfo.forNonError(s));
+      if (health != null && s == ConnectivityState.READY) {
+        health.onSubchannelState(ConnectivityStateInfo.forNonError(s));
+      }
+    }
+
+    @Override
+    public ChannelLogger getChannelLogger() {
+      return NO_LOG;
     }
 
     void fail(io.grpc.Status status) {

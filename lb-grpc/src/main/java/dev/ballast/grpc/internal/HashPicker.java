@@ -1,0 +1,77 @@
+package dev.ballast.grpc.internal;
+
+import dev.ballast.core.HashBalancer;
+import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.Node;
+import io.grpc.CallOptions;
+import io.grpc.LoadBalancer.PickResult;
+import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.LoadBalancer.SubchannelPicker;
+import io.grpc.Metadata;
+import java.util.Iterator;
+
+/**
+ * The picker of a policy that picks by key. A call's key is the call option if set, else the
+ * request header's value (gRFC A76: repeated values joined with commas), hashed with the
+ * algorithm's own function; a call with neither gets a random hash, as gRPC's {@code ring_hash}
+ * does without its header. With bounded loads, completions are tracked (the stream tracer ends
+ * the pending request); otherwise the pick is released at once.
+ */
+final class HashPicker extends SubchannelPicker {
+
+  private static final PickResult WAIT = PickResult.withNoResult();
+
+  private final HashBalancer<Backend> balancer;
+  private final Metadata.Key<String> header;
+  private final CallOptions.Key<String> keyOption;
+  private final boolean feedback;
+
+  HashPicker(HashBalancer<Backend> balancer, String header, CallOptions.Key<String> keyOption,
+      boolean feedback) {
+    this.balancer = balancer;
+    this.header = header == null ? null : Metadata.Key.of(header, Metadata.ASCII_STRING_MARSHALLER);
+    this.keyOption = keyOption;
+    this.feedback = feedback;
+  }
+
+  @Override
+  public PickResult pickSubchannel(PickSubchannelArgs args) {
+    String key = key(args);
+    Node<Backend> node;
+    try {
+      node = key != null ? balancer.pick(balancer.hash(key)) : balancer.pick();
+    } catch (NoAvailableEndpointException e) {
+      return WAIT;
+    }
+    // null: the node was open but its subchannel left READY a moment ago; its new picker is
+    // on its way, and another pick of the same key would meet the same node
+    PickResult result = BalancerPicker.complete(node, feedback);
+    return result != null ? result : WAIT;
+  }
+
+  private String key(PickSubchannelArgs args) {
+    String key = args.getCallOptions().getOption(keyOption);
+    if (key != null || header == null) {
+      return key;
+    }
+    Iterable<String> values = args.getHeaders().getAll(header);
+    if (values == null) {
+      return null;
+    }
+    Iterator<String> it = values.iterator();
+    String first = it.next();
+    if (!it.hasNext()) {
+      return first;
+    }
+    StringBuilder joined = new StringBuilder(first);
+    while (it.hasNext()) {
+      joined.append(',').append(it.next());
+    }
+    return joined.toString();
+  }
+
+  @Override
+  public String toString() {
+    return "HashPicker{" + balancer + "}";
+  }
+}
