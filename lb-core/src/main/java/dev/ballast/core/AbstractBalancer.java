@@ -1,5 +1,6 @@
 package dev.ballast.core;
 
+import dev.ballast.core.internal.BalancerAccess;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -13,6 +14,10 @@ import java.util.function.Function;
  * nodes by address, serialised updates, and a volatile snapshot that picks read lock-free.
  */
 abstract class AbstractBalancer<T> implements Balancer<T> {
+
+  static {
+    BalancerAccess.lend(new Lender());
+  }
 
   final BalancerConfig config;
   private final String name;
@@ -41,7 +46,8 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   /**
    * Builds the snapshot, for algorithms that also read the endpoints' names or labels: while it
    * runs, a kept node still holds its previous endpoint, and {@code endpoints[i]} is node i's new
-   * one.
+   * one ({@code endpoints} is null for validated nodes given to a balancer that is no hash
+   * balancer).
    */
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
     return snapshot(nodes, weights);
@@ -170,6 +176,62 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   @Override
   public String toString() {
     return name + List.of(snapshot.nodes);
+  }
+
+  /**
+   * The trusted calls of {@link BalancerAccess}: a composite of lb-core that made the nodes with
+   * one balancer of an algorithm and checked their set gives parts of it to others of the same
+   * algorithm, with no address hashed again. Only the first node's algorithm is checked: one
+   * balancer made them all.
+   */
+  private static final class Lender implements BalancerAccess.Lender {
+    // whether a class overrides checkWeights, i.e. its algorithm limits weights beyond their sum
+    private static final ClassValue<Boolean> LIMITS = new ClassValue<>() {
+      @Override
+      protected Boolean computeValue(Class<?> type) {
+        for (Class<?> c = type; c != AbstractBalancer.class; c = c.getSuperclass()) {
+          try {
+            c.getDeclaredMethod("checkWeights", int[].class);
+            return true;
+          } catch (NoSuchMethodException e) {
+            // not here: look in the superclass
+          }
+        }
+        return false;
+      }
+    };
+
+    @Override
+    public boolean owns(Balancer<?> balancer) {
+      return balancer instanceof AbstractBalancer;
+    }
+
+    @Override
+    public boolean limitsWeights(Balancer<?> balancer) {
+      return LIMITS.get(balancer.getClass());
+    }
+
+    @Override
+    public void checkWeights(Balancer<?> balancer, int[] weights) {
+      ((AbstractBalancer<?>) balancer).checkWeights(weights);
+    }
+
+    @Override
+    public <T> void setValidatedNodes(Balancer<T> balancer, Node<T>[] nodes, int[] weights) {
+      AbstractBalancer<T> b = (AbstractBalancer<T>) balancer;
+      synchronized (b) {
+        if (nodes.length > 0) {
+          b.checkAlgorithm(nodes[0]);
+        }
+        // the hash balancers build from the members' endpoints (names, labels): only they get them
+        Endpoint[] es = b instanceof AbstractHashBalancer ? new Endpoint[nodes.length] : null;
+        for (int i = 0; es != null && i < nodes.length; i++) {
+          es[i] = nodes[i].endpoint();
+        }
+        b.snapshot =
+            nodes.length == 0 ? new EmptySnapshot<>(b.name) : b.snapshot(nodes, weights, es);
+      }
+    }
   }
 
   /** The empty set: every pick fails. */

@@ -29,8 +29,8 @@ import org.openjdk.jmh.annotations.State;
  *
  * <p>{@code deltaThenPicks} and {@code fullRebuildThenPicks} count them: each update is followed
  * by one pick from every subset it changed (the delta) or from every subset (the full rebuild),
- * which makes the child balancers again and, after a delta, computes the members of each changed
- * subset (an AND of its values' index sets) on that first pick.
+ * which makes the child balancers of the subsets whose members changed again (the full rebuild
+ * keeps the subsets, and child balancers, of member sets it finds unchanged).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -137,7 +137,7 @@ public class SubsetUpdateBenchmark {
     return incremental;
   }
 
-  /** Every subset is rebuilt from the bitmap index. */
+  /** Every subset is made again from the bitset index. */
   @Benchmark
   public SubsetSelector<String> fullRebuild() {
     flip = !flip;
@@ -147,7 +147,7 @@ public class SubsetUpdateBenchmark {
 
   /**
    * The same change given as a delta ({@link SubsetSelector#apply}): only the 50 changed
-   * endpoints, no full list to match, and only the subsets they leave or join are copied.
+   * endpoints, no full list to match, and only the subsets they leave or join are made again.
    */
   @Benchmark
   public SubsetSelector<String> delta() {
@@ -156,10 +156,7 @@ public class SubsetUpdateBenchmark {
     return delta;
   }
 
-  /**
-   * The delta, then one pick from each subset whose members it changed: the child balancers
-   * made again and the changed subsets' members computed.
-   */
+  /** The delta, then one pick from each subset whose members it changed: its child made again. */
   @Benchmark
   public SubsetSelector<String> deltaThenPicks() {
     flip = !flip;
@@ -168,7 +165,10 @@ public class SubsetUpdateBenchmark {
     return deltaPicked;
   }
 
-  /** The full rebuild, then one pick from every subset: every child balancer made again. */
+  /**
+   * The full rebuild, then one pick from every subset: the child balancers of the subsets whose
+   * members changed made again.
+   */
   @Benchmark
   public SubsetSelector<String> fullRebuildThenPicks() {
     flip = !flip;

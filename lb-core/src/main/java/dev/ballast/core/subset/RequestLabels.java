@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
@@ -69,9 +70,6 @@ public final class RequestLabels {
    */
   public static RequestLabels of(Map<String, String> labels) {
     Objects.requireNonNull(labels, "labels");
-    if (labels.isEmpty()) {
-      return EMPTY;
-    }
     TreeMap<String, String> sorted = new TreeMap<>();
     for (Map.Entry<String, String> e : labels.entrySet()) {
       put(sorted, e.getKey(), e.getValue());
@@ -163,15 +161,8 @@ public final class RequestLabels {
 
   @Override
   public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    if (!(o instanceof RequestLabels)) {
-      return false;
-    }
-    RequestLabels that = (RequestLabels) o;
-    return hash == that.hash && Arrays.equals(keys, that.keys)
-        && Arrays.equals(values, that.values);
+    return this == o || o instanceof RequestLabels that && hash == that.hash
+        && Arrays.equals(keys, that.keys) && Arrays.equals(values, that.values);
   }
 
   @Override
@@ -182,13 +173,10 @@ public final class RequestLabels {
   /** Returns {@code {key=value, ...}} in key order. */
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("{");
+    StringJoiner text = new StringJoiner(", ", "{", "}");
     for (int i = 0; i < keys.length; i++) {
-      if (i > 0) {
-        sb.append(", ");
-      }
-      sb.append(keys[i]).append('=').append(values[i]);
+      text.add(keys[i] + "=" + values[i]);
     }
-    return sb.append('}').toString();
+    return text.toString();
   }
 }

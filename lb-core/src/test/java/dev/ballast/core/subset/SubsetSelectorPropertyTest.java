@@ -42,8 +42,8 @@ class SubsetSelectorPropertyTest {
   }
 
   /**
-   * With more than 64 index keys, the key sets of a patch take a second word: 66 padding keys
-   * sort before the label keys, so that most label keys sit past position 64.
+   * With more than 64 index keys: 66 padding keys that no endpoint has sort before the label
+   * keys, so that the index has empty rows and most label keys sit past position 64.
    */
   @Test
   void subsetsEqualBruteForceWithMoreThan64IndexKeys() {
@@ -59,10 +59,9 @@ class SubsetSelectorPropertyTest {
   }
 
   /**
-   * With one key taking values from thousands (a few hundred seen per seed: about 9 bits, laid
-   * out above the narrower keys), the selectors that have it and another key span more than 12
-   * bits of the packed layout: a patch lists their changes entry by entry, and the others'
-   * packed, in the same patch.
+   * With one key taking values from thousands (a few hundred seen per seed): its index row grows
+   * past the previous states' in most updates, and a full build lists the values found in a
+   * combination's members before ANDing their sets (its way with keys of many values).
    */
   @Test
   void subsetsEqualBruteForceWithThousandsOfValues() {

@@ -221,8 +221,8 @@ class SubsetSelectorTest {
         Endpoint.of("10.0.0.1", 80, 1, Map.of("zone", "a", "tier", "t")),
         Endpoint.of("10.0.0.2", 80, 1, Map.of("zone", "a", "tier", "t")),
         Endpoint.of("10.0.0.3", 80, 1, Map.of("zone", "b", "tier", "t")));
-    // wide: zone has 5000 values besides, so that both selectors are listed entry by entry
-    // (not packed)
+    // wide: zone has 5000 values besides, so that the full build lists the values found in a
+    // combination before ANDing (its way with keys of many values)
     for (int run = 0; run < 4; run++) {
       boolean delta = run % 2 == 1;
       boolean wide = run >= 2;
@@ -261,8 +261,8 @@ class SubsetSelectorTest {
     Endpoint x = Endpoint.of("10.0.0.1", 80, 1, Map.of("a", "1", "b", "1"));
     Endpoint y = Endpoint.of("10.0.0.2", 80, 1, Map.of("a", "1", "b", "2"));
     Endpoint moved = Endpoint.of("10.0.0.1", 80, 9, Map.of("a", "2", "b", "2"));
-    // wide: key a has 5000 values besides, so that a patch lists the changes of selector {a}
-    // entry by entry (not packed), those of {b} packed
+    // wide: key a has 5000 values besides (a wide index row; the full build lists the values
+    // found in a combination before ANDing)
     for (boolean wide : new boolean[] {false, true}) {
       for (boolean delta : new boolean[] {false, true}) {
         aReweightedMemberThatMoves(x, y, moved, wide, delta);
@@ -310,11 +310,9 @@ class SubsetSelectorTest {
   }
 
   @Test
-  void aDeltaWhoseNewValueOutgrowsASelectorsDirectArrayMidwayGivesTheSameSubsets() {
-    // {a, b} with 47 values each (the selector's direct array of value combinations is 47 x
-    // 47): a new value of a, seen after other changes to the same selector in one delta, needs
-    // room for 94 values, past the largest direct array, which is dropped while the delta is
-    // being listed. With 20 values the new value only widens the direct array.
+  void aDeltaWithANewValueAfterOtherChangesGivesTheSameSubsets() {
+    // {a, b} with 47 or 20 values each: a new value of a, seen after other changes to the same
+    // selector in one delta, grows the index row of a while the delta is being made
     for (int values : new int[] {47, 20}) {
       List<Endpoint> hosts = new ArrayList<>();
       for (int i = 0; i < values; i++) {
@@ -452,6 +450,59 @@ class SubsetSelectorTest {
     // and a valid update still works after the failures
     s.update(added, Endpoint::address);
     assertThat(s.members(RequestLabels.of("zone", "a"))).hasSize(3);
+  }
+
+  @Test
+  void weightsAChildBalancerCannotHoldAreRejectedByTheUpdate() {
+    // VNSWRR holds at most 2^24 virtual nodes (the sum of weight/gcd): 2^24 and 2^24 + 1 in one
+    // subset is one too many, so the update or delta that makes that subset must fail, leaving
+    // the selector as it was, rather than the subset's first pick
+    Endpoint small = Endpoint.of("10.0.0.1", 80, 1, Map.of("zone", "a"));
+    Endpoint big = Endpoint.of("10.0.0.2", 80, 1 << 24, Map.of("zone", "b"));
+    Endpoint bigger = Endpoint.of("10.0.0.3", 80, (1 << 24) + 1, Map.of("zone", "b"));
+    for (double threshold : new double[] {0, 1}) {
+      SubsetSelector<String> s = SubsetSelector.<String>builder().selector("zone")
+          .algorithm(Algorithm.VNSWRR).rebuildThreshold(threshold).build();
+      s.update(List.of(small, big), Endpoint::address);
+      List<Node<String>> nodes = s.nodes();
+      assertThatThrownBy(() -> s.update(List.of(small, big, bigger), Endpoint::address))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("virtual nodes");
+      assertThatThrownBy(() -> s.apply(List.of(bigger), List.of(), Endpoint::address))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("virtual nodes");
+      assertThatThrownBy(() -> s.apply(List.of(small.withWeight((1 << 24) + 1),
+          big.withLabels(Map.of("zone", "a"))), List.of(), Endpoint::address))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("virtual nodes");
+      assertThat(s.nodes()).isSameAs(nodes);
+      assertThat(s.members(RequestLabels.of("zone", "b"))).extracting(Node::address)
+          .containsExactly("10.0.0.2:80");
+      assertThat(s.pick(RequestLabels.of("zone", "b")).address()).isEqualTo("10.0.0.2:80");
+      assertThat(s.pick(RequestLabels.of("zone", "a")).weight()).isEqualTo(1);
+      // the same weights in subsets of their own are fine
+      s.apply(List.of(bigger.withLabels(Map.of("zone", "c"))), List.of(), Endpoint::address);
+      assertThat(s.pick(RequestLabels.of("zone", "c")).address()).isEqualTo("10.0.0.3:80");
+    }
+  }
+
+  @Test
+  void keyPickingChildBalancersAreMadeFromTheirSubsetsEndpoints() {
+    // a ring, continuum or table is built from the members' endpoints (names, labels), which a
+    // child made from validated nodes must get too
+    for (Algorithm algorithm : List.of(Algorithm.RING_HASH, Algorithm.KETAMA, Algorithm.MAGLEV)) {
+      SubsetSelector<String> s = builder().algorithm(algorithm).build();
+      s.update(THREE, Endpoint::address);
+      assertThat(pickMany(s, RequestLabels.of("zone", "a"), 20))
+          .as(algorithm.toString()).containsOnly("10.0.0.1:80", "10.0.0.2:80");
+      s.apply(List.of(THREE.get(2).withLabels(Map.of("zone", "a", "version", "1"))), List.of(),
+          Endpoint::address);
+      assertThat(pickMany(s, RequestLabels.of("zone", "a"), 20)).as(algorithm.toString())
+          .containsAnyOf("10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80")
+          .isSubsetOf("10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80");
+      assertThat(pickMany(s, RequestLabels.of("zone", "a", "version", "1"), 10))
+          .as(algorithm.toString()).isSubsetOf("10.0.0.1:80", "10.0.0.3:80");
+    }
   }
 
   @Test

@@ -1,0 +1,121 @@
+package dev.ballast.core.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class BalancerAccessTest {
+
+  private static final BalancerConfig CONFIG = BalancerConfig.defaults();
+
+  @SuppressWarnings("unchecked")
+  private static Node<String>[] nodes(Balancer<String> maker, int... weights) {
+    Node<String>[] out = new Node[weights.length];
+    for (int i = 0; i < weights.length; i++) {
+      Endpoint e = Endpoint.of("10.0.0." + (i + 1), 80, weights[i], Map.of());
+      out[i] = maker.newNode(e, e.address());
+    }
+    return out;
+  }
+
+  @Test
+  void onlyAlgorithmsWithAWeightRuleAskForWeights() {
+    for (Algorithm a : Algorithm.values()) {
+      assertThat(BalancerAccess.limitsWeights(a.create(CONFIG))).as(a.id())
+          .isEqualTo(a == Algorithm.VNSWRR || a == Algorithm.MAGLEV); // ring, table size
+    }
+    // a balancer of another make checks its own way: it is always asked
+    assertThat(BalancerAccess.limitsWeights(new Foreign())).isTrue();
+  }
+
+  @Test
+  void validatedNodesAreBalancedAsGivenAndTheRuleStillRuns() {
+    Balancer<String> vnswrr = Algorithm.VNSWRR.create(CONFIG);
+    Node<String>[] nodes = nodes(vnswrr, 3, 1);
+    BalancerAccess.setValidatedNodes(vnswrr, nodes, new int[] {3, 1});
+    assertThat(vnswrr.nodes()).containsExactly(nodes);
+    int first = 0;
+    for (int i = 0; i < 40; i++) {
+      Node<String> n = vnswrr.pick();
+      first += n == nodes[0] ? 1 : 0;
+      n.cancel();
+    }
+    assertThat(first).isEqualTo(30);
+    assertThatThrownBy(() -> BalancerAccess.validate(vnswrr, new Endpoint[2],
+        new int[] {1 << 24, (1 << 24) + 1})).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("virtual nodes");
+  }
+
+  @Test
+  void nodesOfAnotherAlgorithmAreRefused() {
+    Balancer<String> roundRobin = Algorithm.ROUND_ROBIN.create(CONFIG);
+    Node<String>[] ewmaNodes = nodes(Algorithm.P2C_PEAK_EWMA.create(CONFIG), 1, 1);
+    assertThatThrownBy(() -> BalancerAccess.setValidatedNodes(roundRobin, ewmaNodes,
+        new int[] {1, 1})).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("another algorithm");
+  }
+
+  @Test
+  void aBalancerOfAnotherMakeGetsThePublicCalls() {
+    Foreign foreign = new Foreign();
+    Node<String>[] nodes = nodes(Algorithm.ROUND_ROBIN.create(CONFIG), 1, 2);
+    BalancerAccess.setValidatedNodes(foreign, nodes, new int[] {1, 2});
+    assertThat(foreign.nodes()).containsExactly(nodes);
+    Endpoint[] endpoints = {nodes[0].endpoint(), nodes[1].endpoint()};
+    BalancerAccess.validate(foreign, endpoints, new int[] {1, 2});
+    assertThat(foreign.validated).containsExactly(endpoints);
+  }
+
+  /** A balancer not made by lb-core: records what it is given. */
+  private static final class Foreign implements Balancer<String> {
+    private final List<Node<String>> nodes = new ArrayList<>();
+    private final List<Endpoint> validated = new ArrayList<>();
+
+    @Override
+    public Node<String> pick() {
+      return nodes.get(0);
+    }
+
+    @Override
+    public List<Node<String>> update(Collection<Endpoint> endpoints,
+        Function<? super Endpoint, ? extends String> values) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void validate(Collection<Endpoint> endpoints) {
+      validated.addAll(endpoints);
+    }
+
+    @Override
+    public List<Node<String>> nodes() {
+      return nodes;
+    }
+
+    @Override
+    public String name() {
+      return "foreign";
+    }
+
+    @Override
+    public Node<String> newNode(Endpoint endpoint, String value) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void setNodes(List<Node<String>> list) {
+      nodes.addAll(list);
+    }
+  }
+}
