@@ -7,7 +7,6 @@ import dev.ballast.core.Node;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -107,15 +106,9 @@ interface Router<T> {
 
   /**
    * Returns the router over a subset selector: each call goes to the subset its labels name
-   * (allocation-free for labels built once), or to the selector's fallback. Every update, whole
-   * or delta, is first checked against {@code child}, an empty balancer of the subsets'
-   * algorithm: each subset, and the fallback set, is part of the whole set, with a weight sum no
-   * larger and a weight gcd no smaller, so a whole set the algorithm accepts gives subsets it
-   * accepts (a VNSWRR ring of {@code Σ weight/gcd} virtual nodes included). Without it, a
-   * subset's child would refuse its members at its first pick, failing that subset's calls until
-   * a good update.
+   * (allocation-free for labels built once), or to the selector's fallback.
    */
-  static <T> Router<T> of(SubsetSelector<T> selector, Balancer<?> child) {
+  static <T> Router<T> of(SubsetSelector<T> selector) {
     return new Router<T>() {
       @Override
       public Node<T> pick(CallOptions options) {
@@ -125,25 +118,12 @@ interface Router<T> {
       @Override
       public List<Node<T>> update(Collection<Endpoint> endpoints,
           Function<? super Endpoint, ? extends T> values) {
-        child.validate(endpoints);
         return selector.update(endpoints, values);
       }
 
       @Override
       public List<Node<T>> apply(Collection<Endpoint> upserts, Collection<String> removed,
           Function<? super Endpoint, ? extends T> values) {
-        // The set the delta makes (the selector itself rejects repeated addresses).
-        Map<String, Endpoint> after = new LinkedHashMap<>();
-        for (Node<T> n : selector.nodes()) {
-          after.put(n.endpoint().address(), n.endpoint());
-        }
-        for (String address : removed) {
-          after.remove(address);
-        }
-        for (Endpoint e : upserts) {
-          after.put(e.address(), e);
-        }
-        child.validate(after.values());
         return selector.apply(upserts, removed, values);
       }
 

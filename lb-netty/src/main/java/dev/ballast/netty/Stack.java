@@ -118,7 +118,7 @@ final class Stack<Req, Rep> {
     if (b.defaultSubset != null) {
       sb.defaultSubset(b.defaultSubset);
     }
-    return Router.of(sb.build(), b.balancerFactory.create(b.balancerConfig));
+    return Router.of(sb.build());
   }
 
   private static <Req, Rep> AttemptFilter<Req, Rep> andThen(AttemptFilter<Req, Rep> first,

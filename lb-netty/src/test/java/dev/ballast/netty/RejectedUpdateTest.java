@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.Algorithm;
-import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
@@ -101,7 +100,7 @@ class RejectedUpdateTest {
   void aDeltaThatASubsetsChildCannotHoldIsRejectedToo() {
     SubsetSelector<String> selector = SubsetSelector.<String>builder()
         .selectors(List.of(List.of("zone"))).algorithm(Algorithm.VNSWRR).build();
-    Router<String> router = Router.of(selector, Algorithm.VNSWRR.create(BalancerConfig.defaults()));
+    Router<String> router = Router.of(selector);
     router.update(List.of(Endpoint.parse("10.0.0.1:80;weight=16777216;zone=b")),
         Endpoint::address);
     Endpoint second = Endpoint.parse("10.0.0.2:80;weight=16777217;zone=b");
