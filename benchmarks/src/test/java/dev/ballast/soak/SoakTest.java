@@ -18,7 +18,11 @@ class SoakTest {
 
     assertThat(r.failures()).isEmpty();
     assertThat(LeakRecorder.installed).as("the recording leak detector is in use").isTrue();
-    assertThat(r.sides()).allSatisfy(t -> assertThat(t.started()).isGreaterThan(10_000));
+    // The load ran on both sides, and calls got answers through the chaos.
+    assertThat(r.sides()).allSatisfy(t -> {
+      assertThat(t.started()).isGreaterThan(1_000);
+      assertThat(t.outcomes().get("ok")).isGreaterThan(100L);
+    });
     assertThat(r.chaos()).containsKeys("framed kill", "framed corrupt", "framed stall",
         "framed slow", "framed invalid update refused", "framed update: reweight", "grpc kill",
         "grpc restart", "grpc invalid update published", "grpc update: remove");
