@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh machine (Debian packages), once.
-# nginx: the HTTP/1.1 tests in lb-netty start their own nginx processes on 127.0.0.1.
+# nginx (with the http_v2 and ssl modules): the HTTP/1.1, HTTP/2 and TLS tests in lb-netty
+# start their own nginx processes on 127.0.0.1.
 # etcd-server: the etcd tests start their own etcd on 127.0.0.1 with a temporary data directory.
 # memcached and nutcracker (twemproxy): lb-core's ketama parity test starts its own on 127.0.0.1.
 set -euo pipefail
 missing=()
-command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v etcd >/dev/null 2>&1 || [ -x /usr/bin/etcd ] || missing+=(etcd-server)
 command -v memcached >/dev/null 2>&1 || [ -x /usr/bin/memcached ] || missing+=(memcached)
 command -v nutcracker >/dev/null 2>&1 || [ -x /usr/sbin/nutcracker ] || missing+=(nutcracker)

@@ -96,9 +96,12 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     return awaiting;
   }
 
-  /** Whether the balancer sees this attempt as sent (else it cancels the pick). */
+  /**
+   * Whether the balancer sees this attempt as sent (else it cancels the pick): not when the
+   * server refused it unprocessed.
+   */
   boolean reachedWire() {
-    return written;
+    return written && !(failure instanceof RequestRefusedException);
   }
 
   /** Whether outlier detection and the endpoint's counters count this attempt. */
@@ -258,7 +261,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
         return;
       }
       callerDone = true;
-      counts = conn != null || err instanceof ConnectFailedException;
+      // a refusal (a GOAWAY, REFUSED_STREAM) is no failure of the endpoint
+      counts = (conn != null && !(err instanceof RequestRefusedException))
+          || err instanceof ConnectFailedException;
       release = detachWire(); // a filter answered before the wire did
       if (latency < 0) {
         latency = call.stack.ticker.nanoTime() - start;

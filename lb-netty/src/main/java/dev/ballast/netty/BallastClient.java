@@ -9,6 +9,7 @@ import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.internal.Durations;
 import dev.ballast.netty.internal.FramedProtocol;
+import dev.ballast.netty.internal.Http2Protocol;
 import dev.ballast.netty.internal.HttpProtocol;
 import dev.ballast.netty.internal.Protocol;
 import java.time.Duration;
@@ -66,12 +67,31 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   /** Returns a builder of a client speaking the framed protocol ({@code byte[]} payloads). */
   public static Builder<byte[], byte[]> framed() {
     return new Builder<>(b -> new FramedProtocol(b.maxFrameSize,
-        b.pool.maxInFlightPerConnection()));
+        b.pool.maxInFlightPerConnection(), b.tls == null ? null : b.tls.context(List.of())));
   }
 
-  /** Returns a builder of an HTTP/1.1 client (one request per connection at a time). */
+  /**
+   * Returns a builder of an HTTP/1.1 client (RFC 9112): one request per connection at a time,
+   * connections kept alive (closed after the pool's idle timeout, or when the server says
+   * {@code Connection: close}); over TLS with {@link Builder#tls}.
+   */
   public static Builder<HttpRequest, HttpResponse> http() {
-    return new Builder<>(b -> new HttpProtocol(b.maxFrameSize));
+    return new Builder<>(b -> new HttpProtocol(b.maxFrameSize,
+        b.tls == null ? null : b.tls.context(List.of("http/1.1"))));
+  }
+
+  /**
+   * Returns a builder of an HTTP/2 client (RFC 9113): requests are streams multiplexed on a
+   * connection, up to the server's MAX_CONCURRENT_STREAMS and the pool's {@link
+   * PoolConfig#maxInFlightPerConnection()}; without TLS it speaks h2c with prior knowledge, with
+   * {@link Builder#tls} it needs the server to choose {@code h2} by ALPN. Requests a server
+   * refuses unprocessed (above a GOAWAY's last stream id, or REFUSED_STREAM) are retried
+   * elsewhere whatever their method ({@link RequestRefusedException}).
+   */
+  public static Builder<HttpRequest, HttpResponse> http2() {
+    return new Builder<>(b -> new Http2Protocol(b.maxFrameSize,
+        b.pool.maxInFlightPerConnection(),
+        b.tls == null ? null : b.tls.context(List.of("h2"))));
   }
 
   /** Returns the client's name (a metrics tag); default {@code ballast}. */
@@ -183,9 +203,9 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * BalancerConfig#defaults()}, timeout 5 s, {@link RetryPolicy#defaults()}, no hedging, the
    * protocol's {@link ResponseClassifier}, {@link PoolConfig#defaults()}, {@link
    * OutlierDetection#defaults()}, slow-request threshold 1 s, close grace 5 s, late-answer wait
-   * 10 s, no label subsets, no filters, max frame (or HTTP body) size 16 MiB, the process-wide
-   * event loops, futures completed on the thread that ends the call. Durations longer than 100
-   * years count as 100 years.
+   * 10 s, no label subsets, no filters, max frame (or HTTP body) size 16 MiB, no TLS, the
+   * process-wide event loops, futures completed on the thread that ends the call. Durations
+   * longer than 100 years count as 100 years.
    *
    * @param <Req> the request type
    * @param <Rep> the response type

@@ -54,6 +54,8 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   volatile Hedges.Timer hedgeTimer;
   volatile int attempts;
   volatile int hedges;
+  /** Attempts refused unprocessed and retried outside the policy's count. */
+  volatile int refusals;
   private volatile int live;
   private volatile int state;
   private volatile boolean succeeded;

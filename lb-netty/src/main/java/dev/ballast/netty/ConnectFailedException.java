@@ -1,9 +1,11 @@
 package dev.ballast.netty;
 
 /**
- * Opening a connection to the endpoint failed (refused, unreachable, or the connect timeout\n * passed). The request never reached a server.
+ * Opening a connection to the endpoint failed (refused, unreachable, the connect timeout passed,
+ * or, as the subclass {@link TlsHandshakeException}, the TLS handshake failed). The request
+ * never reached a server.
  */
-public final class ConnectFailedException extends BallastException {
+public class ConnectFailedException extends BallastException {
 
   private static final long serialVersionUID = 1L;
 

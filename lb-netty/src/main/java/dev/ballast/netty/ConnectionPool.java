@@ -43,6 +43,7 @@ public final class ConnectionPool<Req, Rep> {
   private final ArrayDeque<PoolWaiter<Req, Rep>> waiters = new ArrayDeque<>();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private int connecting;
+  private int connectionCap; // the last opened connection's cap (HTTP/2: the server's)
   private int inFlight;
   private State state = State.OPEN;
   private ScheduledFuture<?> reaper;
@@ -53,6 +54,7 @@ public final class ConnectionPool<Req, Rep> {
     this.address = endpoint.address();
     this.config = config;
     this.cap = protocol.maxInFlightPerConnection();
+    this.connectionCap = cap;
     this.group = group;
     this.ticker = ticker;
     this.connector = new Connector<>(endpoint, config, protocol, group, ticker, random);
@@ -172,7 +174,8 @@ public final class ConnectionPool<Req, Rep> {
     PooledConnection<Req, Rep> best = null;
     for (int i = 0, n = connections.size(); i < n; i++) {
       PooledConnection<Req, Rep> c = connections.get(i);
-      if (c.inFlight < cap && c.usable(now) && (best == null || c.inFlight < best.inFlight)) {
+      if (c.inFlight < c.cap(cap) && c.usable(now)
+          && (best == null || c.inFlight < best.inFlight)) {
         best = c;
         if (c.inFlight == 0) {
           break;
@@ -186,10 +189,10 @@ public final class ConnectionPool<Req, Rep> {
     return best;
   }
 
-  // Guarded by this.
+  // Guarded by this. A connection that is opening will take as many as the last one opened.
   private boolean shouldOpen() {
     return connections.size() + connecting < config.maxConnections()
-        && waiters.size() > (long) connecting * cap;
+        && waiters.size() > (long) connecting * connectionCap;
   }
 
   /**
@@ -253,6 +256,7 @@ public final class ConnectionPool<Req, Rep> {
     List<PoolWaiter<Req, Rep>> served = new ArrayList<>();
     List<PoolWaiter<Req, Rep>> failed = null;
     boolean closeIt = false;
+    boolean open = false;
     if (c != null) {
       c.channel.closeFuture().addListener(x -> onClosed(c));
     }
@@ -263,10 +267,15 @@ public final class ConnectionPool<Req, Rep> {
           closeIt = true;
         } else {
           connections.add(c);
-          while (!waiters.isEmpty() && c.inFlight < cap) {
+          connectionCap = c.cap(cap);
+          while (!waiters.isEmpty() && c.inFlight < connectionCap) {
             served.add(waiters.poll());
             c.inFlight++;
             inFlight++;
+          }
+          if (!waiters.isEmpty() && shouldOpen()) { // the server allows fewer than thought
+            connecting++;
+            open = true;
           }
         }
       } else if (connecting == 0 && connections.isEmpty()) {
@@ -280,9 +289,12 @@ public final class ConnectionPool<Req, Rep> {
     for (PoolWaiter<Req, Rep> w : served) {
       handOver(w, c);
     }
+    if (open) {
+      connect();
+    }
     if (failed != null) {
       for (PoolWaiter<Req, Rep> w : failed) {
-        w.fail(new ConnectFailedException("connect failed: " + cause, address, w.attempt, cause));
+        w.fail(Failures.connect(cause, address, w.attempt));
       }
     }
   }

@@ -9,9 +9,15 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
@@ -22,11 +28,15 @@ import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
 
 /**
- * Opens the connections of one endpoint's pool: a Netty bootstrap with the protocol's pipeline,
- * to the endpoint's address resolved off the event loops. An IP literal needs no lookup; a host
- * name is resolved by the JDK (which blocks, and caches for {@code networkaddress.cache.ttl}) on
- * a small shared pool of daemon threads, again for every connect, so that connections follow
- * the name's records and no event loop ever waits for DNS.
+ * Opens the connections of one endpoint's pool: a Netty bootstrap with the protocol's pipeline
+ * (behind a TLS handler when the protocol has a TLS context), to the endpoint's address resolved
+ * off the event loops. An IP literal needs no lookup; a host name is resolved by the JDK (which
+ * blocks, and caches for {@code networkaddress.cache.ttl}) on a small shared pool of daemon
+ * threads, again for every connect, so that connections follow the name's records and no event
+ * loop ever waits for DNS. A connection is handed over once it can take requests: connected,
+ * its TLS handshake done (the server's certificate checked against the endpoint's host name as
+ * written, which is also sent as SNI) and, for HTTP/2, the server's settings heard; the connect
+ * timeout bounds the TCP connect, and again what follows it.
  */
 final class Connector<Req, Rep> {
 
@@ -45,6 +55,7 @@ final class Connector<Req, Rep> {
   private final Ticker ticker;
   private final RandomGenerator random;
   private final InetSocketAddress literal; // null for a host name
+  private final long readyTimeoutNanos;
 
   Connector(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
       EventLoopGroup group, Ticker ticker, RandomGenerator random) {
@@ -54,13 +65,20 @@ final class Connector<Req, Rep> {
     this.random = random;
     byte[] ip = NetUtil.createByteArrayFromIpAddressString(endpoint.host());
     this.literal = ip == null ? null : new InetSocketAddress(address(ip), endpoint.port());
-    this.bootstrap = Transport.configure(new Bootstrap(),
-            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
-        .group(group)
+    this.readyTimeoutNanos = config.connectTimeout().toNanos();
+    int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis());
+    SslContext tls = protocol.tls();
+    this.bootstrap = Transport.configure(new Bootstrap(), group, timeoutMillis)
         .handler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
-            protocol.init(ch.pipeline());
+            Transport.keepQuickAck(ch); // first: it sees the socket's reads, TLS or not
+            if (tls != null) {
+              SslHandler h = tls.newHandler(ch.alloc(), endpoint.host(), endpoint.port());
+              h.setHandshakeTimeoutMillis(timeoutMillis);
+              ch.pipeline().addLast(h);
+            }
+            protocol.init(ch.pipeline(), endpoint);
           }
         });
   }
@@ -95,20 +113,62 @@ final class Connector<Req, Rep> {
         });
   }
 
-  @SuppressWarnings("unchecked")
   private void connect(InetSocketAddress address,
       BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
     ChannelFuture f = bootstrap.connect(address);
     f.addListener(x -> {
-      if (!f.isSuccess()) {
+      if (f.isSuccess()) {
+        whenReady(f.channel(), done);
+      } else {
         done.accept(null, f.cause());
+      }
+    });
+  }
+
+  /** On the channel's event loop: hands the connection over once it can take requests. */
+  @SuppressWarnings("unchecked")
+  private void whenReady(Channel ch, BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+    Dispatcher<Req, Rep> d = ch.pipeline().get(Dispatcher.class);
+    SslHandler ssl = ch.pipeline().get(SslHandler.class);
+    if (ssl == null && d.ready(ch).isSuccess()) {
+      handOver(ch, d, done);
+      return;
+    }
+    Promise<Void> ready = ch.eventLoop().newPromise();
+    ScheduledFuture<?> timer = ch.eventLoop().schedule(() -> ready.tryFailure(
+            new ConnectTimeoutException((ssl != null ? "TLS handshake" : "protocol setup")
+                + " not done within the connect timeout " + config.connectTimeout())),
+        readyTimeoutNanos, TimeUnit.NANOSECONDS);
+    Future<?> handshake = ssl == null ? ch.newSucceededFuture() : ssl.handshakeFuture();
+    handshake.addListener(h -> {
+      if (!h.isSuccess()) {
+        ready.tryFailure(h.cause());
         return;
       }
-      Channel ch = f.channel();
-      long now = ticker.nanoTime();
-      done.accept(new PooledConnection<>(ch, ch.pipeline().get(Dispatcher.class), now,
-          expiry(now)), null);
+      Future<?> setup = d.ready(ch);
+      setup.addListener(r -> {
+        if (r.isSuccess()) {
+          ready.trySuccess(null);
+        } else {
+          ready.tryFailure(r.cause());
+        }
+      });
     });
+    ready.addListener(r -> {
+      timer.cancel(false);
+      if (r.isSuccess()) {
+        handOver(ch, d, done);
+      } else {
+        ch.close();
+        done.accept(null, r.cause());
+      }
+    });
+  }
+
+  private void handOver(Channel ch, Dispatcher<Req, Rep> d,
+      BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+    long now = ticker.nanoTime();
+    done.accept(new PooledConnection<>(ch, d, now, expiry(now)), null);
   }
 
   private long expiry(long now) {

@@ -19,6 +19,11 @@ final class PooledConnection<Req, Rep> {
     this.expiresAt = expiresAt;
   }
 
+  /** Returns the most requests this connection takes at once: the pool's cap or the server's. */
+  int cap(int poolCap) {
+    return Math.min(poolCap, dispatcher.maxInFlight());
+  }
+
   boolean usable(long now) {
     return !retired && (expiresAt == Long.MAX_VALUE || now - expiresAt < 0) && channel.isActive()
         && !dispatcher.isPoisoned();

@@ -1,7 +1,10 @@
 package dev.ballast.netty;
 
 /**
- * The server sent something the codec cannot accept (a malformed frame, a frame bigger than\n * the maximum, a response to no request); the connection was closed. The cause is the codec's\n * error, e.g. {@link dev.ballast.netty.framed.FrameTooLargeException}.
+ * The server sent something the codec cannot accept (a malformed frame, a frame or body bigger
+ * than the maximum, a response to no request, an HTTP/1.1 protocol switch nobody asked for); the
+ * connection was closed (over HTTP/2, only the stream was reset when the connection is sound).
+ * The cause is the codec's error, e.g. {@link dev.ballast.netty.framed.FrameTooLargeException}.
  */
 public final class ProtocolErrorException extends BallastException {
 

@@ -9,7 +9,10 @@ import java.util.random.RandomGenerator;
  * The retry module: when a call's last running attempt failed, it asks the {@link RetryPolicy}
  * (retryable? attempts left? the backoff, at least the server's {@code Retry-After}) and the
  * {@link RetryBudget}, and starts the next attempt, now or after the wait; else the failed
- * attempt decides the call. Every call deposits in the budget as it starts.
+ * attempt decides the call. Every call deposits in the budget as it starts. An attempt the
+ * server refused unprocessed ({@link RequestRefusedException}: it cost the server nothing) is
+ * retried at once, outside the budget and the policy's count, up to {@link
+ * RequestRefusedException#FREE_RETRIES} times per call (as gRPC's transparent retries).
  */
 final class Retries<Req, Rep> {
 
@@ -38,7 +41,16 @@ final class Retries<Req, Rep> {
 
   /** The call's last running attempt failed: retries it, or lets it decide the call. */
   void attemptFailed(Call<Req, Rep> call, Attempt<Req, Rep> failed, Classification c) {
-    int tries = call.attempts - call.hedges;
+    if (failed.failure instanceof RequestRefusedException
+        && call.refusals < RequestRefusedException.FREE_RETRIES && !stack.isClosed()
+        && policy.isRetryable(failed, c) && call.remainingNanos() > 0) {
+      call.refusals++; // only the failed last attempt's thread gets here
+      retries.increment();
+      stack.metrics.retry();
+      stack.startAttempt(call, false);
+      return;
+    }
+    int tries = call.attempts - call.hedges - call.refusals;
     if (tries < policy.maxAttempts() && !stack.isClosed() && policy.isRetryable(failed, c)) {
       long delay = Math.max(policy.backoff().delayNanos(tries, random), c.retryAfterNanos());
       if (call.remainingNanos() > delay) {

@@ -46,6 +46,7 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   Hedging hedging;
   ResponseClassifier<Req, Rep> classifier;
   PoolConfig pool = PoolConfig.defaults();
+  TlsConfig tls;
   OutlierDetection outlier = OutlierDetection.defaults();
   Duration slowThreshold = Duration.ofSeconds(1);
   Duration closeGrace = Duration.ofSeconds(5);
@@ -228,6 +229,18 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
     return self();
   }
 
+  /**
+   * Connects over TLS with these settings: the server's certificate is checked against the
+   * trust material and the endpoint's host name as written (also sent as SNI); HTTP/2 chooses
+   * {@code h2} by ALPN. A failed handshake (an untrusted certificate, or one for another host
+   * name) fails the attempt with {@link TlsHandshakeException} naming the endpoint, as never
+   * sent. Default: plain TCP.
+   */
+  public B tls(TlsConfig tls) {
+    this.tls = Objects.requireNonNull(tls, "tls");
+    return self();
+  }
+
   /** Sets outlier detection; default {@link OutlierDetection#defaults()}. */
   public B outlierDetection(OutlierDetection outlier) {
     this.outlier = Objects.requireNonNull(outlier, "outlier");
@@ -260,7 +273,10 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
     return self();
   }
 
-  /** Sets the maximum frame size (framed) or response body size (HTTP); default 16 MiB. */
+  /**
+   * Sets the maximum frame size (framed) or response body size (HTTP; a bigger body fails the
+   * call with {@link ProtocolErrorException}); default 16 MiB.
+   */
   public B maxFrameSize(int maxFrameSize) {
     if (maxFrameSize < 64) {
       throw new IllegalArgumentException("maxFrameSize: " + maxFrameSize

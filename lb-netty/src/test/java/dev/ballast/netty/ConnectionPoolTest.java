@@ -46,7 +46,7 @@ class ConnectionPoolTest {
   private ConnectionPool<byte[], byte[]> pool(Endpoint endpoint, PoolConfig config,
       int inFlightCap) {
     pool = new ConnectionPool<>(endpoint, config,
-        new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, inFlightCap),
+        new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, inFlightCap, null),
         Transport.sharedGroup(), () -> now, new SplittableRandom(1));
     return pool;
   }

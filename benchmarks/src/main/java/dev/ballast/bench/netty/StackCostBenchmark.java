@@ -12,7 +12,13 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,8 +56,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>Each invocation sends {@value #IN_FLIGHT} calls at once and waits for all of them, so both
  * sides keep 64 requests in flight; scores are calls per second.
  *
+ * <p>{@code transport} runs everything (servers, client, raw channels) on an event-loop group of
+ * that transport, one thread per core like the shared group: {@code epoll} (native; fails when
+ * the library does not load), {@code nio}, or {@code shared} (the process-wide group, epoll when
+ * it loads).
+ *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar StackCostBenchmark -f 1 -wi 3 -w 2s -i 5 -r 2s
+ * java -jar benchmarks/target/benchmarks.jar 'StackCostBenchmark.(stack|rawChannelBatched)$' -p transport=epoll,nio
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -69,6 +81,11 @@ public class StackCostBenchmark {
   @Param({"4"})
   public int backends = 4;
 
+  /** The transport everything runs on: shared, epoll or nio. */
+  @Param({"shared"})
+  public String transport = "shared";
+
+  private EventLoopGroup group;
   private final List<FramedServer> servers = new ArrayList<>();
   private BallastClient<byte[], byte[]> client;
   private RawClient raw;
@@ -84,9 +101,11 @@ public class StackCostBenchmark {
     if (backends < 1) {
       throw new IllegalArgumentException("backends: " + backends + " (expected: >= 1)");
     }
+    group = group(transport);
     List<Endpoint> endpoints = new ArrayList<>();
     for (int i = 0; i < backends; i++) {
-      FramedServer s = FramedServer.start(FramedServer.echo());
+      FramedServer s = FramedServer.builder().handler(FramedServer.echo())
+          .eventLoopGroup(group).start();
       servers.add(s);
       endpoints.add(s.endpoint());
     }
@@ -95,11 +114,30 @@ public class StackCostBenchmark {
         .balancer(Algorithm.fromName(balancer))
         .timeout(Duration.ofSeconds(10))
         .slowRequestThreshold(Duration.ofSeconds(10))
+        .eventLoopGroup(group)
         .build();
-    raw = new RawClient(servers.get(0), false);
-    rawBatched = new RawClient(servers.get(0), true);
+    raw = new RawClient(group, servers.get(0), false);
+    rawBatched = new RawClient(group, servers.get(0), true);
     for (FramedServer s : servers) {
-      fanOut.add(new RawClient(s, true));
+      fanOut.add(new RawClient(group, s, true));
+    }
+  }
+
+  private static EventLoopGroup group(String transport) {
+    int threads = Runtime.getRuntime().availableProcessors();
+    DefaultThreadFactory threadFactory = new DefaultThreadFactory("bench-" + transport, true);
+    switch (transport) {
+      case "shared":
+        return Transport.sharedGroup();
+      case "nio":
+        return new MultiThreadIoEventLoopGroup(threads, threadFactory, NioIoHandler.newFactory());
+      case "epoll":
+        Epoll.ensureAvailability();
+        return new MultiThreadIoEventLoopGroup(threads, threadFactory,
+            EpollIoHandler.newFactory());
+      default:
+        throw new IllegalArgumentException(
+            "transport: '" + transport + "' (expected: shared, epoll or nio)");
     }
   }
 
@@ -111,6 +149,9 @@ public class StackCostBenchmark {
     rawBatched.close();
     fanOut.forEach(RawClient::close);
     servers.forEach(FramedServer::close);
+    if (group != Transport.sharedGroup()) {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
   }
 
   /** 64 calls through the full stack over the backends. */
@@ -174,13 +215,14 @@ public class StackCostBenchmark {
     private final ConcurrentLinkedQueue<Frame> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
-    RawClient(FramedServer server, boolean batched) throws InterruptedException {
+    RawClient(EventLoopGroup group, FramedServer server, boolean batched)
+        throws InterruptedException {
       this.batched = batched;
-      channel = Transport.configure(new Bootstrap(), 2000)
-          .group(Transport.sharedGroup())
+      channel = Transport.configure(new Bootstrap(), group, 2000)
           .handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+              Transport.keepQuickAck(ch); // as the stack's channels
               ch.pipeline().addLast(new FrameDecoder(), new FrameEncoder(),
                   new SimpleChannelInboundHandler<Frame>() {
                     @Override

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * Complements the JMH benchmark on a noisy machine.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.StackCostRatio [rounds] [balancer] [backends]
+ * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.StackCostRatio [rounds] [balancer] [backends] [transport]
  * </pre>
  */
 public final class StackCostRatio {
@@ -20,13 +20,14 @@ public final class StackCostRatio {
 
   /**
    * Runs the alternation; arguments: rounds (default 10), balancer (default p2c_peak_ewma),
-   * backends of the stack (default 4).
+   * backends of the stack (default 4), transport (shared, epoll or nio; default shared).
    */
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
     StackCostBenchmark b = new StackCostBenchmark();
     b.balancer = args.length > 1 ? args[1] : "p2c_peak_ewma";
     b.backends = args.length > 2 ? Integer.parseInt(args[2]) : 4;
+    b.transport = args.length > 3 ? args[3] : "shared";
     b.setUp();
     try {
       for (int i = 0; i < 3; i++) {
@@ -57,10 +58,10 @@ public final class StackCostRatio {
             + " calls/s  stack/batched %.3f  stack/fan-out %.3f%n", r + 1, raw, batched, fanOut,
             stack, ratios[r], fanOutRatios[r]);
       }
-      System.out.printf("balancer %s, %d backends: mean raw %,.0f, raw batched %,.0f, raw batched"
+      System.out.printf("transport %s, balancer %s, %d backends: mean raw %,.0f, raw batched %,.0f, raw batched"
           + " fan-out %,.0f, stack %,.0f calls/s; median stack/raw-batched %.3f (stack cost"
           + " %.1f%%), median stack/raw-batched-fan-out %.3f (%.1f%%), median stack/raw %.3f%n",
-          b.balancer, b.backends, rawSum / rounds, batchedSum / rounds, fanOutSum / rounds,
+          b.transport, b.balancer, b.backends, rawSum / rounds, batchedSum / rounds, fanOutSum / rounds,
           stackSum / rounds, median(ratios), (1 - median(ratios)) * 100, median(fanOutRatios),
           (1 - median(fanOutRatios)) * 100, median(naiveRatios));
     } finally {
@@ -68,14 +69,14 @@ public final class StackCostRatio {
     }
   }
 
-  private static double median(double[] values) {
+  static double median(double[] values) {
     double[] v = values.clone();
     Arrays.sort(v);
     return (v[(v.length - 1) / 2] + v[v.length / 2]) / 2;
   }
 
   /** What one window runs. */
-  private enum Variant {
+  enum Variant {
     RAW, RAW_BATCHED, RAW_FAN_OUT, STACK;
 
     void call(StackCostBenchmark b) throws Exception {
@@ -90,7 +91,7 @@ public final class StackCostRatio {
   }
 
   // Calls per second of one variant over a one-second window.
-  private static double rate(StackCostBenchmark b, Variant v) throws Exception {
+  static double rate(StackCostBenchmark b, Variant v) throws Exception {
     long end = System.nanoTime() + 1_000_000_000L;
     long start = System.nanoTime();
     long calls = 0;

@@ -15,6 +15,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -152,9 +153,9 @@ public final class FramedServer implements AutoCloseable {
     Handler handler = b.handler;
     int maxFrameSize = b.maxFrameSize;
     long maxHeldBytes = b.maxHeldBytes;
+    SslContext tls = b.tls;
     FrameEncoder encoder = new FrameEncoder(maxFrameSize);
-    ServerBootstrap sb = Transport.configure(new ServerBootstrap())
-        .group(b.group)
+    ServerBootstrap sb = Transport.configure(new ServerBootstrap(), b.group)
         .childOption(ChannelOption.ALLOCATOR, b.allocator)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
@@ -163,6 +164,9 @@ public final class FramedServer implements AutoCloseable {
             if (closing) {
               ch.close();
               return;
+            }
+            if (tls != null) {
+              ch.pipeline().addLast(tls.newHandler(ch.alloc()));
             }
             // Answers written while a read is being handled go out in one flush.
             ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
@@ -180,7 +184,7 @@ public final class FramedServer implements AutoCloseable {
 
   /**
    * Returns a builder: host 127.0.0.1, ephemeral port, 16 MiB frames, 64 MiB held per connection,
-   * the shared event loops.
+   * plain TCP, the shared event loops.
    */
   public static Builder builder() {
     return new Builder();
@@ -315,6 +319,7 @@ public final class FramedServer implements AutoCloseable {
     private long maxHeldBytes = 4L * FrameDecoder.DEFAULT_MAX_FRAME_SIZE;
     private EventLoopGroup group = Transport.sharedGroup();
     private ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
+    private SslContext tls;
 
     private Builder() {}
 
@@ -365,6 +370,15 @@ public final class FramedServer implements AutoCloseable {
     /** Sets the buffer allocator of the connections; default Netty's {@code DEFAULT}. */
     public Builder allocator(ByteBufAllocator allocator) {
       this.allocator = Objects.requireNonNull(allocator, "allocator");
+      return this;
+    }
+
+    /**
+     * Speaks TLS with this server context (e.g. {@code SslContextBuilder.forServer(certificate,
+     * privateKey).build()}); default plain TCP.
+     */
+    public Builder tls(SslContext tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
       return this;
     }
 

@@ -1,23 +1,32 @@
 package dev.ballast.netty.http;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
+import java.util.Objects;
 
 /**
- * An immutable HTTP response: status, headers (lower-case names; repeated headers joined with
- * {@code ", "}) and body. Any status is a response, not a failure: the caller decides.
+ * An immutable HTTP response: the final status (interim 1xx answers are skipped), the header
+ * fields (lower-case names, repeated names kept) and the body. Any status is a response, not a
+ * failure: the {@linkplain dev.ballast.netty.ResponseClassifier classifier} and the caller
+ * decide.
  */
 public final class HttpResponse {
 
   private final int status;
-  private final Map<String, String> headers;
+  private final Headers headers;
   private final byte[] body;
 
-  /** Creates a response. */
-  public HttpResponse(int status, Map<String, String> headers, byte[] body) {
+  /**
+   * Creates a response.
+   *
+   * @throws IllegalArgumentException if the status is not a three-digit code
+   */
+  public HttpResponse(int status, Headers headers, byte[] body) {
+    if (status < 100 || status > 999) {
+      throw new IllegalArgumentException("status: " + status + " (expected: 100-999)");
+    }
     this.status = status;
-    this.headers = Map.copyOf(headers);
-    this.body = body;
+    this.headers = Objects.requireNonNull(headers, "headers");
+    this.body = Objects.requireNonNull(body, "body");
   }
 
   /** Returns the status code, e.g. 200. */
@@ -25,14 +34,14 @@ public final class HttpResponse {
     return status;
   }
 
-  /** Returns the headers, lower-case names. */
-  public Map<String, String> headers() {
+  /** Returns the header fields. */
+  public Headers headers() {
     return headers;
   }
 
-  /** Returns the value of a header (name in any case), or {@code null}. */
+  /** Returns the first value of a header (name in any case), or {@code null}. */
   public String header(String name) {
-    return headers.get(name.toLowerCase(java.util.Locale.ROOT));
+    return headers.get(name);
   }
 
   /** Returns the body (not copied). */

@@ -1,6 +1,8 @@
 package dev.ballast.netty.internal;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.Future;
 
 /**
  * The last handler of a client connection's pipeline: writes requests and matches responses to
@@ -36,4 +38,21 @@ public abstract class Dispatcher<Req, Rep> extends ChannelInboundHandlerAdapter 
 
   /** Returns whether the connection must not be reused (broken, or a request was abandoned). */
   public abstract boolean isPoisoned();
+
+  /**
+   * Returns a future that completes when the connection can take requests, or fails if it
+   * cannot: at once by default; HTTP/2 waits for the server's first SETTINGS. Called once, on
+   * the channel's event loop, once it is connected and its TLS handshake, if any, is done.
+   */
+  public Future<?> ready(Channel channel) {
+    return channel.newSucceededFuture();
+  }
+
+  /**
+   * Returns how many requests the connection takes at once now, the pool's own cap aside:
+   * unbounded by default; HTTP/2 says what the server allows (its MAX_CONCURRENT_STREAMS).
+   */
+  public int maxInFlight() {
+    return Integer.MAX_VALUE;
+  }
 }

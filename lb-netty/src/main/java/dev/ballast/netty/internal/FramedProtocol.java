@@ -1,5 +1,6 @@
 package dev.ballast.netty.internal;
 
+import dev.ballast.core.Endpoint;
 import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.framed.Frame;
 import dev.ballast.netty.framed.FrameDecoder;
@@ -9,6 +10,7 @@ import dev.ballast.netty.framed.MalformedFrameException;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslContext;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,16 +24,26 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
   private final int maxFrameSize;
   private final int maxInFlight;
   private final FrameEncoder encoder;
+  private final SslContext tls;
 
-  /** Creates the protocol with a maximum frame size and a per-connection in-flight cap. */
-  public FramedProtocol(int maxFrameSize, int maxInFlight) {
+  /**
+   * Creates the protocol with a maximum frame size and a per-connection in-flight cap, over TLS
+   * when {@code tls} is not null.
+   */
+  public FramedProtocol(int maxFrameSize, int maxInFlight, SslContext tls) {
     this.maxFrameSize = maxFrameSize;
     this.maxInFlight = maxInFlight;
     this.encoder = new FrameEncoder(maxFrameSize);
+    this.tls = tls;
   }
 
   @Override
-  public Dispatcher<byte[], byte[]> init(ChannelPipeline pipeline) {
+  public SslContext tls() {
+    return tls;
+  }
+
+  @Override
+  public Dispatcher<byte[], byte[]> init(ChannelPipeline pipeline, Endpoint endpoint) {
     FramedDispatcher d = new FramedDispatcher();
     pipeline.addLast(new FrameDecoder(maxFrameSize), encoder, d);
     return d;

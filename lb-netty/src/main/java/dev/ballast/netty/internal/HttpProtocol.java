@@ -1,6 +1,8 @@
 package dev.ballast.netty.internal;
 
+import dev.ballast.core.Endpoint;
 import dev.ballast.netty.ResponseClassifier;
+import dev.ballast.netty.http.Headers;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import io.netty.buffer.ByteBufUtil;
@@ -10,35 +12,55 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequestEncoder;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import java.net.InetSocketAddress;
+import io.netty.handler.codec.http.TooLongHttpContentException;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
-/** HTTP/1.1 on the client side: Netty's codec and aggregator, one request per connection. */
+/**
+ * HTTP/1.1 on the client side (RFC 9112): Netty's request encoder, response decoder and
+ * aggregator, one request per connection at a time, connections kept alive. Interim 1xx answers
+ * are skipped; a 101 (never asked for) fails the request and closes the connection; the answer
+ * to a HEAD has no body whatever its length says; a body over the limit fails the request.
+ */
 public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
 
   private final int maxContentLength;
+  private final SslContext tls;
 
-  /** Creates the protocol; responses with a bigger body fail with a protocol error. */
-  public HttpProtocol(int maxContentLength) {
+  /**
+   * Creates the protocol: responses with a bigger body fail with a protocol error; over TLS
+   * when {@code tls} is not null.
+   */
+  public HttpProtocol(int maxContentLength, SslContext tls) {
     this.maxContentLength = maxContentLength;
+    this.tls = tls;
   }
 
   @Override
-  public Dispatcher<HttpRequest, HttpResponse> init(ChannelPipeline pipeline) {
-    HttpDispatcher d = new HttpDispatcher();
-    pipeline.addLast(new HttpClientCodec(), new HttpObjectAggregator(maxContentLength), d);
+  public Dispatcher<HttpRequest, HttpResponse> init(ChannelPipeline pipeline, Endpoint endpoint) {
+    HttpDispatcher d = new HttpDispatcher(authority(endpoint, tls != null), maxContentLength);
+    pipeline.addLast(new HttpRequestEncoder(), d.decoder,
+        new HttpObjectAggregator(maxContentLength), d);
     return d;
+  }
+
+  @Override
+  public SslContext tls() {
+    return tls;
   }
 
   @Override
@@ -56,11 +78,45 @@ public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
     return HttpClassifier.INSTANCE;
   }
 
+  /**
+   * The default {@code Host} (or {@code :authority}): the endpoint's host as written, not its
+   * resolved address, with the port unless it is the scheme's default (RFC 9110, section 7.2).
+   */
+  static String authority(Endpoint endpoint, boolean tls) {
+    return endpoint.port() == (tls ? 443 : 80)
+        ? endpoint.address().substring(0, endpoint.address().lastIndexOf(':'))
+        : endpoint.address();
+  }
+
+  /** Whether a request of this method carries a length even when its body is empty. */
+  static boolean expectsBody(String method) {
+    return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+  }
+
+  /** The response decoder: it knows the method of the request in flight, for HEAD's answer. */
+  static final class Decoder extends HttpResponseDecoder {
+    volatile boolean head;
+
+    @Override
+    protected boolean isContentAlwaysEmpty(HttpMessage msg) {
+      int code = ((io.netty.handler.codec.http.HttpResponse) msg).status().code();
+      // RFC 9110, section 9.3.2: the final answer to a HEAD has no content
+      return (code >= 200 && head) || super.isContentAlwaysEmpty(msg);
+    }
+  }
+
   static final class HttpDispatcher extends Dispatcher<HttpRequest, HttpResponse> {
+    final Decoder decoder = new Decoder();
+    private final String authority;
+    private final int maxContentLength;
     private volatile Channel channel;
     private volatile Exchange<HttpResponse> current;
     private volatile boolean poisoned;
-    private String hostHeader;
+
+    HttpDispatcher(String authority, int maxContentLength) {
+      this.authority = authority;
+      this.maxContentLength = maxContentLength;
+    }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
@@ -75,17 +131,21 @@ public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
         return 0;
       }
       current = exchange;
-      if (hostHeader == null) {
-        InetSocketAddress a = (InetSocketAddress) ch.remoteAddress();
-        hostHeader = a.getHostString() + ":" + a.getPort();
-      }
+      decoder.head = request.method().equals("HEAD");
       DefaultFullHttpRequest r = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
           HttpMethod.valueOf(request.method()), request.uri(),
           Unpooled.wrappedBuffer(request.body()));
-      request.headers().forEach((k, v) -> r.headers().set(k, v));
-      r.headers().set(HttpHeaderNames.HOST, hostHeader);
-      HttpUtil.setContentLength(r, request.body().length);
-      HttpUtil.setKeepAlive(r, true);
+      HttpHeaders h = r.headers();
+      Headers fields = request.headers();
+      if (!fields.contains("host")) {
+        h.add(HttpHeaderNames.HOST, authority);
+      }
+      for (int i = 0, n = fields.size(); i < n; i++) {
+        h.add(fields.name(i), fields.value(i));
+      }
+      if (request.body().length > 0 || expectsBody(request.method())) {
+        HttpUtil.setContentLength(r, request.body().length);
+      }
       ch.writeAndFlush(r).addListener((ChannelFutureListener) f -> {
         if (f.isSuccess()) {
           exchange.onWritten();
@@ -125,12 +185,26 @@ public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      FullHttpResponse res = (FullHttpResponse) msg;
+      if (!(msg instanceof FullHttpResponse res)) {
+        // bytes after a 101, passed on raw by the decoder: the connection is closing
+        ReferenceCountUtil.release(msg);
+        fail(ctx, new CorruptedFrameException("bytes after a protocol switch"));
+        return;
+      }
       try {
         if (res.decoderResult().isFailure()) {
           fail(ctx, new CorruptedFrameException("bad HTTP response: "
               + res.decoderResult().cause(), res.decoderResult().cause()));
           return;
+        }
+        int status = res.status().code();
+        if (status == 101) {
+          fail(ctx, new CorruptedFrameException("unsolicited 101 Switching Protocols to "
+              + res.headers().get(HttpHeaderNames.UPGRADE) + " (the client asked for none)"));
+          return;
+        }
+        if (status < 200) {
+          return; // interim (100 Continue, 103 Early Hints): the final answer follows
         }
         if (!HttpUtil.isKeepAlive(res)) {
           poisoned = true;
@@ -142,13 +216,14 @@ public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
           }
           return;
         }
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (Map.Entry<String, String> h : res.headers()) {
-          headers.merge(h.getKey().toLowerCase(Locale.ROOT), h.getValue(),
-              (a, b) -> a + ", " + b);
+        Headers.Builder headers = Headers.builder();
+        for (Map.Entry<String, String> f : res.headers()) {
+          headers.add(f.getKey(), f.getValue());
         }
-        ex.onResponse(new HttpResponse(res.status().code(), headers,
+        ex.onResponse(new HttpResponse(status, headers.build(),
             ByteBufUtil.getBytes(res.content())));
+      } catch (IllegalArgumentException e) { // a header value our checks refuse
+        fail(ctx, new CorruptedFrameException("bad HTTP response: " + e.getMessage(), e));
       } finally {
         res.release();
       }
@@ -156,6 +231,10 @@ public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (cause instanceof TooLongHttpContentException) {
+        cause = new TooLongFrameException("response body: more than " + maxContentLength
+            + " bytes (expected: at most maxFrameSize)");
+      }
       fail(ctx, cause);
     }
 

@@ -29,10 +29,10 @@ public final class Nginx implements AutoCloseable {
   private final int port;
   private final Process process;
 
-  private Nginx(int status, String body, String... headers) throws IOException {
+  private Nginx(Builder b) throws IOException {
     if (!Files.isExecutable(BINARY)) {
       throw new IllegalStateException(BINARY + " not found (expected: nginx installed by "
-          + "scripts/install-test-deps.sh, e.g. apt-get install nginx-light)");
+          + "scripts/install-test-deps.sh, e.g. apt-get install nginx)");
     }
     dir = Files.createTempDirectory("ballast-nginx");
     port = freePort();
@@ -50,11 +50,16 @@ public final class Nginx implements AutoCloseable {
         "  uwsgi_temp_path " + dir.resolve("uwsgi") + ";",
         "  scgi_temp_path " + dir.resolve("scgi") + ";",
         "  server {",
-        "    listen 127.0.0.1:" + port + ";",
+        "    listen 127.0.0.1:" + port + (b.certificates != null ? " ssl" : "")
+            + (b.http2 ? " http2" : "") + ";",
+        b.certificates == null ? "" : "    ssl_certificate " + b.certificates.certificate()
+            + ";\n    ssl_certificate_key " + b.certificates.privateKey() + ";",
+        b.serverLines.toString(),
         "    location / {",
         "      default_type text/plain;",
-        addHeaders(headers),
-        "      return " + status + " \"" + body + "\";",
+        b.headers.toString(),
+        b.upstream != null ? "      proxy_pass http://" + b.upstream + ";"
+            : "      return " + b.status + " \"" + b.body + "\";",
         "    }",
         "  }",
         "}", "");
@@ -70,7 +75,12 @@ public final class Nginx implements AutoCloseable {
 
   /** Starts nginx on a free loopback port, answering 200 and {@code body} to every request. */
   public static Nginx start(String body) throws IOException {
-    return new Nginx(200, body);
+    return builder().body(body).start();
+  }
+
+  /** Returns a builder: HTTP/1.1 over TCP, answering 200 and an empty body. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
@@ -82,16 +92,11 @@ public final class Nginx implements AutoCloseable {
       throw new IllegalArgumentException("headers: " + headers.length
           + " strings (expected: name, value pairs)");
     }
-    return new Nginx(status, body, headers);
-  }
-
-  private static String addHeaders(String... headers) {
-    StringBuilder sb = new StringBuilder();
+    Builder b = builder().status(status).body(body);
     for (int i = 0; i < headers.length; i += 2) {
-      sb.append("      add_header ").append(headers[i]).append(" \"").append(headers[i + 1])
-          .append("\" always;\n");
+      b.header(headers[i], headers[i + 1]);
     }
-    return sb.toString();
+    return b.start();
   }
 
   /** Returns how many requests nginx has answered (lines of its access log, written at once). */
@@ -135,6 +140,67 @@ public final class Nginx implements AutoCloseable {
   private static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
+    }
+  }
+
+  /** The settings of an nginx to start. */
+  public static final class Builder {
+    private int status = 200;
+    private String body = "";
+    private final StringBuilder headers = new StringBuilder();
+    private final StringBuilder serverLines = new StringBuilder();
+    private boolean http2;
+    private Certificates certificates;
+    private String upstream;
+
+    private Builder() {}
+
+    /** Answers with this status; default 200. */
+    public Builder status(int status) {
+      this.status = status;
+      return this;
+    }
+
+    /** Answers with this body (nginx's {@code return} syntax: $http_host works); default "". */
+    public Builder body(String body) {
+      this.body = body;
+      return this;
+    }
+
+    /** Adds a response header field. */
+    public Builder header(String name, String value) {
+      headers.append("      add_header ").append(name).append(" \"").append(value)
+          .append("\" always;\n");
+      return this;
+    }
+
+    /** Speaks HTTP/2: h2c with prior knowledge, or h2 by ALPN with {@link #tls}. */
+    public Builder http2() {
+      this.http2 = true;
+      return this;
+    }
+
+    /** Speaks TLS with this certificate. */
+    public Builder tls(Certificates certificates) {
+      this.certificates = certificates;
+      return this;
+    }
+
+    /** Adds a directive to the server block, e.g. {@code "keepalive_requests 50;"}. */
+    public Builder directive(String line) {
+      serverLines.append("    ").append(line).append('\n');
+      return this;
+    }
+
+    /** Passes every request to this {@code host:port} (HTTP/1.0) instead of answering. */
+    public Builder proxyTo(String hostPort) {
+      this.upstream = hostPort;
+      return this;
+    }
+
+    /** Starts nginx on a free loopback port. */
+    public Nginx start() throws IOException {
+      return new Nginx(this);
     }
   }
 
