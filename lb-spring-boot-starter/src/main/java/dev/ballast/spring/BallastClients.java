@@ -168,6 +168,17 @@ public final class BallastClients implements AutoCloseable {
     return c;
   }
 
+  /** Returns the clients with {@code protocol=http}, by name. */
+  Map<String, BallastClient<HttpRequest, HttpResponse>> httpClients() {
+    Map<String, BallastClient<HttpRequest, HttpResponse>> http = new LinkedHashMap<>();
+    for (String name : clients.keySet()) {
+      if (protocols.get(name) == ClientSettings.Protocol.HTTP) {
+        http.put(name, http(name));
+      }
+    }
+    return http;
+  }
+
   /** Returns the names of the lb-netty clients, in configuration order. */
   public Set<String> names() {
     return clients.keySet();

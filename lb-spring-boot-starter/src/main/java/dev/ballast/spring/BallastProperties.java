@@ -48,6 +48,9 @@ public class BallastProperties {
   /** Spring Cloud LoadBalancer settings. */
   private final SpringCloud springCloud = new SpringCloud();
 
+  /** Spring's RestClient, RestTemplate and WebClient over the named clients. */
+  private final HttpClients httpClients = new HttpClients();
+
   /** Returns the named clients; empty by default. */
   public Map<String, Client> getClients() {
     return clients;
@@ -76,6 +79,11 @@ public class BallastProperties {
   /** Returns the Spring Cloud LoadBalancer settings. */
   public SpringCloud getSpringCloud() {
     return springCloud;
+  }
+
+  /** Returns the settings of Spring's HTTP clients. */
+  public HttpClients getHttpClients() {
+    return httpClients;
   }
 
   /** The settings of one client. Field comments give each property's meaning and default. */
@@ -733,6 +741,26 @@ public class BallastProperties {
     /** Sets the balancer of Spring Cloud's services. */
     public void setBalancer(String balancer) {
       this.balancer = balancer;
+    }
+  }
+
+  /** Settings of Spring's HTTP clients. */
+  public static class HttpClients {
+
+    /**
+     * Whether Spring Boot's RestClient.Builder, RestTemplateBuilder and WebClient.Builder send
+     * http://<name>/... URLs through the client ballast.clients.<name> with protocol=http.
+     */
+    private boolean enabled = true;
+
+    /** Returns whether Spring's HTTP clients use the named clients; default true. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Turns Spring's HTTP clients over the named clients on or off. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
     }
   }
 }

@@ -35,7 +35,7 @@ class ConfigurationMetadataTest {
             "ballast.defaults.subset.default-subset", "ballast.defaults.pool.max-connections",
             "ballast.defaults.pool.acquire-timeout", "ballast.defaults.timeout",
             "ballast.defaults.retry-budget.percent", "ballast.metrics.enabled",
-            "ballast.grpc.enabled");
+            "ballast.grpc.enabled", "ballast.http-clients.enabled");
     for (Map<String, String> p : properties) {
       assertThat(p.get("description")).as("description of %s", p.get("name")).isNotBlank();
       boolean collection = p.get("type").startsWith("java.util.");
