@@ -94,7 +94,10 @@ class PoliciesOverRealServersTest {
 
   @Test
   void peakEwmaSelectedThroughDefaultServiceConfigWithItsFields() throws Exception {
-    TestServers s = servers(200, 0, 0, 0);
+    // 2 s: a fast server's first answers on a busy machine (cold paths, stalls) took over
+    // 200 ms, and with a 30 s decay time such a peak outlasts the run, so that the slow server
+    // (200 ms then) won every draw against it: 14 calls once. A 2 s peak is out of their reach.
+    TestServers s = servers(2_000, 0, 0, 0);
     @SuppressWarnings("unchecked")
     Map<String, ?> serviceConfig = (Map<String, ?>) JsonParser.parse("{\"loadBalancingConfig\":"
         + " [{\"p2c_peak_ewma\": {\"decayTime\": \"30s\", \"defaultRtt\": \"5ms\"}}]}");
@@ -106,7 +109,7 @@ class PoliciesOverRealServersTest {
       TestServers.call(ch);
     }
 
-    // Sequential calls: once the slow server answered (200 ms >> the others), P2C only takes it
+    // Sequential calls: once the slow server answered (2 s >> the others), P2C only takes it
     // if both draws are it, which distinct draws forbid.
     assertThat(s.calls(0)).isZero();
     assertThat(s.calls(1) + s.calls(2) + s.calls(3)).isEqualTo(300);

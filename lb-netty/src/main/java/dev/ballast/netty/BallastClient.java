@@ -120,7 +120,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * endpoints that stay keep their pool, load state and detection state (and take the new
    * weight and labels); removed endpoints stop taking requests and their pools drain, then close.
    *
-   * @throws IllegalArgumentException if the balancer rejects the set (the old set stays)
+   * @throws IllegalArgumentException if the balancer rejects the set, or, with label subsets,
+   *     if the subsets' algorithm would reject it (the old set stays)
    * @throws IllegalStateException if the client is closed
    */
   public void updateEndpoints(Collection<Endpoint> endpoints) {

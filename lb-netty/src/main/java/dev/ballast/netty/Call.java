@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
@@ -238,7 +237,9 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
     }
     try {
       executor.execute(() -> complete(rep, err));
-    } catch (RejectedExecutionException e) {
+    } catch (RuntimeException | Error e) {
+      // Rejected, or broken (a pool that cannot start a thread throws OutOfMemoryError): the
+      // call has left the deadline wheel, so it ends here or never.
       complete(rep, err);
     }
   }

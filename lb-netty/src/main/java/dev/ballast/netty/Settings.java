@@ -301,7 +301,7 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   /**
    * Completes every call's future on {@code executor} instead of the thread that ended the
    * call (an event loop, mostly), so that slow callbacks cannot delay other calls; default
-   * none. If it rejects a task, the future completes on the ending thread.
+   * none. If it rejects a task or throws, the future completes on the ending thread.
    */
   public B completionExecutor(Executor executor) {
     this.completionExecutor = Objects.requireNonNull(executor, "executor");

@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -15,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -163,6 +169,70 @@ class StackContextTest {
         Await.until(Duration.ofSeconds(10), () -> c.stats().toString(),
             () -> c.stats().stream().allMatch(s -> s.pending() == 0 && s.inFlight() == 0));
       }
+    }
+  }
+
+  @Test
+  void aBalancerWhosePickThrowsFailsTheCallNotTheCaller() throws Exception {
+    BalancerFactory broken = new BalancerFactory() {
+      @Override
+      public <T> Balancer<T> create(BalancerConfig config) {
+        return new PickThrows<>(Algorithm.ROUND_ROBIN.create(config));
+      }
+    };
+    try (FramedServer echo = FramedServer.start(FramedServer.echo());
+        BallastClient<byte[], byte[]> client = client(echo).balancer(broken).build()) {
+      CompletableFuture<byte[]> call = client.call(new byte[] {1});
+      assertThat(failure(call)).isInstanceOf(IllegalStateException.class)
+          .hasMessage("pick bug");
+      // Ended at once: not left in flight until its deadline (10 s).
+      assertThat(client.inFlightCalls()).isZero();
+      assertThat(echo.requests()).isZero();
+    }
+  }
+
+  /** A balancer whose every pick throws, as a buggy custom one might. */
+  private static final class PickThrows<T> implements Balancer<T> {
+    private final Balancer<T> inner;
+
+    PickThrows(Balancer<T> inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public Node<T> pick() {
+      throw new IllegalStateException("pick bug");
+    }
+
+    @Override
+    public List<Node<T>> update(Collection<Endpoint> endpoints,
+        Function<? super Endpoint, ? extends T> values) {
+      return inner.update(endpoints, values);
+    }
+
+    @Override
+    public void validate(Collection<Endpoint> endpoints) {
+      inner.validate(endpoints);
+    }
+
+    @Override
+    public List<Node<T>> nodes() {
+      return inner.nodes();
+    }
+
+    @Override
+    public String name() {
+      return "pick_throws";
+    }
+
+    @Override
+    public Node<T> newNode(Endpoint endpoint, T value) {
+      return inner.newNode(endpoint, value);
+    }
+
+    @Override
+    public void setNodes(List<Node<T>> nodes) {
+      inner.setNodes(nodes);
     }
   }
 

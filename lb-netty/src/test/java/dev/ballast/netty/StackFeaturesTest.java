@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
@@ -100,6 +102,35 @@ class StackFeaturesTest {
           .isEqualTo(2);
       assertThat(registry.get("ballast.client.requests").tag("outcome", "refused")
           .counter().count()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aCallIsInTheMetricsBeforeItsCallerHearsOfIt() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    BlockingQueue<CompletableFuture<byte[]>> held = new LinkedBlockingQueue<>();
+    try (FramedServer holding = FramedServer.start(req -> {
+          CompletableFuture<byte[]> reply = new CompletableFuture<>();
+          held.add(reply);
+          return reply;
+        });
+        BallastClient<byte[], byte[]> client = BallastClient.framed()
+            .endpoints(List.of(holding.endpoint()))
+            .meterRegistry(registry)
+            .build()) {
+      String endpoint = holding.endpoint().address();
+      for (int i = 1; i <= 3; i++) {
+        // Attached before the answer exists: it runs as the future completes, on that thread.
+        CompletableFuture<String> seen = client.call(new byte[] {1}).thenApply(r -> "calls "
+            + registry.get("ballast.client.calls").tag("outcome", "success").timer().count()
+            + ", requests " + registry.get("ballast.client.requests").tag("endpoint", endpoint)
+                .tag("outcome", "success").counter().count()
+            + ", latencies " + registry.get("ballast.client.latency").tag("endpoint", endpoint)
+                .timer().count());
+        held.poll(10, TimeUnit.SECONDS).complete(new byte[] {1});
+        assertThat(seen.get(10, TimeUnit.SECONDS))
+            .isEqualTo("calls " + i + ", requests " + i + ".0, latencies " + i);
+      }
     }
   }
 

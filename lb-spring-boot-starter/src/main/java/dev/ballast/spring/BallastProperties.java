@@ -469,7 +469,7 @@ public class BallastProperties {
     /** Most calls in flight on one connection of a multiplexed protocol; >= 1. */
     private int maxInFlightPerConnection = 256;
 
-    /** Most calls waiting for a connection per endpoint; more fail at once; >= 0. */
+    /** Most calls waiting for a connection per endpoint; more fail at once; >= 1. */
     private int maxPendingAcquires = 1024;
 
     /** How long a call may wait for a connection (never past its deadline); positive. */

@@ -329,7 +329,7 @@ public record ClientSettings(
         min,
         max,
         p.atLeast("pool.max-in-flight-per-connection", pool.getMaxInFlightPerConnection(), 1),
-        p.atLeast("pool.max-pending-acquires", pool.getMaxPendingAcquires(), 0),
+        p.atLeast("pool.max-pending-acquires", pool.getMaxPendingAcquires(), 1),
         p.positive("pool.acquire-timeout", pool.getAcquireTimeout()),
         p.positive("pool.idle-timeout", pool.getIdleTimeout()),
         p.notNegative("pool.max-lifetime", pool.getMaxLifetime()));

@@ -89,6 +89,8 @@ class InvalidPropertiesTest {
             OK, "ballast.clients.orders.pool.acquire-timeout=-100ms"),
         bad("ballast.clients.orders.pool.max-connections", "below 1", "an integer >= 1",
             OK, "ballast.clients.orders.pool.max-connections=0"),
+        bad("ballast.clients.orders.pool.max-pending-acquires", "below 1", "an integer >= 1",
+            OK, "ballast.clients.orders.pool.max-pending-acquires=0"),
         bad("ballast.clients.orders.retry-budget.percent", "out of range", "0-100",
             OK, "ballast.clients.orders.retry-budget.percent=150"),
         bad("ballast.clients.orders.subset.selectors[1]", "empty label key",

@@ -1,6 +1,7 @@
 package dev.ballast.netty.framed;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.netty.internal.Durations;
 import dev.ballast.netty.internal.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
@@ -87,10 +88,13 @@ public final class FramedServer implements AutoCloseable {
       return (InetSocketAddress) channel.remoteAddress();
     }
 
-    /** Returns a future completed with {@code response} after {@code delay}, on the event loop. */
+    /**
+     * Returns a future completed with {@code response} after {@code delay} (longer than 100 years
+     * counts as 100 years), on the event loop.
+     */
     public CompletableFuture<byte[]> replyAfter(Duration delay, byte[] response) {
       CompletableFuture<byte[]> f = new CompletableFuture<>();
-      long nanos = delay.toNanos();
+      long nanos = Durations.nanos(Objects.requireNonNull(delay, "delay"));
       if (nanos <= 0) {
         f.complete(response);
       } else {
@@ -105,9 +109,13 @@ public final class FramedServer implements AutoCloseable {
     return req -> CompletableFuture.completedFuture(req.payload());
   }
 
-  /** Returns a handler that answers like {@code handler} but {@code delay} later (no sleeping). */
+  /**
+   * Returns a handler that answers like {@code handler} but {@code delay} later (no sleeping;
+   * longer than 100 years counts as 100 years).
+   */
   public static Handler delayed(Duration delay, Handler handler) {
-    long nanos = delay.toNanos();
+    long nanos = Durations.nanos(Objects.requireNonNull(delay, "delay"));
+    Objects.requireNonNull(handler, "handler");
     return req -> {
       CompletableFuture<byte[]> f = new CompletableFuture<>();
       req.executor().schedule(() -> {

@@ -40,17 +40,18 @@ import org.springframework.web.client.RestClient;
 
 /**
  * A {@code @LoadBalanced} {@link RestClient} over Spring Cloud's {@code SimpleDiscoveryClient}
- * (instances from properties) and four real HTTP servers on 127.0.0.1, one 10x slower (200 ms
+ * (instances from properties) and four real HTTP servers on 127.0.0.1, one 25x slower (500 ms
  * against 20 ms): Spring Cloud's round robin sends it a quarter of the calls, Ballast's
- * p2c-peak-ewma, chosen with one property, under 5% of 1,000. The servers' latencies stand well
- * above what a call costs the client on a busy machine (20-50 ms at a load of 20 on 2 cores) and
- * above its stalls, so that the client sees the slow one as slow.
+ * p2c-peak-ewma, chosen with one property, under 5% of 1,000. The slow server's latency stands
+ * well above what a call costs the client on a busy machine (20-50 ms at a load of 20 on 2
+ * cores) times the calls pending on a fast server: at 200 ms a loaded fast server's cost came
+ * near it and the slow one got 5.5% once, at a load of 25.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SpringCloudLoadBalancerTest {
 
   private static final int CALLS = 1_000;
-  private static final int ROUND_ROBIN_CALLS = 200;
+  private static final int ROUND_ROBIN_CALLS = 40;
   private static final int CONCURRENCY = 4;
 
   private static final ScheduledExecutorService delays = Executors.newScheduledThreadPool(2);
@@ -61,7 +62,7 @@ class SpringCloudLoadBalancerTest {
   static void startServers() throws IOException {
     for (int i = 0; i < 4; i++) {
       int index = i;
-      long delayMs = i == 0 ? 200 : 20;
+      long delayMs = i == 0 ? 500 : 20;
       AtomicInteger count = new AtomicInteger();
       HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
       server.createContext("/", exchange -> {
@@ -144,7 +145,7 @@ class SpringCloudLoadBalancerTest {
       throws Exception {
     double roundRobin;
     try (ConfigurableApplicationContext ctx = start()) {
-      // Round robin's share is exact whatever the latencies: 200 calls show it.
+      // Round robin's share is exact whatever the latencies: 40 calls show it.
       roundRobin = slowShare(ctx, ROUND_ROBIN_CALLS);
       assertThat(ctx.getBean(LoadBalancerClientFactory.class).getInstance("backends"))
           .isInstanceOf(RoundRobinLoadBalancer.class);
