@@ -49,6 +49,8 @@ public final class Demo {
         --backends N         backends (default 11)
         --latency D          median latency of every backend (default 20ms; stddev 3% of it)
         --slow-latency D     backend 0's latency in the slow window (default 240ms)
+        --fail-fast          backend 0 answers with an error in 1 ms in that window instead
+                             (the fail-fast scenario: where does peak EWMA send the calls?)
         --timeout D          the deadline, and the success threshold (default 120ms)
         --deadline MODE      enforce: the client gives up at the timeout, as a real client does;
                              late answers still reach the balancer with their true latency (default);
@@ -118,8 +120,8 @@ public final class Demo {
     out.println();
     out.println("Results (" + c.describe() + "):");
     out.print(Report.table(results));
-    out.printf(Locale.ROOT, "Share of requests sent to backend 0 while it was slow (1/%d is %.2f%%):%s%n",
-        c.backends, 100.0 / c.backends, shares);
+    out.printf(Locale.ROOT, "Share of requests sent to backend 0 while it was %s (1/%d is %.2f%%):%s%n",
+        c.failFast ? "failing" : "slow", c.backends, 100.0 / c.backends, shares);
     if (c.markdown) {
       out.println();
       out.print(Report.markdown(results));
@@ -154,6 +156,7 @@ public final class Demo {
     String hedgeText;
     boolean markdown;
     boolean help;
+    boolean failFast;
 
     long stddevNanos() {
       return latencyNanos * 3 / 100;
@@ -164,26 +167,30 @@ public final class Demo {
       return LatencyDistribution.normal(latencyNanos, stddevNanos());
     }
 
-    /** Backend 0 answers in the slow latency during the middle half of a run. */
+    /**
+     * Backend 0 answers in the slow latency during the middle half of a run, or with an error in
+     * 1 ms with {@code --fail-fast}.
+     */
     SlowWindow slowWindow() {
       return new SlowWindow(0, durationNanos / 4, durationNanos * 3 / 4,
-          LatencyDistribution.constant(slowLatencyNanos));
+          LatencyDistribution.constant(failFast ? 1_000_000L : slowLatencyNanos), failFast);
     }
 
     String describe() {
       return String.format(Locale.ROOT,
-          "%d backends normal(%s,%s), %s req/s, %s per balancer, timeout %s (%s), slow: backend 0"
+          "%d backends normal(%s,%s), %s req/s, %s per balancer, timeout %s (%s), %s: backend 0"
               + " %s from %s to %s",
           backends, Durations.format(latencyNanos), Durations.format(stddevNanos()), Flags.number(rate),
           Durations.format(durationNanos), Durations.format(timeoutNanos),
-          enforce ? "enforced" : "measured, not enforced", Durations.format(slowLatencyNanos),
+          enforce ? "enforced" : "measured, not enforced", failFast ? "failing" : "slow",
+          failFast ? "errors in 1ms" : Durations.format(slowLatencyNanos),
           Durations.format(slowWindow().startNanos()), Durations.format(slowWindow().endNanos()));
     }
 
     static DemoConfig parse(String[] args) {
       DemoConfig c = new DemoConfig();
       try {
-        Flags.forEach(List.of(args), Set.of("--help", "-h", "--markdown"),
+        Flags.forEach(List.of(args), Set.of("--help", "-h", "--markdown", "--fail-fast"),
             (flag, value) -> c.apply(flag, value));
       } catch (IOException e) {
         throw new UncheckedIOException(e); // no flag of the demo reads a file
@@ -203,6 +210,7 @@ public final class Demo {
       switch (flag) {
         case "--help", "-h" -> help = true;
         case "--markdown" -> markdown = true;
+        case "--fail-fast" -> failFast = true;
         case "--balancers" -> balancers = Simulate.parseBalancers(value);
         case "--backends" -> backends = Flags.parseInt(flag, value, 1);
         case "--latency" -> latencyNanos = Durations.parseNanos(value);

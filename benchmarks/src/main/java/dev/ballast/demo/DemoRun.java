@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -164,7 +165,13 @@ final class DemoRun {
         }
       }
       long nanos = latency.sampleNanos(ThreadLocalRandom.current());
-      return req.replyAfter(Duration.ofNanos(nanos), req.payload());
+      CompletableFuture<byte[]> reply = req.replyAfter(Duration.ofNanos(nanos), req.payload());
+      if (latency != normal && slowWindow.fails()) {
+        return reply.thenApply(payload -> {
+          throw new IllegalStateException("backend 0 fails fast");
+        });
+      }
+      return reply;
     };
   }
 

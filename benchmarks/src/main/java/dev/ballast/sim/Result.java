@@ -22,6 +22,8 @@ public final class Result {
   private final long attempts;
   private final long[] picksPerBackend;
   private final Histogram histogram;
+  private final long steadyRequests;
+  private final long steadySuccesses;
 
   /**
    * Creates a result.
@@ -35,6 +37,17 @@ public final class Result {
    */
   public Result(String balancer, long requests, long successes, long attempts,
       long[] picksPerBackend, Histogram histogram) {
+    this(balancer, requests, successes, attempts, picksPerBackend, histogram, 0, 0);
+  }
+
+  /**
+   * Creates a result that also reports the steady state before its measuring window: the
+   * requests sent before it and how many of them succeeded.
+   */
+  public Result(String balancer, long requests, long successes, long attempts,
+      long[] picksPerBackend, Histogram histogram, long steadyRequests, long steadySuccesses) {
+    this.steadyRequests = steadyRequests;
+    this.steadySuccesses = steadySuccesses;
     this.balancer = Objects.requireNonNull(balancer, "balancer");
     this.requests = requests;
     this.successes = successes;
@@ -76,6 +89,21 @@ public final class Result {
   /** Returns successes / requests, from 0 to 1 (1 when there were no requests). */
   public double successRate() {
     return requests == 0 ? 1 : (double) successes / requests;
+  }
+
+  /** Returns the requests sent before the measuring window (0 if it starts at once). */
+  public long steadyRequests() {
+    return steadyRequests;
+  }
+
+  /** Returns the success rate before the measuring window, from 0 to 1 (1 without requests). */
+  public double steadySuccessRate() {
+    return steadyRequests == 0 ? 1 : (double) steadySuccesses / steadyRequests;
+  }
+
+  /** Returns backend {@code i}'s share of the attempts, from 0 to 1. */
+  public double share(int i) {
+    return attempts == 0 ? 0 : (double) picksPerBackend[i] / attempts;
   }
 
   /** Returns the latency at a percentile (0-100) in milliseconds. */

@@ -32,6 +32,12 @@ import java.util.Objects;
  *     as a failure (true, lb-netty's default: a deadline frees the caller, not the server); if
  *     false, it completes for the balancer as a failure of the elapsed time at the deadline
  * @param seed the seed of every random draw (arrivals, latencies, balancer)
+ * @param scaleOut backends joining during the run, or null
+ * @param measureFromNanos requests arriving before this time are left out of the results (and
+ *     reported apart, as the steady state before a scale-out)
+ * @param slowStartNanos the balancers' slow-start window (0: off)
+ * @param slowStartAggression the ramp's aggression (lb-core's default 1.0)
+ * @param slowStartFloorPercent the ramp's floor in percent (lb-core's default 10)
  */
 public record Scenario(
     String name,
@@ -46,10 +52,16 @@ public record Scenario(
     long backupAfterNanos,
     boolean enforceTimeout,
     boolean lateAnswers,
-    long seed) {
+    long seed,
+    ScaleOut scaleOut,
+    long measureFromNanos,
+    long slowStartNanos,
+    double slowStartAggression,
+    int slowStartFloorPercent) {
 
   /** The built-in scenarios' names. */
-  public static final List<String> BUILT_IN = List.of("linkerd", "linkerd-deadline");
+  public static final List<String> BUILT_IN =
+      List.of("linkerd", "linkerd-deadline", "scale-out", "fail-fast");
 
   /** Checks the fields. */
   public Scenario {
@@ -81,6 +93,18 @@ public record Scenario(
       throw new IllegalArgumentException("try timeout: " + Durations.format(tryTimeoutNanos)
           + " (expected: > 0 and <= the timeout " + Durations.format(timeoutNanos) + ")");
     }
+    if (scaleOut != null && scaleOut.initial() >= backends.size()) {
+      throw new IllegalArgumentException("scale-out: " + scaleOut.initial()
+          + " backends at first (expected: fewer than the " + backends.size() + " backends)");
+    }
+    if (measureFromNanos < 0 || measureFromNanos >= durationNanos) {
+      throw new IllegalArgumentException("measure from: " + Durations.format(measureFromNanos)
+          + " (expected: >= 0 and before the end, " + Durations.format(durationNanos) + ")");
+    }
+    if (slowStartNanos < 0) {
+      throw new IllegalArgumentException("slow start: " + Durations.format(slowStartNanos)
+          + " (expected: >= 0, 0 for off)");
+    }
     if (backupAfterNanos < 0 || (backupAfterNanos > 0 && backupAfterNanos >= timeoutNanos)) {
       throw new IllegalArgumentException("backup after: " + Durations.format(backupAfterNanos)
           + " (expected: 0 for off, or less than the timeout " + Durations.format(timeoutNanos) + ")");
@@ -100,6 +124,13 @@ public record Scenario(
    *       client gives up at 1 s, the request stays pending on the slow backend until its answer
    *       comes, and the balancer then hears its real 2 s latency (with {@code --late-answers
    *       drop}, the balancer sees a failure of 1 s at the deadline instead).
+   *   <li>{@code scale-out}: 10 backends answering in normal(20 ms, 5 ms), 1000 requests/s for
+   *       90 s, the timeout of 100 ms enforced; at 30 s ten more backends join, cold: 10 times
+   *       slower at first, normal after 20 s. Results cover the 60 s after the scale-out; the
+   *       30 s before it are the steady state. Add {@code --slow-start 60s} for slow start.
+   *   <li>{@code fail-fast}: 10 backends answering in normal(20 ms, 5 ms), 1000 requests/s for
+   *       60 s, timeout 1 s enforced; from 10 s on, backend 0 answers every request with an error
+   *       in 1 ms. Results cover the 50 s of failures, with the failing backend's share.
    * </ul>
    *
    * @throws IllegalArgumentException naming the unknown scenario and the known ones
@@ -110,6 +141,19 @@ public record Scenario(
         return linkerd(1);
       case "linkerd-deadline":
         return linkerd(1).toBuilder().name("linkerd-deadline").enforceTimeout(true).build();
+      case "scale-out":
+        return builder().name("scale-out")
+            .backends(20, LatencyDistribution.normal(20_000_000L, 5_000_000L))
+            .scaleOut(new ScaleOut(10, 30_000_000_000L, 10, 20_000_000_000L))
+            .ratePerSecond(1000).durationNanos(90_000_000_000L).timeoutNanos(100_000_000L)
+            .measureFromNanos(30_000_000_000L).build();
+      case "fail-fast":
+        return builder().name("fail-fast")
+            .backends(10, LatencyDistribution.normal(20_000_000L, 5_000_000L))
+            .slowWindow(new SlowWindow(0, 10_000_000_000L, 60_000_000_000L,
+                LatencyDistribution.constant(1_000_000L), true))
+            .ratePerSecond(1000).durationNanos(60_000_000_000L).timeoutNanos(1_000_000_000L)
+            .measureFromNanos(10_000_000_000L).build();
       default:
         throw new IllegalArgumentException("scenario: " + name + " (expected: one of " + BUILT_IN + ")");
     }
@@ -135,7 +179,9 @@ public record Scenario(
     Builder b = builder().name(name).ratePerSecond(ratePerSecond).poisson(poisson)
         .durationNanos(durationNanos).timeoutNanos(timeoutNanos).retries(retries)
         .tryTimeoutNanos(tryTimeoutNanos).backupAfterNanos(backupAfterNanos)
-        .enforceTimeout(enforceTimeout).lateAnswers(lateAnswers).seed(seed);
+        .enforceTimeout(enforceTimeout).lateAnswers(lateAnswers).seed(seed).scaleOut(scaleOut)
+        .measureFromNanos(measureFromNanos)
+        .slowStart(slowStartNanos, slowStartAggression, slowStartFloorPercent);
     b.backends.addAll(backends);
     b.slowWindows.addAll(slowWindows);
     return b;
@@ -173,7 +219,18 @@ public record Scenario(
       s.append(", backup request after ").append(Durations.format(backupAfterNanos));
     }
     for (SlowWindow w : slowWindows) {
-      s.append("; slow: ").append(w);
+      s.append(w.fails() ? "; failing: " : "; slow: ").append(w);
+    }
+    if (scaleOut != null) {
+      s.append("; scale-out: ").append(scaleOut);
+    }
+    if (slowStartNanos > 0) {
+      s.append("; slow start over ").append(Durations.format(slowStartNanos))
+          .append(" (aggression ").append(Flags.number(slowStartAggression)).append(", floor ")
+          .append(slowStartFloorPercent).append("%)");
+    }
+    if (measureFromNanos > 0) {
+      s.append("; measured from ").append(Durations.format(measureFromNanos));
     }
     return s.append("; seed ").append(seed).toString();
   }
@@ -193,6 +250,11 @@ public record Scenario(
     private boolean enforceTimeout = true;
     private boolean lateAnswers = true;
     private long seed = 1;
+    private ScaleOut scaleOut;
+    private long measureFromNanos;
+    private long slowStartNanos;
+    private double slowStartAggression = 1.0;
+    private int slowStartFloorPercent = 10;
 
     private Builder() {}
 
@@ -307,11 +369,35 @@ public record Scenario(
       return this;
     }
 
+    /** Sets the backends that join during the run (null: none, the default). */
+    public Builder scaleOut(ScaleOut scaleOut) {
+      this.scaleOut = scaleOut;
+      return this;
+    }
+
+    /** Sets from when requests count in the results; default 0. */
+    public Builder measureFromNanos(long measureFromNanos) {
+      this.measureFromNanos = measureFromNanos;
+      return this;
+    }
+
+    /**
+     * Sets the balancers' slow start: window (default 0, off), aggression (default 1.0) and floor
+     * in percent (default 10), as lb-core's {@code BalancerConfig.Builder.slowStart}.
+     */
+    public Builder slowStart(long windowNanos, double aggression, int floorPercent) {
+      this.slowStartNanos = windowNanos;
+      this.slowStartAggression = aggression;
+      this.slowStartFloorPercent = floorPercent;
+      return this;
+    }
+
     /** Returns the scenario. */
     public Scenario build() {
       long tryTimeout = retries > 0 && tryTimeoutNanos == 0 ? timeoutNanos / (retries + 1) : tryTimeoutNanos;
       return new Scenario(name, backends, slowWindows, ratePerSecond, poisson, durationNanos,
-          timeoutNanos, retries, tryTimeout, backupAfterNanos, enforceTimeout, lateAnswers, seed);
+          timeoutNanos, retries, tryTimeout, backupAfterNanos, enforceTimeout, lateAnswers, seed,
+          scaleOut, measureFromNanos, slowStartNanos, slowStartAggression, slowStartFloorPercent);
     }
   }
 }

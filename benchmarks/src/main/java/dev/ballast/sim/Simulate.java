@@ -25,9 +25,10 @@ public final class Simulate {
   private static final String HELP = """
       usage: ./ballast simulate [flags]      (flags apply in order, after --scenario)
         --scenario NAME        start from a built-in scenario: linkerd (default), linkerd-deadline
-                               (the same with the timeout enforced), or custom (no backends);
-                               disruption: keys moved by ring_hash, ketama, maglev when one of
-                               --backends (100) leaves, over --keys (1000000), --seed
+                               (the same with the timeout enforced), scale-out, fail-fast,
+                               aperture (clients and servers, not requests), or custom (no
+                               backends); disruption: keys moved by ring_hash, ketama, maglev
+                               when one of --backends (100) leaves, over --keys (1000000), --seed
         --file FILE            read more flags from FILE (one or more per line, # comments)
         --backends N           N backends, all with the latency of backend 0 (custom: needs --latency)
         --latency DIST         every backend's latency: 20ms | constant:20ms | normal:167ms,5ms |
@@ -36,6 +37,12 @@ public final class Simulate {
         --slow I:START:END:DIST    backend I answers with DIST for requests from START to END
                                (repeatable; the first one replaces the scenario's windows)
         --no-slow              no slow windows
+        --fail I:START:END:DIST    backend I answers with an error after DIST from START to END
+        --scale-out N:AT       backends N and up join the balancer at AT (the first N are there)
+        --cold-start F:D       joining backends answer F times slower at first, normally after D
+        --measure-from D       count only requests arriving from D (earlier: the steady state)
+        --slow-start D[,A[,F]] the balancers' slow start: window D (default 0: off), aggression A
+                               (default 1.0) and floor F in percent (default 10)
         --rate R               requests per second (linkerd: 1000)
         --arrivals KIND        constant (evenly spaced, default) or poisson
         --duration D           how long requests are sent (linkerd: 60s)
@@ -79,11 +86,16 @@ public final class Simulate {
       out.print(HELP);
       return 0;
     }
+    if (o.aperture) {
+      out.print(ApertureSimulation.run(o.seed));
+      return 0;
+    }
     Scenario scenario = o.scenario.build();
     out.println("scenario " + scenario.describe());
     long start = System.nanoTime();
     List<Result> results = new Simulator(scenario).run(o.balancers);
     out.print(Report.table(results));
+    out.print(extras(scenario, results));
     if (o.markdown) {
       out.println();
       out.print(Report.markdown(results));
@@ -103,8 +115,31 @@ public final class Simulate {
     return 0;
   }
 
+  /**
+   * Returns the lines a scenario adds under the table: each failing backend's share of the
+   * attempts, and the success before the measuring window against the success within it.
+   */
+  static String extras(Scenario scenario, List<Result> results) {
+    StringBuilder s = new StringBuilder();
+    for (Result r : results) {
+      for (int backend : scenario.slowWindows().stream().filter(SlowWindow::fails)
+          .mapToInt(SlowWindow::backend).distinct().toArray()) {
+        s.append(String.format(Locale.ROOT, "%-16s failing backend %d got %.2f%% of the attempts%n",
+            r.balancer(), backend, 100 * r.share(backend)));
+      }
+      if (scenario.measureFromNanos() > 0 && scenario.scaleOut() != null) {
+        s.append(String.format(Locale.ROOT, "%-16s success %.2f%% before the scale-out, %.2f%%"
+            + " after (%+.2f points)%n", r.balancer(), 100 * r.steadySuccessRate(),
+            100 * r.successRate(), 100 * (r.successRate() - r.steadySuccessRate())));
+      }
+    }
+    return s.toString();
+  }
+
   /** The parsed flags. */
   static final class Options {
+    boolean aperture;
+    long seed = 1;
     Scenario.Builder scenario = Scenario.named("linkerd").toBuilder();
     List<Algorithm> balancers = DEFAULT_BALANCERS;
     Path json;
@@ -118,7 +153,7 @@ public final class Simulate {
   static Options parse(String[] args) throws IOException {
     Options o = new Options();
     apply(o, new ArrayList<>(Arrays.asList(args)), 0);
-    if (!o.chartSet) {
+    if (!o.chartSet && !o.aperture) {
       o.chart = Path.of("ballast-sim-" + o.scenario.build().name() + ".svg");
     }
     return o;
@@ -142,7 +177,8 @@ public final class Simulate {
     Scenario.Builder b = o.scenario;
     switch (flag) {
       case "--scenario" -> {
-        if (value.equalsIgnoreCase("custom")) {
+        o.aperture = value.equalsIgnoreCase("aperture");
+        if (value.equalsIgnoreCase("custom") || o.aperture) {
           o.scenario = Scenario.builder();
         } else {
           o.scenario = Scenario.named(value).toBuilder();
@@ -187,6 +223,40 @@ public final class Simulate {
         }
         b.slowWindow(SlowWindow.parse(value));
       }
+      case "--fail" -> {
+        if (!o.slowGiven) {
+          b.clearSlowWindows();
+          o.slowGiven = true;
+        }
+        b.slowWindow(SlowWindow.parse(value, true));
+      }
+      case "--scale-out" -> {
+        String[] p = value.split(":", 2);
+        if (p.length != 2) {
+          throw new IllegalArgumentException(
+              "--scale-out: " + value + " (expected: N:AT, e.g. 10:30s)");
+        }
+        ScaleOut old = b.build().scaleOut();
+        b.scaleOut(new ScaleOut(Flags.parseInt(flag, p[0], 1), Durations.parseNanos(p[1]),
+            old == null ? 1 : old.coldFactor(), old == null ? 0 : old.coldNanos()));
+      }
+      case "--cold-start" -> {
+        String[] p = value.split(":", 2);
+        ScaleOut old = b.build().scaleOut();
+        if (p.length != 2 || old == null) {
+          throw new IllegalArgumentException("--cold-start: " + value
+              + " (expected: F:D, e.g. 10:20s, after --scale-out or in the scale-out scenario)");
+        }
+        b.scaleOut(new ScaleOut(old.initial(), old.atNanos(), Flags.parseDouble(flag, p[0]),
+            Durations.parseNanos(p[1])));
+      }
+      case "--measure-from" -> b.measureFromNanos(Durations.parseNanos(value));
+      case "--slow-start" -> {
+        String[] p = value.split(",", 3);
+        b.slowStart(Durations.parseNanos(p[0]),
+            p.length > 1 ? Flags.parseDouble(flag, p[1]) : 1.0,
+            p.length > 2 ? Flags.parseInt(flag, p[2], 1) : 10);
+      }
       case "--rate" -> b.ratePerSecond(Flags.parseDouble(flag, value));
       case "--arrivals" -> {
         switch (value.toLowerCase(Locale.ROOT)) {
@@ -208,7 +278,10 @@ public final class Simulate {
       case "--retries" -> b.retries(Flags.parseInt(flag, value, 0));
       case "--try-timeout" -> b.tryTimeoutNanos(Durations.parseNanos(value));
       case "--backup-after" -> b.backupAfterNanos(Durations.parseNanos(value));
-      case "--seed" -> b.seed(Flags.parseLong(flag, value));
+      case "--seed" -> {
+        o.seed = Flags.parseLong(flag, value);
+        b.seed(o.seed);
+      }
       case "--name" -> b.name(value);
       case "--balancers" -> o.balancers = parseBalancers(value);
       case "--json" -> o.json = Path.of(value);

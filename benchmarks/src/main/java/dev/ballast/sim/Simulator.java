@@ -6,8 +6,11 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.UnaryOperator;
@@ -37,6 +40,13 @@ import org.HdrHistogram.Histogram;
  * <p>When the scenario does not {@linkplain Scenario#enforceTimeout() enforce} its timeout, the
  * client waits for every answer: the balancer sees each attempt's real latency and a request
  * answered after the timeout counts as a failure, with its real latency in the histogram.
+ *
+ * <p>A backend in a failing window answers with an error: the attempt completes for the balancer
+ * as a failure with its latency, and the request fails then. With a {@linkplain
+ * Scenario#scaleOut() scale-out}, the balancer starts with the first backends and is updated with
+ * all of them at the scale-out time; each joining backend's latency is multiplied by its
+ * coldness. Only requests arriving from {@linkplain Scenario#measureFromNanos() the measuring
+ * start} count in the result; the earlier ones are reported as its steady state.
  */
 public final class Simulator {
 
@@ -44,7 +54,8 @@ public final class Simulator {
   private static final int TRY_TIMEOUT = 1;
   private static final int DEADLINE = 2;
   private static final int BACKUP = 3;
-  private static final int ARRIVAL = 4;
+  private static final int JOIN = 4;
+  private static final int ARRIVAL = 5;
 
   private final Scenario scenario;
   private final UnaryOperator<BalancerConfig.Builder> configure;
@@ -105,12 +116,14 @@ public final class Simulator {
 
   private static final class Request {
     final long arrival;
+    final boolean measured;
     final List<Attempt> attempts = new ArrayList<>(2);
     boolean done;
     boolean backupSent;
 
-    Request(long arrival) {
+    Request(long arrival, boolean measured) {
       this.arrival = arrival;
+      this.measured = measured;
     }
   }
 
@@ -118,12 +131,14 @@ public final class Simulator {
     final Request request;
     final Node<Integer> node;
     final long sent;
+    final boolean fails;
     boolean done;
 
-    Attempt(Request request, Node<Integer> node, long sent) {
+    Attempt(Request request, Node<Integer> node, long sent, boolean fails) {
       this.request = request;
       this.node = node;
       this.sent = sent;
+      this.fails = fails;
     }
   }
 
@@ -135,11 +150,15 @@ public final class Simulator {
     private final Balancer<Integer> balancer;
     private final Histogram histogram = Result.newHistogram();
     private final long[] picks;
+    private final List<Endpoint> endpoints;
+    private final Map<String, Integer> index = new HashMap<>();
     private long now;
     private long seq;
     private long requests;
     private long successes;
     private long attemptsSent;
+    private long steadyRequests;
+    private long steadySuccesses;
 
     Run(Algorithm algorithm) {
       this.algorithm = algorithm;
@@ -150,23 +169,31 @@ public final class Simulator {
       for (int i = 0; i < n; i++) {
         latencies[i] = master.split();
       }
-      BalancerConfig config = configure.apply(BalancerConfig.builder())
+      BalancerConfig.Builder config = configure.apply(BalancerConfig.builder())
           .ticker(() -> now)
-          .random(master.split())
-          .build();
-      this.balancer = algorithm.create(config);
-      List<Endpoint> endpoints = new ArrayList<>(n);
+          .random(master.split());
+      if (scenario.slowStartNanos() > 0) {
+        config.slowStart(Duration.ofNanos(scenario.slowStartNanos()),
+            scenario.slowStartAggression(), scenario.slowStartFloorPercent());
+      }
+      this.balancer = algorithm.create(config.build());
+      this.endpoints = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
         endpoints.add(Endpoint.of("10.0." + (i >> 8) + "." + (i & 0xff), 8080));
+        index.put(endpoints.get(i).address(), i);
       }
-      // The node's value is the backend's index, in endpoint order.
-      int[] next = {0};
-      balancer.update(endpoints, e -> next[0]++);
+      // The node's value is the backend's index.
+      ScaleOut scaleOut = scenario.scaleOut();
+      balancer.update(scaleOut == null ? endpoints : endpoints.subList(0, scaleOut.initial()),
+          e -> index.get(e.address()));
       this.picks = new long[n];
     }
 
     Result run() {
       schedule(0, ARRIVAL, null, null);
+      if (scenario.scaleOut() != null) {
+        schedule(scenario.scaleOut().atNanos(), JOIN, null, null);
+      }
       while (!queue.isEmpty()) {
         Event e = queue.poll();
         now = e.time;
@@ -175,6 +202,7 @@ public final class Simulator {
           case RESPONSE -> response(e.attempt);
           case TRY_TIMEOUT -> tryTimeout(e.attempt);
           case DEADLINE -> deadline(e.request);
+          case JOIN -> balancer.update(endpoints, e2 -> index.get(e2.address()));
           default -> backup(e.request);
         }
       }
@@ -185,7 +213,8 @@ public final class Simulator {
               + " pending requests after the run (expected: 0)");
         }
       }
-      return new Result(algorithm.id(), requests, successes, attemptsSent, picks, histogram);
+      return new Result(algorithm.id(), requests, successes, attemptsSent, picks, histogram,
+          steadyRequests, steadySuccesses);
     }
 
     private void schedule(long time, int type, Request r, Attempt a) {
@@ -193,11 +222,16 @@ public final class Simulator {
     }
 
     private void arrival() {
-      Request r = new Request(now);
-      requests++;
+      Request r = new Request(now, now >= scenario.measureFromNanos());
+      if (r.measured) {
+        requests++;
+      } else {
+        steadyRequests++;
+      }
       long gap = scenario.poisson()
           ? Math.round(-Math.log(1 - arrivals.nextDouble()) * 1e9 / scenario.ratePerSecond())
-          : Math.round(requests * 1e9 / scenario.ratePerSecond()) - Math.round((requests - 1) * 1e9 / scenario.ratePerSecond());
+          : Math.round(arrived() * 1e9 / scenario.ratePerSecond())
+              - Math.round((arrived() - 1) * 1e9 / scenario.ratePerSecond());
       if (now + gap < scenario.durationNanos()) {
         schedule(now + gap, ARRIVAL, null, null);
       }
@@ -208,6 +242,10 @@ public final class Simulator {
         schedule(now + scenario.backupAfterNanos(), BACKUP, r, null);
       }
       send(r);
+    }
+
+    private long arrived() {
+      return requests + steadyRequests;
     }
 
     private void send(Request r) {
@@ -223,17 +261,26 @@ public final class Simulator {
         return;
       }
       int backend = node.value();
-      picks[backend]++;
-      attemptsSent++;
-      Attempt a = new Attempt(r, node, now);
-      r.attempts.add(a);
+      if (r.measured) {
+        picks[backend]++;
+        attemptsSent++;
+      }
       LatencyDistribution latency = scenario.backends().get(backend);
+      boolean fails = false;
       for (SlowWindow w : scenario.slowWindows()) {
         if (w.backend() == backend && w.covers(now)) {
           latency = w.latency();
+          fails = w.fails();
         }
       }
-      schedule(now + latency.sampleNanos(latencies[backend]), RESPONSE, r, a);
+      Attempt a = new Attempt(r, node, now, fails);
+      r.attempts.add(a);
+      long nanos = latency.sampleNanos(latencies[backend]);
+      ScaleOut scaleOut = scenario.scaleOut();
+      if (scaleOut != null && backend >= scaleOut.initial()) {
+        nanos = Math.round(nanos * scaleOut.coldness(now - scaleOut.atNanos()));
+      }
+      schedule(now + nanos, RESPONSE, r, a);
       if (scenario.retries() > 0 && r.attempts.size() <= scenario.retries()
           && now + scenario.tryTimeoutNanos() < r.arrival + scenario.timeoutNanos()) {
         schedule(now + scenario.tryTimeoutNanos(), TRY_TIMEOUT, r, a);
@@ -247,15 +294,19 @@ public final class Simulator {
       a.done = true;
       Request r = a.request;
       // An answer after its request has ended (a late answer) reaches the balancer as a failure.
-      a.node.complete(now - a.sent, !r.done);
+      a.node.complete(now - a.sent, !r.done && !a.fails);
       if (r.done) {
         return;
       }
       r.done = true;
-      if (now - r.arrival <= scenario.timeoutNanos()) {
-        successes++;
+      if (!a.fails && now - r.arrival <= scenario.timeoutNanos()) {
+        if (r.measured) {
+          successes++;
+        } else {
+          steadySuccesses++;
+        }
       }
-      record(now - r.arrival);
+      record(r, now - r.arrival);
       for (Attempt other : r.attempts) {
         if (!other.done) {
           other.done = true;
@@ -280,7 +331,7 @@ public final class Simulator {
         return;
       }
       r.done = true;
-      record(now - r.arrival);
+      record(r, now - r.arrival);
       if (scenario.lateAnswers()) {
         return; // running attempts stay pending until their answers
       }
@@ -299,8 +350,10 @@ public final class Simulator {
       }
     }
 
-    private void record(long nanos) {
-      histogram.recordValue(Math.round(nanos / 1000.0));
+    private void record(Request r, long nanos) {
+      if (r.measured) {
+        histogram.recordValue(Math.round(nanos / 1000.0));
+      }
     }
   }
 }

@@ -3,15 +3,23 @@ package dev.ballast.sim;
 import java.util.Objects;
 
 /**
- * A period during which one backend answers with another latency: requests that reach backend
- * {@code backend} at a virtual time in {@code [startNanos, endNanos)} take {@code latency}.
+ * A period during which one backend answers with another latency, or fails: requests that reach
+ * backend {@code backend} at a virtual time in {@code [startNanos, endNanos)} take {@code
+ * latency}, and with {@code fails} their answer is an error.
  *
  * @param backend the backend's index, from 0
  * @param startNanos when the window opens, from the start of the run
  * @param endNanos when it closes (exclusive)
  * @param latency the latency inside the window
+ * @param fails whether answers inside the window are errors
  */
-public record SlowWindow(int backend, long startNanos, long endNanos, LatencyDistribution latency) {
+public record SlowWindow(int backend, long startNanos, long endNanos, LatencyDistribution latency,
+    boolean fails) {
+
+  /** A window of slow answers, not errors. */
+  public SlowWindow(int backend, long startNanos, long endNanos, LatencyDistribution latency) {
+    this(backend, startNanos, endNanos, latency, false);
+  }
 
   /** Checks the fields. */
   public SlowWindow {
@@ -30,6 +38,11 @@ public record SlowWindow(int backend, long startNanos, long endNanos, LatencyDis
    * form {@link LatencyDistribution#parse} takes, e.g. {@code 0:15s:45s:normal:2s,50ms}).
    */
   public static SlowWindow parse(String text) {
+    return parse(text, false);
+  }
+
+  /** Parses {@code BACKEND:START:END:LATENCY} as {@link #parse(String)}, failing or not. */
+  public static SlowWindow parse(String text, boolean fails) {
     String[] p = text.split(":", 4);
     if (p.length != 4) {
       throw new IllegalArgumentException(
@@ -43,7 +56,7 @@ public record SlowWindow(int backend, long startNanos, long endNanos, LatencyDis
           "slow window backend: " + p[0] + " in " + text + " (expected: an index from 0)", e);
     }
     return new SlowWindow(backend, Durations.parseNanos(p[1]), Durations.parseNanos(p[2]),
-        LatencyDistribution.parse(p[3]));
+        LatencyDistribution.parse(p[3]), fails);
   }
 
   /** Returns whether a request reaching the backend at {@code nanos} falls in the window. */
@@ -53,7 +66,7 @@ public record SlowWindow(int backend, long startNanos, long endNanos, LatencyDis
 
   @Override
   public String toString() {
-    return "backend " + backend + " " + latency + " from " + Durations.format(startNanos) + " to "
-        + Durations.format(endNanos);
+    return "backend " + backend + (fails ? " fails in " : " ") + latency + " from "
+        + Durations.format(startNanos) + " to " + Durations.format(endNanos);
   }
 }

@@ -66,6 +66,9 @@ class DemoTest {
         + " balancer, timeout 120ms (enforced), slow: backend 0 240ms from 5s to 15s");
     assertThat(Demo.DemoConfig.parse(new String[] {"--deadline", "measure"}).describe())
         .contains("timeout 120ms (measured, not enforced)");
+    Demo.DemoConfig failing = Demo.DemoConfig.parse(new String[] {"--fail-fast"});
+    assertThat(failing.slowWindow().fails()).isTrue();
+    assertThat(failing.describe()).contains("failing: backend 0 errors in 1ms from 5s to 15s");
     assertThatThrownBy(() -> Demo.DemoConfig.parse(new String[] {"--duration", "100ms"}))
         .hasMessage("--duration: 100ms (expected: >= 1s)");
     assertThatThrownBy(() -> Demo.DemoConfig.parse(new String[] {"--deadline", "maybe"}))

@@ -1,41 +1,71 @@
 package dev.ballast.core;
 
 import dev.ballast.core.internal.BalancerAccess;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
  * The updating half shared by every algorithm (Finagle's "updating" balancer): a registry of
  * nodes by address, serialised updates, and a volatile snapshot that picks read lock-free.
+ *
+ * <p>Slow start ({@link SlowStart}) lives here too: a node that joins after the first non-empty
+ * update is stamped with its join time, and a snapshot holding ramping nodes is built over their
+ * stepped weights. While one is current, a pick in 32 reads the clock, and the pick that finds
+ * the next step due (one at a time) builds the next snapshot and swaps it in with a CAS, which
+ * fails harmlessly if an update swapped meanwhile.
  */
 abstract class AbstractBalancer<T> implements Balancer<T> {
 
+  private static final VarHandle SNAPSHOT;
+
   static {
+    try {
+      SNAPSHOT = MethodHandles.lookup()
+          .findVarHandle(AbstractBalancer.class, "snapshot", Snapshot.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
     BalancerAccess.lend(new Lender());
   }
 
   final BalancerConfig config;
   private final String name;
   final LoadMetric metric;
+  private final SlowStart slowStart;
+  private final AtomicBoolean stepping = new AtomicBoolean();
   private volatile Snapshot<T> snapshot;
+  // Whether a non-empty update was applied: endpoints joining after it ramp (update lock).
+  private boolean seeded;
+  // The weights of the last update or setNodes, for rebuild (update lock).
+  private int[] weights = new int[0];
 
   AbstractBalancer(String name, BalancerConfig config, LoadMetric metric) {
     this.name = name;
     this.config = Objects.requireNonNull(config, "config");
     this.metric = metric;
+    // a key keeps its endpoint whatever the weights: balancers that pick by key do not ramp
+    this.slowStart = this instanceof HashBalancer ? null : SlowStart.of(config);
     this.snapshot = new EmptySnapshot<>(name);
   }
 
   /**
-   * Builds the algorithm's snapshot over non-empty nodes with their weights at update time;
-   * the weights have passed {@link #checkWeights}, so this does not throw.
+   * Builds the algorithm's snapshot over non-empty nodes; does not throw.
+   *
+   * @param weights the nodes' weights at update time, which have passed {@link #checkWeights};
+   *     during a slow-start ramp, each multiplied by its node's percent in {@code levels}
+   * @param levels null, or the percent of its weight each node gets in a ramp (100 for nodes
+   *     not ramping), for algorithms that ignore weights otherwise
    */
-  abstract Snapshot<T> snapshot(Node<T>[] nodes, int[] weights);
+  abstract Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels);
 
   /**
    * Rejects weights the algorithm cannot hold (beyond the checks every algorithm makes); called
@@ -44,25 +74,110 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   void checkWeights(int[] weights) {}
 
   /**
-   * Builds the snapshot, for algorithms that also read the endpoints' names or labels: while it
-   * runs, a kept node still holds its previous endpoint, and {@code endpoints[i]} is node i's new
-   * one ({@code endpoints} is null for validated nodes given to a balancer that is no hash
-   * balancer).
+   * Builds the snapshot without a ramp, for algorithms that also read the endpoints' names or
+   * labels: while it runs, a kept node still holds its previous endpoint, and {@code
+   * endpoints[i]} is node i's new one ({@code endpoints} is null for validated nodes given to a
+   * balancer that is no hash balancer). Default: {@code snapshot(nodes, weights, null)}.
    */
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
-    return snapshot(nodes, weights);
-  }
-
-  /** Returns the snapshot picks read now. */
-  final Snapshot<T> current() {
-    return snapshot;
+  Snapshot<T> snapshotOfEndpoints(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
+    return snapshot(nodes, weights, null);
   }
 
   @Override
   public final Node<T> pick() {
-    Node<T> node = snapshot.pick();
+    Node<T> node = current().pick();
     node.acquire();
     return node;
+  }
+
+  @Override
+  public final Node<T> pickUncounted() {
+    return current().pick();
+  }
+
+  /** Returns the snapshot to pick from, first stepping a ramp whose next step is due. */
+  final Snapshot<T> current() {
+    Snapshot<T> s = snapshot;
+    if (s.nextStep != SlowStart.NEVER && (++s.picks & 31) == 0) {
+      return step(s);
+    }
+    return s;
+  }
+
+  private Snapshot<T> step(Snapshot<T> s) {
+    if (slowStart.now() < s.nextStep || !stepping.compareAndSet(false, true)) {
+      return s;
+    }
+    try {
+      Snapshot<T> next = build(s.nodes, s.rampBase, endpoints(s.nodes));
+      return SNAPSHOT.compareAndSet(this, s, next) ? next : snapshot;
+    } finally {
+      stepping.set(false);
+    }
+  }
+
+  /** Builds the snapshot over nodes and their weights, with the ramp of any node that ramps. */
+  private Snapshot<T> build(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
+    if (nodes.length == 0) {
+      return new EmptySnapshot<>(name);
+    }
+    if (slowStart == null) {
+      return snapshotOfEndpoints(nodes, weights, endpoints);
+    }
+    long now = slowStart.now();
+    int[] levels = null;
+    long next = SlowStart.NEVER;
+    for (int i = 0; i < nodes.length; i++) {
+      int percent = slowStart.percent(nodes[i].joined, now);
+      if (percent < 100) {
+        if (levels == null) {
+          levels = new int[nodes.length];
+          Arrays.fill(levels, 100);
+        }
+        levels[i] = percent;
+        next = Math.min(next, slowStart.nextStep(nodes[i].joined, percent));
+      }
+    }
+    int[] ramped = levels == null ? null : ramped(weights, levels);
+    if (ramped == null) {
+      return snapshotOfEndpoints(nodes, weights, endpoints);
+    }
+    Snapshot<T> s = snapshot(nodes, ramped, levels);
+    s.nextStep = next;
+    s.rampBase = weights;
+    return s;
+  }
+
+  private static <T> Endpoint[] endpoints(Node<T>[] nodes) {
+    Endpoint[] es = new Endpoint[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      es[i] = nodes[i].endpoint();
+    }
+    return es;
+  }
+
+  /**
+   * Returns the weights times their percents, or null if the algorithm cannot hold them (a sum
+   * past {@code int}, a VNSWRR ring past its limit): such a ramp is skipped, and the joining
+   * nodes take their whole weight at once.
+   */
+  private int[] ramped(int[] weights, int[] levels) {
+    int[] out = new int[weights.length];
+    long sum = 0;
+    for (int i = 0; i < weights.length; i++) {
+      long w = (long) weights[i] * levels[i];
+      sum += w;
+      if (sum > Integer.MAX_VALUE) {
+        return null;
+      }
+      out[i] = (int) w;
+    }
+    try {
+      checkWeights(out);
+    } catch (IllegalArgumentException tooLarge) {
+      return null;
+    }
+    return out;
   }
 
   @Override
@@ -94,16 +209,22 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     }
     @SuppressWarnings("unchecked")
     Node<T>[] nodes = new Node[es.length];
+    long joined = slowStart != null && seeded ? slowStart.now() : SlowStart.NOT_RAMPING;
     for (int i = 0; i < es.length; i++) {
       Node<T> kept = current.remove(es[i].address());
-      nodes[i] = kept != null ? kept : newNode(es[i], values.apply(es[i]));
+      if (kept == null) {
+        kept = newNode(es[i], values.apply(es[i]));
+        kept.joined = joined;
+      }
+      nodes[i] = kept;
     }
-    Snapshot<T> next =
-        es.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights, es);
+    Snapshot<T> next = build(nodes, weights, es);
     for (int i = 0; i < es.length; i++) {
       nodes[i].updateEndpoint(es[i]);
     }
     snapshot = next;
+    this.weights = weights;
+    seeded |= es.length > 0;
     return List.copyOf(current.values());
   }
 
@@ -124,7 +245,14 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     }
     int[] weights = checkedWeights(es);
     checkWeights(weights);
-    snapshot = nodes.length == 0 ? new EmptySnapshot<>(name) : snapshot(nodes, weights, es);
+    snapshot = build(nodes, weights, es);
+    this.weights = weights;
+  }
+
+  /** Builds the snapshot again over the same nodes and weights (a setting changed). */
+  final synchronized void rebuild() {
+    Node<T>[] nodes = snapshot.nodes;
+    snapshot = build(nodes, weights, endpoints(nodes));
   }
 
   @Override
@@ -228,8 +356,8 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
         for (int i = 0; es != null && i < nodes.length; i++) {
           es[i] = nodes[i].endpoint();
         }
-        b.snapshot =
-            nodes.length == 0 ? new EmptySnapshot<>(b.name) : b.snapshot(nodes, weights, es);
+        b.snapshot = b.build(nodes, weights, es);
+        b.weights = weights;
       }
     }
   }

@@ -30,7 +30,7 @@ abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements Ha
   }
 
   @Override
-  final Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+  final Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
     throw new AssertionError("hash balancers build from the endpoints");
   }
 

@@ -21,6 +21,8 @@ public enum Algorithm {
   LEAST_LOADED(LeastLoaded.NAME),
   /** {@link P2cPeakEwma}. */
   P2C_PEAK_EWMA(P2cPeakEwma.NAME),
+  /** {@link Aperture}. */
+  APERTURE(Aperture.NAME),
   /** {@link RingHash}, as gRPC's {@code ring_hash}: picks by key. */
   RING_HASH(RingHash.NAME),
   /** {@link Ketama}, as twemproxy's: picks by key. */
@@ -41,7 +43,7 @@ public enum Algorithm {
 
   /** Returns whether the algorithm uses completion latency and pending counts to choose. */
   public boolean isLoadAware() {
-    return this == LEAST_LOADED || this == P2C_PEAK_EWMA;
+    return this == LEAST_LOADED || this == P2C_PEAK_EWMA || this == APERTURE;
   }
 
   /**
@@ -78,6 +80,8 @@ public enum Algorithm {
         return new Vnswrr<>(config);
       case LEAST_LOADED:
         return new LeastLoaded<>(config);
+      case APERTURE:
+        return new Aperture<>(config);
       case RING_HASH:
         return new RingHash<>(config, hashConfig);
       case KETAMA:
@@ -91,8 +95,8 @@ public enum Algorithm {
 
   /**
    * Returns the algorithm with this name ({@code vnswrr}, {@code swrr}, {@code round-robin},
-   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}, {@code ring-hash},
-   * {@code ketama}, {@code maglev}; {@code _} works as {@code -}).
+   * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}, {@code aperture},
+   * {@code ring-hash}, {@code ketama}, {@code maglev}; {@code _} works as {@code -}).
    *
    * @throws IllegalArgumentException naming the unknown value and the expected ones
    */
@@ -106,6 +110,6 @@ public enum Algorithm {
     }
     throw new IllegalArgumentException("balancer: " + name
         + " (expected: one of vnswrr, swrr, round-robin, weighted-random, least-loaded,"
-        + " p2c-peak-ewma, ring-hash, ketama, maglev)");
+        + " p2c-peak-ewma, aperture, ring-hash, ketama, maglev)");
   }
 }

@@ -31,6 +31,21 @@ public interface Balancer<T> {
   Node<T> pick();
 
   /**
+   * Picks as {@link #pick()} does but counts no pending request: for callers that count the
+   * request with {@link Node#start()} only once it is really sent (gRPC creates a call's stream
+   * after the pick, and may drop a pick whose transport went away), or that report nothing back
+   * (round robin and weighted random need no feedback; load-aware algorithms then see no load).
+   * Default: {@link #pick()}, then {@link Node#cancel()}; lb-core's balancers count nothing.
+   *
+   * @throws NoAvailableEndpointException as {@link #pick()}
+   */
+  default Node<T> pickUncounted() {
+    Node<T> node = pick();
+    node.cancel();
+    return node;
+  }
+
+  /**
    * Replaces the endpoint set atomically. Nodes whose address stays keep their state and value
    * and take the new weight and labels; new addresses get a node whose value is made by {@code
    * values}, called only after the whole set is validated: a rejected set makes no value.

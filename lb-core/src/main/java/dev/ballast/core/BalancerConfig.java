@@ -20,8 +20,17 @@ import java.util.random.RandomGenerator;
  *       than fail</td></tr>
  *   <tr><td>{@link #decayTime()}</td><td>10 s</td><td>P2C peak EWMA (tau)</td></tr>
  *   <tr><td>{@link #defaultRtt()}</td><td>30 ms</td><td>P2C peak EWMA: new nodes' RTT</td></tr>
+ *   <tr><td>{@link #failurePenalty()}</td><td>2.0</td><td>P2C peak EWMA: how much a failure
+ *       raises the estimate</td></tr>
  *   <tr><td>{@link #maxFails()}</td><td>1</td><td>SWRR: a failure lowers the effective weight
  *       by weight/maxFails</td></tr>
+ *   <tr><td>{@link #slowStartWindow()}</td><td>0 (off)</td><td>all but those that pick by
+ *       key: endpoints that join later ramp up over this window</td></tr>
+ *   <tr><td>{@link #slowStartAggression()}</td><td>1.0</td><td>all: the ramp's shape</td></tr>
+ *   <tr><td>{@link #slowStartMinWeightPercent()}</td><td>10</td><td>all: the ramp's
+ *       floor</td></tr>
+ *   <tr><td>{@link #apertureIndex()}, {@link #apertureCount()}</td><td>0 of 1</td>
+ *       <td>aperture: this client's coordinate among its peers</td></tr>
  * </table>
  */
 public final class BalancerConfig {
@@ -41,6 +50,12 @@ public final class BalancerConfig {
   private final Duration decayTime;
   private final Duration defaultRtt;
   private final int maxFails;
+  private final double failurePenalty;
+  private final Duration slowStartWindow;
+  private final double slowStartAggression;
+  private final int slowStartMinWeightPercent;
+  private final int apertureIndex;
+  private final int apertureCount;
 
   private BalancerConfig(Builder b) {
     this.ticker = b.ticker;
@@ -50,6 +65,12 @@ public final class BalancerConfig {
     this.decayTime = b.decayTime;
     this.defaultRtt = b.defaultRtt;
     this.maxFails = b.maxFails;
+    this.failurePenalty = b.failurePenalty;
+    this.slowStartWindow = b.slowStartWindow;
+    this.slowStartAggression = b.slowStartAggression;
+    this.slowStartMinWeightPercent = b.slowStartMinWeightPercent;
+    this.apertureIndex = b.apertureIndex;
+    this.apertureCount = b.apertureCount;
   }
 
   /** Returns the default settings. */
@@ -71,7 +92,10 @@ public final class BalancerConfig {
         .panicPick(panicPick)
         .decayTime(decayTime)
         .defaultRtt(defaultRtt)
-        .maxFails(maxFails);
+        .maxFails(maxFails)
+        .failurePenalty(failurePenalty)
+        .slowStart(slowStartWindow, slowStartAggression, slowStartMinWeightPercent)
+        .apertureCoordinate(apertureIndex, apertureCount);
   }
 
   /** Returns the time source; default {@link Ticker#system()}. */
@@ -115,10 +139,98 @@ public final class BalancerConfig {
     return maxFails;
   }
 
+  /**
+   * Returns how much a failed request raises P2C peak EWMA's estimate at most; default 2.0.
+   *
+   * <p>The rule: a failure sets the node's estimate to {@code max(latency, m × e)}, e being the
+   * estimate decayed to now and {@code m = 1 + (penalty − 1) × Δ / (Δ + latency)}, Δ the time
+   * since the estimate last changed. So a failure after a quiet spell multiplies the estimate by
+   * up to the penalty (doubles it, by default); failures coming back faster than their own
+   * latency (a burst of calls in flight failing together) compound slowly, by about {@code
+   * e^(time/latency)}, not {@code 2^count}; a backend failing fast and often sees its estimate
+   * grow e-fold every latency (every millisecond for failures in 1 ms) until it loses its
+   * traffic, then gets a probe now and then as the estimate decays, doubling again on each failed
+   * probe: exponential backoff. A failure never lowers the estimate, so a backend that fails in
+   * 1 ms never looks like the fastest, and a rare failure of a healthy backend costs it a share
+   * of its traffic for a few seconds. 1.0 turns the raise off (failures then count as their
+   * latency, and never lower the estimate). The estimate is capped at Finagle's penalty, about
+   * 39 hours, so that it always decays back.
+   */
+  public double failurePenalty() {
+    return failurePenalty;
+  }
+
+  /**
+   * Returns the slow-start window; default {@link Duration#ZERO}, off. When on, an endpoint that
+   * joins after the balancer's first non-empty update (a scale-out, a restart under a new node)
+   * starts at a fraction of its weight and ramps up to all of it over the window, Envoy's slow
+   * start: {@code weight × max(minWeightPercent / 100, (t / window)^(1 / aggression))}, t being
+   * the time since it joined. The factor moves in steps of a tenth (rounded down, never below
+   * the floor), so that weighted round robin rebuilds its ring ten times per ramp at most and its
+   * pick stays O(1); picks read the clock once in 32 while some endpoint ramps, and never
+   * otherwise. Round robin ramps as weighted round robin over the factors; P2C algorithms
+   * divide a ramping endpoint's cost by its factor.
+   *
+   * <p>With latency feedback (P2C peak EWMA), the two multiply: the cost is {@code estimate ×
+   * (pending + 1) / (weight × factor)}. A cold endpoint that answers slowly gets less than its
+   * ramp allows, since its estimate rises (the feedback wins downward); one not yet measured, at
+   * the default RTT, which may be below a cold instance's real latency, still gets no more than
+   * its ramp allows. Neither undoes the other: the factor depends on the time since joining, not
+   * on latency, so it keeps rising while the feedback holds traffic back, and never pushes
+   * traffic onto an endpoint the feedback finds slow beyond the share the ramp gives it. Label
+   * subsets' child balancers do not ramp (their nodes are made by the selector).
+   */
+  public Duration slowStartWindow() {
+    return slowStartWindow;
+  }
+
+  /**
+   * Returns the ramp's aggression (Envoy's name): 1.0 (default) ramps linearly; above 1 the
+   * factor rises fast at first, below 1 slowly at first.
+   */
+  public double slowStartAggression() {
+    return slowStartAggression;
+  }
+
+  /** Returns the ramp's floor in percent of the weight; default 10 (Envoy's default). */
+  public int slowStartMinWeightPercent() {
+    return slowStartMinWeightPercent;
+  }
+
+  /**
+   * Returns this client's index among its peers for {@link Aperture} (deterministic aperture);
+   * default 0. Clients of one service number themselves 0 to {@link #apertureCount()} − 1.
+   */
+  public int apertureIndex() {
+    return apertureIndex;
+  }
+
+  /**
+   * Returns how many clients share the servers, for {@link Aperture}; default 1 (a lone client,
+   * whose aperture covers every server).
+   */
+  public int apertureCount() {
+    return apertureCount;
+  }
+
+  static void checkCoordinate(int index, int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("apertureCount: " + count + " (expected: > 0)");
+    }
+    if (index < 0 || index >= count) {
+      throw new IllegalArgumentException(
+          "apertureIndex: " + index + " (expected: 0 to " + (count - 1) + ")");
+    }
+  }
+
   @Override
   public String toString() {
     return "BalancerConfig{maxEffort=" + maxEffort + ", panicPick=" + panicPick + ", decayTime="
-        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails + "}";
+        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails
+        + ", failurePenalty=" + failurePenalty
+        + ", slowStartWindow=" + slowStartWindow + ", slowStartAggression="
+        + slowStartAggression + ", slowStartMinWeightPercent=" + slowStartMinWeightPercent
+        + ", aperture=" + apertureIndex + "/" + apertureCount + "}";
   }
 
   /** Builds a {@link BalancerConfig}; every setter checks its argument. */
@@ -130,6 +242,12 @@ public final class BalancerConfig {
     private Duration decayTime = Duration.ofSeconds(10);
     private Duration defaultRtt = Duration.ofMillis(30);
     private int maxFails = 1;
+    private double failurePenalty = 2.0;
+    private Duration slowStartWindow = Duration.ZERO;
+    private double slowStartAggression = 1.0;
+    private int slowStartMinWeightPercent = 10;
+    private int apertureIndex;
+    private int apertureCount = 1;
 
     private Builder() {}
 
@@ -201,6 +319,60 @@ public final class BalancerConfig {
         throw new IllegalArgumentException("maxFails: " + maxFails + " (expected: > 0)");
       }
       this.maxFails = maxFails;
+      return this;
+    }
+
+    /** Sets how much a failure raises peak EWMA's estimate at most (&gt;= 1); default 2.0. */
+    public Builder failurePenalty(double failurePenalty) {
+      if (!(failurePenalty >= 1) || Double.isInfinite(failurePenalty)) {
+        throw new IllegalArgumentException(
+            "failurePenalty: " + failurePenalty + " (expected: >= 1, 1 for off)");
+      }
+      this.failurePenalty = failurePenalty;
+      return this;
+    }
+
+    /**
+     * Turns slow start on over {@code window} with aggression 1.0 and a 10% floor, or off with
+     * {@link Duration#ZERO} (the default); see {@link BalancerConfig#slowStartWindow()}.
+     */
+    public Builder slowStart(Duration window) {
+      return slowStart(window, 1.0, 10);
+    }
+
+    /**
+     * Sets slow start: its window ({@link Duration#ZERO} for off, the default), aggression
+     * (&gt; 0, default 1.0) and floor in percent of the weight (1 to 100, default 10); see {@link
+     * BalancerConfig#slowStartWindow()}.
+     */
+    public Builder slowStart(Duration window, double aggression, int minWeightPercent) {
+      Objects.requireNonNull(window, "window");
+      if (window.isNegative()) {
+        throw new IllegalArgumentException(
+            "slowStartWindow: " + window + " (expected: >= 0, 0 for off)");
+      }
+      if (!(aggression > 0) || Double.isInfinite(aggression)) {
+        throw new IllegalArgumentException(
+            "slowStartAggression: " + aggression + " (expected: > 0)");
+      }
+      if (minWeightPercent < 1 || minWeightPercent > 100) {
+        throw new IllegalArgumentException(
+            "slowStartMinWeightPercent: " + minWeightPercent + " (expected: 1 to 100)");
+      }
+      this.slowStartWindow = window;
+      this.slowStartAggression = aggression;
+      this.slowStartMinWeightPercent = minWeightPercent;
+      return this;
+    }
+
+    /**
+     * Sets this client's coordinate for {@link Aperture}: index {@code index} of {@code count}
+     * clients (0 to count − 1); default 0 of 1.
+     */
+    public Builder apertureCoordinate(int index, int count) {
+      checkCoordinate(index, count);
+      this.apertureIndex = index;
+      this.apertureCount = count;
       return this;
     }
 

@@ -60,7 +60,7 @@ public final class Ketama<T> extends AbstractHashBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
+  Snapshot<T> snapshotOfEndpoints(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
     int n = nodes.length;
     long total = 0;
     for (int w : weights) {

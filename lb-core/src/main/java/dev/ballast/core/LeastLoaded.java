@@ -22,8 +22,8 @@ public final class LeastLoaded<T> extends AbstractBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
-    return new P2cSnapshot<>(NAME, nodes, weights, config) {
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
+    return new P2cSnapshot<>(NAME, nodes, weights, levels, config) {
       @Override
       boolean cheaper(int b, int a) {
         // pending_b / w_b < pending_a / w_a, without dividing

@@ -15,6 +15,11 @@ abstract class LoadMetric {
 
   void onComplete(Node<?> node, long latencyNanos, boolean success) {}
 
+  /** A completion given its start on the balancer's ticker; only timing metrics read a clock. */
+  void onCompleteSince(Node<?> node, long startNanos, boolean success) {
+    onComplete(node, 0, success);
+  }
+
   /** Called after a pick counted a pending request on the node. */
   void onAcquire(Node<?> node) {}
 
@@ -46,11 +51,13 @@ abstract class LoadMetric {
     final Ticker ticker;
     final double tauNanos;
     final double defaultRttNanos;
+    final double failurePenalty;
 
-    PeakEwma(Ticker ticker, Duration decayTime, Duration defaultRtt) {
+    PeakEwma(Ticker ticker, Duration decayTime, Duration defaultRtt, double failurePenalty) {
       this.ticker = ticker;
       this.tauNanos = decayTime.toNanos();
       this.defaultRttNanos = defaultRtt.toNanos();
+      this.failurePenalty = failurePenalty;
     }
 
     @Override
@@ -60,22 +67,45 @@ abstract class LoadMetric {
 
     @Override
     void onComplete(Node<?> node, long latencyNanos, boolean success) {
+      record(node, ticker.nanoTime(), latencyNanos, success);
+    }
+
+    @Override
+    void onCompleteSince(Node<?> node, long startNanos, boolean success) {
       long now = ticker.nanoTime();
-      double rtt = latencyNanos;
+      record(node, now, Math.max(0, now - startNanos), success);
+    }
+
+    /** Feeds one sample observed at {@code now}: one clock reading per completion, one exp. */
+    private void record(Node<?> node, long now, double rtt, boolean success) {
       for (;;) {
         long bits = node.rttBits();
         double est = Double.longBitsToDouble(bits);
+        long elapsed = Math.max(0, now - node.rttStamp());
         double next;
-        if (rtt > est) {
+        if (!success) {
+          next = penalized(est, elapsed, rtt);
+        } else if (rtt > est) {
           next = rtt;
         } else {
-          double w = Math.exp(-Math.max(0, now - node.rttStamp()) / tauNanos);
+          double w = exp(-elapsed / tauNanos);
           next = est * w + rtt * (1 - w);
         }
         if (node.casRtt(bits, Double.doubleToRawLongBits(next), now)) {
           return;
         }
       }
+    }
+
+    /**
+     * A failure's estimate ({@link BalancerConfig#failurePenalty()}): {@code max(latency, m ×
+     * e)}, e the estimate decayed over {@code elapsed}, {@code m = 1 + (penalty − 1) × elapsed /
+     * (elapsed + latency)}, at most {@link #PENALTY}.
+     */
+    double penalized(double est, long elapsed, double rtt) {
+      double decayed = est * exp(-elapsed / tauNanos);
+      double m = 1 + (failurePenalty - 1) * elapsed / (elapsed + Math.max(rtt, 1));
+      return Math.min(PENALTY, Math.max(rtt, decayed * m));
     }
 
     @Override
@@ -94,7 +124,8 @@ abstract class LoadMetric {
      * #cost}). Both estimates decay by {@code exp(-(now - stamp) / tau)}; the common factor
      * {@code exp(-now / tau)} cancels, so unless a node has no estimate (Finagle's penalty, then
      * costs are compared at the current time) the comparison reads no clock and takes one
-     * {@code exp} instead of two.
+     * {@code exp} instead of two, and on busy nodes, whose stamps are close, not even that
+     * ({@link #exp}).
      */
     boolean cheaper(Node<?> b, int wb, Node<?> a, int wa) {
       double ea = Double.longBitsToDouble(a.rttBits());
@@ -105,7 +136,20 @@ abstract class LoadMetric {
       }
       double la = ea * (a.pending() + 1) / wa;
       double lb = eb * (b.pending() + 1) / wb;
-      return lb * Math.exp((b.rttStamp() - a.rttStamp()) / tauNanos) < la;
+      return lb * exp((b.rttStamp() - a.rttStamp()) / tauNanos) < la;
+    }
+
+    /**
+     * Returns {@code e^x}: for {@code |x| < 2^-10} (samples under 10 ms apart at tau = 10 s, the
+     * usual case on a busy node), the Taylor polynomial {@code 1 + x + x²/2 + x³/6}, whose error
+     * {@code x⁴/24 · e^|x|} is below 2^-44 of the result, far under the estimate's noise;
+     * otherwise {@link Math#exp}, which costs several times more.
+     */
+    static double exp(double x) {
+      if (Math.abs(x) < 0x1p-10) {
+        return 1 + x * (1 + x * (0.5 + x * (1.0 / 6)));
+      }
+      return Math.exp(x);
     }
 
     /** Finagle's cost: estimate x (pending + 1), divided by the weight. */

@@ -62,7 +62,7 @@ public final class Maglev<T> extends AbstractHashBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
+  Snapshot<T> snapshotOfEndpoints(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
     int n = nodes.length;
     int m = hashConfig.tableSize();
     // turns go in name order, so the table does not depend on the order of the endpoints

@@ -7,8 +7,10 @@ package dev.ballast.core;
  * <p>The RTT estimate jumps to any sample above it and otherwise decays toward new samples with
  * time constant {@link BalancerConfig#decayTime()} (default 10 s), so a node that turns slow loses
  * traffic at once and wins it back as the estimate decays. New nodes start at {@link
- * BalancerConfig#defaultRtt()} (default 30 ms, as Linkerd) instead of zero. Feed it with {@link
- * Node#complete(long, boolean)}.
+ * BalancerConfig#defaultRtt()} (default 30 ms, as Linkerd) instead of zero. A failure raises the
+ * estimate (up to doubling it; {@link BalancerConfig#failurePenalty()}), so that a backend that
+ * fails fast does not look like the fastest, which a latency-only EWMA makes it. Feed it with
+ * {@link Node#complete(long, boolean)} or {@link Node#completeSince(long, boolean)}.
  *
  * @param <T> the thing being balanced
  */
@@ -25,12 +27,13 @@ public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
   /** Creates a balancer; uses the config's ticker, decay time, default RTT, random source, effort and panic settings. */
   public P2cPeakEwma(BalancerConfig config) {
     super(NAME, config,
-        new LoadMetric.PeakEwma(config.ticker(), config.decayTime(), config.defaultRtt()));
+        new LoadMetric.PeakEwma(config.ticker(), config.decayTime(), config.defaultRtt(),
+            config.failurePenalty()));
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
-    return new P2cSnapshot<>(NAME, nodes, weights, config) {
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
+    return new P2cSnapshot<>(NAME, nodes, weights, levels, config) {
       @Override
       boolean cheaper(int b, int a) {
         // the nodes' own metric: it keeps their estimates, with its decay time

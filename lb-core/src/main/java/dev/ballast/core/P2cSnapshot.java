@@ -3,16 +3,28 @@ package dev.ballast.core;
 /**
  * The power of two choices (Mitzenmacher, "The Power of Two Choices in Randomized Load
  * Balancing", 2001; Finagle's P2C distributor): draw two distinct nodes uniformly
- * ({@code a = r(n); b = r(n-1); if (b >= a) b++}) and take the one of lower cost. If the cheaper
+ * ({@code a = r(n); b = r(n-1); if (b >= a) b++}, both from one random 64-bit number) and take
+ * the one of lower cost. If the cheaper
  * one is not open and the other is, the other is taken.
  */
 abstract class P2cSnapshot<T> extends Snapshot<T> {
 
   final int[] weights;
+  // During a slow-start ramp: candidates are drawn in proportion to their ramp percent.
+  private final AliasTable ramp;
 
-  P2cSnapshot(String name, Node<T>[] nodes, int[] weights, BalancerConfig config) {
+  /**
+   * Creates the snapshot; {@code levels} (null when nothing ramps) are the nodes' slow-start
+   * percents: while some node ramps, candidates are drawn in proportion to them, so that a
+   * ramping node is seldom both candidates (with uniform draws, half of a fleet joining at once
+   * would be both candidates of a quarter of the picks, whatever their costs); the costs are
+   * divided by the weights, which include the ramp.
+   */
+  P2cSnapshot(String name, Node<T>[] nodes, int[] weights, int[] levels,
+      BalancerConfig config) {
     super(name, nodes, config);
     this.weights = weights;
+    this.ramp = levels == null ? null : new AliasTable(levels);
   }
 
   /** Returns whether node {@code b} is strictly cheaper than node {@code a} (indices). */
@@ -24,10 +36,32 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
     if (n == 1) {
       return nodes[0];
     }
-    int a = random.nextInt(n);
-    int b = random.nextInt(n - 1);
-    if (b >= a) {
-      b++;
+    int a = -1;
+    int b = -1;
+    if (ramp != null) {
+      // Both draws from one 64-bit number, 32 bits each. The same node twice draws b again
+      // (a uniform draw of both instead would often pair two ramping nodes, one then picked);
+      // still the same after three more, the uniform draw.
+      long r = random.nextLong();
+      a = ramp.draw(r >>> 32);
+      b = ramp.draw(r & 0xFFFFFFFFL);
+      for (int i = 0; i < 3 && b == a; i++) {
+        b = ramp.draw(random.nextLong() >>> 32);
+      }
+      if (b == a) {
+        b = -1;
+      }
+    }
+    if (b < 0) {
+      // Both draws from one 64-bit number, each half scaled to its range by multiply-shift
+      // (Lemire, "Fast Random Integer Generation in an Interval", 2019) without the rejection
+      // step: a bias of at most n / 2^32, far below anything a balancer can observe.
+      long r = random.nextLong();
+      a = (int) (((r >>> 32) * n) >>> 32);
+      b = (int) (((r & 0xFFFFFFFFL) * (n - 1)) >>> 32);
+      if (b >= a) {
+        b++;
+      }
     }
     Node<T> pick = nodes[a];
     Node<T> other = nodes[b];

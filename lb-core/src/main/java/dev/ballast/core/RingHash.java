@@ -78,7 +78,7 @@ public final class RingHash<T> extends AbstractHashBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
+  Snapshot<T> snapshotOfEndpoints(Node<T>[] nodes, int[] weights, Endpoint[] endpoints) {
     int n = nodes.length;
     // gRPC-java's iteration order: a HashMap keyed by each endpoint's address group
     Map<Group, Integer> order = new HashMap<>();

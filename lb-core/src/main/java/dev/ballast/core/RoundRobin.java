@@ -1,11 +1,13 @@
 package dev.ballast.core;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Plain round robin: each pick takes the next node in order; weights are ignored (use {@link
  * Vnswrr} for weighted round robin). Each snapshot starts at a random position, so that many
- * clients updated at once do not all send their first request to the same node.
+ * clients updated at once do not all send their first request to the same node. With {@link
+ * BalancerConfig#slowStartWindow() slow start}, endpoints in their ramp make it weighted round
+ * robin over the ramp's percents (VNSWRR's ring) until every ramp ends.
  *
  * @param <T> the thing being balanced
  */
@@ -25,22 +27,25 @@ public final class RoundRobin<T> extends AbstractBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
-    return new RoundRobinSnapshot<>(NAME, nodes, config);
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
+    return levels == null
+        ? new RoundRobinSnapshot<>(NAME, nodes, config)
+        : Vnswrr.ring(NAME, nodes, levels, config);
   }
 
   /** Cycles through the nodes from a random start; shared with equal-weight VNSWRR. */
   static final class RoundRobinSnapshot<T> extends Snapshot<T> {
-    private final AtomicLong position;
+    private final AtomicInteger position;
 
     RoundRobinSnapshot(String name, Node<T>[] nodes, BalancerConfig config) {
       super(name, nodes, config);
-      this.position = new AtomicLong(config.random().nextInt(nodes.length));
+      this.position = new AtomicInteger(config.random().nextInt(nodes.length));
     }
 
     @Override
     Node<T> next() {
-      return nodes[(int) (position.getAndIncrement() % nodes.length)];
+      // Masked to stay positive: after 2^31 picks the walk restarts at node 0, once.
+      return nodes[(position.getAndIncrement() & Integer.MAX_VALUE) % nodes.length];
     }
   }
 }

@@ -27,18 +27,30 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
-    return new SwrrSnapshot<>(nodes, weights, config);
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
+    return new SwrrSnapshot<>(nodes, weights, levels, config);
   }
 
   private static final class SwrrSnapshot<T> extends Snapshot<T> {
+    // The weights the effective weights recover to, and the slow-start percent that scales a
+    // node's effective weight (null when nothing ramps).
     private final int[] weights;
+    private final int[] levels;
     private final long[] current;
 
-    SwrrSnapshot(Node<T>[] nodes, int[] weights, BalancerConfig config) {
+    SwrrSnapshot(Node<T>[] nodes, int[] weights, int[] levels, BalancerConfig config) {
       super(NAME, nodes, config);
-      this.weights = weights;
+      this.levels = levels;
+      this.weights = levels == null ? weights : unramped(weights, levels);
       this.current = new long[nodes.length];
+    }
+
+    private static int[] unramped(int[] weights, int[] levels) {
+      int[] w = new int[weights.length];
+      for (int i = 0; i < w.length; i++) {
+        w[i] = weights[i] / levels[i];
+      }
+      return w;
     }
 
     @Override
@@ -50,7 +62,10 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
         if (node.availability() != Availability.OPEN) {
           continue;
         }
-        int ew = node.effectiveWeight();
+        long ew = node.effectiveWeight();
+        if (levels != null) {
+          ew *= levels[i]; // a slow-start ramp's percent
+        }
         current[i] += ew;
         total += ew;
         node.recoverEffectiveWeight(weights[i]);

@@ -20,6 +20,13 @@ abstract class Snapshot<T> {
   private final int maxEffort;
   private final boolean panicPick;
 
+  // Slow start, set by the balancer before it publishes the snapshot: when the next ramping
+  // node moves up a step (SlowStart.NEVER if none ramps), the weights before the ramp, and a
+  // pick counter that needs no atomicity (it only spaces out clock readings).
+  long nextStep = SlowStart.NEVER;
+  int[] rampBase;
+  int picks;
+
   Snapshot(String name, Node<T>[] nodes, BalancerConfig config) {
     this.name = name;
     this.nodes = nodes;

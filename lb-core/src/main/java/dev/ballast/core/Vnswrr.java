@@ -1,7 +1,11 @@
 package dev.ballast.core;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Tengine's virtual-node smooth weighted round robin (VNSWRR; Tengine PR 1306 and the article
@@ -11,7 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * sequence of the reduced weights, so every run of {@code T} consecutive picks gives each node
  * exactly {@code weight/gcd} picks, spread smoothly. The ring is filled lazily in batches of
  * {@code min(N, remaining)} virtual nodes as picks reach the unfilled part, so no single request
- * pays for the whole O(N·T) fill; once full, a pick is one atomic increment and an array read.
+ * pays for the whole fill; once full, a pick is one atomic increment and an array read. Each
+ * virtual node is found in O(D) for D distinct weights ({@link SwrrSequence}), not nginx's O(N),
+ * and the ring holds the nodes themselves, so a pick reads the ring slot and then the node.
  * Each snapshot starts at a random position in {@code [0, N)}: Tengine found that instances all
  * starting at position 0 sent their first requests to the heaviest node together. A pick that
  * lands on a node that is not open moves on to the next position. Equal weights degenerate to
@@ -55,7 +61,17 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
   }
 
   @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights) {
+  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
+    return ring(NAME, nodes, weights, config);
+  }
+
+  /**
+   * Returns the weighted round robin of the nodes: a ring of {@code Σ weight/gcd} virtual nodes,
+   * or plain round robin if the weights are equal. The weights have passed {@link
+   * #checkWeights}.
+   */
+  static <T> Snapshot<T> ring(String name, Node<T>[] nodes, int[] weights,
+      BalancerConfig config) {
     int g = gcd(weights);
     int[] reduced = new int[weights.length];
     int size = 0; // at most MAX_RING: checkWeights ran first
@@ -64,9 +80,9 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
       size += reduced[i];
     }
     if (size == nodes.length) {
-      return new RoundRobin.RoundRobinSnapshot<>(NAME, nodes, config);
+      return new RoundRobin.RoundRobinSnapshot<>(name, nodes, config);
     }
-    return new RingSnapshot<>(nodes, reduced, size, config);
+    return new RingSnapshot<>(name, nodes, reduced, size, config);
   }
 
   private static int gcd(int[] weights) {
@@ -87,37 +103,36 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
   }
 
   private static final class RingSnapshot<T> extends Snapshot<T> {
-    private final int[] ring;
-    private final int[] weights;
-    private final long[] current;
-    private final long total;
-    private final AtomicLong position;
+    // Virtual nodes in SWRR order, as the nodes themselves: a pick reads one slot, no index.
+    private final Node<T>[] ring;
+    private final SwrrSequence sequence;
+    private final AtomicInteger position;
     private final AtomicBoolean filling = new AtomicBoolean();
     private volatile int filled;
 
-    RingSnapshot(Node<T>[] nodes, int[] weights, int size, BalancerConfig config) {
-      super(NAME, nodes, config);
-      this.ring = new int[size];
-      this.weights = weights;
-      this.current = new long[nodes.length];
-      this.total = size;
-      this.position = new AtomicLong(config.random().nextInt(nodes.length));
+    @SuppressWarnings("unchecked")
+    RingSnapshot(String name, Node<T>[] nodes, int[] weights, int size, BalancerConfig config) {
+      super(name, nodes, config);
+      this.ring = new Node[size];
+      this.sequence = new SwrrSequence(weights);
+      this.position = new AtomicInteger(config.random().nextInt(nodes.length));
     }
 
     @Override
     Node<T> next() {
-      long c = position.getAndIncrement();
-      int p = (int) (c % ring.length);
+      // Masked to stay positive: after 2^31 picks the walk restarts at slot 0, once.
+      int c = position.getAndIncrement() & Integer.MAX_VALUE;
+      int p = c % ring.length;
       int f = filled;
       if (p >= f) {
         f = fill(p);
         if (p >= f) {
           // Another picker is filling: reuse a filled position (or, before the first batch
           // exists, fall back to plain round robin).
-          return f == 0 ? nodes[(int) (c % nodes.length)] : nodes[ring[p % f]];
+          return f == 0 ? nodes[c % nodes.length] : ring[p % f];
         }
       }
-      return nodes[ring[p]];
+      return ring[p];
     }
 
     /** Fills batches of min(N, remaining) until position p is filled, unless another filler is. */
@@ -130,7 +145,7 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
         while (f <= p) {
           int end = (int) Math.min(ring.length, (long) f + nodes.length);
           for (int k = f; k < end; k++) {
-            ring[k] = swrrStep();
+            ring[k] = nodes[sequence.next()];
           }
           f = end;
           filled = f;
@@ -140,18 +155,61 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
         filling.set(false);
       }
     }
+  }
 
-    /** One step of nginx's SWRR over the reduced weights (all nodes, availability ignored). */
-    private int swrrStep() {
-      int best = 0;
+  /**
+   * nginx's SWRR sequence over fixed weights (availability ignored), one step in O(D) for D
+   * distinct weights instead of nginx's O(N). After t steps node i's current weight is {@code
+   * t·w_i − T·k_i}, k_i being its picks so far, and the step takes the largest, the lowest index
+   * on a tie. Nodes of equal weight differ only in k_i, so among them the step takes the one
+   * picked least, lowest index first: each weight class is taken in index order, its members'
+   * picks being {@code K/size} or one more, K the class's picks. A step therefore compares one
+   * candidate per class: member {@code K mod size}, current weight {@code t·w − T·(K/size)}.
+   * This gives exactly nginx's sequence (checked against the O(N) step in the tests).
+   */
+  static final class SwrrSequence {
+    private final int[] weight;
+    private final int[][] members;
+    private final long[] picks;
+    private final long total;
+    private long step;
+
+    SwrrSequence(int[] weights) {
+      TreeMap<Integer, List<Integer>> classes = new TreeMap<>();
+      long sum = 0;
       for (int i = 0; i < weights.length; i++) {
-        current[i] += weights[i];
-        if (current[i] > current[best]) {
-          best = i;
+        classes.computeIfAbsent(weights[i], w -> new ArrayList<>()).add(i);
+        sum += weights[i];
+      }
+      this.total = sum;
+      this.weight = new int[classes.size()];
+      this.members = new int[classes.size()][];
+      this.picks = new long[classes.size()];
+      int c = 0;
+      for (Map.Entry<Integer, List<Integer>> e : classes.entrySet()) {
+        weight[c] = e.getKey();
+        members[c++] = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+      }
+    }
+
+    /** Returns the index of the next node in the sequence. */
+    int next() {
+      step++;
+      int best = -1;
+      long bestCurrent = 0;
+      int bestNode = 0;
+      for (int c = 0; c < weight.length; c++) {
+        int size = members[c].length;
+        long current = step * weight[c] - total * (picks[c] / size);
+        int node = members[c][(int) (picks[c] % size)];
+        if (best < 0 || current > bestCurrent || (current == bestCurrent && node < bestNode)) {
+          best = c;
+          bestCurrent = current;
+          bestNode = node;
         }
       }
-      current[best] -= total;
-      return best;
+      picks[best]++;
+      return bestNode;
     }
   }
 }

@@ -30,14 +30,16 @@ class PeakEwmaComparisonTest {
         weights[i] = 1 + r.nextInt(10);
         nodes[i] = balancer.newNode(Endpoint.of("h" + i, 80, weights[i], java.util.Map.of()), i);
         double estimate = r.nextInt(10) == 0 ? 0 : r.nextDouble() * 1e9;
-        long stamp = now - (long) (r.nextDouble() * 5 * tau);
+        // Stamps far apart (Math.exp) and, every other round, within 10 ms (the polynomial).
+        double spread = round % 2 == 0 ? 5 : 0.001;
+        long stamp = now - (long) (r.nextDouble() * spread * tau);
         nodes[i].initRtt(estimate, stamp);
         int pending = r.nextInt(5);
         for (int p = 0; p < pending; p++) {
           nodes[i].acquire();
         }
       }
-      P2cSnapshot<Integer> snapshot = (P2cSnapshot<Integer>) balancer.snapshot(nodes, weights);
+      P2cSnapshot<Integer> snapshot = (P2cSnapshot<Integer>) balancer.snapshot(nodes, weights, null);
       LoadMetric.PeakEwma metric = (LoadMetric.PeakEwma) nodes[0].metric;
       double costA = metric.cost(nodes[0], weights[0], now);
       double costB = metric.cost(nodes[1], weights[1], now);
@@ -50,6 +52,19 @@ class PeakEwmaComparisonTest {
       agreed++;
     }
     assertThat(agreed).isGreaterThan(19_000);
+  }
+
+  @Test
+  void theShortExpIsWithin2ToTheMinus44OfMathExp() {
+    SplittableRandom r = new SplittableRandom(5);
+    for (int i = 0; i < 100_000; i++) {
+      double x = (r.nextDouble() * 2 - 1) * 0x1p-10;
+      double exact = Math.exp(x);
+      assertThat(Math.abs(LoadMetric.PeakEwma.exp(x) - exact)).as("x = %s", x)
+          .isLessThanOrEqualTo(exact * 0x1p-44);
+    }
+    assertThat(LoadMetric.PeakEwma.exp(0.5)).isEqualTo(Math.exp(0.5));
+    assertThat(LoadMetric.PeakEwma.exp(0)).isEqualTo(1.0);
   }
 
   private static void advanceTo(ManualTicker ticker, long now) {

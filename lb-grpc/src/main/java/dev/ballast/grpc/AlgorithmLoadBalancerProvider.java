@@ -78,9 +78,12 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
 
   /**
    * Parses the policy's JSON config; a bad value is returned as an error naming the field, never
-   * thrown. Fields: {@code p2c_peak_ewma}: {@code decayTime} (default "10s", &gt; 0), {@code
-   * defaultRtt} (default "30ms", &gt;= 0); {@code swrr}: {@code maxFails} (default 1, &gt; 0); the
-   * key-picking ones: see {@link HashLoadBalancerProvider}; the others take none. Durations are
+   * thrown. Fields: every policy but the key-picking ones: {@code slowStart} ({@code {"window":
+   * "60s", "aggression": 1.0, "minWeightPercent": 10}}, off when absent); {@code p2c_peak_ewma}:
+   * {@code decayTime} (default "10s", &gt; 0), {@code defaultRtt} (default "30ms", &gt;= 0),
+   * {@code failurePenalty} (default 2.0, &gt;= 1); {@code swrr}: {@code maxFails} (default 1,
+   * &gt; 0); {@code aperture}: {@code clientIndex} and {@code clientCount} (default 0 of 1); the
+   * key-picking ones: see {@link HashLoadBalancerProvider}. Durations are
    * strings: a number and one of ns, us, ms, s, m, h.
    */
   @Override

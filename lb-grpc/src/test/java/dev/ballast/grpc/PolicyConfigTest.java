@@ -133,14 +133,54 @@ class PolicyConfigTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"vnswrr, decayTime, no fields", "weighted_random, x, no fields",
-      "least_loaded, maxFails, no fields", "swrr, decayTime, [maxFails]",
-      "p2c_peak_ewma, decaytime, '[decayTime, defaultRtt]'"})
+  @CsvSource({"vnswrr, decayTime, [slowStart]", "weighted_random, x, [slowStart]",
+      "least_loaded, maxFails, [slowStart]", "swrr, decayTime, '[maxFails, slowStart]'",
+      "p2c_peak_ewma, decaytime, '[decayTime, defaultRtt, failurePenalty, slowStart]'",
+      "aperture, decayTime, '[clientCount, clientIndex, slowStart]'"})
   void unknownFieldsAreNamedRatherThanIgnored(String policy, String field, String expected) {
     // the policy is named once (it was named twice: "swrr config: swrr: unknown field")
     assertThat(error(policy, Map.of(field, "1s")))
         .isEqualTo(policy + " config: unknown field '" + field + "' (expected: "
             + (expected.startsWith("[") ? "one of " : "") + expected + ")");
+  }
+
+  @Test
+  void slowStartFailurePenaltyAndApertureCoordinateReachLbCore() {
+    BalancerConfig c = parsed("p2c_peak_ewma", Map.of("failurePenalty", 3.0,
+        "slowStart", Map.of("window", "45s", "aggression", 2.0, "minWeightPercent", 5)));
+    assertThat(c.failurePenalty()).isEqualTo(3.0);
+    assertThat(c.slowStartWindow()).isEqualTo(Duration.ofSeconds(45));
+    assertThat(c.slowStartAggression()).isEqualTo(2.0);
+    assertThat(c.slowStartMinWeightPercent()).isEqualTo(5);
+    BalancerConfig v = parsed("vnswrr", Map.of("slowStart", Map.of("window", "1m")));
+    assertThat(v.slowStartWindow()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(v.slowStartAggression()).isEqualTo(1.0);
+    assertThat(v.slowStartMinWeightPercent()).isEqualTo(10);
+    BalancerConfig a = parsed("aperture", Map.of("clientIndex", 3.0, "clientCount", 40.0));
+    assertThat(a.apertureIndex()).isEqualTo(3);
+    assertThat(a.apertureCount()).isEqualTo(40);
+    assertThat(provider("aperture")).isInstanceOf(ApertureLoadBalancerProvider.class);
+  }
+
+  @Test
+  void badNewFieldsAreNamed() {
+    assertThat(error("p2c_peak_ewma", Map.of("failurePenalty", 0.5)))
+        .isEqualTo("p2c_peak_ewma config: failurePenalty: 0.5 (expected: a number >= 1.0)");
+    assertThat(error("vnswrr", Map.of("slowStart", Map.of("aggression", 2.0))))
+        .isEqualTo("vnswrr config: slowStart.window: null"
+            + " (expected: a duration > 0, such as \"60s\")");
+    assertThat(error("vnswrr", Map.of("slowStart", Map.of("window", "1m", "floor", 5.0))))
+        .startsWith("vnswrr config: slowStart: unknown field 'floor'");
+    assertThat(error("vnswrr", Map.of("slowStart", Map.of("window", "1m",
+        "minWeightPercent", 0.0))))
+        .isEqualTo("vnswrr config: minWeightPercent: 0 (expected: an integer from 1 to 100)");
+    assertThat(error("aperture", Map.of("clientIndex", 40.0, "clientCount", 40.0)))
+        .isEqualTo("aperture config: clientIndex: 40 (expected: an integer from 0 to 39)");
+    assertThat(error("aperture", Map.of("clientIndex", 4.0)))
+        .isEqualTo("aperture config: clientIndex and clientCount: 4 of null"
+            + " (expected: both, or neither)");
+    assertThat(error("least_loaded", Map.of("failurePenalty", 2.0)))
+        .startsWith("least_loaded config: unknown field 'failurePenalty'");
   }
 
   /**

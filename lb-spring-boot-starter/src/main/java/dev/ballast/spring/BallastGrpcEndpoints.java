@@ -1,8 +1,9 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.Algorithm;
-import dev.ballast.core.HashConfig;
+import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.HashConfig;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.grpc.EndpointRegistry;
@@ -115,26 +116,40 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    * Returns a gRPC service config (for {@code ManagedChannelBuilder.defaultServiceConfig}) that
    * selects the client's balancer with its settings: lb-grpc's policies {@code vnswrr}, {@code
    * swrr}, {@code weighted_random}, {@code least_loaded}, {@code p2c_peak_ewma} (with {@code
-   * decayTime} and {@code defaultRtt}; {@code swrr} with {@code maxFails}), and gRPC's own
-   * {@code round_robin}; the ones that pick by key, {@code ballast_ring_hash} (balancer {@code
-   * ring-hash}), {@code ketama} and {@code maglev}, with the {@code hash.*} settings they read;
-   * with {@code subset.selectors} set, that policy becomes the child of lb-grpc's {@code
-   * label_subset} (request labels from headers {@code <subset.header-prefix><key>}, e.g. {@code
-   * x-lb-zone}).
+   * decayTime}, {@code defaultRtt} and {@code failurePenalty}; {@code swrr} with {@code
+   * maxFails}), {@code aperture} (with the client's coordinate), all with {@code slowStart} when
+   * it is on, and gRPC's own {@code round_robin} (which has no slow start); the ones that pick by
+   * key, {@code ballast_ring_hash} (balancer {@code ring-hash}), {@code ketama} and {@code
+   * maglev}, with the {@code hash.*} settings they read (no slow start: a key keeps its
+   * endpoint); with {@code subset.selectors} set, that policy becomes the child of lb-grpc's
+   * {@code label_subset} (request labels from headers {@code <subset.header-prefix><key>}, e.g.
+   * {@code x-lb-zone}).
    *
    * @throws java.util.NoSuchElementException if no client has the name
    */
   public Map<String, ?> serviceConfig(String name) {
     ClientSettings c = settings.get(name);
     Map<String, Object> policyConfig = new LinkedHashMap<>();
+    BalancerConfig bc = c.balancerConfig();
     if (c.algorithm() == Algorithm.P2C_PEAK_EWMA) {
-      policyConfig.put("decayTime", PropertyChecks.format(c.balancerConfig().decayTime()));
-      policyConfig.put("defaultRtt", PropertyChecks.format(c.balancerConfig().defaultRtt()));
+      policyConfig.put("decayTime", PropertyChecks.format(bc.decayTime()));
+      policyConfig.put("defaultRtt", PropertyChecks.format(bc.defaultRtt()));
+      policyConfig.put("failurePenalty", bc.failurePenalty());
     } else if (c.algorithm() == Algorithm.SWRR) {
       // Service-config maps hold JSON numbers as Double; gRPC rejects other number types.
-      policyConfig.put("maxFails", (double) c.balancerConfig().maxFails());
+      policyConfig.put("maxFails", (double) bc.maxFails());
+    } else if (c.algorithm() == Algorithm.APERTURE) {
+      policyConfig.put("clientIndex", (double) bc.apertureIndex());
+      policyConfig.put("clientCount", (double) bc.apertureCount());
     } else if (c.algorithm().picksByKey()) {
       hashPolicyConfig(c.algorithm(), c.hash(), policyConfig);
+    }
+    if (!bc.slowStartWindow().isZero() && c.algorithm() != Algorithm.ROUND_ROBIN
+        && !c.algorithm().picksByKey()) {
+      policyConfig.put("slowStart", Map.of(
+          "window", PropertyChecks.format(bc.slowStartWindow()),
+          "aggression", bc.slowStartAggression(),
+          "minWeightPercent", (double) bc.slowStartMinWeightPercent()));
     }
     // gRPC-java registers ring_hash itself: lb-grpc's takes a name of its own
     String policyName = c.algorithm() == Algorithm.RING_HASH ? "ballast_ring_hash"

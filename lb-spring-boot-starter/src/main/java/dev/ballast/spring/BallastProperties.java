@@ -97,7 +97,7 @@ public class BallastProperties {
 
     /**
      * Balancing algorithm: vnswrr, swrr, round-robin, weighted-random, least-loaded,
-     * p2c-peak-ewma, or by a call's key: ring-hash, ketama or maglev (see hash.*).
+     * p2c-peak-ewma, aperture, or by a call's key: ring-hash, ketama or maglev (see hash.*).
      */
     private String balancer = "p2c-peak-ewma";
 
@@ -121,6 +121,18 @@ public class BallastProperties {
      * weight/max-fails, recovering by 1 per pick; >= 1.
      */
     private int maxFails = 1;
+
+    /**
+     * How much a failed call raises an endpoint's peak-EWMA latency estimate at most, so that
+     * an endpoint failing fast does not look fastest; >= 1 (1 turns it off).
+     */
+    private double failurePenalty = 2.0;
+
+    /** Slow start: endpoints that join later ramp up to their weight over a window. */
+    private final SlowStart slowStart = new SlowStart();
+
+    /** Deterministic aperture (balancer aperture): this client's place among its peers. */
+    private final Aperture aperture = new Aperture();
 
     /** Deadline of one call, retries included; must be positive. */
     private Duration timeout = Duration.ofSeconds(5);
@@ -307,6 +319,26 @@ public class BallastProperties {
     /** Sets the protocol. */
     public void setProtocol(String protocol) {
       this.protocol = protocol;
+    }
+
+    /** Returns the failure penalty of peak EWMA; default 2.0. */
+    public double getFailurePenalty() {
+      return failurePenalty;
+    }
+
+    /** Sets the failure penalty. */
+    public void setFailurePenalty(double failurePenalty) {
+      this.failurePenalty = failurePenalty;
+    }
+
+    /** Returns the slow-start settings. */
+    public SlowStart getSlowStart() {
+      return slowStart;
+    }
+
+    /** Returns the aperture settings. */
+    public Aperture getAperture() {
+      return aperture;
     }
 
     /** Returns the largest frame or response body; default 16 MB. */
@@ -527,6 +559,82 @@ public class BallastProperties {
     /** Sets the maximum connection lifetime. */
     public void setMaxLifetime(Duration maxLifetime) {
       this.maxLifetime = maxLifetime;
+    }
+  }
+
+  /**
+   * Envoy's slow start: an endpoint that joins after the first set gets weight x max(floor,
+   * (t / window)^(1 / aggression)), in tenths, until the window has passed.
+   */
+  public static class SlowStart {
+
+    /** The ramp's length; 0 (the default) turns slow start off. */
+    private Duration window = Duration.ZERO;
+
+    /** The ramp's shape: 1 is linear, above 1 fast at first, below 1 slow at first; > 0. */
+    private double aggression = 1.0;
+
+    /** The ramp's floor in percent of the weight; 1-100. */
+    private int minWeightPercent = 10;
+
+    /** Returns the window; default 0 (off). */
+    public Duration getWindow() {
+      return window;
+    }
+
+    /** Sets the window. */
+    public void setWindow(Duration window) {
+      this.window = window;
+    }
+
+    /** Returns the aggression; default 1.0. */
+    public double getAggression() {
+      return aggression;
+    }
+
+    /** Sets the aggression. */
+    public void setAggression(double aggression) {
+      this.aggression = aggression;
+    }
+
+    /** Returns the floor in percent; default 10. */
+    public int getMinWeightPercent() {
+      return minWeightPercent;
+    }
+
+    /** Sets the floor in percent. */
+    public void setMinWeightPercent(int minWeightPercent) {
+      this.minWeightPercent = minWeightPercent;
+    }
+  }
+
+  /** Deterministic aperture: the client's index among count clients of the same servers. */
+  public static class Aperture {
+
+    /** This client's index among its peers, 0 to client-count - 1. */
+    private int clientIndex = 0;
+
+    /** How many clients share the servers; 1 (a lone client) covers every server. */
+    private int clientCount = 1;
+
+    /** Returns the client's index; default 0. */
+    public int getClientIndex() {
+      return clientIndex;
+    }
+
+    /** Sets the client's index. */
+    public void setClientIndex(int clientIndex) {
+      this.clientIndex = clientIndex;
+    }
+
+    /** Returns the number of clients; default 1. */
+    public int getClientCount() {
+      return clientCount;
+    }
+
+    /** Sets the number of clients. */
+    public void setClientCount(int clientCount) {
+      this.clientCount = clientCount;
     }
   }
 

@@ -64,7 +64,7 @@ public record ClientSettings(
       "host:port[;weight=N][;key=value...], e.g. 10.0.0.1:7000;weight=3;zone=us-east";
   private static final String BALANCER_FORM =
       "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma,"
-          + " ring-hash, ketama, maglev";
+          + " aperture, ring-hash, ketama, maglev";
 
   /** The protocol a client speaks to its endpoints. */
   public enum Protocol {
@@ -184,6 +184,12 @@ public record ClientSettings(
         .maxEffort(p.atLeast("max-effort", client.getMaxEffort(), 1))
         .panicPick(client.isPanicPick())
         .maxFails(p.atLeast("max-fails", client.getMaxFails(), 1))
+        .failurePenalty(failurePenalty(p, client.getFailurePenalty()))
+        .slowStart(p.notNegative("slow-start.window", client.getSlowStart().getWindow()),
+            aggression(p, client.getSlowStart().getAggression()),
+            percent(p, client.getSlowStart().getMinWeightPercent()))
+        .apertureCoordinate(clientIndex(p, client.getAperture()),
+            client.getAperture().getClientCount())
         .build();
     Duration timeout = p.positive("timeout", client.getTimeout());
     Protocol protocol = p.oneOf("protocol", client.getProtocol(), Protocol.class);
@@ -327,6 +333,39 @@ public record ClientSettings(
         p.positive("pool.acquire-timeout", pool.getAcquireTimeout()),
         p.positive("pool.idle-timeout", pool.getIdleTimeout()),
         p.notNegative("pool.max-lifetime", pool.getMaxLifetime()));
+  }
+
+  private static int clientIndex(PropertyChecks p, BallastProperties.Aperture a) {
+    int count = p.atLeast("aperture.client-count", a.getClientCount(), 1);
+    int index = p.atLeast("aperture.client-index", a.getClientIndex(), 0);
+    if (index >= count) {
+      throw p.invalid("aperture.client-index", index, "not below client-count " + count,
+          "an index from 0 to " + (count - 1));
+    }
+    return index;
+  }
+
+  private static double failurePenalty(PropertyChecks p, double penalty) {
+    if (!(penalty >= 1) || Double.isInfinite(penalty)) {
+      throw p.invalid("failure-penalty", penalty, "out of range", "a number >= 1, e.g. 2");
+    }
+    return penalty;
+  }
+
+  private static double aggression(PropertyChecks p, double aggression) {
+    if (!(aggression > 0) || Double.isInfinite(aggression)) {
+      throw p.invalid("slow-start.aggression", aggression, "out of range",
+          "a number > 0, e.g. 1.0");
+    }
+    return aggression;
+  }
+
+  private static int percent(PropertyChecks p, int percent) {
+    if (percent < 1 || percent > 100) {
+      throw p.invalid("slow-start.min-weight-percent", percent, "out of range",
+          "a percentage in 1-100, e.g. 10");
+    }
+    return percent;
   }
 
   private static RetryBudget retryBudget(PropertyChecks p, BallastProperties.RetryBudget b) {

@@ -278,10 +278,19 @@ class AutoConfigurationConditionsTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
   void serviceConfigCarriesTheBalancerAndItsSettings() {
     runner.withPropertyValues("ballast.clients.cond-orders.decay-time=2s",
             "ballast.clients.cond-orders.default-rtt=5ms",
+            "ballast.clients.cond-orders.failure-penalty=3",
             "ballast.clients.cond-users.balancer=vnswrr",
+            "ballast.clients.cond-users.slow-start.window=45s",
+            "ballast.clients.cond-users.slow-start.aggression=2",
+            "ballast.clients.cond-users.slow-start.min-weight-percent=5",
+            "ballast.clients.cond-aperture.endpoints=127.0.0.1:4",
+            "ballast.clients.cond-aperture.balancer=aperture",
+            "ballast.clients.cond-aperture.aperture.client-index=3",
+            "ballast.clients.cond-aperture.aperture.client-count=10",
             "ballast.clients.cond-swrr.endpoints=127.0.0.1:3;zone=a",
             "ballast.clients.cond-swrr.balancer=swrr",
             "ballast.clients.cond-swrr.max-fails=4",
@@ -291,9 +300,23 @@ class AutoConfigurationConditionsTest {
         .run(ctx -> {
           BallastGrpcEndpoints feed = ctx.getBean(BallastGrpcEndpoints.class);
           assertThat(feed.serviceConfig("cond-orders")).isEqualTo(Map.of("loadBalancingConfig",
-              List.of(Map.of("p2c_peak_ewma", Map.of("decayTime", "2s", "defaultRtt", "5ms")))));
+              List.of(Map.of("p2c_peak_ewma", Map.of("decayTime", "2s", "defaultRtt", "5ms",
+                  "failurePenalty", 3.0)))));
           assertThat(feed.serviceConfig("cond-users")).isEqualTo(
-              Map.of("loadBalancingConfig", List.of(Map.of("vnswrr", Map.of()))));
+              Map.of("loadBalancingConfig", List.of(Map.of("vnswrr", Map.of("slowStart",
+                  Map.of("window", "45s", "aggression", 2.0, "minWeightPercent", 5.0))))));
+          assertThat(feed.serviceConfig("cond-aperture")).isEqualTo(
+              Map.of("loadBalancingConfig", List.of(Map.of("aperture",
+                  Map.of("clientIndex", 3.0, "clientCount", 10.0)))));
+          // gRPC accepts them: the channel's policy parses each of these configs.
+          for (String name : List.of("cond-orders", "cond-users", "cond-aperture")) {
+            Map<String, ?> policy = (Map<String, ?>) ((List<?>) feed.serviceConfig(name)
+                .get("loadBalancingConfig")).get(0);
+            String policyName = policy.keySet().iterator().next();
+            assertThat(io.grpc.LoadBalancerRegistry.getDefaultRegistry().getProvider(policyName)
+                .parseLoadBalancingPolicyConfig((Map<String, ?>) policy.get(policyName))
+                .getError()).as(name).isNull();
+          }
           assertThat(feed.serviceConfig("cond-swrr")).isEqualTo(Map.of("loadBalancingConfig",
               List.of(Map.of("label_subset", Map.of(
                   "selectors", List.of(List.of("zone")),

@@ -32,15 +32,17 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The load balancer's cost per call: {@code pickSubchannel} plus, when the pick carries a stream
- * tracer factory (Ballast's load-aware policies and swrr, gRPC's least_request), the tracer's
- * creation and close, which is what a real call adds. Every policy is built through its
- * registered {@link LoadBalancerProvider} over N READY fake subchannels, so gRPC's own pickers
- * (round_robin: a child pick_first per address; least_request_experimental: P2C over active
- * request counters) run exactly as in a channel.
+ * tracer factory (Ballast's load-aware policies and swrr, gRPC's least_request and
+ * weighted_round_robin), the tracer's creation and close, which is what a real call adds. Every
+ * policy is built through its registered {@link LoadBalancerProvider} over N READY fake
+ * subchannels, so gRPC's own pickers (round_robin: a child pick_first per address;
+ * least_request_experimental: P2C over active request counters; weighted_round_robin: a stride
+ * scheduler over ORCA-reported weights, all equal here since no backend reports;
+ * ring_hash_experimental: a binary search of a hash ring for the hash of a request header) run
+ * exactly as in a channel.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar PickerBenchmark -f 1 -wi 3 -w 1s -i 5
  * -r 1s -prof gc}.
@@ -53,14 +55,18 @@ public class PickerBenchmark {
   /**
    * The policy; {@code label_subset_header} and {@code label_subset_option} are label_subset
    * over four zones with a least_loaded child, the zone read from an {@code x-lb-zone} header or
-   * from the {@code REQUEST_LABELS} call option. The policies that pick by key ({@code
-   * ring_hash_experimental}, gRPC-java's ring hash, beside {@code ballast_ring_hash}, {@code
-   * ketama} and {@code maglev}) read it from an {@code x-key} header (gRFC A76), a different key
-   * on each of 4096 calls in turn.
+   * from the {@code REQUEST_LABELS} call option; {@code vnswrr_weighted} is vnswrr over weights
+   * 1 to 10 (seed 42; the others see these weights too but ignore them or, for least_loaded and
+   * p2c_peak_ewma, divide costs by them) where plain {@code vnswrr} has equal weights and so
+   * runs as round robin. The policies that pick by key ({@code ring_hash_experimental},
+   * gRPC-java's ring hash, beside {@code ballast_ring_hash}, {@code ketama} and {@code maglev})
+   * read it from an {@code x-key} header (gRFC A76), a different key on each of 4096 calls in
+   * turn.
    */
-  @Param({"round_robin", "least_request_experimental", "vnswrr", "swrr", "weighted_random",
-      "least_loaded", "p2c_peak_ewma", "label_subset_header", "label_subset_option",
-      "ring_hash_experimental", "ballast_ring_hash", "ketama", "maglev"})
+  @Param({"round_robin", "weighted_round_robin", "least_request_experimental", "vnswrr",
+      "vnswrr_weighted", "swrr", "weighted_random", "least_loaded", "p2c_peak_ewma",
+      "label_subset_header", "label_subset_option", "ring_hash_experimental",
+      "ballast_ring_hash", "ketama", "maglev"})
   public String policy;
 
   @Param({"10", "100", "1000"})
@@ -77,19 +83,25 @@ public class PickerBenchmark {
   @Setup
   public void setUp() {
     boolean subset = policy.startsWith("label_subset");
-    String name = subset ? "label_subset" : policy;
+    boolean weighted = policy.equals("vnswrr_weighted");
+    String name = subset ? "label_subset" : weighted ? "vnswrr"
+        : policy;
     LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider(name);
     if (provider == null) {
       throw new IllegalStateException("no LoadBalancerProvider registered for " + name);
     }
     helper = new BenchHelper();
     List<EquivalentAddressGroup> groups = new ArrayList<>(subchannels);
+    java.util.SplittableRandom weights = new java.util.SplittableRandom(42);
     for (int i = 0; i < subchannels; i++) {
+      Attributes.Builder attributes = Attributes.newBuilder()
+          .set(EndpointAttributes.LABELS, java.util.Map.of("zone", "z" + (i % 4)));
+      if (weighted) {
+        attributes.set(EndpointAttributes.WEIGHT, 1 + weights.nextInt(10));
+      }
       groups.add(new EquivalentAddressGroup(
           new InetSocketAddress("10.0." + (i / 250) + "." + (i % 250 + 1), 443),
-          Attributes.newBuilder()
-              .set(EndpointAttributes.LABELS, java.util.Map.of("zone", "z" + (i % 4)))
-              .build()));
+          attributes.build()));
     }
     java.util.Map<String, Object> raw = new java.util.HashMap<>();
     Metadata requestHeaders = new Metadata();
@@ -169,14 +181,13 @@ public class PickerBenchmark {
 
   /** One call's worth of load-balancer work: the pick and, if any, the tracer's life. */
   @Benchmark
-  public void pickAndComplete(Blackhole bh) {
-    LoadBalancer.PickResult r = picker.pickSubchannel(args);
-    ClientStreamTracer.Factory f = r.getStreamTracerFactory();
-    if (f != null) {
-      ClientStreamTracer t = f.newClientStreamTracer(info, headers);
-      t.streamClosed(Status.OK);
-    }
-    bh.consume(r.getSubchannel());
+  public Object pickAndComplete() {
+    return call();
+  }
+
+  /** The benchmark's operation, for harnesses that time it themselves; returns the subchannel. */
+  public Object call() {
+    return callOnce().getSubchannel();
   }
 
   // --- the fake channel ---
@@ -248,15 +259,18 @@ public class PickerBenchmark {
       throw new IllegalStateException(e);
     });
     final List<BenchSubchannel> subchannels = new ArrayList<>();
-    private int reported;
     ConnectivityState state;
     LoadBalancer.SubchannelPicker picker;
 
-    /** Reports CONNECTING then READY on the subchannels made since the last call; their count. */
+    /** Reports CONNECTING then READY on the started subchannels not yet connected; their count. */
     int connectNew() {
-      List<BenchSubchannel> fresh =
-          new ArrayList<>(subchannels.subList(reported, subchannels.size()));
-      reported = subchannels.size();
+      List<BenchSubchannel> fresh = new ArrayList<>();
+      for (BenchSubchannel sc : subchannels) {
+        if (sc.listener != null && !sc.connected) {
+          sc.connected = true;
+          fresh.add(sc);
+        }
+      }
       for (BenchSubchannel sc : fresh) {
         syncContext.execute(() -> sc.report(ConnectivityState.CONNECTING));
       }
@@ -299,6 +313,11 @@ public class PickerBenchmark {
     }
 
     @Override
+    public String getChannelTarget() {
+      return "bench"; // weighted_round_robin labels its metrics with it
+    }
+
+    @Override
     public ChannelLogger getChannelLogger() {
       return NoLogger.INSTANCE;
     }
@@ -312,6 +331,7 @@ public class PickerBenchmark {
   private static final class BenchSubchannel extends LoadBalancer.Subchannel {
     private final LoadBalancer.CreateSubchannelArgs args;
     private LoadBalancer.SubchannelStateListener listener;
+    private boolean connected;
 
     BenchSubchannel(LoadBalancer.CreateSubchannelArgs args) {
       this.args = args;

@@ -88,6 +88,11 @@ class BalancerAccessTest {
     }
 
     @Override
+    public Node<String> pickUncounted() {
+      return nodes.get(0);
+    }
+
+    @Override
     public List<Node<String>> update(Collection<Endpoint> endpoints,
         Function<? super Endpoint, ? extends String> values) {
       throw new UnsupportedOperationException();

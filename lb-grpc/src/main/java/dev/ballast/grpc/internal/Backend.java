@@ -10,56 +10,43 @@ import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One subchannel as lb-core's node value, and the stream-tracer factory that ends the node's
- * pending requests.
+ * One subchannel as lb-core's node value, with the prebuilt pick results that pickers hand out.
  *
- * <p>Pending accounting: a pick counts one pending request on the node (lb-core's contract) and
- * one {@code unstarted} pick here. When gRPC creates the stream it asks this factory for a tracer:
- * the pick becomes a started stream ({@code unstarted - 1}) whose close calls {@link
- * Node#complete} with its latency and status. A pick whose stream is never created (gRPC found
- * the subchannel's transport gone and re-picks) stays {@code unstarted}; since that only happens
- * when the subchannel is leaving READY, every state change of the subchannel {@linkplain
- * #reclaimUnstarted() cancels} the unstarted picks. A stream created after its pick was
- * reclaimed (a race of a few instructions) gets no tracer feedback, so pending never goes wrong
- * by more than the picks in that race.
+ * <p>Pending accounting: pickers choose with {@link dev.ballast.core.Balancer#pickUncounted()},
+ * and a request is counted on the node ({@link Node#start()}) only when gRPC creates its stream
+ * and asks the pick's tracer factory for a tracer, as gRPC's least_request does; the tracer's
+ * {@code streamClosed}, which gRPC calls exactly once per stream, ends it. A pick whose stream is
+ * never created (gRPC found the transport gone and picks again) is thus never counted, and the
+ * pick itself writes nothing shared but the algorithm's own position.
+ *
+ * <p>Three results per subchannel: {@link #plainPick} (no tracer: the algorithm needs no
+ * feedback), {@link #countedPick} (one tracer shared by all streams of the node: pending counts
+ * and outcomes, no clock) and {@link #timedPick} (a 24-byte tracer per stream that reads the
+ * clock at creation; lb-core reads it once more at the close, for the latency and the estimate's
+ * stamp alike).
  */
 final class Backend extends ClientStreamTracer.Factory {
 
-  private static final VarHandle UNSTARTED;
-
-  static {
-    try {
-      UNSTARTED = MethodHandles.lookup().findVarHandle(Backend.class, "unstarted", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private static final ClientStreamTracer NOOP = new ClientStreamTracer() {};
-
   final String address;
   final Subchannel subchannel;
-  /** The time source for latencies, or null when the algorithm ignores latency. */
-  private volatile Ticker ticker;
-  /** The tracer shared by all streams of the node when no latency is measured. */
-  private volatile ClientStreamTracer untimed;
-  /** The pick handed to gRPC when completions are tracked: this subchannel, this factory. */
-  final PickResult tracedPick;
-  /** The pick handed to gRPC when they are not. */
+  /** The pick handed to gRPC when the algorithm needs no feedback. */
   final PickResult plainPick;
+  /** The pick whose streams count on the node and report their outcome, untimed. */
+  final PickResult countedPick;
+  /** The pick whose streams are also timed (peak EWMA's unary calls). */
+  final PickResult timedPick;
 
   /** Picks counted for metrics, or null when none are kept; set before the first pick. */
   LongAdder picks;
 
-  // Written in the synchronization context, read by pickers.
+  // Written in the synchronization context, read by pickers and tracer factories.
   private volatile Node<Backend> node;
+  private volatile ClientStreamTracer shared;
+  private volatile Ticker ticker;
   private volatile boolean ready;
-  private volatile int unstarted;
 
   // Synchronization context only.
   EquivalentAddressGroup group;
@@ -69,8 +56,9 @@ final class Backend extends ClientStreamTracer.Factory {
     this.address = address;
     this.subchannel = subchannel;
     this.group = group;
-    this.tracedPick = PickResult.withSubchannel(subchannel, this);
     this.plainPick = PickResult.withSubchannel(subchannel);
+    this.countedPick = PickResult.withSubchannel(subchannel, this);
+    this.timedPick = PickResult.withSubchannel(subchannel, new Timed());
   }
 
   Node<Backend> node() {
@@ -80,21 +68,29 @@ final class Backend extends ClientStreamTracer.Factory {
   /**
    * Binds the node made for this backend and sets its availability from the state.
    *
-   * @param streamTicker the time source for stream latencies, or null if the algorithm ignores
-   *     them (then every stream shares one tracer and nothing is allocated per call)
+   * @param streamTicker the time source for the latencies of {@link #timedPick}'s streams, or
+   *     null if the algorithm ignores latency (its streams then report only their outcome, and
+   *     streams of untimed picks of a timing algorithm report nothing but their end)
    */
   void bind(Node<Backend> n, Ticker streamTicker) {
     ticker = streamTicker;
-    if (node != n) {
-      untimed = new UntimedTracer(n);
+    if (node != n || shared == null) {
+      shared = new Untimed(n, streamTicker == null);
       node = n;
-      UNSTARTED.setVolatile(this, 0); // picks of an earlier node release on that node only
     }
     n.setAvailability(availability(state));
   }
 
   boolean isReady() {
     return ready;
+  }
+
+  /** Counts a pick handed to gRPC, when metrics are kept. */
+  void countPick() {
+    LongAdder p = picks;
+    if (p != null) {
+      p.increment();
+    }
   }
 
   /** Records a new state (synchronization context); READY opens the node for picks. */
@@ -119,100 +115,71 @@ final class Backend extends ClientStreamTracer.Factory {
     }
   }
 
-  /** Counts a pick handed to gRPC, when metrics are kept. */
-  void countPick() {
-    LongAdder p = picks;
-    if (p != null) {
-      p.increment();
-    }
-  }
-
-  /** Counts a pick whose stream has not been created yet; called by pickers after pick(). */
-  void pickedUnstarted() {
-    UNSTARTED.getAndAdd(this, 1);
-  }
-
-  /** Returns the picks not yet turned into streams. */
-  int unstarted() {
-    return unstarted;
-  }
-
-  /** Cancels every pick not turned into a stream (their streams will never be created). */
-  void reclaimUnstarted() {
-    Node<Backend> n = node;
-    int count = (int) UNSTARTED.getAndSet(this, 0);
-    for (int i = 0; i < count && n != null; i++) {
-      n.cancel();
-    }
-  }
-
-  @Override
-  public ClientStreamTracer newClientStreamTracer(
-      ClientStreamTracer.StreamInfo info, Metadata headers) {
-    Node<Backend> n = node;
-    ClientStreamTracer shared = untimed;
-    Ticker t = ticker;
-    int u;
-    do {
-      u = unstarted;
-      if (u <= 0) {
-        return NOOP; // its pick was reclaimed: pending was already released
-      }
-    } while (!UNSTARTED.weakCompareAndSet(this, u, u - 1));
-    return t == null ? shared : new CompletionTracer(n, t);
-  }
-
   @Override
   public String toString() {
     return "Backend{" + address + ", " + state + "}";
   }
 
   /**
-   * Ends started streams on a node without timing them (least_loaded, swrr): one instance serves
-   * every stream, since gRPC calls {@code streamClosed} exactly once per stream.
+   * Counts each stream of {@link #countedPick} on the node and hands out the node's shared
+   * tracer. (Should a rebind to a new node race this, the old node, which its balancer no longer
+   * holds, keeps one count.)
    */
-  private static final class UntimedTracer extends ClientStreamTracer {
-    private final Node<Backend> node;
+  @Override
+  public ClientStreamTracer newClientStreamTracer(
+      ClientStreamTracer.StreamInfo info, Metadata headers) {
+    node.start();
+    return shared;
+  }
 
-    UntimedTracer(Node<Backend> node) {
-      this.node = node;
-    }
-
+  /** Counts each stream on the node and times it with a tracer of its own. */
+  private final class Timed extends ClientStreamTracer.Factory {
     @Override
-    public void streamClosed(Status status) {
-      node.complete(0, status.isOk());
+    public ClientStreamTracer newClientStreamTracer(
+        ClientStreamTracer.StreamInfo info, Metadata headers) {
+      Node<Backend> n = node;
+      n.start();
+      return new TimedTracer(n, ticker.nanoTime());
     }
   }
 
-  /** Ends one started stream on its node: latency from creation to close, success if OK. */
-  private static final class CompletionTracer extends ClientStreamTracer {
-    private static final VarHandle CLOSED;
-
-    static {
-      try {
-        CLOSED = MethodHandles.lookup()
-            .findVarHandle(CompletionTracer.class, "closed", int.class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
+  /**
+   * Ends streams on a node without timing them. One instance serves every stream of the node,
+   * since gRPC calls {@code streamClosed} exactly once per stream: least_loaded and swrr hear the
+   * outcome; a timing algorithm's streaming calls (whose length is no latency) only end.
+   */
+  private static final class Untimed extends ClientStreamTracer {
     private final Node<Backend> node;
-    private final Ticker ticker;
-    private final long start;
-    private volatile int closed;
+    private final boolean outcome;
 
-    CompletionTracer(Node<Backend> node, Ticker ticker) {
+    Untimed(Node<Backend> node, boolean outcome) {
       this.node = node;
-      this.ticker = ticker;
-      this.start = ticker.nanoTime();
+      this.outcome = outcome;
     }
 
     @Override
     public void streamClosed(Status status) {
-      if (CLOSED.compareAndSet(this, 0, 1)) {
-        node.complete(ticker.nanoTime() - start, status.isOk());
+      if (outcome) {
+        node.complete(0, status.isOk());
+      } else {
+        node.cancel();
       }
+    }
+  }
+
+  /** Ends one timed stream: latency from creation to close, success if OK. */
+  private static final class TimedTracer extends ClientStreamTracer {
+    private final Node<Backend> node;
+    private final long start;
+
+    TimedTracer(Node<Backend> node, long start) {
+      this.node = node;
+      this.start = start;
+    }
+
+    @Override
+    public void streamClosed(Status status) {
+      node.completeSince(start, status.isOk());
     }
   }
 }

@@ -18,7 +18,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
 
   private final Algorithm algorithm;
   private final BalancerConfig base;
-  private final boolean feedback;
+  private final BalancerPicker.Feedback feedback;
   private AlgorithmPolicyConfig config;
   private Balancer<Backend> balancer;
 
@@ -31,9 +31,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     super(helper, algorithm.id());
     this.algorithm = algorithm;
     this.base = base;
-    // Load-aware algorithms need pending counts and latencies; SWRR lowers a failing node's
-    // effective weight (nginx max_fails). The others only need the pick released.
-    this.feedback = needsFeedback(algorithm);
+    this.feedback = feedback(algorithm);
   }
 
   @Override
@@ -78,9 +76,17 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     return algorithm == Algorithm.P2C_PEAK_EWMA ? base.ticker() : null;
   }
 
-  /** Whether picks need stream feedback: load-aware algorithms, and SWRR's failure drops. */
-  static boolean needsFeedback(Algorithm algorithm) {
-    return algorithm.isLoadAware() || algorithm == Algorithm.SWRR;
+  /**
+   * What picks need back from their streams: peak EWMA times them; least_loaded needs pending
+   * counts, and SWRR lowers a failing node's effective weight (nginx max_fails); the others need
+   * nothing.
+   */
+  static BalancerPicker.Feedback feedback(Algorithm algorithm) {
+    if (algorithm == Algorithm.P2C_PEAK_EWMA) {
+      return BalancerPicker.Feedback.TIMED;
+    }
+    return algorithm.isLoadAware() || algorithm == Algorithm.SWRR
+        ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE;
   }
 
   @Override

@@ -6,10 +6,12 @@ import dev.ballast.core.Node;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
+import io.grpc.MethodDescriptor.MethodType;
 
 /**
- * The picker published while some subchannel is READY: asks the lb-core balancer (lock-free,
- * allocation-free) and hands out the backend's prebuilt {@link PickResult}.
+ * The picker published while some subchannel is READY: asks the lb-core balancer without
+ * counting (lock-free, allocation-free) and hands out one of the backend's prebuilt {@link
+ * PickResult}s; the request is counted when its stream starts (see {@link Backend}).
  *
  * <p>Never returns a subchannel that is not READY: lb-core skips nodes that are not open (panic
  * picks are off), and a node added a moment ago, still open by default before its state is
@@ -18,13 +20,13 @@ import io.grpc.LoadBalancer.SubchannelPicker;
  */
 final class BalancerPicker extends SubchannelPicker {
 
-  private static final int TRIES = 3;
-  private static final PickResult WAIT = PickResult.withNoResult();
+  static final int TRIES = 3;
+  static final PickResult WAIT = PickResult.withNoResult();
 
   private final Balancer<Backend> balancer;
-  private final boolean feedback;
+  private final Feedback feedback;
 
-  BalancerPicker(Balancer<Backend> balancer, boolean feedback) {
+  BalancerPicker(Balancer<Backend> balancer, Feedback feedback) {
     this.balancer = balancer;
     this.feedback = feedback;
   }
@@ -34,40 +36,41 @@ final class BalancerPicker extends SubchannelPicker {
     for (int i = 0; i < TRIES; i++) {
       Node<Backend> node;
       try {
-        node = balancer.pick();
+        node = balancer.pickUncounted();
       } catch (NoAvailableEndpointException e) {
         return WAIT;
       }
-      PickResult result = complete(node, feedback);
-      if (result != null) {
-        return result;
+      Backend b = node.value();
+      if (b.isReady()) {
+        b.countPick();
+        return feedback.result(b, args);
       }
     }
     return WAIT;
   }
 
-  /**
-   * Turns a counted pick into gRPC's result: with completion feedback the pending request is
-   * ended by the stream tracer, else at once. Returns null (pick released) if the backend is not
-   * READY.
-   */
-  static PickResult complete(Node<Backend> node, boolean feedback) {
-    Backend b = node.value();
-    if (!b.isReady()) {
-      node.cancel();
-      return null;
-    }
-    b.countPick();
-    if (feedback) {
-      b.pickedUnstarted();
-      return b.tracedPick;
-    }
-    node.cancel();
-    return b.plainPick;
-  }
-
   @Override
   public String toString() {
     return "BalancerPicker{" + balancer + "}";
+  }
+
+  /** What a pick's streams report back, by algorithm. */
+  enum Feedback {
+    /** Nothing: round robin, weighted random, vnswrr. */
+    NONE,
+    /** Pending counts and outcomes: least_loaded, and swrr's failure drops. */
+    COUNTED,
+    /** Also the latency of unary calls: peak EWMA (a streaming call's length is no latency). */
+    TIMED;
+
+    PickResult result(Backend b, PickSubchannelArgs args) {
+      if (this == NONE) {
+        return b.plainPick;
+      }
+      if (this == COUNTED || args.getMethodDescriptor().getType() != MethodType.UNARY) {
+        return b.countedPick;
+      }
+      return b.timedPick;
+    }
   }
 }

@@ -96,7 +96,8 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
   @Override
   SubchannelPicker readyPicker() {
     return new HashPicker(balancer, config.requestHashHeader(), REQUEST_KEY,
-        config.hashConfig().loadBound() > 0);
+        config.hashConfig().loadBound() > 0
+            ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE);
   }
 
   /** Returns the balancer, for tests. */

@@ -14,20 +14,18 @@ import java.util.Iterator;
  * The picker of a policy that picks by key. A call's key is the call option if set, else the
  * request header's value (gRFC A76: repeated values joined with commas), hashed with the
  * algorithm's own function; a call with neither gets a random hash, as gRPC's {@code ring_hash}
- * does without its header. With bounded loads, completions are tracked (the stream tracer ends
- * the pending request); otherwise the pick is released at once.
+ * does without its header. The pick is released at once; with bounded loads, the call counts on
+ * the node from its stream's start to its end (the stream tracer, see {@link Backend}).
  */
 final class HashPicker extends SubchannelPicker {
-
-  private static final PickResult WAIT = PickResult.withNoResult();
 
   private final HashBalancer<Backend> balancer;
   private final Metadata.Key<String> header;
   private final CallOptions.Key<String> keyOption;
-  private final boolean feedback;
+  private final BalancerPicker.Feedback feedback;
 
   HashPicker(HashBalancer<Backend> balancer, String header, CallOptions.Key<String> keyOption,
-      boolean feedback) {
+      BalancerPicker.Feedback feedback) {
     this.balancer = balancer;
     this.header = header == null ? null : Metadata.Key.of(header, Metadata.ASCII_STRING_MARSHALLER);
     this.keyOption = keyOption;
@@ -41,12 +39,17 @@ final class HashPicker extends SubchannelPicker {
     try {
       node = key != null ? balancer.pick(balancer.hash(key)) : balancer.pick();
     } catch (NoAvailableEndpointException e) {
-      return WAIT;
+      return BalancerPicker.WAIT;
     }
-    // null: the node was open but its subchannel left READY a moment ago; its new picker is
-    // on its way, and another pick of the same key would meet the same node
-    PickResult result = BalancerPicker.complete(node, feedback);
-    return result != null ? result : WAIT;
+    node.cancel(); // counted when its stream starts (see Backend)
+    Backend b = node.value();
+    if (!b.isReady()) {
+      // the node was open but its subchannel left READY a moment ago; its new picker is on its
+      // way, and another pick of the same key would meet the same node
+      return BalancerPicker.WAIT;
+    }
+    b.countPick();
+    return feedback.result(b, args);
   }
 
   private String key(PickSubchannelArgs args) {

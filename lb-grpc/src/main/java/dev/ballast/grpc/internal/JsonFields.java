@@ -63,6 +63,40 @@ final class JsonFields {
     return (int) d;
   }
 
+  /** Returns an integer field from {@code min} to {@code max}, or null if absent. */
+  static Integer intIn(String field, Map<String, ?> json, int min, int max) {
+    Object v = json.get(field);
+    if (v == null) {
+      return null;
+    }
+    String expected = " (expected: an integer from " + min + " to " + max + ")";
+    if (!(v instanceof Number)) {
+      throw new IllegalArgumentException(field + ": " + show(v) + expected);
+    }
+    double d = ((Number) v).doubleValue();
+    if (d != Math.rint(d) || d < min || d > max) {
+      throw new IllegalArgumentException(field + ": " + show(v) + expected);
+    }
+    return (int) d;
+  }
+
+  /** Returns a number field of at least {@code min} (and above it, if {@code open}), or null. */
+  static Double number(String field, Map<String, ?> json, double min, boolean open) {
+    Object v = json.get(field);
+    if (v == null) {
+      return null;
+    }
+    String expected = " (expected: a number " + (open ? "> " : ">= ") + min + ")";
+    if (!(v instanceof Number)) {
+      throw new IllegalArgumentException(field + ": " + show(v) + expected);
+    }
+    double d = ((Number) v).doubleValue();
+    if (Double.isNaN(d) || Double.isInfinite(d) || d < min || (open && d == min)) {
+      throw new IllegalArgumentException(field + ": " + show(v) + expected);
+    }
+    return d;
+  }
+
   /** Returns a list field, or null if absent. */
   static List<?> list(String field, Map<String, ?> json) {
     Object v = json.get(field);

@@ -97,7 +97,7 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
   @Override
   SubchannelPicker readyPicker() {
     return new LabelSubsetPicker(selector, reader,
-        BalancerLoadBalancer.needsFeedback(config.child.algorithm()));
+        BalancerLoadBalancer.feedback(config.child.algorithm()));
   }
 
   /** Returns the selector, for tests. */

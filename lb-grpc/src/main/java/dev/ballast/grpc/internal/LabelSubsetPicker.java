@@ -23,15 +23,12 @@ import java.util.List;
  */
 final class LabelSubsetPicker extends SubchannelPicker {
 
-  private static final int TRIES = 3;
-  private static final PickResult WAIT = PickResult.withNoResult();
-
   private final SubsetSelector<Backend> selector;
   private final RequestLabelReader reader;
-  private final boolean feedback;
+  private final BalancerPicker.Feedback feedback;
 
   LabelSubsetPicker(SubsetSelector<Backend> selector, RequestLabelReader reader,
-      boolean feedback) {
+      BalancerPicker.Feedback feedback) {
     this.selector = selector;
     this.reader = reader;
     this.feedback = feedback;
@@ -40,7 +37,7 @@ final class LabelSubsetPicker extends SubchannelPicker {
   @Override
   public PickResult pickSubchannel(PickSubchannelArgs args) {
     RequestLabels labels = reader.read(args);
-    for (int i = 0; i < TRIES; i++) {
+    for (int i = 0; i < BalancerPicker.TRIES; i++) {
       Node<Backend> node;
       try {
         node = selector.pick(labels);
@@ -52,12 +49,14 @@ final class LabelSubsetPicker extends SubchannelPicker {
         return PickResult.withError(Status.UNAVAILABLE.withDescription(selector.name()
             + ": cannot pick for request labels " + labels + ": " + e).withCause(e));
       }
-      PickResult result = BalancerPicker.complete(node, feedback);
-      if (result != null) {
-        return result;
+      node.cancel(); // counted when its stream starts (see Backend)
+      Backend b = node.value();
+      if (b.isReady()) {
+        b.countPick();
+        return feedback.result(b, args);
       }
     }
-    return WAIT;
+    return BalancerPicker.WAIT;
   }
 
   private PickResult nothingToPick(RequestLabels labels, NoAvailableEndpointException e) {
@@ -70,7 +69,7 @@ final class LabelSubsetPicker extends SubchannelPicker {
     }
     for (Node<Backend> n : members) {
       if (n.availability() != Availability.CLOSED) {
-        return WAIT; // connecting: the next picker will have it
+        return BalancerPicker.WAIT; // connecting: the next picker will have it
       }
     }
     return PickResult.withError(Status.UNAVAILABLE.withDescription(selector.name()

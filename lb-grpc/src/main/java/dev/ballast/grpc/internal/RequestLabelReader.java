@@ -3,28 +3,32 @@ package dev.ballast.grpc.internal;
 import dev.ballast.core.subset.RequestLabels;
 import io.grpc.CallOptions;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.InternalMetadata;
 import io.grpc.Metadata;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Finds a call's request labels: the {@link CallOptions} key if set, else the headers {@code
  * <prefix><key>} for every key of every selector (an absent or empty header means no such
  * label). Header keys are made once per config.
  *
- * <p>The common case, one label header, is served from a per-key cache of {@link RequestLabels}
- * by value (up to {@value #CACHE_LIMIT} values a key, then built per call), so such picks
- * allocate only the header value gRPC decodes.
+ * <p>Header values are read as the bytes gRPC holds ({@link InternalMetadata#keyOf} with a
+ * trusted ASCII marshaller: no String is decoded) and mapped to {@link RequestLabels} of that one
+ * label through a small per-key cache ({@value #CACHE_SIZE} entries, indexed by the bytes' hash,
+ * each holding its bytes and labels), so that a pick whose header value was seen before
+ * allocates nothing; a value missing from the cache is decoded and takes its slot. Several label
+ * headers on one call are combined into new labels, per call.
  */
 final class RequestLabelReader {
 
-  static final int CACHE_LIMIT = 1024;
+  static final int CACHE_SIZE = 64;
 
   private final String[] keys;
-  private final Metadata.Key<String>[] headers;
-  private final ConcurrentHashMap<String, RequestLabels>[] single;
+  private final Metadata.Key<RequestLabels>[] headers;
   private final CallOptions.Key<RequestLabels> option;
 
   @SuppressWarnings("unchecked")
@@ -36,10 +40,8 @@ final class RequestLabelReader {
     }
     this.keys = all.toArray(new String[0]);
     this.headers = new Metadata.Key[keys.length];
-    this.single = new ConcurrentHashMap[keys.length];
     for (int i = 0; i < keys.length; i++) {
-      headers[i] = Metadata.Key.of(prefix + keys[i], Metadata.ASCII_STRING_MARSHALLER);
-      single[i] = new ConcurrentHashMap<>();
+      headers[i] = InternalMetadata.keyOf(prefix + keys[i], new LabelCache(keys[i]));
     }
     this.option = option;
   }
@@ -50,42 +52,74 @@ final class RequestLabelReader {
       return fromOption;
     }
     Metadata md = args.getHeaders();
-    int firstKey = -1;
-    String firstValue = null;
+    RequestLabels first = null;
     String[] found = null;
     int n = 0;
-    for (int i = 0; i < keys.length; i++) {
-      String v = md.get(headers[i]);
-      if (v == null || v.isEmpty()) {
+    for (Metadata.Key<RequestLabels> header : headers) {
+      RequestLabels one = md.get(header);
+      if (one == null) {
         continue;
       }
-      if (firstKey < 0) {
-        firstKey = i;
-        firstValue = v;
+      if (first == null) {
+        first = one;
         continue;
       }
       if (found == null) {
         found = new String[keys.length * 2];
-        found[n++] = keys[firstKey];
-        found[n++] = firstValue;
+        found[n++] = first.key(0);
+        found[n++] = first.value(0);
       }
-      found[n++] = keys[i];
-      found[n++] = v;
+      found[n++] = one.key(0);
+      found[n++] = one.value(0);
     }
-    if (firstKey < 0) {
+    if (first == null) {
       return RequestLabels.empty();
     }
-    if (found != null) {
-      return RequestLabels.of(Arrays.copyOf(found, n));
+    return found == null ? first : RequestLabels.of(Arrays.copyOf(found, n));
+  }
+
+  /**
+   * Reads one label header's value bytes as the labels {@code key=value}, from a direct-mapped
+   * cache of recent values; an empty value is no label (null).
+   */
+  private static final class LabelCache
+      implements InternalMetadata.TrustedAsciiMarshaller<RequestLabels> {
+    private final String key;
+    private final AtomicReferenceArray<Entry> entries = new AtomicReferenceArray<>(CACHE_SIZE);
+
+    LabelCache(String key) {
+      this.key = key;
     }
-    ConcurrentHashMap<String, RequestLabels> cache = single[firstKey];
-    RequestLabels labels = cache.get(firstValue);
-    if (labels == null) {
-      labels = RequestLabels.of(keys[firstKey], firstValue);
-      if (cache.size() < CACHE_LIMIT) {
-        cache.putIfAbsent(firstValue, labels);
+
+    @Override
+    public RequestLabels parseAsciiString(byte[] serialized) {
+      if (serialized.length == 0) {
+        return null;
       }
+      int slot = Arrays.hashCode(serialized) & (CACHE_SIZE - 1);
+      Entry e = entries.get(slot);
+      if (e != null && Arrays.equals(e.bytes, serialized)) {
+        return e.labels;
+      }
+      RequestLabels labels = RequestLabels.of(key,
+          new String(serialized, StandardCharsets.US_ASCII));
+      entries.set(slot, new Entry(serialized.clone(), labels));
+      return labels;
     }
-    return labels;
+
+    @Override
+    public byte[] toAsciiString(RequestLabels value) {
+      return value.value(0).getBytes(StandardCharsets.US_ASCII);
+    }
+  }
+
+  private static final class Entry {
+    final byte[] bytes;
+    final RequestLabels labels;
+
+    Entry(byte[] bytes, RequestLabels labels) {
+      this.bytes = bytes;
+      this.labels = labels;
+    }
   }
 }

@@ -130,7 +130,6 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
         it.remove();
         metrics.removed(b);
         b.subchannel.shutdown();
-        b.reclaimUnstarted();
       } else if (!g.equals(b.group)) {
         b.group = g;
         b.subchannel.updateAddresses(List.of(g));
@@ -156,8 +155,8 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   /** Shuts every subchannel down and fails picks with {@code status} until addresses return. */
   private Status withdrawAll(Status status) {
     for (Backend b : backends.values()) {
+      metrics.removed(b);
       b.subchannel.shutdown();
-      b.reclaimUnstarted();
     }
     backends.clear();
     clear();
@@ -207,8 +206,6 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       metrics.stateChanged(b.state, s);
       b.setState(s);
     }
-    // Any change ends picks that never became streams (see Backend).
-    b.reclaimUnstarted();
     publish();
   }
 
@@ -266,7 +263,6 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     shutdown = true;
     for (Backend b : backends.values()) {
       b.subchannel.shutdown();
-      b.reclaimUnstarted();
     }
     backends.clear();
     metrics.close();

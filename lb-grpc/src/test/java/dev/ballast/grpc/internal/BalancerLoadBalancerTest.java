@@ -1,6 +1,7 @@
 package dev.ballast.grpc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Availability;
@@ -69,22 +70,47 @@ class BalancerLoadBalancerTest {
     helper.syncContext.execute(() -> s.set(state));
   }
 
-  static final LoadBalancer.PickSubchannelArgs ARGS = new LoadBalancer.PickSubchannelArgs() {
+  static final LoadBalancer.PickSubchannelArgs ARGS = args(MethodDescriptor.MethodType.UNARY);
+
+  /** A call of the given type, no headers, default options. */
+  static LoadBalancer.PickSubchannelArgs args(MethodDescriptor.MethodType type) {
+    MethodDescriptor<Void, Void> method = MethodDescriptor.<Void, Void>newBuilder()
+        .setType(type)
+        .setFullMethodName("test.Service/Call")
+        .setRequestMarshaller(VoidMarshaller.INSTANCE)
+        .setResponseMarshaller(VoidMarshaller.INSTANCE)
+        .build();
+    return new LoadBalancer.PickSubchannelArgs() {
+      @Override
+      public CallOptions getCallOptions() {
+        return CallOptions.DEFAULT;
+      }
+
+      @Override
+      public Metadata getHeaders() {
+        return new Metadata();
+      }
+
+      @Override
+      public MethodDescriptor<?, ?> getMethodDescriptor() {
+        return method;
+      }
+    };
+  }
+
+  private enum VoidMarshaller implements MethodDescriptor.Marshaller<Void> {
+    INSTANCE;
+
     @Override
-    public CallOptions getCallOptions() {
-      return CallOptions.DEFAULT;
+    public java.io.InputStream stream(Void value) {
+      return java.io.InputStream.nullInputStream();
     }
 
     @Override
-    public Metadata getHeaders() {
-      return new Metadata();
-    }
-
-    @Override
-    public MethodDescriptor<?, ?> getMethodDescriptor() {
+    public Void parse(java.io.InputStream stream) {
       return null;
     }
-  };
+  }
 
   private PickResult pick() {
     return helper.picker.pickSubchannel(ARGS);
@@ -213,13 +239,12 @@ class BalancerLoadBalancerTest {
     double before = node.rttEstimateNanos();
 
     PickResult r = pick();
-    assertThat(node.pending()).isEqualTo(1);
+    assertThat(node.pending()).isZero(); // counted when the stream starts
     ClientStreamTracer t = r.getStreamTracerFactory().newClientStreamTracer(
         ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
-    assertThat(node.pending()).isEqualTo(1); // started: still pending
+    assertThat(node.pending()).isEqualTo(1);
     now.addAndGet(250_000_000L); // the call takes 250 ms
     t.streamClosed(Status.OK);
-    t.streamClosed(Status.OK); // a second close changes nothing
 
     assertThat(node.pending()).isZero();
     assertThat(before).isEqualTo(30_000_000d); // defaultRtt
@@ -227,7 +252,26 @@ class BalancerLoadBalancerTest {
   }
 
   @Test
-  void picksWhoseStreamNeverStartsAreReleasedOnTheNextStateChange() {
+  void streamingCallsCountAsPendingButTheirLengthIsNoLatency() {
+    BalancerLoadBalancer lb = lb(Algorithm.P2C_PEAK_EWMA);
+    accept(lb, group(1001));
+    set(helper.subchannel(1001), ConnectivityState.READY);
+    Node<Backend> node = lb.backends().get("127.0.0.1:1001").node();
+
+    PickResult r = helper.picker.pickSubchannel(args(MethodDescriptor.MethodType.SERVER_STREAMING));
+    ClientStreamTracer t = r.getStreamTracerFactory().newClientStreamTracer(
+        ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+    assertThat(node.pending()).isEqualTo(1);
+    now.addAndGet(10_000_000_000L); // a 10 s stream
+    t.streamClosed(Status.OK);
+
+    assertThat(node.pending()).isZero();
+    // Only the decay of the default RTT over tau (10 s): no 10 s peak.
+    assertThat(node.rttEstimateNanos()).isCloseTo(30_000_000d * Math.exp(-1), within(1.0));
+  }
+
+  @Test
+  void picksWhoseStreamNeverStartsAreNeverCounted() {
     BalancerLoadBalancer lb = lb(Algorithm.LEAST_LOADED);
     accept(lb, group(1001), group(1002));
     FakeSubchannel a = helper.subchannel(1001);
@@ -240,19 +284,13 @@ class BalancerLoadBalancerTest {
     pick();
     pick();
     pick();
+    assertThat(node.pending()).isZero();
     ClientStreamTracer t = started.getStreamTracerFactory().newClientStreamTracer(
         ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
-    assertThat(node.pending()).isEqualTo(4);
-
-    set(a, ConnectivityState.IDLE);
-    assertThat(node.pending()).isEqualTo(1); // only the started stream
-
-    // A stream created after its pick was reclaimed is not counted a second time.
-    ClientStreamTracer late = started.getStreamTracerFactory().newClientStreamTracer(
-        ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
-    late.streamClosed(Status.OK);
     assertThat(node.pending()).isEqualTo(1);
 
+    set(a, ConnectivityState.IDLE);
+    assertThat(node.pending()).isEqualTo(1); // the started stream still runs
     t.streamClosed(Status.CANCELLED);
     assertThat(node.pending()).isZero();
   }

@@ -100,7 +100,16 @@ final class FakeHelper extends LoadBalancer.Helper {
     throw new AssertionError("no subchannel for port " + port);
   }
 
-  /** Returns pick arguments carrying these headers and call options (no method). */
+  /** A unary method, as gRPC gives every pick (its marshallers are never used here). */
+  private static final MethodDescriptor<Void, Void> UNARY =
+      MethodDescriptor.<Void, Void>newBuilder()
+      .setType(MethodDescriptor.MethodType.UNARY)
+      .setFullMethodName("test.Service/Call")
+      .setRequestMarshaller(new NoMarshaller())
+      .setResponseMarshaller(new NoMarshaller())
+      .build();
+
+  /** Returns pick arguments carrying these headers and call options, for a unary method. */
   static LoadBalancer.PickSubchannelArgs pickArgs(Metadata headers, CallOptions options) {
     return new LoadBalancer.PickSubchannelArgs() {
       @Override
@@ -115,9 +124,21 @@ final class FakeHelper extends LoadBalancer.Helper {
 
       @Override
       public MethodDescriptor<?, ?> getMethodDescriptor() {
-        return null;
+        return UNARY;
       }
     };
+  }
+
+  private static final class NoMarshaller implements MethodDescriptor.Marshaller<Void> {
+    @Override
+    public java.io.InputStream stream(Void value) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Void parse(java.io.InputStream stream) {
+      throw new UnsupportedOperationException();
+    }
   }
 
   /** Returns ASCII headers from alternating names and values. */

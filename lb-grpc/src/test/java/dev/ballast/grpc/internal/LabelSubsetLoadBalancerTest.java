@@ -193,7 +193,7 @@ class LabelSubsetLoadBalancerTest {
     selector.update(List.of(Endpoint.parse("127.0.0.1:2001;zone=a")), e -> null);
     LabelSubsetPicker picker = new LabelSubsetPicker(selector,
         new RequestLabelReader(List.of(List.of("zone")), "x-lb-", CallOptions.Key.create("l")),
-        false);
+        BalancerPicker.Feedback.NONE);
 
     PickResult r = picker.pickSubchannel(pickArgs(headers("x-lb-zone", "a"), CallOptions.DEFAULT));
 
@@ -210,6 +210,11 @@ class LabelSubsetLoadBalancerTest {
     @Override
     public Node<Backend> pick() {
       return inner.pick();
+    }
+
+    @Override
+    public Node<Backend> pickUncounted() {
+      return inner.pickUncounted();
     }
 
     @Override

@@ -50,13 +50,20 @@ class RequestLabelReaderTest {
   }
 
   @Test
-  void cacheIsBounded() {
-    for (int i = 0; i < RequestLabelReader.CACHE_LIMIT + 10; i++) {
+  void manyValuesShareABoundedCacheAndEachReadsRight() {
+    for (int i = 0; i < 10 * RequestLabelReader.CACHE_SIZE; i++) {
       assertThat(reader.read(pickArgs(headers("x-lb-zone", "z" + i), CallOptions.DEFAULT)))
           .isEqualTo(RequestLabels.of("zone", "z" + i));
     }
+    // A value read again at once comes from its slot; one whose slot another value took since
+    // is read anew, and equal.
     RequestLabels late1 = reader.read(pickArgs(headers("x-lb-zone", "late"), CallOptions.DEFAULT));
     RequestLabels late2 = reader.read(pickArgs(headers("x-lb-zone", "late"), CallOptions.DEFAULT));
-    assertThat(late2).isEqualTo(late1).isNotSameAs(late1);
+    assertThat(late2).isSameAs(late1);
+    for (int i = 0; i < 10 * RequestLabelReader.CACHE_SIZE; i++) {
+      reader.read(pickArgs(headers("x-lb-zone", "y" + i), CallOptions.DEFAULT));
+    }
+    assertThat(reader.read(pickArgs(headers("x-lb-zone", "late"), CallOptions.DEFAULT)))
+        .isEqualTo(late1);
   }
 }

@@ -1,0 +1,77 @@
+package dev.ballast.core;
+
+/**
+ * Vose's alias method (M. D. Vose, "A linear algorithm for generating random numbers with a given
+ * distribution", IEEE TSE 1991): index i is drawn with probability {@code weights[i] / Σ weights}
+ * in O(1). Each index gets a column of height 1 split between itself and one alias; a draw takes
+ * a column and a coin, both from 32 random bits (multiply-shift, Lemire 2019, whose remainder is
+ * the coin). Built in O(N).
+ */
+final class AliasTable {
+
+  // Each column's own share, as a threshold on 32 random bits (2^32: the whole column).
+  private final long[] threshold;
+  private final int[] alias;
+
+  AliasTable(int[] weights) {
+    int n = weights.length;
+    double[] probability = new double[n];
+    alias = new int[n];
+    long total = 0;
+    for (int w : weights) {
+      total += w;
+    }
+    // Scaled so that the mean column is exactly 1.
+    double[] scaled = new double[n];
+    int[] small = new int[n];
+    int[] large = new int[n];
+    int s = 0;
+    int l = 0;
+    for (int i = 0; i < n; i++) {
+      scaled[i] = (double) weights[i] * n / total;
+      if (scaled[i] < 1.0) {
+        small[s++] = i;
+      } else {
+        large[l++] = i;
+      }
+    }
+    while (s > 0 && l > 0) {
+      int lo = small[--s];
+      int hi = large[--l];
+      probability[lo] = scaled[lo];
+      alias[lo] = hi;
+      scaled[hi] = (scaled[hi] + scaled[lo]) - 1.0;
+      if (scaled[hi] < 1.0) {
+        small[s++] = hi;
+      } else {
+        large[l++] = hi;
+      }
+    }
+    // What is left is 1 up to rounding.
+    while (l > 0) {
+      int i = large[--l];
+      probability[i] = 1.0;
+      alias[i] = i;
+    }
+    while (s > 0) {
+      int i = small[--s];
+      probability[i] = 1.0;
+      alias[i] = i;
+    }
+    threshold = new long[n];
+    for (int i = 0; i < n; i++) {
+      threshold[i] = (long) Math.ceil(probability[i] * 0x1p32);
+    }
+  }
+
+  /**
+   * Returns an index drawn with the table's probabilities, given 32 random bits (in the low half
+   * of {@code bits32}): {@code bits32 × N} holds the column in its high 32 bits and, in its low
+   * 32, where in the column the draw fell, uniform too, which serves as the coin.
+   */
+  int draw(long bits32) {
+    long x = bits32 * threshold.length;
+    int column = (int) (x >>> 32);
+    return (x & 0xFFFFFFFFL) < threshold[column] ? column : alias[column];
+  }
+}

@@ -1,0 +1,274 @@
+package dev.ballast.core;
+
+import static dev.ballast.core.Fixtures.endpoints;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
+
+import dev.ballast.core.Fixtures.ManualTicker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Slow start (Envoy's formula, in tenths): endpoints that join after the first update ramp from
+ * the floor to their whole weight over the window, for every algorithm but those that pick by
+ * key; the first set and label subsets' nodes do not ramp; picks read the clock once in 32
+ * during a ramp and never otherwise.
+ */
+class SlowStartTest {
+
+  private static final Duration WINDOW = Duration.ofSeconds(100);
+
+  private final ManualTicker ticker = new ManualTicker();
+
+  private BalancerConfig config(Duration window, double aggression, int floor) {
+    return BalancerConfig.builder().ticker(ticker).random(new SplittableRandom(3))
+        .slowStart(window, aggression, floor).build();
+  }
+
+  @Test
+  void rampIsEnvoysFormulaInTenthsWithItsFloor() {
+    SlowStart linear = SlowStart.of(config(WINDOW, 1.0, 10));
+    long joined = 5_000_000_000L;
+    long s = 1_000_000_000L;
+    assertThat(linear.percent(joined, joined)).isEqualTo(10); // the floor
+    assertThat(linear.percent(joined, joined + 19 * s)).isEqualTo(10);
+    assertThat(linear.percent(joined, joined + 20 * s)).isEqualTo(20);
+    assertThat(linear.percent(joined, joined + 55 * s)).isEqualTo(50); // rounded down
+    assertThat(linear.percent(joined, joined + 100 * s)).isEqualTo(100);
+    assertThat(linear.percent(SlowStart.NOT_RAMPING, joined)).isEqualTo(100);
+    assertThat(linear.nextStep(joined, 10)).isEqualTo(joined + 20 * s);
+    assertThat(linear.nextStep(joined, 50)).isEqualTo(joined + 60 * s);
+    assertThat(linear.nextStep(joined, 90)).isEqualTo(joined + 100 * s);
+
+    // aggression 2: (t/window)^(1/2), fast at first; 0.5: (t/window)^2, slow at first.
+    SlowStart fast = SlowStart.of(config(WINDOW, 2.0, 10));
+    assertThat(fast.percent(joined, joined + 25 * s)).isEqualTo(50);
+    assertThat(fast.nextStep(joined, 50)).isEqualTo(joined + 36 * s);
+    SlowStart slow = SlowStart.of(config(WINDOW, 0.5, 5));
+    assertThat(slow.percent(joined, joined + 20 * s)).isEqualTo(5); // 0.04: below the first tenth
+    assertThat(slow.percent(joined, joined + 50 * s)).isEqualTo(20); // 0.25
+    assertThat(slow.nextStep(joined, 5))
+        .isEqualTo(joined + (long) Math.ceil(100e9 * Math.sqrt(0.1)));
+  }
+
+  @Test
+  void badSettingsAreRejectedNamingThem() {
+    BalancerConfig.Builder b = BalancerConfig.builder();
+    assertThatThrownBy(() -> b.slowStart(Duration.ofSeconds(-1)))
+        .hasMessage("slowStartWindow: PT-1S (expected: >= 0, 0 for off)");
+    assertThatThrownBy(() -> b.slowStart(WINDOW, 0, 10))
+        .hasMessage("slowStartAggression: 0.0 (expected: > 0)");
+    assertThatThrownBy(() -> b.slowStart(WINDOW, Double.NaN, 10))
+        .hasMessage("slowStartAggression: NaN (expected: > 0)");
+    assertThatThrownBy(() -> b.slowStart(WINDOW, 1, 0))
+        .hasMessage("slowStartMinWeightPercent: 0 (expected: 1 to 100)");
+    assertThat(BalancerConfig.defaults().slowStartWindow()).isZero();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"ROUND_ROBIN", "SWRR", "VNSWRR"})
+  void roundRobinsGiveAJoiningEndpointItsRampedShareExactly(Algorithm algorithm) {
+    // Nine endpoints of weight 3 from the start, one of weight 3 joining: over every cycle of
+    // the ring it gets weight x percent of the picks, step by step, then its whole share.
+    Balancer<Integer> b = algorithm.create(config(WINDOW, 1.0, 10));
+    List<Endpoint> all = endpoints(3, 3, 3, 3, 3, 3, 3, 3, 3, 3);
+    b.update(all.subList(0, 9), all::indexOf);
+    b.update(all, all::indexOf);
+    long s = 1_000_000_000L;
+    int[][] expectations = {{0, 10}, {25, 20}, {55, 50}, {99, 90}, {100, 100}, {500, 100}};
+    long at = 0;
+    for (int[] e : expectations) {
+      ticker.advanceNanos(e[0] * s - at);
+      at = e[0] * s;
+      for (int i = 0; i < 32; i++) {
+        Fixtures.pickOnce(b); // the step is noticed within 32 picks
+      }
+      int cycle = 9 * 100 + e[1]; // Σ weight x percent over the gcd 3
+      int joined = 0;
+      for (int i = 0; i < cycle; i++) {
+        joined += Fixtures.pickOnce(b) == 9 ? 1 : 0;
+      }
+      assertThat(joined).as("%s at %d s", algorithm.id(), e[0]).isEqualTo(e[1]);
+    }
+  }
+
+  @Test
+  void weightedRandomDrawsTheRampedShare() {
+    Balancer<Integer> b = Algorithm.WEIGHTED_RANDOM.create(config(WINDOW, 1.0, 10));
+    List<Endpoint> all = endpoints(1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+    b.update(all.subList(0, 9), all::indexOf);
+    b.update(all, all::indexOf);
+    assertThat(share(b, 9, 100_000)).isCloseTo(0.1 / 9.1, offset(0.002));
+    ticker.advanceNanos(WINDOW.toNanos());
+    share(b, 9, 32);
+    assertThat(share(b, 9, 100_000)).isCloseTo(0.1, offset(0.005));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"LEAST_LOADED", "P2C_PEAK_EWMA"})
+  void p2cDividesAJoiningEndpointsCostByItsFactor(Algorithm algorithm) {
+    // Two endpoints; requests are held open, so pending grows and P2C (two nodes: it always
+    // compares both) keeps pending / (weight x factor) even: the joining one holds a tenth as
+    // many, then half as many at 50%, then as many.
+    Balancer<Integer> b = algorithm.create(config(WINDOW, 1.0, 10));
+    List<Endpoint> all = endpoints(1, 1);
+    b.update(all.subList(0, 1), all::indexOf);
+    b.update(all, all::indexOf);
+    assertThat(heldPending(b, 1100)).isBetween(99, 101);
+    ticker.advanceNanos(55_000_000_000L);
+    assertThat(heldPending(b, 1500)).isBetween(499, 501);
+    ticker.advanceNanos(45_000_000_000L);
+    assertThat(heldPending(b, 2000)).isBetween(999, 1001);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"LEAST_LOADED", "P2C_PEAK_EWMA"})
+  void rampingEndpointsGetAboutTheirRampShareUnderP2c(Algorithm algorithm) {
+    // Ten endpoints, ten more joining at a 1% floor, all idle. Candidates drawn by ramp percent
+    // send the ramping ones their ramp share, about 1 pick in 100 (least loaded: idle costs tie
+    // and the first candidate wins), or about 1 in 10,000 (peak EWMA: a ramping node's cost is
+    // divided by its 1%, so it wins only against another). Drawing both candidates uniformly
+    // whenever the weighted draws coincide (1 pick in 10) would add about 1 in 40 or 1 in 20.
+    Balancer<Integer> b = algorithm.create(config(WINDOW, 0.5, 1));
+    List<Endpoint> all = endpoints(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+    b.update(all.subList(0, 10), all::indexOf);
+    b.update(all, all::indexOf);
+    int ramping = 0;
+    for (int i = 0; i < 20_000; i++) {
+      Node<Integer> n = b.pick();
+      ramping += n.value() >= 10 ? 1 : 0;
+      n.cancel();
+    }
+    assertThat(ramping).isLessThan(algorithm == Algorithm.LEAST_LOADED ? 300 : 40);
+  }
+
+  @Test
+  void theRampIsNotUndoneByAnUnmeasuredEndpointsDefaultRtt() {
+    // Nine endpoints measured at 100 ms; a joining one sits at the 30 ms default RTT, lower than
+    // a cold instance's real latency. Without slow start P2C peak EWMA sends it most requests;
+    // with it, its cost is divided by 0.1 (30 ms / 0.1 = 300 ms > 100 ms) and it gets few.
+    for (boolean slowStart : new boolean[] {false, true}) {
+      BalancerConfig c = config(slowStart ? WINDOW : Duration.ZERO, 1.0, 10);
+      Balancer<Integer> b = Algorithm.P2C_PEAK_EWMA.create(c);
+      List<Endpoint> all = endpoints(1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+      b.update(all.subList(0, 9), all::indexOf);
+      for (Node<Integer> n : b.nodes()) {
+        n.start();
+        n.complete(100_000_000L, true);
+      }
+      b.update(all, all::indexOf);
+      int joined = 0;
+      for (int i = 0; i < 1000; i++) {
+        Node<Integer> n = b.pick();
+        joined += n.value() == 9 ? 1 : 0;
+        n.cancel(); // picks only: the estimates stay where they are
+      }
+      if (slowStart) {
+        assertThat(joined).isZero();
+      } else {
+        assertThat(joined).isGreaterThan(150); // it wins every draw it is in: about 2/10
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"RING_HASH", "KETAMA", "MAGLEV"})
+  void balancersThatPickByKeyIgnoreSlowStart(Algorithm algorithm) {
+    // A key keeps its endpoint: a joining endpoint takes its keys at once, as without slow start.
+    List<Endpoint> all = endpoints(1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+    HashBalancer<Integer> ramping = (HashBalancer<Integer>) algorithm.<Integer>create(
+        config(WINDOW, 1.0, 10));
+    HashBalancer<Integer> plain = (HashBalancer<Integer>) algorithm.<Integer>create(
+        BalancerConfig.builder().ticker(ticker).random(new SplittableRandom(3)).build());
+    for (HashBalancer<Integer> b : List.of(ramping, plain)) {
+      b.update(all.subList(0, 9), all::indexOf);
+      b.update(all, all::indexOf);
+    }
+    SplittableRandom hashes = new SplittableRandom(7);
+    int joined = 0;
+    for (int i = 0; i < 2000; i++) {
+      long h = hashes.nextLong();
+      int picked = ramping.pick(h).value();
+      assertThat(picked).isEqualTo(plain.pick(h).value());
+      joined += picked == 9 ? 1 : 0;
+    }
+    assertThat(joined).isGreaterThan(100); // about a tenth of the keys, from the first pick
+  }
+
+  @Test
+  void onlyEndpointsJoiningAfterTheFirstSetRampAndAReturningOneRampsAgain() {
+    Balancer<Integer> b = Algorithm.VNSWRR.create(config(WINDOW, 1.0, 10));
+    List<Endpoint> all = endpoints(1, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+    b.update(List.of(), all::indexOf); // an empty first update seeds nothing
+    b.update(all, all::indexOf);
+    assertThat(share(b, 9, 1000)).isEqualTo(0.1);
+    b.update(all.subList(0, 9), all::indexOf);
+    b.update(all, all::indexOf); // back after leaving: a new node, cold again
+    assertThat(share(b, 9, 910)).isEqualTo(10 / 910.0);
+  }
+
+  @Test
+  void picksReadTheClockOnceIn32DuringARampAndNeverOtherwise() {
+    AtomicLong now = new AtomicLong(1);
+    AtomicLong readings = new AtomicLong();
+    Ticker counting = () -> {
+      readings.incrementAndGet();
+      return now.get();
+    };
+    for (Algorithm a : Algorithm.values()) {
+      if (a.picksByKey()) {
+        continue; // no ramp (balancersThatPickByKeyIgnoreSlowStart)
+      }
+      Balancer<Integer> b = a.create(BalancerConfig.builder().ticker(counting)
+          .random(new SplittableRandom(1)).slowStart(WINDOW).build());
+      List<Endpoint> all = endpoints(1, 1, 1, 1);
+      b.update(all.subList(0, 3), all::indexOf);
+      b.update(all, all::indexOf);
+      readings.set(0);
+      for (int i = 0; i < 3200; i++) {
+        b.pick().cancel();
+      }
+      assertThat(readings.get()).as(a.id() + " ramping").isEqualTo(100);
+      now.addAndGet(WINDOW.toNanos()); // the ramp is over: the next check builds a steady set
+      for (int i = 0; i < 32; i++) {
+        b.pick().cancel();
+      }
+      readings.set(0);
+      for (int i = 0; i < 3200; i++) {
+        b.pick().cancel();
+      }
+      assertThat(readings.get()).as(a.id() + " steady").isZero();
+    }
+  }
+
+  private static double share(Balancer<Integer> b, int value, int picks) {
+    int hits = 0;
+    for (int i = 0; i < picks; i++) {
+      hits += Fixtures.pickOnce(b) == value ? 1 : 0;
+    }
+    return (double) hits / picks;
+  }
+
+  /** Picks n times holding every request open; returns the joining node's share of 1000s. */
+  private static int heldPending(Balancer<Integer> b, int n) {
+    for (int i = 0; i < 32; i++) {
+      b.pick().cancel(); // the step is noticed within 32 picks
+    }
+    List<Node<Integer>> held = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      held.add(b.pick());
+    }
+    int joined = b.nodes().get(1).pending();
+    for (Node<Integer> node : held) {
+      node.cancel();
+    }
+    return joined;
+  }
+}
