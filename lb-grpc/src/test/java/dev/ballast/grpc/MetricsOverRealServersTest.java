@@ -9,6 +9,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -17,6 +18,8 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -107,8 +110,8 @@ class MetricsOverRealServersTest {
     assertThat(subchannels(target, "ready")).isEqualTo(3);
     assertThat(subchannels(target, "connecting") + subchannels(target, "idle")
         + subchannels(target, "transient_failure")).isZero();
-    // The first call waited for a subchannel to connect; none failed.
-    assertThat(count("ballast.grpc.picks.queued", target)).isGreaterThanOrEqualTo(1);
+    // None failed. (Whether the first call waited for a subchannel depends on how fast it
+    // connects: picksThatWaitAreCountedAsQueued checks waiting picks.)
     assertThat(count("ballast.grpc.picks.failed", target)).isZero();
 
     // A server that stops: its subchannel ends in TRANSIENT_FAILURE, calls keep going elsewhere.
@@ -118,6 +121,24 @@ class MetricsOverRealServersTest {
     }
     assertThat(subchannels(target, "transient_failure")).isEqualTo(1);
     assertThat(subchannels(target, "ready")).isEqualTo(2);
+  }
+
+  @Test
+  void picksThatWaitAreCountedAsQueued() throws Exception {
+    // A listener that accepts connections and never speaks HTTP/2 keeps its subchannel
+    // CONNECTING, so every pick of a call waits until the call's deadline.
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String target = "ballast:///127.0.0.1:" + silent.getLocalPort();
+      ManagedChannel ch = channel(target, Map.of("p2c_peak_ewma", Map.of()));
+      assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(ch, TestServers.ECHO,
+          CallOptions.DEFAULT.withDeadlineAfter(500, TimeUnit.MILLISECONDS), "ping"))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+      assertThat(subchannels(target, "connecting")).isEqualTo(1);
+      assertThat(count("ballast.grpc.picks.queued", target)).isGreaterThanOrEqualTo(1);
+      assertThat(count("ballast.grpc.picks.failed", target)).isZero();
+      assertThat(count("ballast.grpc.picks", target)).isZero();
+    }
   }
 
   @Test
