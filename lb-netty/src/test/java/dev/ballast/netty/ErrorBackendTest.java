@@ -34,6 +34,15 @@ class ErrorBackendTest {
   private static final int CALLS = 2000;
   private static final int CONCURRENCY = 10;
 
+  /**
+   * Failure-aware peak EWMA leaves a failing backend only 3 to 6 of the 2,000 calls, so the
+   * default of 5 failures in a row may never come (a clean-clone run saw 4, and no ejection);
+   * ejecting after 2 (3 was reached with nothing to spare) checks that the classified failures
+   * reach outlier detection.
+   */
+  private static final OutlierDetection EJECT_AFTER_2 =
+      OutlierDetection.builder().consecutiveFailures(2).build();
+
   @Test
   void http503BackendGetsUnderTwoPercentIsEjectedAndGetsSucceedElsewhere() throws Exception {
     List<Nginx> servers = new ArrayList<>();
@@ -47,6 +56,7 @@ class ErrorBackendTest {
       try (BallastClient<HttpRequest, HttpResponse> client = BallastClient.http()
           .endpoints(servers.stream().map(Nginx::endpoint).toList())
           .balancer(Algorithm.P2C_PEAK_EWMA)
+          .outlierDetection(EJECT_AFTER_2)
           .meterRegistry(registry)
           .build()) {
         Map<String, Integer> answers = run(c -> client.call(HttpRequest.get("/item/" + c))
@@ -87,6 +97,7 @@ class ErrorBackendTest {
       try (BallastClient<byte[], byte[]> client = BallastClient.framed()
           .endpoints(servers.stream().map(FramedServer::endpoint).toList())
           .balancer(Algorithm.P2C_PEAK_EWMA)
+          .outlierDetection(EJECT_AFTER_2)
           .build()) {
         CallOptions idempotent = CallOptions.idempotent();
         Map<String, Integer> answers = run(c -> client.call(
