@@ -1,5 +1,6 @@
 package dev.ballast.soak;
 
+import dev.ballast.bench.grpc.ByteMarshaller;
 import dev.ballast.core.Endpoint;
 import dev.ballast.grpc.EndpointRegistry;
 import io.grpc.CallOptions;
@@ -15,10 +16,7 @@ import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,29 +33,12 @@ final class GrpcSide implements AutoCloseable {
 
   static final String NAME = "soak-grpc";
 
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES =
-      new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          try {
-            return stream.readAllBytes();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      };
-
   private static final MethodDescriptor<byte[], byte[]> ECHO =
       MethodDescriptor.<byte[], byte[]>newBuilder()
           .setType(MethodDescriptor.MethodType.UNARY)
           .setFullMethodName("ballast.soak.Echo/Call")
-          .setRequestMarshaller(BYTES)
-          .setResponseMarshaller(BYTES)
+          .setRequestMarshaller(ByteMarshaller.INSTANCE)
+          .setResponseMarshaller(ByteMarshaller.INSTANCE)
           .build();
 
   /** One server address: up or down, answering normally, slowly or never. */

@@ -9,10 +9,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,8 +33,8 @@ public final class GrpcCallCost {
       MethodDescriptor.<byte[], byte[]>newBuilder()
           .setType(MethodDescriptor.MethodType.UNARY)
           .setFullMethodName("bench.Echo/Call")
-          .setRequestMarshaller(Bytes.INSTANCE)
-          .setResponseMarshaller(Bytes.INSTANCE)
+          .setRequestMarshaller(ByteMarshaller.INSTANCE)
+          .setResponseMarshaller(ByteMarshaller.INSTANCE)
           .build();
 
   private GrpcCallCost() {}
@@ -115,23 +111,5 @@ public final class GrpcCallCost {
     double[] v = values.clone();
     Arrays.sort(v);
     return (v[(v.length - 1) / 2] + v[v.length / 2]) / 2;
-  }
-
-  private enum Bytes implements MethodDescriptor.Marshaller<byte[]> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }
