@@ -82,8 +82,13 @@ public final class BallastNameResolver extends NameResolver {
     }
     try {
       if (source != null) {
-        feed = EndpointFeed.builder(source)
-            .start(endpoints -> syncContext.execute(() -> resolve(endpoints)));
+        // A source that lists nothing (a registry restarting while its registrants' sessions
+        // come back) keeps the channel on its last addresses, as lb-netty's clients keep theirs.
+        feed = EndpointFeed.builder(source).start(endpoints -> {
+          if (!endpoints.isEmpty()) {
+            syncContext.execute(() -> resolve(endpoints));
+          }
+        });
         return;
       }
       subscription = registry.subscribe(name,
