@@ -117,14 +117,15 @@ public final class Node<T> {
   /**
    * Ends one picked request that ran: releases its pending slot and feeds the balancer's load
    * metric. A negative latency is clamped to 0; more completions than picks never drive the
-   * pending count below 0.
+   * pending count below 0. The metric is fed before the slot is released, so a reader that sees
+   * the pending count drop also sees the sample.
    *
    * @param latencyNanos how long the request took, in nanoseconds
    * @param success whether it succeeded (a failure lowers SWRR's effective weight)
    */
   public void complete(long latencyNanos, boolean success) {
-    release();
     metric.onComplete(this, latencyNanos < 0 ? 0 : latencyNanos, success);
+    release();
   }
 
   /**
@@ -138,8 +139,8 @@ public final class Node<T> {
    * @param success whether it succeeded
    */
   public void completeSince(long startNanos, boolean success) {
-    release();
     metric.onCompleteSince(this, startNanos, success);
+    release();
   }
 
   /** Ends one picked request that was never sent: releases its pending slot only. */

@@ -140,6 +140,36 @@ class P2cTest {
         org.assertj.core.data.Offset.offset(1.0));
   }
 
+  /**
+   * A completion records its estimate before it releases the pending slot, so whoever sees the
+   * pending count drop (stats, a test awaiting it) also sees the new estimate. The clock, read
+   * while the sample is recorded, checks the order.
+   */
+  @Test
+  void aCompletionIsInTheEstimateBeforeThePendingCountDrops() {
+    List<Node<Integer>> nodes = new ArrayList<>();
+    List<Integer> pendingAtRecord = new ArrayList<>();
+    Ticker watching = () -> {
+      if (!nodes.isEmpty()) {
+        pendingAtRecord.add(nodes.get(0).pending());
+      }
+      return ticker.nanoTime();
+    };
+    Balancer<Integer> b = Fixtures.balancer(Algorithm.P2C_PEAK_EWMA,
+        config(8).toBuilder().ticker(watching).build(), 1);
+    Node<Integer> n = b.pick();
+    nodes.add(n);
+    n.complete(2_000_000_000L, false);
+    assertThat(pendingAtRecord).isNotEmpty().allMatch(p -> p == 1);
+    assertThat(n.pending()).isZero();
+    assertThat(n.rttEstimateNanos()).isEqualTo(2e9);
+    pendingAtRecord.clear();
+    n = b.pick();
+    n.completeSince(ticker.nanoTime() - 5_000_000_000L, true);
+    assertThat(pendingAtRecord).isNotEmpty().allMatch(p -> p == 1);
+    assertThat(n.pending()).isZero();
+  }
+
   @Test
   void aBrandNewNodeIsNotFlooded() {
     Balancer<Integer> b = Fixtures.balancer(Algorithm.P2C_PEAK_EWMA, config(6),
