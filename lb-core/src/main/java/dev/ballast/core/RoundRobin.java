@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Vnswrr} for weighted round robin). Each snapshot starts at a random position, so that many
  * clients updated at once do not all send their first request to the same node. With {@link
  * BalancerConfig#slowStartWindow() slow start}, endpoints in their ramp make it weighted round
- * robin over the ramp's percents (VNSWRR's ring) until every ramp ends.
+ * robin over the ramp's levels (VNSWRR's ring) until every ramp ends.
  *
  * @param <T> the thing being balanced
  */
@@ -24,6 +24,11 @@ public final class RoundRobin<T> extends AbstractBalancer<T> {
   /** Creates a balancer; uses the config's random source, effort and panic settings. */
   public RoundRobin(BalancerConfig config) {
     super(NAME, config, LoadMetric.NONE);
+  }
+
+  @Override
+  void checkRamp(int[] ramped, int[] levels) {
+    Vnswrr.checkRing(levels); // the ring is over the levels alone
   }
 
   @Override
