@@ -195,9 +195,11 @@ public final class BalancerConfig {
   /**
    * Returns the ramp's floor in percent of the weight, in (0, 100]; default 10 (Envoy's default,
    * and like Envoy's {@code min_weight_percent} a fraction may be given: 0.1 keeps a joining
-   * endpoint at a thousandth of its weight). The floor is held to a millionth of the weight;
-   * an algorithm that cannot hold it that finely (a ring or a weight sum past its limit) rounds
-   * it up to the finest it can.
+   * endpoint at a thousandth of its weight). The floor is held to a millionth of the weight.
+   * Weighted round robin gives the endpoints at a fine floor a ring of their own rather than
+   * one ring of about {@code 100 / floor} virtual nodes per unit of weight; an algorithm that
+   * still cannot hold the floor that finely (a weight sum past {@code int}, a ring past its
+   * limit) rounds it up a decade at a time, to a tenth at most, rather than skip the ramp.
    */
   public double slowStartMinWeightPercent() {
     return slowStartMinWeightPercent;

@@ -28,14 +28,14 @@ public final class RoundRobin<T> extends AbstractBalancer<T> {
 
   @Override
   void checkRamp(int[] ramped, int[] levels) {
-    Vnswrr.checkRing(levels); // the ring is over the levels alone
+    RampRing.check(levels, levels); // the ring is over the levels alone
   }
 
   @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
     return levels == null
         ? new RoundRobinSnapshot<>(NAME, nodes, config)
-        : Vnswrr.ring(NAME, nodes, levels, config);
+        : RampRing.snapshot(NAME, nodes, levels, levels, config);
   }
 
   /** Cycles through the nodes from a random start; shared with equal-weight VNSWRR. */

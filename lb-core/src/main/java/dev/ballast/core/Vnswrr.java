@@ -66,8 +66,15 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
   }
 
   @Override
+  void checkRamp(int[] ramped, int[] levels) {
+    RampRing.check(ramped, levels);
+  }
+
+  @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
-    return ring(NAME, nodes, weights, config);
+    return levels == null
+        ? ring(NAME, nodes, weights, config)
+        : RampRing.snapshot(NAME, nodes, weights, levels, config);
   }
 
   /**

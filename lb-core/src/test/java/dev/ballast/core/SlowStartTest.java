@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.offset;
 import dev.ballast.core.Fixtures.ManualTicker;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -101,18 +100,47 @@ class SlowStartTest {
   }
 
   @Test
-  void aFloorTooFineForTheRingIsRoundedUpRatherThanDropped() {
-    // Round robin's ramp ring is over the levels: 17 endpoints at a whole weight and one at a
-    // millionth would need 17,000,001 slots, past Vnswrr.MAX_RING; the floor is rounded up to
-    // ten millionths (a ring of 1,700,001) instead of the ramp being skipped, which would give
-    // the joining endpoint a whole share at once (about 1,000 of these 18,000 picks).
-    Balancer<Integer> b = Algorithm.ROUND_ROBIN.create(config(WINDOW, 1.0, 1e-4));
-    int[] ones = new int[18];
-    Arrays.fill(ones, 1);
-    List<Endpoint> all = endpoints(ones);
-    b.update(all.subList(0, 17), all::indexOf);
+  void aFloorTooFineForAWeightSumIsRoundedUpRatherThanDropped() {
+    // Two endpoints of weight 3,000; the joining one at a millionth of a percent, a level of 1
+    // against 1,000,000: the ramped sum (3 x 10^9) passes int, so the floor is rounded up to
+    // ten millionths (3 x 10^8 fits) rather than the ramp being skipped, which would give the
+    // joining endpoint half of the picks at once.
+    Balancer<Integer> b = Algorithm.WEIGHTED_RANDOM.create(config(WINDOW, 1.0, 1e-4));
+    List<Endpoint> all = endpoints(3000, 3000);
+    b.update(all.subList(0, 1), all::indexOf);
     b.update(all, all::indexOf);
-    assertThat(share(b, 17, 18_000)).isZero();
+    assertThat(share(b, 1, 10_000)).isZero();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"ROUND_ROBIN", "VNSWRR"})
+  void aFineFloorGetsARingOfItsOwnInsteadOfAHugeRing(Algorithm algorithm) {
+    // 900 endpoints of weights 1-10, 100 joining at 0.1%: one ring would hold 900,100 (round
+    // robin) or about 5 million (VNSWRR) virtual nodes. The joining ones get a ring of their own
+    // and every period-th pick, so over ten periods exactly ten picks, their weighted share.
+    SplittableRandom random = new SplittableRandom(42);
+    int[] weights = new int[1000];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = 1 + random.nextInt(10);
+    }
+    Balancer<Integer> b = algorithm.create(config(WINDOW, 1.0, 0.1));
+    List<Endpoint> all = endpoints(weights);
+    b.update(all.subList(0, 900), all::indexOf);
+    b.update(all, all::indexOf);
+    assertThat(((AbstractBalancer<Integer>) b).current()).isInstanceOf(RampRing.Interleaved.class);
+    double total = 0;
+    double joining = 0;
+    for (int i = 0; i < weights.length; i++) {
+      double w = algorithm == Algorithm.ROUND_ROBIN ? 1 : weights[i]; // round robin: no weights
+      total += i < 900 ? w * 1000 : w;
+      joining += i < 900 ? 0 : w;
+    }
+    int picks = 10 * (int) Math.round(total / joining);
+    int hits = 0;
+    for (int i = 0; i < picks; i++) {
+      hits += Fixtures.pickOnce(b) >= 900 ? 1 : 0;
+    }
+    assertThat(hits).isEqualTo(Math.round(picks * joining / total)).isEqualTo(10);
   }
 
   @Test

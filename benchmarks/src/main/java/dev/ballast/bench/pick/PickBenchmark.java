@@ -76,11 +76,7 @@ public class PickBenchmark {
   /** Builds the balancer over N endpoints with seeded random weights 1..10. */
   @Setup(Level.Trial)
   public void setUp() {
-    SplittableRandom random = new SplittableRandom(42);
-    List<Endpoint> endpoints = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      endpoints.add(Endpoint.of(SubsetData.host(i), 8080, 1 + random.nextInt(10), Map.of()));
-    }
+    List<Endpoint> endpoints = endpoints(n);
     if (algorithm.startsWith("armeria_")) {
       armeria = new ArmeriaPeer(algorithm.equals("armeria_ramping_up"), endpoints);
       return;
@@ -93,6 +89,16 @@ public class PickBenchmark {
     int[] next = {0};
     balancer.update(endpoints.subList(0, n - Math.max(1, n / 10)), e -> next[0]++);
     balancer.update(endpoints, e -> next[0]++);
+  }
+
+  /** Returns n endpoints with weights drawn uniformly from 1..10 (seed 42). */
+  static List<Endpoint> endpoints(int n) {
+    SplittableRandom random = new SplittableRandom(42);
+    List<Endpoint> endpoints = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      endpoints.add(Endpoint.of(SubsetData.host(i), 8080, 1 + random.nextInt(10), Map.of()));
+    }
+    return endpoints;
   }
 
   /** One pick and its completion on one thread. */
