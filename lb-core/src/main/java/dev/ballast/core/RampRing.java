@@ -3,22 +3,21 @@ package dev.ballast.core;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Weighted round robin during a slow-start ramp (round robin's and VNSWRR's), with a ring that
- * stays small under a fine floor. One VNSWRR ring over every node needs about {@code 100 / floor}
+ * Weighted round robin during a slow-start ramp (round robin's and VNSWRR's: Tengine's virtual
+ * node rings, {@link Vnswrr}), with rings that stay small under a fine floor. One VNSWRR ring over every node needs about {@code 100 / floor}
  * virtual nodes per unit of weight not ramping: at a 0.1% floor, 1,000 endpoints of weights 1 to
  * 10 would need 5 million. When the ring would pass {@link #SPLIT_ABOVE} virtual nodes, the nodes
  * at the floor (a level under a tenth of the top one) get a ring of their own, by weight, and
- * take every {@code period}-th pick, {@code period = round(Σ weights / Σ floor weights)}, by a
- * counter; the others keep a ring of their own, whose levels are tenths. Both rings are then as small as the weights allow, and the share the floor nodes get
- * is their weighted share up to the rounding of the period (which the split requires to be at
- * least {@value #MIN_PERIOD}, so within 5%).
+ * the others one whose levels are tenths: both stay small. A counter interleaves them evenly,
+ * as a line is drawn on a grid (Bresenham, "Algorithm for computer control of a digital
+ * plotter", 1965): with the floor's share of picks {@code s} in 32-bit fixed point, pick c goes
+ * to the floor's ring when {@code floor((c + 1) × s)} passes {@code floor(c × s)}, so every run
+ * of picks gives the floor nodes their weighted share within one pick.
  */
 final class RampRing {
 
   /** The ring size above which the floor nodes get a ring of their own. */
   static final int SPLIT_ABOVE = 1 << 16;
-
-  private static final int MIN_PERIOD = 10;
 
   private RampRing() {}
 
@@ -49,12 +48,12 @@ final class RampRing {
     return new Interleaved<>(name, nodes,
         Vnswrr.ring(name, part(nodes, floor, true), part(weights, floor, true), config),
         Vnswrr.ring(name, part(nodes, floor, false), part(weights, floor, false), config),
-        (int) Math.round((double) total / atFloor), config);
+        Math.min(0xFFFFFFFFL, Math.max(1, Math.round(0x1p32 * atFloor / total))), config);
   }
 
   /**
-   * Returns which nodes sit at the floor, or null when one ring serves: none does, the ring is
-   * small enough, or they take too large a share for a period.
+   * Returns which nodes sit at the floor, or null when one ring serves: none does, or the ring
+   * is small enough.
    */
   private static boolean[] floorNodes(int[] weights, int[] levels) {
     int top = 0;
@@ -63,25 +62,17 @@ final class RampRing {
     }
     boolean[] floor = new boolean[levels.length];
     boolean any = false;
-    long atFloor = 0;
-    long total = 0;
     long size = 0;
     int g = 0;
     for (int i = 0; i < levels.length; i++) {
       floor[i] = levels[i] * 10L < top;
       any |= floor[i];
-      atFloor += floor[i] ? weights[i] : 0;
-      total += weights[i];
       g = Vnswrr.gcd(g, weights[i]);
     }
     for (int w : weights) {
       size += w / g;
     }
-    if (!any || size <= SPLIT_ABOVE || total < MIN_PERIOD * atFloor
-        || atFloor == total) {
-      return null;
-    }
-    return floor;
+    return any && size > SPLIT_ABOVE ? floor : null;
   }
 
   private static int[] part(int[] values, boolean[] floor, boolean atFloor) {
@@ -113,28 +104,30 @@ final class RampRing {
     return out;
   }
 
-  /** The floor nodes' ring one pick in {@code period}, the others' ring otherwise. */
+  /** The floor nodes' ring for their share of the picks, the others' ring otherwise. */
   static final class Interleaved<T> extends Snapshot<T> {
     private final Snapshot<T> floor;
     private final Snapshot<T> rest;
-    private final int period;
+    private final long share;
     private final AtomicInteger position;
 
-    Interleaved(String name, Node<T>[] nodes, Snapshot<T> floor, Snapshot<T> rest, int period,
+    /** {@code share}: the floor nodes' share of the picks, in units of 2^-32 (1 to 2^32 - 1). */
+    Interleaved(String name, Node<T>[] nodes, Snapshot<T> floor, Snapshot<T> rest, long share,
         BalancerConfig config) {
       super(name, nodes, config);
       this.floor = floor;
       this.rest = rest;
-      this.period = period;
+      this.share = share;
       // a random start, so that clients updated together do not take their floor turns together
-      this.position = new AtomicInteger(config.random().nextInt(period));
+      this.position = new AtomicInteger(config.random().nextInt(1 << 30));
     }
 
     @Override
     Node<T> next() {
-      // Masked to stay positive: after 2^31 picks the count restarts at 0, once.
-      int c = position.getAndIncrement() & Integer.MAX_VALUE;
-      return c % period == 0 ? floor.next() : rest.next();
+      // Masked to stay positive: after 2^31 picks the count restarts at 0, once. c × share is
+      // below 2^63: no overflow.
+      long c = position.getAndIncrement() & Integer.MAX_VALUE;
+      return (c + 1) * share >>> 32 != c * share >>> 32 ? floor.next() : rest.next();
     }
   }
 }
