@@ -4,15 +4,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Weighted round robin during a slow-start ramp (round robin's and VNSWRR's: Tengine's virtual
- * node rings, {@link Vnswrr}), with rings that stay small under a fine floor. One VNSWRR ring over every node needs about {@code 100 / floor}
- * virtual nodes per unit of weight not ramping: at a 0.1% floor, 1,000 endpoints of weights 1 to
- * 10 would need 5 million. When the ring would pass {@link #SPLIT_ABOVE} virtual nodes, the nodes
- * at the floor (a level under a tenth of the top one) get a ring of their own, by weight, and
- * the others one whose levels are tenths: both stay small. A counter interleaves them evenly,
- * as a line is drawn on a grid (Bresenham, "Algorithm for computer control of a digital
- * plotter", 1965): with the floor's share of picks {@code s} in 32-bit fixed point, pick c goes
- * to the floor's ring when {@code floor((c + 1) × s)} passes {@code floor(c × s)}, so every run
- * of picks gives the floor nodes their weighted share within one pick.
+ * node rings, {@link Vnswrr}), with rings that stay small under a fine floor. One ring over every
+ * node needs about {@code 100 / floor} virtual nodes per unit of weight not ramping: at a 0.1%
+ * floor, 1,000 endpoints of weights 1 to 10 would need 5 million. When the ring would pass
+ * {@link #SPLIT_ABOVE} virtual nodes, the nodes at the floor (a level under a tenth of the top
+ * one) get a ring of their own, by weight, and the others one whose levels are tenths: both stay
+ * small. A counter interleaves them evenly, as a line is drawn on a grid (Bresenham, "Algorithm
+ * for computer control of a digital plotter", 1965): with the floor's share of picks {@code s}
+ * in 32-bit fixed point, pick c goes to the floor's ring when {@code floor((c + 1) × s)} passes
+ * {@code floor(c × s)}, so every run of picks gives the floor nodes their weighted share within
+ * one pick.
  */
 final class RampRing {
 

@@ -52,7 +52,8 @@ class SlowStartTest {
     assertThat(fast.level(joined, joined + 25 * s)).isEqualTo(pct(50));
     assertThat(fast.nextStep(joined, pct(50))).isEqualTo(joined + 36 * s);
     SlowStart slow = SlowStart.of(config(WINDOW, 0.5, 5));
-    assertThat(slow.level(joined, joined + 20 * s)).isEqualTo(pct(5)); // 0.04: below the first tenth
+    // 0.04: below the first tenth
+    assertThat(slow.level(joined, joined + 20 * s)).isEqualTo(pct(5));
     assertThat(slow.level(joined, joined + 50 * s)).isEqualTo(pct(20)); // 0.25
     assertThat(slow.nextStep(joined, pct(5)))
         .isEqualTo(joined + (long) Math.ceil(100e9 * Math.sqrt(0.1)));

@@ -14,9 +14,10 @@ import java.util.Set;
  * The parsed config of one algorithm policy. Fields (all optional; absent means lb-core's
  * default): every policy: {@code slowStart} {@code {"window": "60s", "aggression": 1.0,
  * "minWeightPercent": 10}} (window required in the object, &gt; 0; aggression &gt; 0; floor
- * &gt; 0 and &lt;= 100, fractions allowed, such as 0.1); {@code p2c_peak_ewma}: {@code decayTime} (10s, &gt; 0), {@code defaultRtt} (30ms,
- * &gt;= 0), {@code failurePenalty} (2.0, &gt;= 1); {@code swrr}: {@code maxFails} (1, &gt; 0);
- * {@code aperture}: {@code clientIndex} and {@code clientCount} (0 of 1; both or neither).
+ * &gt; 0 and &lt;= 100, fractions allowed, such as 0.1); {@code p2c_peak_ewma}: {@code
+ * decayTime} (10s, &gt; 0), {@code defaultRtt} (30ms, &gt;= 0), {@code failurePenalty} (2.0,
+ * &gt;= 1); {@code swrr}: {@code maxFails} (1, &gt; 0); {@code aperture}: {@code clientIndex}
+ * and {@code clientCount} (0 of 1; both or neither).
  */
 public final class AlgorithmPolicyConfig {
 
