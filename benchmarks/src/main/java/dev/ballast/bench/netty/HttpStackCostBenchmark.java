@@ -1,5 +1,6 @@
 package dev.ballast.bench.netty;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Endpoint;
 import dev.ballast.netty.BallastClient;
@@ -28,6 +29,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,7 +66,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * </ul>
  *
  * <p>{@link #main} measures the same by alternation (one-second windows of raw and stack in
- * turns, median of the per-round ratios), for a noisy machine.
+ * turns, median of the per-round ratios of calls per second and of CPU time per call), for a
+ * noisy machine.
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar HttpStackCostBenchmark -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc
@@ -149,7 +152,11 @@ public class HttpStackCostBenchmark {
     CompletableFuture.allOf(calls).get(10, TimeUnit.SECONDS);
   }
 
-  /** Alternates raw and stack windows; arguments: rounds (default 10), protocol (http1). */
+  /**
+   * Alternates raw and stack windows; arguments: rounds (default 10), protocol (http1). Prints
+   * calls per second and, steadier on a busy machine, the process's CPU time per call (servers
+   * included, which both variants pay alike).
+   */
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
     HttpStackCostBenchmark b = new HttpStackCostBenchmark();
@@ -157,25 +164,35 @@ public class HttpStackCostBenchmark {
     b.setUp();
     try {
       for (int i = 0; i < 3; i++) {
-        rate(b, false);
-        rate(b, true);
+        window(b, false);
+        window(b, true);
       }
       double[] ratios = new double[rounds];
+      double[] cpuRatios = new double[rounds];
       for (int r = 0; r < rounds; r++) {
-        double raw = rate(b, false);
-        double stack = rate(b, true);
-        ratios[r] = stack / raw;
-        System.out.printf("round %2d: raw %,9.0f  stack %,9.0f calls/s  stack/raw %.3f%n", r + 1,
-            raw, stack, ratios[r]);
+        Window raw = window(b, false);
+        Window stack = window(b, true);
+        ratios[r] = stack.rate() / raw.rate();
+        cpuRatios[r] = raw.cpuPerCall() / stack.cpuPerCall();
+        System.out.printf("round %2d: raw %,9.0f  stack %,9.0f calls/s  stack/raw %.3f;"
+            + "  CPU %5.1f and %5.1f us/call  raw/stack %.3f%n", r + 1, raw.rate(), stack.rate(),
+            ratios[r], raw.cpuPerCall() / 1e3, stack.cpuPerCall() / 1e3, cpuRatios[r]);
       }
-      System.out.printf("%s, %d backends x %d connections: median stack/raw %.3f%n", b.protocol,
-          BACKENDS, b.protocol.equals("http2") ? 1 : CONNECTIONS, StackCostRatio.median(ratios));
+      System.out.printf("%s, %d backends x %d connections: median stack/raw %.3f (calls/s),"
+          + " median raw/stack %.3f (CPU per call)%n", b.protocol, BACKENDS,
+          b.protocol.equals("http2") ? 1 : CONNECTIONS, StackCostRatio.median(ratios),
+          StackCostRatio.median(cpuRatios));
     } finally {
       b.tearDown();
     }
   }
 
-  private static double rate(HttpStackCostBenchmark b, boolean stack) throws Exception {
+  /** One window: calls per second, and the process's CPU nanoseconds per call. */
+  record Window(double rate, double cpuPerCall) {}
+
+  private static Window window(HttpStackCostBenchmark b, boolean stack) throws Exception {
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long cpu = os.getProcessCpuTime();
     long start = System.nanoTime();
     long end = start + 1_000_000_000L;
     long calls = 0;
@@ -187,7 +204,8 @@ public class HttpStackCostBenchmark {
       }
       calls += IN_FLIGHT;
     }
-    return calls * 1e9 / (System.nanoTime() - start);
+    return new Window(calls * 1e9 / (System.nanoTime() - start),
+        (double) (os.getProcessCpuTime() - cpu) / calls);
   }
 
   private Channel echoServer() throws InterruptedException {
