@@ -92,7 +92,7 @@ final class RawHttp2 implements HttpStackCostBenchmark.RawClient {
   static final class RawConnection extends Http2FrameAdapter {
     private final Channel channel;
     private final Http2ConnectionHandler h2;
-    private final ChannelHandlerContext ctx;
+    private final ChannelHandlerContext h2ctx;
     private final String authority;
     private final CompletableFuture<Void> settings = new CompletableFuture<>();
     private final ConcurrentLinkedQueue<Pending> writes = new ConcurrentLinkedQueue<>();
@@ -118,7 +118,7 @@ final class RawHttp2 implements HttpStackCostBenchmark.RawClient {
             }
           })
           .connect(address).sync().channel();
-      ctx = channel.pipeline().context(h2);
+      h2ctx = channel.pipeline().context(h2);
       settings.get(5, TimeUnit.SECONDS); // as the stack, which waits for the server's SETTINGS
     }
 
@@ -138,9 +138,9 @@ final class RawHttp2 implements HttpStackCostBenchmark.RawClient {
         byId.put(id, p.future());
         Http2Headers headers = new DefaultHttp2Headers(false).method("POST").scheme("http")
             .authority(authority).path("/echo").setInt("content-length", p.body().length);
-        h2.encoder().writeHeaders(ctx, id, headers, 0, false, ctx.newPromise());
-        h2.encoder().writeData(ctx, id, Unpooled.wrappedBuffer(p.body()), 0, true,
-            ctx.newPromise());
+        h2.encoder().writeHeaders(h2ctx, id, headers, 0, false, h2ctx.newPromise());
+        h2.encoder().writeData(h2ctx, id, Unpooled.wrappedBuffer(p.body()), 0, true,
+            h2ctx.newPromise());
       }
       channel.flush();
     }
