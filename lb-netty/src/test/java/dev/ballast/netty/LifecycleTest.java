@@ -16,8 +16,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** close() with a grace period, and endpoint updates at runtime. */
+/** close() with a grace period, endpoint updates at runtime, and a server's start. */
 class LifecycleTest {
+
+  @Test
+  void aServerOnATakenPortFailsTyped() {
+    try (FramedServer first = FramedServer.start(FramedServer.echo())) {
+      Throwable t = catchThrowable(() -> FramedServer.builder().port(first.port())
+          .handler(FramedServer.echo()).start());
+      assertThat(t).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("cannot bind 127.0.0.1:" + first.port());
+    }
+  }
 
   @Test
   void closeLetsInFlightCallsFinishThenFailsTheRest() throws Exception {

@@ -1,5 +1,6 @@
 package dev.ballast.bench.netty;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Endpoint;
 import dev.ballast.netty.BallastClient;
@@ -28,6 +29,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,20 +50,28 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The stack-cost comparison over HTTP/1.1: calls per second through the whole client stack
- * ({@code BallastClient.http()}) over 4 loopback echo backends, against raw Netty channels with
- * the same codec ({@code HttpClientCodec} and {@code HttpObjectAggregator}) and the same
- * connections: {@value #CONNECTIONS} keep-alive connections to each backend (the pool's
- * maximum, which {@value #IN_FLIGHT} calls in flight fill), one request at a time on each,
- * written and flushed per request as HTTP/1.1 without pipelining must, and calls waiting in one
- * queue for the next free connection.
+ * The stack-cost comparison over HTTP: calls per second through the whole client stack over 4
+ * loopback echo backends, {@value #IN_FLIGHT} calls in flight, against raw Netty channels to the
+ * same backends with the same codec, connections and write batching as the stack's.
+ *
+ * <ul>
+ *   <li>{@code http1}: {@code BallastClient.http()} against {@code HttpClientCodec} and {@code
+ *       HttpObjectAggregator} over {@value #CONNECTIONS} keep-alive connections to each backend
+ *       (the pool's maximum, which the calls in flight fill), one request at a time on each,
+ *       written and flushed per request as HTTP/1.1 without pipelining must, calls waiting in
+ *       one queue for the next free connection.
+ *   <li>{@code http2}: {@code BallastClient.http2()} with one connection per backend against
+ *       {@link RawHttp2} (h2c with prior knowledge, the client's codec, streams written per
+ *       event-loop task and flushed once per batch).
+ * </ul>
  *
  * <p>{@link #main} measures the same by alternation (one-second windows of raw and stack in
- * turns, median of the per-round ratios), for a noisy machine.
+ * turns, median of the per-round ratios of calls per second and of CPU time per call), for a
+ * noisy machine.
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar HttpStackCostBenchmark -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc
- * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.HttpStackCostBenchmark [rounds]
+ * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.HttpStackCostBenchmark [rounds] [http1|http2]
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -77,10 +87,14 @@ public class HttpStackCostBenchmark {
   @Param({"p2c_peak_ewma"})
   public String balancer = "p2c_peak_ewma";
 
+  /** The protocol: http1 or http2 (h2c). */
+  @Param({"http1", "http2"})
+  public String protocol = "http1";
+
   private final EventLoopGroup group = Transport.sharedGroup();
   private final List<Channel> servers = new ArrayList<>();
   private BallastClient<HttpRequest, HttpResponse> client;
-  private RawPool raw;
+  private RawClient raw;
   private final HttpRequest request = HttpRequest.of("POST", "/echo", new byte[64]);
   @SuppressWarnings("unchecked")
   private final CompletableFuture<?>[] calls = new CompletableFuture[IN_FLIGHT];
@@ -88,25 +102,26 @@ public class HttpStackCostBenchmark {
   /** Starts the echo backends, the client over them and the raw connections to them. */
   @Setup(Level.Trial)
   public void setUp() throws Exception {
+    boolean http2 = switch (protocol) {
+      case "http1" -> false;
+      case "http2" -> true;
+      default -> throw new IllegalArgumentException(
+          "protocol: '" + protocol + "' (expected: http1 or http2)");
+    };
     List<Endpoint> endpoints = new ArrayList<>();
     for (int i = 0; i < BACKENDS; i++) {
-      Channel s = echoServer();
+      Channel s = http2 ? RawHttp2.echoServer(group) : echoServer();
       servers.add(s);
       endpoints.add(Endpoint.of("127.0.0.1", ((InetSocketAddress) s.localAddress()).getPort()));
     }
-    client = BallastClient.http()
+    client = (http2 ? BallastClient.http2() : BallastClient.http())
         .endpoints(endpoints)
         .balancer(Algorithm.fromName(balancer))
-        .pool(PoolConfig.builder().maxConnections(CONNECTIONS).build())
+        .pool(PoolConfig.builder().maxConnections(http2 ? 1 : CONNECTIONS).build())
         .timeout(Duration.ofSeconds(10))
         .slowRequestThreshold(Duration.ofSeconds(10))
         .build();
-    raw = new RawPool();
-    for (Channel s : servers) {
-      for (int i = 0; i < CONNECTIONS; i++) {
-        raw.connect(group, (InetSocketAddress) s.localAddress());
-      }
-    }
+    raw = http2 ? new RawHttp2(group, servers) : new RawPool(group, servers);
   }
 
   /** Stops everything. */
@@ -132,37 +147,52 @@ public class HttpStackCostBenchmark {
   @OperationsPerInvocation(IN_FLIGHT)
   public void raw() throws Exception {
     for (int i = 0; i < IN_FLIGHT; i++) {
-      calls[i] = raw.call(request.body());
+      calls[i] = raw.call(i, request.body());
     }
     CompletableFuture.allOf(calls).get(10, TimeUnit.SECONDS);
   }
 
-  /** Alternates raw and stack windows; argument: rounds (default 10). */
+  /**
+   * Alternates raw and stack windows; arguments: rounds (default 10), protocol (http1). Prints
+   * calls per second and, steadier on a busy machine, the process's CPU time per call (servers
+   * included, which both variants pay alike).
+   */
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
     HttpStackCostBenchmark b = new HttpStackCostBenchmark();
+    b.protocol = args.length > 1 ? args[1] : "http1";
     b.setUp();
     try {
       for (int i = 0; i < 3; i++) {
-        rate(b, false);
-        rate(b, true);
+        window(b, false);
+        window(b, true);
       }
       double[] ratios = new double[rounds];
+      double[] cpuRatios = new double[rounds];
       for (int r = 0; r < rounds; r++) {
-        double raw = rate(b, false);
-        double stack = rate(b, true);
-        ratios[r] = stack / raw;
-        System.out.printf("round %2d: raw %,9.0f  stack %,9.0f calls/s  stack/raw %.3f%n", r + 1,
-            raw, stack, ratios[r]);
+        Window raw = window(b, false);
+        Window stack = window(b, true);
+        ratios[r] = stack.rate() / raw.rate();
+        cpuRatios[r] = raw.cpuPerCall() / stack.cpuPerCall();
+        System.out.printf("round %2d: raw %,9.0f  stack %,9.0f calls/s  stack/raw %.3f;"
+            + "  CPU %5.1f and %5.1f us/call  raw/stack %.3f%n", r + 1, raw.rate(), stack.rate(),
+            ratios[r], raw.cpuPerCall() / 1e3, stack.cpuPerCall() / 1e3, cpuRatios[r]);
       }
-      System.out.printf("HTTP/1.1, %d backends x %d connections: median stack/raw %.3f%n",
-          BACKENDS, CONNECTIONS, StackCostRatio.median(ratios));
+      System.out.printf("%s, %d backends x %d connections: median stack/raw %.3f (calls/s),"
+          + " median raw/stack %.3f (CPU per call)%n", b.protocol, BACKENDS,
+          b.protocol.equals("http2") ? 1 : CONNECTIONS, StackCostRatio.median(ratios),
+          StackCostRatio.median(cpuRatios));
     } finally {
       b.tearDown();
     }
   }
 
-  private static double rate(HttpStackCostBenchmark b, boolean stack) throws Exception {
+  /** One window: calls per second, and the process's CPU nanoseconds per call. */
+  record Window(double rate, double cpuPerCall) {}
+
+  private static Window window(HttpStackCostBenchmark b, boolean stack) throws Exception {
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long cpu = os.getProcessCpuTime();
     long start = System.nanoTime();
     long end = start + 1_000_000_000L;
     long calls = 0;
@@ -174,7 +204,8 @@ public class HttpStackCostBenchmark {
       }
       calls += IN_FLIGHT;
     }
-    return calls * 1e9 / (System.nanoTime() - start);
+    return new Window(calls * 1e9 / (System.nanoTime() - start),
+        (double) (os.getProcessCpuTime() - cpu) / calls);
   }
 
   private Channel echoServer() throws InterruptedException {
@@ -197,15 +228,31 @@ public class HttpStackCostBenchmark {
         .bind("127.0.0.1", 0).sync().channel();
   }
 
+  /** The raw baseline of one protocol: the {@code i}-th call of a batch, and closing. */
+  interface RawClient {
+    CompletableFuture<byte[]> call(int i, byte[] body);
+
+    void close();
+  }
+
   /** Raw keep-alive connections, one request at a time each, and one queue of waiting calls. */
-  static final class RawPool {
+  static final class RawPool implements RawClient {
     private final ConcurrentLinkedQueue<RawConnection> idle = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Waiting> waiting = new ConcurrentLinkedQueue<>();
     private final List<RawConnection> all = new ArrayList<>();
 
     record Waiting(byte[] body, CompletableFuture<byte[]> future) {}
 
-    void connect(EventLoopGroup group, InetSocketAddress address) throws InterruptedException {
+    RawPool(EventLoopGroup group, List<Channel> servers) throws InterruptedException {
+      for (Channel s : servers) {
+        for (int i = 0; i < CONNECTIONS; i++) {
+          connect(group, (InetSocketAddress) s.localAddress());
+        }
+      }
+    }
+
+    private void connect(EventLoopGroup group, InetSocketAddress address)
+        throws InterruptedException {
       RawConnection c = new RawConnection();
       c.channel = Transport.configure(new Bootstrap(), group, 2000)
           .handler(new ChannelInitializer<Channel>() {
@@ -232,7 +279,8 @@ public class HttpStackCostBenchmark {
       idle.add(c);
     }
 
-    CompletableFuture<byte[]> call(byte[] body) {
+    @Override
+    public CompletableFuture<byte[]> call(int i, byte[] body) {
       CompletableFuture<byte[]> f = new CompletableFuture<>();
       waiting.add(new Waiting(body, f));
       dispatch();
@@ -256,7 +304,8 @@ public class HttpStackCostBenchmark {
       }
     }
 
-    void close() {
+    @Override
+    public void close() {
       all.forEach(c -> c.channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS));
     }
   }

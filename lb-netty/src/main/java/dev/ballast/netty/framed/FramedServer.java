@@ -399,7 +399,7 @@ public final class FramedServer implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while binding " + host + ":" + port, e);
-      } catch (RuntimeException e) {
+      } catch (Exception e) { // a taken port is an IOException, which Netty's sync() rethrows
         throw new IllegalStateException("cannot bind " + host + ":" + port + ": " + e, e);
       }
     }
