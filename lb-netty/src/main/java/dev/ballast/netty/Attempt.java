@@ -201,7 +201,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
 
   @Override
   public void onResponse(Rep rep) {
-    written = true;
+    if (!written) { // once: a dispatcher need not call onWritten first
+      written = true;
+    }
     wireEnd(rep, null);
   }
 

@@ -296,7 +296,9 @@ final class Stack<Req, Rep> {
   /** The caller's future is about to complete. */
   void delivered(Call<Req, Rep> call, boolean success) {
     deadlines.remove(call);
-    metrics.call(success, ticker.nanoTime() - call.start);
+    if (metrics != ClientMetrics.NOOP) {
+      metrics.call(success, ticker.nanoTime() - call.start);
+    }
   }
 
   // --- endpoints, stats and lifecycle ---
