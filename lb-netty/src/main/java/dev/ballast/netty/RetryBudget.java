@@ -90,15 +90,25 @@ public final class RetryBudget {
 
   /** Counts one request. */
   public void deposit() {
+    depositAt(ticker.nanoTime());
+  }
+
+  /** Counts one request made at {@code nowNanos} on this budget's {@link #ticker()}. */
+  void depositAt(long nowNanos) {
     if (deposit == 0) {
       return;
     }
-    if (Math.floorDiv(ticker.nanoTime(), sliceNanos) != currentSlice) {
+    if (Math.floorDiv(nowNanos, sliceNanos) != currentSlice) {
       synchronized (this) {
         roll();
       }
     }
     fresh.add(deposit);
+  }
+
+  /** The budget's clock. */
+  Ticker ticker() {
+    return ticker;
   }
 
   /** Takes the tokens of one retry if there are enough; returns whether the retry may go. */

@@ -150,7 +150,7 @@ final class Stack<Req, Rep> {
         call.end(new ClientClosedException("client " + name + " is closed", null, 0, false));
         return call.future;
       }
-      retries.callStarted();
+      retries.callStarted(call.start);
       if (hedges != null) {
         hedges.callStarted();
       }
@@ -221,7 +221,10 @@ final class Stack<Req, Rep> {
       }
       return;
     }
-    Attempt<Req, Rep> a = new Attempt<>(call, node, call.nextAttempt(hedge), hedge);
+    int number = call.nextAttempt(hedge);
+    // the first attempt of a call without filters starts as the call does: one clock reading
+    long start = number == 1 && callFilters == null ? call.start : ticker.nanoTime();
+    Attempt<Req, Rep> a = new Attempt<>(call, node, number, hedge, start);
     call.link(a);
     if (call.isDecided()) {
       a.abandon(null);
