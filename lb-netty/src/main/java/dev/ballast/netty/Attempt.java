@@ -41,8 +41,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
   private volatile boolean lost;
   private volatile boolean counts;
   private volatile long latency = -1;
-  // guarded by this
+  // written before the pool hands a connection over, read under this lock
   private Req request;
+  // guarded by this
   private PooledConnection<Req, Rep> conn;
   private long token;
   private boolean wireDone;
@@ -160,12 +161,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
   }
 
   private void send(Req req, long now) {
-    synchronized (this) {
-      if (callerDone) {
-        return;
-      }
-      request = req;
-    }
+    // No lock: accept reads it on this thread, or after the pool's hand-over (under the pool's
+    // lock); an attempt abandoned meanwhile gives the connection back in accept.
+    request = req;
     PooledConnection<Req, Rep> free = ep.pool.acquireBefore(call.deadline, number, this, now);
     if (free != null) {
       accept(free, null);

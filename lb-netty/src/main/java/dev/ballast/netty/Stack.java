@@ -152,7 +152,7 @@ final class Stack<Req, Rep> {
       }
       retries.callStarted(call.start);
       if (hedges != null) {
-        hedges.callStarted();
+        hedges.callStarted(call.start);
       }
       if (callFilters == null) {
         call.sent = request;
