@@ -57,7 +57,7 @@ public record Scenario(
     long measureFromNanos,
     long slowStartNanos,
     double slowStartAggression,
-    int slowStartFloorPercent) {
+    double slowStartFloorPercent) {
 
   /** The built-in scenarios' names. */
   public static final List<String> BUILT_IN =
@@ -104,6 +104,14 @@ public record Scenario(
     if (slowStartNanos < 0) {
       throw new IllegalArgumentException("slow start: " + Durations.format(slowStartNanos)
           + " (expected: >= 0, 0 for off)");
+    }
+    if (!(slowStartAggression > 0) || Double.isInfinite(slowStartAggression)) {
+      throw new IllegalArgumentException("slow start aggression: "
+          + Flags.number(slowStartAggression) + " (expected: > 0)");
+    }
+    if (!(slowStartFloorPercent > 0 && slowStartFloorPercent <= 100)) {
+      throw new IllegalArgumentException("slow start floor: "
+          + Flags.number(slowStartFloorPercent) + "% (expected: > 0 and <= 100)");
     }
     if (backupAfterNanos < 0 || (backupAfterNanos > 0 && backupAfterNanos >= timeoutNanos)) {
       throw new IllegalArgumentException("backup after: " + Durations.format(backupAfterNanos)
@@ -227,7 +235,7 @@ public record Scenario(
     if (slowStartNanos > 0) {
       s.append("; slow start over ").append(Durations.format(slowStartNanos))
           .append(" (aggression ").append(Flags.number(slowStartAggression)).append(", floor ")
-          .append(slowStartFloorPercent).append("%)");
+          .append(Flags.number(slowStartFloorPercent)).append("%)");
     }
     if (measureFromNanos > 0) {
       s.append("; measured from ").append(Durations.format(measureFromNanos));
@@ -254,7 +262,7 @@ public record Scenario(
     private long measureFromNanos;
     private long slowStartNanos;
     private double slowStartAggression = 1.0;
-    private int slowStartFloorPercent = 10;
+    private double slowStartFloorPercent = 10;
 
     private Builder() {}
 
@@ -385,7 +393,7 @@ public record Scenario(
      * Sets the balancers' slow start: window (default 0, off), aggression (default 1.0) and floor
      * in percent (default 10), as lb-core's {@code BalancerConfig.Builder.slowStart}.
      */
-    public Builder slowStart(long windowNanos, double aggression, int floorPercent) {
+    public Builder slowStart(long windowNanos, double aggression, double floorPercent) {
       this.slowStartNanos = windowNanos;
       this.slowStartAggression = aggression;
       this.slowStartFloorPercent = floorPercent;

@@ -42,7 +42,8 @@ public final class Simulate {
         --cold-start F:D       joining backends answer F times slower at first, normally after D
         --measure-from D       count only requests arriving from D (earlier: the steady state)
         --slow-start D[,A[,F]] the balancers' slow start: window D (default 0: off), aggression A
-                               (default 1.0) and floor F in percent (default 10)
+                               (default 1.0) and floor F in percent (default 10; > 0 and
+                               <= 100, fractions allowed: 0.1)
         --rate R               requests per second (linkerd: 1000)
         --arrivals KIND        constant (evenly spaced, default) or poisson
         --duration D           how long requests are sent (linkerd: 60s)
@@ -255,7 +256,7 @@ public final class Simulate {
         String[] p = value.split(",", 3);
         b.slowStart(Durations.parseNanos(p[0]),
             p.length > 1 ? Flags.parseDouble(flag, p[1]) : 1.0,
-            p.length > 2 ? Flags.parseInt(flag, p[2], 1) : 10);
+            p.length > 2 ? Flags.parseDouble(flag, p[2]) : 10);
       }
       case "--rate" -> b.ratePerSecond(Flags.parseDouble(flag, value));
       case "--arrivals" -> {

@@ -78,11 +78,19 @@ class SimulateTest {
   }
 
   @Test
-  void badFlagsSayWhatWasExpected() {
+  void badFlagsSayWhatWasExpected() throws IOException {
     assertThatThrownBy(() -> Simulate.parse(new String[] {"--rate", "fast"}))
         .hasMessage("--rate: fast (expected: a number)");
     assertThatThrownBy(() -> Simulate.parse(new String[] {"--balancers", "magic"}))
         .hasMessageContaining("balancer: magic (expected: one of");
+    assertThatThrownBy(() -> Simulate.parse(new String[] {"--slow-start", "60s,0.5,0"}))
+        .hasMessage("slow start floor: 0% (expected: > 0 and <= 100)");
+    assertThatThrownBy(() -> Simulate.parse(new String[] {"--slow-start", "60s,0.5,101"}))
+        .hasMessage("slow start floor: 101% (expected: > 0 and <= 100)");
+    assertThatThrownBy(() -> Simulate.parse(new String[] {"--slow-start", "60s,0.5,1%"}))
+        .hasMessage("--slow-start: 1% (expected: a number)");
+    assertThat(Simulate.parse(new String[] {"--slow-start", "60s,0.5,0.1"}).scenario.build()
+        .slowStartFloorPercent()).isEqualTo(0.1);
     assertThatThrownBy(() -> Simulate.parse(new String[] {"--bogus", "1"}))
         .hasMessage("flag: --bogus (unknown)");
     assertThatThrownBy(() -> Simulate.parse(new String[] {"--timeout"}))

@@ -18,7 +18,7 @@ public final class ChurnExample {
   static Balancer<MyPool> slowStart() {
     BalancerConfig config = BalancerConfig.builder()
         .slowStart(Duration.ofSeconds(60))              // aggression 1.0, floor 10%
-        // .slowStart(Duration.ofSeconds(60), 0.5, 1)   // slower at first, 1% floor
+        // .slowStart(Duration.ofSeconds(60), 0.5, 0.1) // slower at first, 0.1% floor
         .build();
     Balancer<MyPool> balancer = Algorithm.VNSWRR.create(config);
     return balancer;

@@ -61,9 +61,10 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
    * Builds the algorithm's snapshot over non-empty nodes; does not throw.
    *
    * @param weights the nodes' weights at update time, which have passed {@link #checkWeights};
-   *     during a slow-start ramp, each multiplied by its node's percent in {@code levels}
-   * @param levels null, or the percent of its weight each node gets in a ramp (100 for nodes
-   *     not ramping), for algorithms that ignore weights otherwise
+   *     during a slow-start ramp, each multiplied by its node's level in {@code levels}
+   * @param levels null, or the share of its weight each node gets in a ramp, relative to the
+   *     nodes not ramping (the largest level; levels are reduced by their gcd), for algorithms
+   *     that ignore weights otherwise
    */
   abstract Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels);
 
@@ -72,6 +73,14 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
    * before any node or value is made. Default: accepts all.
    */
   void checkWeights(int[] weights) {}
+
+  /**
+   * Rejects a ramp the algorithm cannot hold: its weights times their levels, and the levels.
+   * Default: {@link #checkWeights} of the ramped weights.
+   */
+  void checkRamp(int[] ramped, int[] levels) {
+    checkWeights(ramped);
+  }
 
   /**
    * Builds the snapshot without a ramp, for algorithms that also read the endpoints' names or
@@ -128,24 +137,43 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     int[] levels = null;
     long next = SlowStart.NEVER;
     for (int i = 0; i < nodes.length; i++) {
-      int percent = slowStart.percent(nodes[i].joined, now);
-      if (percent < 100) {
+      int level = slowStart.level(nodes[i].joined, now);
+      if (level < SlowStart.FULL) {
         if (levels == null) {
           levels = new int[nodes.length];
-          Arrays.fill(levels, 100);
+          Arrays.fill(levels, SlowStart.FULL);
         }
-        levels[i] = percent;
-        next = Math.min(next, slowStart.nextStep(nodes[i].joined, percent));
+        levels[i] = level;
+        next = Math.min(next, slowStart.nextStep(nodes[i].joined, level));
       }
     }
-    int[] ramped = levels == null ? null : ramped(weights, levels);
-    if (ramped == null) {
-      return snapshotOfEndpoints(nodes, weights, endpoints);
+    // A floor finer than the algorithm can hold (a ring or a weight sum too large) is rounded
+    // up to a coarser one, down to a tenth; past that, the ramp is skipped.
+    for (int unit = 1; levels != null && unit <= SlowStart.FULL / 10; unit *= 10) {
+      int[] coarse = reduced(levels, unit);
+      int[] ramped = ramped(weights, coarse);
+      if (ramped != null) {
+        Snapshot<T> s = snapshot(nodes, ramped, coarse);
+        s.nextStep = next;
+        s.rampBase = weights;
+        return s;
+      }
     }
-    Snapshot<T> s = snapshot(nodes, ramped, levels);
-    s.nextStep = next;
-    s.rampBase = weights;
-    return s;
+    return snapshotOfEndpoints(nodes, weights, endpoints);
+  }
+
+  /** Returns the levels rounded up to multiples of {@code unit}, divided by their gcd. */
+  private static int[] reduced(int[] levels, int unit) {
+    int[] out = new int[levels.length];
+    int g = 0;
+    for (int i = 0; i < levels.length; i++) {
+      out[i] = (levels[i] + unit - 1) / unit * unit;
+      g = Vnswrr.gcd(g, out[i]);
+    }
+    for (int i = 0; i < out.length; i++) {
+      out[i] /= g;
+    }
+    return out;
   }
 
   private static <T> Endpoint[] endpoints(Node<T>[] nodes) {
@@ -157,9 +185,8 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   }
 
   /**
-   * Returns the weights times their percents, or null if the algorithm cannot hold them (a sum
-   * past {@code int}, a VNSWRR ring past its limit): such a ramp is skipped, and the joining
-   * nodes take their whole weight at once.
+   * Returns the weights times their levels, or null if the algorithm cannot hold them (a sum
+   * past {@code int}, a VNSWRR ring past its limit).
    */
   private int[] ramped(int[] weights, int[] levels) {
     int[] out = new int[weights.length];
@@ -173,7 +200,7 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
       out[i] = (int) w;
     }
     try {
-      checkWeights(out);
+      checkRamp(out, levels);
     } catch (IllegalArgumentException tooLarge) {
       return null;
     }

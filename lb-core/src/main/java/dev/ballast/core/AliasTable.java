@@ -9,14 +9,14 @@ package dev.ballast.core;
  */
 final class AliasTable {
 
-  // Each column's own share, as a threshold on 32 random bits (2^32: the whole column).
-  private final long[] threshold;
-  private final int[] alias;
+  // Per column, one read per draw: in the high half its own share as a threshold on 32 random
+  // bits (2^32 − 1 for a whole column, whose alias is itself), in the low half its alias.
+  private final long[] columns;
 
   AliasTable(int[] weights) {
     int n = weights.length;
     double[] probability = new double[n];
-    alias = new int[n];
+    int[] alias = new int[n];
     long total = 0;
     for (int w : weights) {
       total += w;
@@ -58,20 +58,25 @@ final class AliasTable {
       probability[i] = 1.0;
       alias[i] = i;
     }
-    threshold = new long[n];
+    columns = new long[n];
     for (int i = 0; i < n; i++) {
-      threshold[i] = (long) Math.ceil(probability[i] * 0x1p32);
+      long threshold = Math.min(0xFFFFFFFFL, (long) Math.ceil(probability[i] * 0x1p32));
+      columns[i] = threshold << 32 | alias[i];
     }
   }
 
   /**
    * Returns an index drawn with the table's probabilities, given 32 random bits (in the low half
    * of {@code bits32}): {@code bits32 × N} holds the column in its high 32 bits and, in its low
-   * 32, where in the column the draw fell, uniform too, which serves as the coin.
+   * 32, where in the column the draw fell, uniform too, which serves as the coin. The choice
+   * between the column and its alias takes no branch: which one wins is a coin toss the
+   * processor cannot predict.
    */
   int draw(long bits32) {
-    long x = bits32 * threshold.length;
+    long x = bits32 * columns.length;
     int column = (int) (x >>> 32);
-    return (x & 0xFFFFFFFFL) < threshold[column] ? column : alias[column];
+    long c = columns[column];
+    long own = ((x & 0xFFFFFFFFL) - (c >>> 32)) >> 63; // all ones if the coin is under the share
+    return (int) ((column & own) | (c & ~own));
   }
 }

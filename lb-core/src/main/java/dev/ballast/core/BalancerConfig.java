@@ -53,7 +53,7 @@ public final class BalancerConfig {
   private final double failurePenalty;
   private final Duration slowStartWindow;
   private final double slowStartAggression;
-  private final int slowStartMinWeightPercent;
+  private final double slowStartMinWeightPercent;
   private final int apertureIndex;
   private final int apertureCount;
 
@@ -192,8 +192,16 @@ public final class BalancerConfig {
     return slowStartAggression;
   }
 
-  /** Returns the ramp's floor in percent of the weight; default 10 (Envoy's default). */
-  public int slowStartMinWeightPercent() {
+  /**
+   * Returns the ramp's floor in percent of the weight, in (0, 100]; default 10 (Envoy's default,
+   * and like Envoy's {@code min_weight_percent} a fraction may be given: 0.1 keeps a joining
+   * endpoint at a thousandth of its weight). The floor is held to a millionth of the weight.
+   * Weighted round robin gives the endpoints at a fine floor a ring of their own rather than
+   * one ring of about {@code 100 / floor} virtual nodes per unit of weight; an algorithm that
+   * still cannot hold the floor that finely (a weight sum past {@code int}, a ring past its
+   * limit) rounds it up a decade at a time, to a tenth at most, rather than skip the ramp.
+   */
+  public double slowStartMinWeightPercent() {
     return slowStartMinWeightPercent;
   }
 
@@ -245,7 +253,7 @@ public final class BalancerConfig {
     private double failurePenalty = 2.0;
     private Duration slowStartWindow = Duration.ZERO;
     private double slowStartAggression = 1.0;
-    private int slowStartMinWeightPercent = 10;
+    private double slowStartMinWeightPercent = 10;
     private int apertureIndex;
     private int apertureCount = 1;
 
@@ -342,10 +350,11 @@ public final class BalancerConfig {
 
     /**
      * Sets slow start: its window ({@link Duration#ZERO} for off, the default), aggression
-     * (&gt; 0, default 1.0) and floor in percent of the weight (1 to 100, default 10); see {@link
-     * BalancerConfig#slowStartWindow()}.
+     * (&gt; 0, default 1.0) and floor in percent of the weight (&gt; 0 and &lt;= 100, fractions
+     * allowed, default 10); see {@link BalancerConfig#slowStartWindow()} and {@link
+     * BalancerConfig#slowStartMinWeightPercent()}.
      */
-    public Builder slowStart(Duration window, double aggression, int minWeightPercent) {
+    public Builder slowStart(Duration window, double aggression, double minWeightPercent) {
       Objects.requireNonNull(window, "window");
       if (window.isNegative()) {
         throw new IllegalArgumentException(
@@ -355,9 +364,9 @@ public final class BalancerConfig {
         throw new IllegalArgumentException(
             "slowStartAggression: " + aggression + " (expected: > 0)");
       }
-      if (minWeightPercent < 1 || minWeightPercent > 100) {
-        throw new IllegalArgumentException(
-            "slowStartMinWeightPercent: " + minWeightPercent + " (expected: 1 to 100)");
+      if (!(minWeightPercent > 0 && minWeightPercent <= 100)) {
+        throw new IllegalArgumentException("slowStartMinWeightPercent: " + minWeightPercent
+            + " (expected: > 0 and <= 100)");
       }
       this.slowStartWindow = window;
       this.slowStartAggression = aggression;

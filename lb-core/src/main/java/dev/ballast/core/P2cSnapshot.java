@@ -10,12 +10,12 @@ package dev.ballast.core;
 abstract class P2cSnapshot<T> extends Snapshot<T> {
 
   final int[] weights;
-  // During a slow-start ramp: candidates are drawn in proportion to their ramp percent.
+  // During a slow-start ramp: candidates are drawn in proportion to their ramp levels.
   private final AliasTable ramp;
 
   /**
    * Creates the snapshot; {@code levels} (null when nothing ramps) are the nodes' slow-start
-   * percents: while some node ramps, candidates are drawn in proportion to them, so that a
+   * levels: while some node ramps, candidates are drawn in proportion to them, so that a
    * ramping node is seldom both candidates (with uniform draws, half of a fleet joining at once
    * would be both candidates of a quarter of the picks, whatever their costs); the costs are
    * divided by the weights, which include the ramp.
@@ -36,32 +36,22 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
     if (n == 1) {
       return nodes[0];
     }
-    int a = -1;
-    int b = -1;
+    long r = random.nextLong();
+    int a;
+    int b;
     if (ramp != null) {
-      // Both draws from one 64-bit number, 32 bits each. The same node twice draws b again
-      // (a uniform draw of both instead would often pair two ramping nodes, one then picked);
-      // still the same after three more, the uniform draw.
-      long r = random.nextLong();
+      // Both draws from one 64-bit number, 32 bits each; the same node twice is rare (out of line).
       a = ramp.draw(r >>> 32);
       b = ramp.draw(r & 0xFFFFFFFFL);
-      for (int i = 0; i < 3 && b == a; i++) {
-        b = ramp.draw(random.nextLong() >>> 32);
-      }
       if (b == a) {
-        b = -1;
+        b = other(a, n);
       }
-    }
-    if (b < 0) {
+    } else {
       // Both draws from one 64-bit number, each half scaled to its range by multiply-shift
       // (Lemire, "Fast Random Integer Generation in an Interval", 2019) without the rejection
       // step: a bias of at most n / 2^32, far below anything a balancer can observe.
-      long r = random.nextLong();
       a = (int) (((r >>> 32) * n) >>> 32);
-      b = (int) (((r & 0xFFFFFFFFL) * (n - 1)) >>> 32);
-      if (b >= a) {
-        b++;
-      }
+      b = uniformOther(a, r, n);
     }
     Node<T> pick = nodes[a];
     Node<T> other = nodes[b];
@@ -73,5 +63,26 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
       return other;
     }
     return pick;
+  }
+
+  /**
+   * Returns a second candidate when the ramp's draws gave {@code a} twice: drawn again from the
+   * ramp up to three times (a uniform draw instead would often pair two ramping nodes, one then
+   * picked), then uniformly among the others.
+   */
+  private int other(int a, int n) {
+    for (int i = 0; i < 3; i++) {
+      int b = ramp.draw(random.nextLong() >>> 32);
+      if (b != a) {
+        return b;
+      }
+    }
+    return uniformOther(a, random.nextLong(), n);
+  }
+
+  /** Returns a node other than {@code a}, uniformly, from the low half of {@code r}. */
+  private static int uniformOther(int a, long r, int n) {
+    int b = (int) (((r & 0xFFFFFFFFL) * (n - 1)) >>> 32);
+    return b >= a ? b + 1 : b;
   }
 }

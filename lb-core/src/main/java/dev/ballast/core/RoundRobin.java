@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Vnswrr} for weighted round robin). Each snapshot starts at a random position, so that many
  * clients updated at once do not all send their first request to the same node. With {@link
  * BalancerConfig#slowStartWindow() slow start}, endpoints in their ramp make it weighted round
- * robin over the ramp's percents (VNSWRR's ring) until every ramp ends.
+ * robin over the ramp's levels (VNSWRR's ring) until every ramp ends.
  *
  * @param <T> the thing being balanced
  */
@@ -27,10 +27,15 @@ public final class RoundRobin<T> extends AbstractBalancer<T> {
   }
 
   @Override
+  void checkRamp(int[] ramped, int[] levels) {
+    RampRing.check(levels, levels); // the ring is over the levels alone
+  }
+
+  @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
     return levels == null
         ? new RoundRobinSnapshot<>(NAME, nodes, config)
-        : Vnswrr.ring(NAME, nodes, levels, config);
+        : RampRing.snapshot(NAME, nodes, levels, levels, config);
   }
 
   /** Cycles through the nodes from a random start; shared with equal-weight VNSWRR. */

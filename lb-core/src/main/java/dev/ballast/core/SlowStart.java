@@ -4,9 +4,10 @@ package dev.ballast.core;
  * Envoy's slow start ({@code slow_start_config} of its round robin and least request balancers):
  * an endpoint that joins later starts at a fraction of its weight, {@code max(floor, (t /
  * window)^(1 / aggression))} after t of its window, quantized here to tenths (rounded down,
- * never below the floor) and kept as a whole percent. Quantizing bounds the rebuilds per ramp
- * (ten at most) so that each snapshot holds fixed weights and its pick stays as cheap as without
- * slow start; see {@link BalancerConfig#slowStartWindow()}.
+ * never below the floor). Levels are kept in millionths of the weight ({@link #FULL}), so a
+ * fractional floor such as 0.1% is held exactly. Quantizing bounds the rebuilds per ramp (ten at
+ * most) so that each snapshot holds fixed weights and its pick stays as cheap as without slow
+ * start; see {@link BalancerConfig#slowStartWindow()}.
  */
 final class SlowStart {
 
@@ -16,16 +17,26 @@ final class SlowStart {
   /** A snapshot's next step when nothing in it ramps. */
   static final long NEVER = Long.MAX_VALUE;
 
+  /** The level of a whole weight: levels are millionths of it. */
+  static final int FULL = 1_000_000;
+
+  private static final int TENTH = FULL / 10;
+
   private final Ticker ticker;
   private final long windowNanos;
   private final double aggression;
-  private final int floorPercent;
+  private final int floor;
 
   private SlowStart(BalancerConfig config) {
     this.ticker = config.ticker();
     this.windowNanos = config.slowStartWindow().toNanos();
     this.aggression = config.slowStartAggression();
-    this.floorPercent = config.slowStartMinWeightPercent();
+    this.floor = floorLevel(config.slowStartMinWeightPercent());
+  }
+
+  /** Returns a floor in percent as a level: the nearest millionth, at least one. */
+  static int floorLevel(double percent) {
+    return (int) Math.max(1, Math.min(FULL, Math.round(percent * (FULL / 100))));
   }
 
   /** Returns the config's slow start, or null when it is off. */
@@ -37,20 +48,23 @@ final class SlowStart {
     return ticker.nanoTime();
   }
 
-  /** Returns the percent of its weight a node that joined at {@code joined} gets at {@code now}. */
-  int percent(long joined, long now) {
+  /**
+   * Returns the level (millionths of its weight, {@link #FULL} for all of it) a node that joined
+   * at {@code joined} gets at {@code now}.
+   */
+  int level(long joined, long now) {
     if (joined == NOT_RAMPING || now - joined >= windowNanos) {
-      return 100;
+      return FULL;
     }
     double t = Math.max(0, now - joined) / (double) windowNanos;
     // The epsilon keeps a reading taken exactly at a step from rounding below it.
     int tenths = (int) (Math.pow(t, 1 / aggression) * 10 + 1e-9);
-    return Math.max(floorPercent, Math.min(100, tenths * 10));
+    return Math.max(floor, Math.min(FULL, tenths * TENTH));
   }
 
-  /** Returns when a node at {@code percent} (below 100) moves to its next tenth. */
-  long nextStep(long joined, int percent) {
-    int next = (percent / 10 + 1) * 10;
-    return joined + (long) Math.ceil(windowNanos * Math.pow(next / 100.0, aggression));
+  /** Returns when a node at {@code level} (below {@link #FULL}) moves to its next tenth. */
+  long nextStep(long joined, int level) {
+    int next = level / TENTH + 1;
+    return joined + (long) Math.ceil(windowNanos * Math.pow(next / 10.0, aggression));
   }
 }

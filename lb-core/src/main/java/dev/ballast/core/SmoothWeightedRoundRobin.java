@@ -32,7 +32,7 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
   }
 
   private static final class SwrrSnapshot<T> extends Snapshot<T> {
-    // The weights the effective weights recover to, and the slow-start percent that scales a
+    // The weights the effective weights recover to, and the slow-start level that scales a
     // node's effective weight (null when nothing ramps).
     private final int[] weights;
     private final int[] levels;
@@ -64,7 +64,7 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
         }
         long ew = node.effectiveWeight();
         if (levels != null) {
-          ew *= levels[i]; // a slow-start ramp's percent
+          ew *= levels[i]; // a slow-start ramp's level
         }
         current[i] += ew;
         total += ew;

@@ -49,6 +49,11 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
 
   @Override
   void checkWeights(int[] weights) {
+    checkRing(weights);
+  }
+
+  /** Rejects weights whose ring would hold more than {@value #MAX_RING} virtual nodes. */
+  static void checkRing(int[] weights) {
     long size = 0;
     int g = gcd(weights);
     for (int w : weights) {
@@ -61,8 +66,15 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
   }
 
   @Override
+  void checkRamp(int[] ramped, int[] levels) {
+    RampRing.check(ramped, levels);
+  }
+
+  @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
-    return ring(NAME, nodes, weights, config);
+    return levels == null
+        ? ring(NAME, nodes, weights, config)
+        : RampRing.snapshot(NAME, nodes, weights, levels, config);
   }
 
   /**
@@ -93,7 +105,7 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
     return g;
   }
 
-  private static int gcd(int a, int b) {
+  static int gcd(int a, int b) {
     while (b != 0) {
       int t = a % b;
       a = b;

@@ -27,7 +27,7 @@ class SlowStartTest {
 
   private final ManualTicker ticker = new ManualTicker();
 
-  private BalancerConfig config(Duration window, double aggression, int floor) {
+  private BalancerConfig config(Duration window, double aggression, double floor) {
     return BalancerConfig.builder().ticker(ticker).random(new SplittableRandom(3))
         .slowStart(window, aggression, floor).build();
   }
@@ -37,25 +37,112 @@ class SlowStartTest {
     SlowStart linear = SlowStart.of(config(WINDOW, 1.0, 10));
     long joined = 5_000_000_000L;
     long s = 1_000_000_000L;
-    assertThat(linear.percent(joined, joined)).isEqualTo(10); // the floor
-    assertThat(linear.percent(joined, joined + 19 * s)).isEqualTo(10);
-    assertThat(linear.percent(joined, joined + 20 * s)).isEqualTo(20);
-    assertThat(linear.percent(joined, joined + 55 * s)).isEqualTo(50); // rounded down
-    assertThat(linear.percent(joined, joined + 100 * s)).isEqualTo(100);
-    assertThat(linear.percent(SlowStart.NOT_RAMPING, joined)).isEqualTo(100);
-    assertThat(linear.nextStep(joined, 10)).isEqualTo(joined + 20 * s);
-    assertThat(linear.nextStep(joined, 50)).isEqualTo(joined + 60 * s);
-    assertThat(linear.nextStep(joined, 90)).isEqualTo(joined + 100 * s);
+    assertThat(linear.level(joined, joined)).isEqualTo(pct(10)); // the floor
+    assertThat(linear.level(joined, joined + 19 * s)).isEqualTo(pct(10));
+    assertThat(linear.level(joined, joined + 20 * s)).isEqualTo(pct(20));
+    assertThat(linear.level(joined, joined + 55 * s)).isEqualTo(pct(50)); // rounded down
+    assertThat(linear.level(joined, joined + 100 * s)).isEqualTo(pct(100));
+    assertThat(linear.level(SlowStart.NOT_RAMPING, joined)).isEqualTo(pct(100));
+    assertThat(linear.nextStep(joined, pct(10))).isEqualTo(joined + 20 * s);
+    assertThat(linear.nextStep(joined, pct(50))).isEqualTo(joined + 60 * s);
+    assertThat(linear.nextStep(joined, pct(90))).isEqualTo(joined + 100 * s);
 
     // aggression 2: (t/window)^(1/2), fast at first; 0.5: (t/window)^2, slow at first.
     SlowStart fast = SlowStart.of(config(WINDOW, 2.0, 10));
-    assertThat(fast.percent(joined, joined + 25 * s)).isEqualTo(50);
-    assertThat(fast.nextStep(joined, 50)).isEqualTo(joined + 36 * s);
+    assertThat(fast.level(joined, joined + 25 * s)).isEqualTo(pct(50));
+    assertThat(fast.nextStep(joined, pct(50))).isEqualTo(joined + 36 * s);
     SlowStart slow = SlowStart.of(config(WINDOW, 0.5, 5));
-    assertThat(slow.percent(joined, joined + 20 * s)).isEqualTo(5); // 0.04: below the first tenth
-    assertThat(slow.percent(joined, joined + 50 * s)).isEqualTo(20); // 0.25
-    assertThat(slow.nextStep(joined, 5))
+    // 0.04: below the first tenth
+    assertThat(slow.level(joined, joined + 20 * s)).isEqualTo(pct(5));
+    assertThat(slow.level(joined, joined + 50 * s)).isEqualTo(pct(20)); // 0.25
+    assertThat(slow.nextStep(joined, pct(5)))
         .isEqualTo(joined + (long) Math.ceil(100e9 * Math.sqrt(0.1)));
+  }
+
+  @Test
+  void aFractionalFloorIsHeldInMillionths() {
+    long joined = 5_000_000_000L;
+    long s = 1_000_000_000L;
+    SlowStart tenthOfAPercent = SlowStart.of(config(WINDOW, 1.0, 0.1));
+    assertThat(tenthOfAPercent.level(joined, joined)).isEqualTo(1000); // a thousandth
+    assertThat(tenthOfAPercent.nextStep(joined, 1000)).isEqualTo(joined + 10 * s);
+    assertThat(tenthOfAPercent.level(joined, joined + 10 * s)).isEqualTo(pct(10));
+    assertThat(SlowStart.of(config(WINDOW, 1.0, 0.0125)).level(joined, joined)).isEqualTo(125);
+    // below a millionth: a millionth
+    assertThat(SlowStart.of(config(WINDOW, 1.0, 1e-9)).level(joined, joined)).isEqualTo(1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, mode = EnumSource.Mode.EXCLUDE,
+      names = {"RING_HASH", "KETAMA", "MAGLEV"})
+  void aTenthOfAPercentFloorGivesATenthOfAPercent(Algorithm algorithm) {
+    // One endpoint from the start, one joining at a 0.1% floor; every request is held open, so
+    // the P2C algorithms keep pending / (weight x factor) even. Over 100,100 picks the joining
+    // one gets 100, a thousandth of the other's 100,000: exactly for the round robins (100 turns
+    // of a ring of 1,001), within one for P2C, within sampling error for weighted random.
+    Balancer<Integer> b = algorithm.create(config(WINDOW, 1.0, 0.1));
+    List<Endpoint> all = endpoints(1, 1);
+    b.update(all.subList(0, 1), all::indexOf);
+    b.update(all, all::indexOf);
+    List<Node<Integer>> held = new ArrayList<>();
+    int joined = 0;
+    for (int i = 0; i < 100_100; i++) {
+      Node<Integer> n = b.pick();
+      joined += n.value();
+      held.add(n);
+    }
+    held.forEach(Node::cancel);
+    int tolerance = switch (algorithm) {
+      case ROUND_ROBIN, SWRR, VNSWRR -> 0;
+      case WEIGHTED_RANDOM -> 25; // 100 expected, standard deviation 10
+      default -> 1;
+    };
+    assertThat(joined).as(algorithm.id()).isBetween(100 - tolerance, 100 + tolerance);
+  }
+
+  @Test
+  void aFloorTooFineForAWeightSumIsRoundedUpRatherThanDropped() {
+    // Two endpoints of weight 3,000; the joining one at a millionth of a percent, a level of 1
+    // against 1,000,000: the ramped sum (3 x 10^9) passes int, so the floor is rounded up to
+    // ten millionths (3 x 10^8 fits) rather than the ramp being skipped, which would give the
+    // joining endpoint half of the picks at once.
+    Balancer<Integer> b = Algorithm.WEIGHTED_RANDOM.create(config(WINDOW, 1.0, 1e-4));
+    List<Endpoint> all = endpoints(3000, 3000);
+    b.update(all.subList(0, 1), all::indexOf);
+    b.update(all, all::indexOf);
+    assertThat(share(b, 1, 10_000)).isZero();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Algorithm.class, names = {"ROUND_ROBIN", "VNSWRR"})
+  void aFineFloorGetsARingOfItsOwnInsteadOfAHugeRing(Algorithm algorithm) {
+    // 900 endpoints of weights 1-10, 100 joining at 0.1%: one ring would hold 900,100 (round
+    // robin) or about 5 million (VNSWRR) virtual nodes. The joining ones get a ring of their own
+    // and, interleaved evenly, their weighted share of any run of picks within one pick.
+    SplittableRandom random = new SplittableRandom(42);
+    int[] weights = new int[1000];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = 1 + random.nextInt(10);
+    }
+    Balancer<Integer> b = algorithm.create(config(WINDOW, 1.0, 0.1));
+    List<Endpoint> all = endpoints(weights);
+    b.update(all.subList(0, 900), all::indexOf);
+    b.update(all, all::indexOf);
+    assertThat(((AbstractBalancer<Integer>) b).current()).isInstanceOf(RampRing.Interleaved.class);
+    double total = 0;
+    double joining = 0;
+    for (int i = 0; i < weights.length; i++) {
+      double w = algorithm == Algorithm.ROUND_ROBIN ? 1 : weights[i]; // round robin: no weights
+      total += i < 900 ? w * 1000 : w;
+      joining += i < 900 ? 0 : w;
+    }
+    int picks = 100_000;
+    int hits = 0;
+    for (int i = 0; i < picks; i++) {
+      hits += Fixtures.pickOnce(b) >= 900 ? 1 : 0;
+    }
+    double expected = picks * joining / total; // 11.34 (VNSWRR) or 11.11 (round robin)
+    assertThat(hits).isBetween((int) Math.floor(expected), (int) Math.ceil(expected));
   }
 
   @Test
@@ -68,7 +155,13 @@ class SlowStartTest {
     assertThatThrownBy(() -> b.slowStart(WINDOW, Double.NaN, 10))
         .hasMessage("slowStartAggression: NaN (expected: > 0)");
     assertThatThrownBy(() -> b.slowStart(WINDOW, 1, 0))
-        .hasMessage("slowStartMinWeightPercent: 0 (expected: 1 to 100)");
+        .hasMessage("slowStartMinWeightPercent: 0.0 (expected: > 0 and <= 100)");
+    assertThatThrownBy(() -> b.slowStart(WINDOW, 1, -0.5))
+        .hasMessage("slowStartMinWeightPercent: -0.5 (expected: > 0 and <= 100)");
+    assertThatThrownBy(() -> b.slowStart(WINDOW, 1, 100.01))
+        .hasMessage("slowStartMinWeightPercent: 100.01 (expected: > 0 and <= 100)");
+    assertThatThrownBy(() -> b.slowStart(WINDOW, 1, Double.NaN))
+        .hasMessage("slowStartMinWeightPercent: NaN (expected: > 0 and <= 100)");
     assertThat(BalancerConfig.defaults().slowStartWindow()).isZero();
   }
 
@@ -246,6 +339,11 @@ class SlowStartTest {
       }
       assertThat(readings.get()).as(a.id() + " steady").isZero();
     }
+  }
+
+  /** Returns a percent as a level (millionths of the weight). */
+  private static int pct(double percent) {
+    return (int) Math.round(percent * SlowStart.FULL / 100);
   }
 
   private static double share(Balancer<Integer> b, int value, int picks) {

@@ -152,6 +152,9 @@ class PolicyConfigTest {
     assertThat(c.slowStartWindow()).isEqualTo(Duration.ofSeconds(45));
     assertThat(c.slowStartAggression()).isEqualTo(2.0);
     assertThat(c.slowStartMinWeightPercent()).isEqualTo(5);
+    assertThat(parsed("least_loaded", Map.of("slowStart",
+        Map.of("window", "1m", "minWeightPercent", 0.1))).slowStartMinWeightPercent())
+        .isEqualTo(0.1);
     BalancerConfig v = parsed("vnswrr", Map.of("slowStart", Map.of("window", "1m")));
     assertThat(v.slowStartWindow()).isEqualTo(Duration.ofMinutes(1));
     assertThat(v.slowStartAggression()).isEqualTo(1.0);
@@ -173,7 +176,18 @@ class PolicyConfigTest {
         .startsWith("vnswrr config: slowStart: unknown field 'floor'");
     assertThat(error("vnswrr", Map.of("slowStart", Map.of("window", "1m",
         "minWeightPercent", 0.0))))
-        .isEqualTo("vnswrr config: minWeightPercent: 0 (expected: an integer from 1 to 100)");
+        .isEqualTo("vnswrr config: slowStart.minWeightPercent: 0"
+            + " (expected: a number > 0.0 and <= 100.0)");
+    assertThat(error("least_loaded", Map.of("slowStart", Map.of("window", "1m",
+        "minWeightPercent", 100.5))))
+        .isEqualTo("least_loaded config: slowStart.minWeightPercent: 100.5"
+            + " (expected: a number > 0.0 and <= 100.0)");
+    assertThat(error("swrr", Map.of("slowStart", Map.of("window", "1m",
+        "minWeightPercent", "1%"))))
+        .isEqualTo("swrr config: slowStart.minWeightPercent: 1%"
+            + " (expected: a number > 0.0 and <= 100.0)");
+    assertThat(error("vnswrr", Map.of("slowStart", Map.of("window", "1m", "aggression", -1.0))))
+        .isEqualTo("vnswrr config: slowStart.aggression: -1 (expected: a number > 0.0)");
     assertThat(error("aperture", Map.of("clientIndex", 40.0, "clientCount", 40.0)))
         .isEqualTo("aperture config: clientIndex: 40 (expected: an integer from 0 to 39)");
     assertThat(error("aperture", Map.of("clientIndex", 4.0)))

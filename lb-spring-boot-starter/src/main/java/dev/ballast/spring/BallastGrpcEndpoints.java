@@ -149,7 +149,7 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
       policyConfig.put("slowStart", Map.of(
           "window", PropertyChecks.format(bc.slowStartWindow()),
           "aggression", bc.slowStartAggression(),
-          "minWeightPercent", (double) bc.slowStartMinWeightPercent()));
+          "minWeightPercent", bc.slowStartMinWeightPercent()));
     }
     // gRPC-java registers ring_hash itself: lb-grpc's takes a name of its own
     String policyName = c.algorithm() == Algorithm.RING_HASH ? "ballast_ring_hash"

@@ -574,8 +574,8 @@ public class BallastProperties {
     /** The ramp's shape: 1 is linear, above 1 fast at first, below 1 slow at first; > 0. */
     private double aggression = 1.0;
 
-    /** The ramp's floor in percent of the weight; 1-100. */
-    private int minWeightPercent = 10;
+    /** The ramp's floor in percent of the weight; > 0 and <= 100, fractions allowed (0.1). */
+    private double minWeightPercent = 10;
 
     /** Returns the window; default 0 (off). */
     public Duration getWindow() {
@@ -598,12 +598,12 @@ public class BallastProperties {
     }
 
     /** Returns the floor in percent; default 10. */
-    public int getMinWeightPercent() {
+    public double getMinWeightPercent() {
       return minWeightPercent;
     }
 
-    /** Sets the floor in percent. */
-    public void setMinWeightPercent(int minWeightPercent) {
+    /** Sets the floor in percent (&gt; 0 and &lt;= 100; a fraction such as 0.1 is allowed). */
+    public void setMinWeightPercent(double minWeightPercent) {
       this.minWeightPercent = minWeightPercent;
     }
   }

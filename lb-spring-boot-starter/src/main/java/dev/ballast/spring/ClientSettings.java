@@ -360,10 +360,10 @@ public record ClientSettings(
     return aggression;
   }
 
-  private static int percent(PropertyChecks p, int percent) {
-    if (percent < 1 || percent > 100) {
+  private static double percent(PropertyChecks p, double percent) {
+    if (!(percent > 0 && percent <= 100)) {
       throw p.invalid("slow-start.min-weight-percent", percent, "out of range",
-          "a percentage in 1-100, e.g. 10");
+          "a percentage > 0 and <= 100, e.g. 10 or 0.1");
     }
     return percent;
   }

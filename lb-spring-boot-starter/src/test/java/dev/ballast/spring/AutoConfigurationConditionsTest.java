@@ -286,7 +286,7 @@ class AutoConfigurationConditionsTest {
             "ballast.clients.cond-users.balancer=vnswrr",
             "ballast.clients.cond-users.slow-start.window=45s",
             "ballast.clients.cond-users.slow-start.aggression=2",
-            "ballast.clients.cond-users.slow-start.min-weight-percent=5",
+            "ballast.clients.cond-users.slow-start.min-weight-percent=0.5",
             "ballast.clients.cond-aperture.endpoints=127.0.0.1:4",
             "ballast.clients.cond-aperture.balancer=aperture",
             "ballast.clients.cond-aperture.aperture.client-index=3",
@@ -304,7 +304,7 @@ class AutoConfigurationConditionsTest {
                   "failurePenalty", 3.0)))));
           assertThat(feed.serviceConfig("cond-users")).isEqualTo(
               Map.of("loadBalancingConfig", List.of(Map.of("vnswrr", Map.of("slowStart",
-                  Map.of("window", "45s", "aggression", 2.0, "minWeightPercent", 5.0))))));
+                  Map.of("window", "45s", "aggression", 2.0, "minWeightPercent", 0.5))))));
           assertThat(feed.serviceConfig("cond-aperture")).isEqualTo(
               Map.of("loadBalancingConfig", List.of(Map.of("aperture",
                   Map.of("clientIndex", 3.0, "clientCount", 10.0)))));

@@ -24,8 +24,8 @@ import java.util.function.Supplier;
  * <p>A side is {@code grpc:POLICY@N} ({@link PickerBenchmark}'s call: a pick and, if any, the
  * stream tracer's life, over N READY subchannels) or {@code core:ALGORITHM@N} ({@link
  * PickBenchmark}'s pick and completion, or Armeria's selection, over N weighted endpoints;
- * {@code core:ALGORITHM+ramp@N} with a tenth of them in a slow-start ramp). A pair is {@code
- * A/B}.
+ * {@code core:ALGORITHM+ramp@N} with a tenth of them in a slow-start ramp at its 10% floor,
+ * {@code core:ALGORITHM+rampF@N} at a floor of F percent). A pair is {@code A/B}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.pick.PickRatio [rounds] [pair...]
@@ -145,8 +145,12 @@ public final class PickRatio {
       }
       case "core": {
         PickBenchmark b = new PickBenchmark();
-        b.ramp = name.endsWith("+ramp") ? "on" : "off";
-        b.algorithm = name.replace("+ramp", "");
+        int ramp = name.indexOf("+ramp");
+        b.ramp = ramp >= 0 ? "on" : "off";
+        b.algorithm = ramp >= 0 ? name.substring(0, ramp) : name;
+        if (ramp >= 0 && name.length() > ramp + 5) {
+          b.floor = Double.parseDouble(name.substring(ramp + 5));
+        }
         b.n = n;
         b.setUp();
         return b::pickComplete;

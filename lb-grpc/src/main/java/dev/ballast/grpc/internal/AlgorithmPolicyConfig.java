@@ -13,10 +13,11 @@ import java.util.Set;
 /**
  * The parsed config of one algorithm policy. Fields (all optional; absent means lb-core's
  * default): every policy: {@code slowStart} {@code {"window": "60s", "aggression": 1.0,
- * "minWeightPercent": 10}} (window required in the object, &gt; 0; aggression &gt; 0; floor 1
- * to 100); {@code p2c_peak_ewma}: {@code decayTime} (10s, &gt; 0), {@code defaultRtt} (30ms,
- * &gt;= 0), {@code failurePenalty} (2.0, &gt;= 1); {@code swrr}: {@code maxFails} (1, &gt; 0);
- * {@code aperture}: {@code clientIndex} and {@code clientCount} (0 of 1; both or neither).
+ * "minWeightPercent": 10}} (window required in the object, &gt; 0; aggression &gt; 0; floor
+ * &gt; 0 and &lt;= 100, fractions allowed, such as 0.1); {@code p2c_peak_ewma}: {@code
+ * decayTime} (10s, &gt; 0), {@code defaultRtt} (30ms, &gt;= 0), {@code failurePenalty} (2.0,
+ * &gt;= 1); {@code swrr}: {@code maxFails} (1, &gt; 0); {@code aperture}: {@code clientIndex}
+ * and {@code clientCount} (0 of 1; both or neither).
  */
 public final class AlgorithmPolicyConfig {
 
@@ -27,7 +28,7 @@ public final class AlgorithmPolicyConfig {
   private final Double failurePenalty;
   private final Duration slowStartWindow;
   private final double slowStartAggression;
-  private final int slowStartMinWeightPercent;
+  private final double slowStartMinWeightPercent;
   private final Integer clientIndex;
   private final Integer clientCount;
 
@@ -53,8 +54,14 @@ public final class AlgorithmPolicyConfig {
         throw new IllegalArgumentException("slowStart.window: " + slowStart.get("window")
             + " (expected: a duration > 0, such as \"60s\")");
       }
-      Double aggression = JsonFields.number("aggression", slowStart, 0, true);
-      Integer floor = JsonFields.intIn("minWeightPercent", slowStart, 1, 100);
+      Double aggression;
+      Double floor;
+      try {
+        aggression = JsonFields.number("aggression", slowStart, 0, true);
+        floor = JsonFields.number("minWeightPercent", slowStart, 0, true, 100);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("slowStart." + e.getMessage(), e);
+      }
       this.slowStartAggression = aggression == null ? 1.0 : aggression;
       this.slowStartMinWeightPercent = floor == null ? 10 : floor;
     } else {

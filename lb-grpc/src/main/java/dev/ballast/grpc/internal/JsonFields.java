@@ -82,16 +82,26 @@ final class JsonFields {
 
   /** Returns a number field of at least {@code min} (and above it, if {@code open}), or null. */
   static Double number(String field, Map<String, ?> json, double min, boolean open) {
+    return number(field, json, min, open, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Returns a number field of at least {@code min} (and above it, if {@code open}) and at most
+   * {@code max}, or null.
+   */
+  static Double number(String field, Map<String, ?> json, double min, boolean open,
+      double max) {
     Object v = json.get(field);
     if (v == null) {
       return null;
     }
-    String expected = " (expected: a number " + (open ? "> " : ">= ") + min + ")";
+    String expected = " (expected: a number " + (open ? "> " : ">= ") + min
+        + (max < Double.POSITIVE_INFINITY ? " and <= " + max : "") + ")";
     if (!(v instanceof Number)) {
       throw new IllegalArgumentException(field + ": " + show(v) + expected);
     }
     double d = ((Number) v).doubleValue();
-    if (Double.isNaN(d) || Double.isInfinite(d) || d < min || (open && d == min)) {
+    if (Double.isNaN(d) || Double.isInfinite(d) || d < min || (open && d == min) || d > max) {
       throw new IllegalArgumentException(field + ": " + show(v) + expected);
     }
     return d;

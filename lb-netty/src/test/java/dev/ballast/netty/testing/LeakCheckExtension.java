@@ -5,6 +5,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -49,7 +51,7 @@ public final class LeakCheckExtension implements BeforeAllCallback, AfterAllCall
     }
     List<String> leaks = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      System.gc();
+      collectGarbage();
       for (ByteBufAllocator a : new ByteBufAllocator[] {ByteBufAllocator.DEFAULT,
           PooledByteBufAllocator.DEFAULT, UnpooledByteBufAllocator.DEFAULT}) {
         for (int j = 0; j < 4; j++) {
@@ -62,5 +64,22 @@ public final class LeakCheckExtension implements BeforeAllCallback, AfterAllCall
       leaks.addAll(RecordingLeakDetector.drain());
     }
     return leaks;
+  }
+
+  /**
+   * A full collection, then waits (at most 1 s) until the JVM's reference handler has enqueued a
+   * sentinel cleared by it: on a busy machine the handler runs late, and a leaked buffer's
+   * reference enqueued after the detector's poll went unreported.
+   */
+  private static void collectGarbage() {
+    ReferenceQueue<Object> queue = new ReferenceQueue<>();
+    WeakReference<Object> sentinel = new WeakReference<>(new Object(), queue);
+    System.gc();
+    try {
+      queue.remove(1_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    sentinel.clear();
   }
 }
