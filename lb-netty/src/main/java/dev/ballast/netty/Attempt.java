@@ -41,8 +41,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
   private volatile boolean lost;
   private volatile boolean counts;
   private volatile long latency = -1;
-  // guarded by this
+  // written before the pool hands a connection over, read under this lock
   private Req request;
+  // guarded by this
   private PooledConnection<Req, Rep> conn;
   private long token;
   private boolean wireDone;
@@ -50,14 +51,15 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
   private Throwable abandoned;
   private CompletableFuture<Rep> wire;
 
-  Attempt(Call<Req, Rep> call, Node<EndpointClient<Req, Rep>> node, int number, boolean hedge) {
+  Attempt(Call<Req, Rep> call, Node<EndpointClient<Req, Rep>> node, int number, boolean hedge,
+      long start) {
     super(0);
     this.call = call;
     this.node = node;
     this.ep = node.value();
     this.number = number;
     this.hedge = hedge;
-    this.start = call.stack.ticker.nanoTime();
+    this.start = start;
   }
 
   @Override
@@ -122,7 +124,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
   void start(Req req) {
     AttemptFilter<Req, Rep> filters = call.stack.attemptFilters;
     if (filters == null) {
-      send(req);
+      send(req, start); // at once: the attempt's start is the clock reading
       return;
     }
     CompletableFuture<Rep> out;
@@ -153,19 +155,16 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     if (gone != null) {
       wire.completeExceptionally(gone);
     } else {
-      send(req);
+      send(req, call.stack.ticker.nanoTime());
     }
     return wire;
   }
 
-  private void send(Req req) {
-    synchronized (this) {
-      if (callerDone) {
-        return;
-      }
-      request = req;
-    }
-    PooledConnection<Req, Rep> free = ep.pool.acquireBefore(call.deadline, number, this);
+  private void send(Req req, long now) {
+    // No lock: accept reads it on this thread, or after the pool's hand-over (under the pool's
+    // lock); an attempt abandoned meanwhile gives the connection back in accept.
+    request = req;
+    PooledConnection<Req, Rep> free = ep.pool.acquireBefore(call.deadline, number, this, now);
     if (free != null) {
       accept(free, null);
     }
@@ -181,7 +180,8 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
         }
         wireDone = true;
       }
-      wireEnded(null, Failures.of(error, ep.address, number, false));
+      wireEnded(null, Failures.of(error, ep.address, number, false),
+          call.stack.ticker.nanoTime());
       return;
     }
     synchronized (this) {
@@ -201,7 +201,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
 
   @Override
   public void onResponse(Rep rep) {
-    written = true;
+    if (!written) { // once: a dispatcher need not call onWritten first
+      written = true;
+    }
     wireEnd(rep, null);
   }
 
@@ -216,20 +218,21 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
       return;
     }
     boolean late = awaiting;
-    // The connection stays unless it broke (an error answer or a refused request leave it).
-    ep.pool.release(c, cause == null || !c.dispatcher.isPoisoned());
     Stack<Req, Rep> stack = call.stack;
+    long now = stack.ticker.nanoTime(); // one reading for the pool and the latency
+    // The connection stays unless it broke (an error answer or a refused request leave it).
+    ep.pool.release(c, cause == null || !c.dispatcher.isPoisoned(), now);
     if (late) {
       stack.deadlines.lateAnswerHeard(this);
-      stack.lateAnswer(this, stack.ticker.nanoTime() - start, rep,
+      stack.lateAnswer(this, now - start, rep,
           cause == null ? null : Failures.of(cause, ep.address, number, true));
       return;
     }
-    wireEnded(rep, cause == null ? null : Failures.of(cause, ep.address, number, written));
+    wireEnded(rep, cause == null ? null : Failures.of(cause, ep.address, number, written), now);
   }
 
-  private void wireEnded(Rep rep, Throwable err) {
-    latency = call.stack.ticker.nanoTime() - start;
+  private void wireEnded(Rep rep, Throwable err, long now) {
+    latency = now - start;
     CompletableFuture<Rep> w = call.stack.attemptFilters == null ? null : wire();
     if (w == null) {
       callerEnded(rep, err);

@@ -120,7 +120,12 @@ public final class ConnectionPool<Req, Rep> {
    */
   PooledConnection<Req, Rep> acquireBefore(long deadlineNanos, int attempt,
       BiConsumer<? super PooledConnection<Req, Rep>, ? super Throwable> later) {
-    long now = ticker.nanoTime();
+    return acquireBefore(deadlineNanos, attempt, later, ticker.nanoTime());
+  }
+
+  /** As {@link #acquireBefore(long, int, BiConsumer)}, at {@code now} on the pool's ticker. */
+  PooledConnection<Req, Rep> acquireBefore(long deadlineNanos, int attempt,
+      BiConsumer<? super PooledConnection<Req, Rep>, ? super Throwable> later, long now) {
     PoolWaiter<Req, Rep> w = null;
     boolean open = false;
     RuntimeException failed = null;
@@ -200,7 +205,11 @@ public final class ConnectionPool<Req, Rep> {
    * connection; the connection is then closed once its last request ends.
    */
   void release(PooledConnection<Req, Rep> c, boolean reusable) {
-    long now = ticker.nanoTime();
+    release(c, reusable, ticker.nanoTime());
+  }
+
+  /** As {@link #release(PooledConnection, boolean)}, at {@code now} on the pool's ticker. */
+  void release(PooledConnection<Req, Rep> c, boolean reusable, long now) {
     PoolWaiter<Req, Rep> next = null;
     boolean close = false;
     boolean open = false;

@@ -4,14 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
  * Entries of one client with a deadline (its calls in flight, its requests awaiting a late
  * answer, its hedge timers), bucketed by deadline (a hashed timing wheel): adding and removing
- * an entry is one concurrent-set operation plus a striped count, and a sweep every tick visits
- * only the buckets whose time has come. It also serves {@code close()}, which must find every
+ * an entry is one concurrent-set operation (the sets keep their own striped counts, which
+ * {@link #size()} sums), and a sweep every tick visits only the buckets whose time has come. It also serves {@code close()}, which must find every
  * entry.
  *
  * @param <C> the entry type
@@ -33,8 +32,6 @@ final class DeadlineWheel<C extends DeadlineWheel.Entry> {
 
   private final long tickNanos;
   private final Set<C>[] buckets;
-  // striped, so that callers on many threads do not all write one counter
-  private final LongAdder size = new LongAdder();
   private long lastTick;
 
   @SuppressWarnings("unchecked")
@@ -51,21 +48,20 @@ final class DeadlineWheel<C extends DeadlineWheel.Entry> {
     int b = (int) Math.floorMod(Math.floorDiv(c.deadline, tickNanos), (long) buckets.length);
     c.bucket = b;
     buckets[b].add(c);
-    size.increment();
   }
 
   /** Returns whether the call was still in the wheel. */
   boolean remove(C c) {
-    if (buckets[c.bucket].remove(c)) {
-      size.decrement();
-      return true;
-    }
-    return false;
+    return buckets[c.bucket].remove(c);
   }
 
   /** Returns how many entries the wheel holds (exact when no add or remove runs meanwhile). */
   int size() {
-    return (int) size.sum();
+    int n = 0;
+    for (Set<C> b : buckets) {
+      n += b.size();
+    }
+    return n;
   }
 
   /**

@@ -69,7 +69,8 @@ interface Feedback<Req, Rep> {
     public void attemptEnded(Attempt<Req, Rep> a) {
       Classification c = a.classification();
       if (c != null && a.countsForEndpoint()) {
-        detector.record(a.ep.host, c.isSuccess());
+        // the clock read when the attempt ended, not a new one
+        detector.record(a.ep.host, c.isSuccess(), a.start + a.latencyNanos());
       }
     }
   }

@@ -68,8 +68,9 @@ final class Hedges<Req, Rep> {
     return won.sum();
   }
 
-  void callStarted() {
-    budget.deposit();
+  /** A call started at {@code startNanos} (the ticker's reading it took). */
+  void callStarted(long startNanos) {
+    budget.depositAt(startNanos);
   }
 
   /** Returns the delay a call starting now gets, or -1 for none (no percentile yet). */

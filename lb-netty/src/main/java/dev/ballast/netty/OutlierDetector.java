@@ -92,10 +92,14 @@ final class OutlierDetector {
    * an ejection.
    */
   void record(Host h, boolean success) {
+    record(h, success, ticker.nanoTime());
+  }
+
+  /** As {@link #record(Host, boolean)}, for an outcome seen at {@code now} on the ticker. */
+  void record(Host h, boolean success, long now) {
     if (!config.enabled) {
       return;
     }
-    long now = ticker.nanoTime();
     // what crossed a threshold: consecutive failures (total < 0), else the window's rate
     int failures;
     int total;

@@ -35,8 +35,14 @@ final class Retries<Req, Rep> {
     return retries.sum();
   }
 
-  void callStarted() {
-    policy.budget().deposit();
+  /** A call started at {@code startNanos} on the client's ticker. */
+  void callStarted(long startNanos) {
+    RetryBudget budget = policy.budget();
+    if (budget.ticker() == stack.ticker) {
+      budget.depositAt(startNanos); // the call's clock reading serves
+    } else {
+      budget.deposit();
+    }
   }
 
   /** The call's last running attempt failed: retries it, or lets it decide the call. */

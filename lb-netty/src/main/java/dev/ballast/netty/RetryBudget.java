@@ -3,6 +3,7 @@ package dev.ballast.netty;
 import dev.ballast.core.Ticker;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Bounds retries to a share of recent requests, so that retries cannot multiply the load on a
@@ -14,7 +15,9 @@ import java.util.Objects;
  * ttl} retries is always there, so that a client with little traffic may still retry. The
  * defaults are Finagle's: ttl 10 s, 10 retries per second minimum, 20% of requests.
  *
- * <p>Thread-safe; deposits and withdrawals take a short lock.
+ * <p>Thread-safe: a deposit adds to a striped counter without a lock (only the first deposit
+ * of a time slice takes a short one, to close the slice before); withdrawals take the short
+ * lock.
  */
 public final class RetryBudget {
 
@@ -30,7 +33,10 @@ public final class RetryBudget {
   private final long reserve;
   private final long sliceNanos;
   private final long[] slices = new long[SLICES];
-  private long currentSlice; // index of the slice counting now, in absolute slice numbers
+  // deposits made in the current slice and not yet added to it
+  private final LongAdder fresh = new LongAdder();
+  // index of the slice counting now, in absolute slice numbers; written under the lock
+  private volatile long currentSlice;
   private long sum;
 
   private RetryBudget(Duration ttl, int minRetriesPerSec, double percentCanRetry, Ticker ticker) {
@@ -83,8 +89,26 @@ public final class RetryBudget {
   }
 
   /** Counts one request. */
-  public synchronized void deposit() {
-    add(deposit);
+  public void deposit() {
+    depositAt(ticker.nanoTime());
+  }
+
+  /** Counts one request made at {@code nowNanos} on this budget's {@link #ticker()}. */
+  void depositAt(long nowNanos) {
+    if (deposit == 0) {
+      return;
+    }
+    if (Math.floorDiv(nowNanos, sliceNanos) != currentSlice) {
+      synchronized (this) {
+        roll();
+      }
+    }
+    fresh.add(deposit);
+  }
+
+  /** The budget's clock. */
+  Ticker ticker() {
+    return ticker;
   }
 
   /** Takes the tokens of one retry if there are enough; returns whether the retry may go. */
@@ -109,10 +133,14 @@ public final class RetryBudget {
     sum += amount;
   }
 
-  // Forgets the slices older than the ttl.
+  // Guarded by this: adds the fresh deposits to their slice, then forgets the slices older than
+  // the ttl. A deposit racing with the move to the next slice may count in either.
   private void roll() {
+    long f = fresh.sumThenReset();
+    slices[(int) Math.floorMod(currentSlice, (long) SLICES)] += f;
+    sum += f;
     long now = Math.floorDiv(ticker.nanoTime(), sliceNanos);
-    if (now == currentSlice) {
+    if (now - currentSlice <= 0) {
       return;
     }
     long steps = Math.min(SLICES, now - currentSlice);

@@ -150,9 +150,9 @@ final class Stack<Req, Rep> {
         call.end(new ClientClosedException("client " + name + " is closed", null, 0, false));
         return call.future;
       }
-      retries.callStarted();
+      retries.callStarted(call.start);
       if (hedges != null) {
-        hedges.callStarted();
+        hedges.callStarted(call.start);
       }
       if (callFilters == null) {
         call.sent = request;
@@ -221,7 +221,10 @@ final class Stack<Req, Rep> {
       }
       return;
     }
-    Attempt<Req, Rep> a = new Attempt<>(call, node, call.nextAttempt(hedge), hedge);
+    int number = call.nextAttempt(hedge);
+    // the first attempt of a call without filters starts as the call does: one clock reading
+    long start = number == 1 && callFilters == null ? call.start : ticker.nanoTime();
+    Attempt<Req, Rep> a = new Attempt<>(call, node, number, hedge, start);
     call.link(a);
     if (call.isDecided()) {
       a.abandon(null);
@@ -296,7 +299,9 @@ final class Stack<Req, Rep> {
   /** The caller's future is about to complete. */
   void delivered(Call<Req, Rep> call, boolean success) {
     deadlines.remove(call);
-    metrics.call(success, ticker.nanoTime() - call.start);
+    if (metrics != ClientMetrics.NOOP) {
+      metrics.call(success, ticker.nanoTime() - call.start);
+    }
   }
 
   // --- endpoints, stats and lifecycle ---

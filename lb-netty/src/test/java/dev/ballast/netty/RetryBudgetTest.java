@@ -53,6 +53,41 @@ class RetryBudgetTest {
   }
 
   @Test
+  void depositsExpireWithTheirOwnSlice() {
+    RetryBudget b = RetryBudget.create(Duration.ofSeconds(10), 0, 0.5, () -> now);
+    for (int i = 0; i < 100; i++) {
+      b.deposit();
+    }
+    now += Duration.ofSeconds(5).toNanos();
+    for (int i = 0; i < 40; i++) {
+      b.deposit(); // a later slice: the first one's deposits must not move into it
+    }
+    assertThat(b.balance()).isEqualTo(70);
+    now += Duration.ofSeconds(5).toNanos();
+    assertThat(b.balance()).isEqualTo(20);
+    now += Duration.ofSeconds(5).toNanos();
+    assertThat(b.balance()).isZero();
+  }
+
+  @Test
+  void depositsFromManyThreadsAllCount() throws InterruptedException {
+    RetryBudget b = RetryBudget.create(Duration.ofSeconds(10), 0, 0.5, () -> now);
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < threads.length; t++) {
+      threads[t] = new Thread(() -> {
+        for (int i = 0; i < 10_000; i++) {
+          b.deposit();
+        }
+      });
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(b.balance()).isEqualTo(20_000);
+  }
+
+  @Test
   void withdrawalsExpireToo() {
     RetryBudget b = RetryBudget.create(Duration.ofSeconds(1), 10, 0.2, () -> now);
     assertThat(b.balance()).isEqualTo(10);

@@ -1,17 +1,19 @@
 package dev.ballast.bench.netty;
 
+import dev.ballast.bench.netty.StackCostRatio.Window;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * Compares two builds of the client stack in one JVM: each benchmarks jar is loaded in a class
  * loader of its own (so each has its own lb-netty and Netty), and one-second windows of their
  * {@link StackCostBenchmark#stack()} take turns (in alternating order), so that load from other
- * processes hits both alike; prints each round and the median of B / A. For a before/after of a
- * change on a noisy machine, where separate runs swing more than the change.
+ * processes hits both alike; prints each round and the medians of B / A, of calls per second and
+ * of the process's CPU time per call (steadier under load: it counts only this process's work,
+ * servers included). For a before/after of a change on a noisy machine, where separate runs
+ * swing more than the change.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.netty.StackCostAB \
@@ -41,35 +43,27 @@ public final class StackCostAB {
       stack[i] = c.getMethod("stack");
     }
     for (int w = 0; w < 3; w++) {
-      rate(benchmark[0], stack[0]);
-      rate(benchmark[1], stack[1]);
+      Window.of(() -> stack[0].invoke(benchmark[0]));
+      Window.of(() -> stack[1].invoke(benchmark[1]));
     }
     double[] ratios = new double[rounds];
+    double[] cpuRatios = new double[rounds];
     for (int r = 0; r < rounds; r++) {
       boolean aFirst = r % 2 == 0;
-      double first = rate(benchmark[aFirst ? 0 : 1], stack[aFirst ? 0 : 1]);
-      double second = rate(benchmark[aFirst ? 1 : 0], stack[aFirst ? 1 : 0]);
-      double a = aFirst ? first : second;
-      double b = aFirst ? second : first;
-      ratios[r] = b / a;
-      System.out.printf("round %2d: A %,9.0f  B %,9.0f calls/s  B/A %.3f%n", r + 1, a, b,
-          ratios[r]);
+      int f = aFirst ? 0 : 1;
+      Window first = Window.of(() -> stack[f].invoke(benchmark[f]));
+      Window second = Window.of(() -> stack[1 - f].invoke(benchmark[1 - f]));
+      Window a = aFirst ? first : second;
+      Window b = aFirst ? second : first;
+      ratios[r] = b.callsPerSecond() / a.callsPerSecond();
+      cpuRatios[r] = b.cpuNanosPerCall() / a.cpuNanosPerCall();
+      System.out.printf("round %2d: A %,9.0f  B %,9.0f calls/s  B/A %.3f;  CPU per call A %,6.0f"
+          + "  B %,6.0f ns  B/A %.3f%n", r + 1, a.callsPerSecond(), b.callsPerSecond(), ratios[r],
+          a.cpuNanosPerCall(), b.cpuNanosPerCall(), cpuRatios[r]);
     }
-    Arrays.sort(ratios);
-    System.out.printf("median B/A over %d rounds: %.3f%n", rounds,
-        (ratios[(rounds - 1) / 2] + ratios[rounds / 2]) / 2);
+    System.out.printf("median B/A over %d rounds: %.3f calls/s, %.3f CPU per call%n", rounds,
+        StackCostRatio.median(ratios), StackCostRatio.median(cpuRatios));
     System.exit(0); // the two copies' event loops are never shut down
   }
 
-  // Calls per second of one stack over a one-second window.
-  private static double rate(Object benchmark, Method stack) throws Exception {
-    long start = System.nanoTime();
-    long end = start + 1_000_000_000L;
-    long calls = 0;
-    while (System.nanoTime() < end) {
-      stack.invoke(benchmark);
-      calls += StackCostBenchmark.IN_FLIGHT;
-    }
-    return calls * 1e9 / (System.nanoTime() - start);
-  }
 }

@@ -11,15 +11,21 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.collection.LongObjectHashMap;
+import io.netty.util.internal.PlatformDependent;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Queue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The framed protocol on the client side: many requests per connection, matched by id. */
 public final class FramedProtocol implements Protocol<byte[], byte[]> {
+
+  // the write queue's slots come in chunks of this many, reused once the queue is drained
+  private static final int WRITES_CHUNK = 128;
+  private static final int MAX_WRITES = 1 << 30;
 
   private final int maxFrameSize;
   private final int maxInFlight;
@@ -59,10 +65,17 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     return ResponseClassifier.framed();
   }
 
+  /**
+   * Requests from any thread join a multi-producer queue; one event-loop task writes them as a
+   * batch and registers them in the id map, which only the event loop touches (so a primitive
+   * map, with no boxed ids and no entry objects).
+   */
   final class FramedDispatcher extends Dispatcher<byte[], byte[]> {
-    private final ConcurrentHashMap<Long, Exchange<byte[]>> pending = new ConcurrentHashMap<>();
+    // event loop only
+    private final LongObjectHashMap<Exchange<byte[]>> pending = new LongObjectHashMap<>();
     private final AtomicLong lastId = new AtomicLong();
-    private final ConcurrentLinkedQueue<Write> writes = new ConcurrentLinkedQueue<>();
+    // many producers, the event loop consumes; an array queue that reuses its slots
+    private final Queue<Write> writes = PlatformDependent.newMpscQueue(WRITES_CHUNK, MAX_WRITES);
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private volatile Channel channel;
     private volatile Throwable failure;
@@ -75,28 +88,26 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     @Override
     public long send(byte[] request, Exchange<byte[]> exchange) {
       long id = lastId.incrementAndGet();
-      pending.put(id, exchange);
       Channel ch = channel;
       Throwable f = failure;
       if (f != null || !ch.isActive()) {
-        if (pending.remove(id) != null) {
-          exchange.onFailure(f != null ? f : new ClosedChannelException());
-        }
+        exchange.onFailure(f != null ? f : new ClosedChannelException());
         return id;
       }
       Frame frame = new Frame(Frame.REQUEST, id, request);
       if (frame.frameLength() > maxFrameSize) {
         // Refused before the channel sees it, so that one oversized request cannot break the
         // connection that other requests share.
-        if (pending.remove(id) != null) {
-          exchange.onFailure(new FrameTooLargeException(frame.frameLength(), maxFrameSize));
-        }
+        exchange.onFailure(new FrameTooLargeException(frame.frameLength(), maxFrameSize));
         return id;
       }
-      // Requests from any thread join a queue that one event-loop task writes and flushes as
-      // a batch: one task, one wake-up and one flush (syscall) for many requests, where
-      // writeAndFlush from outside the loop costs a task and a flush each.
-      writes.add(new Write(frame, exchange));
+      // One task, one wake-up and one flush (syscall) for many requests, where writeAndFlush
+      // from outside the loop costs a task and a flush each.
+      if (!writes.offer(new Write(frame, exchange))) {
+        exchange.onFailure(new IllegalStateException(
+            "write queue full: " + MAX_WRITES + " requests (expected: fewer)"));
+        return id;
+      }
       if (!flushScheduled.get() && flushScheduled.compareAndSet(false, true)) {
         ch.eventLoop().execute(this::drain);
       }
@@ -106,13 +117,18 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     private void drain() {
       flushScheduled.set(false);
       Channel ch = channel;
-      if (!ch.isActive()) {
-        // Never written: channelInactive fails them (or already did) as unwritten.
-        writes.clear();
+      Throwable f = failure;
+      if (f != null || !ch.isActive()) {
+        // Never written, never registered: they fail here, as unwritten.
+        Throwable cause = f != null ? f : new ClosedChannelException();
+        for (Write w; (w = writes.poll()) != null; ) {
+          w.exchange.onFailure(cause);
+        }
         return;
       }
       boolean wrote = false;
       for (Write w; (w = writes.poll()) != null; ) {
+        pending.put(w.frame.id(), w.exchange);
         // Marked written when handed to the channel: if the write then fails, the request
         // counts as possibly delivered (never retried unless idempotent), the safe side.
         w.exchange.onWritten();
@@ -138,7 +154,13 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
 
     @Override
     public void cancel(long token) {
-      pending.remove(token);
+      // A task even on the loop: it runs after the drain that registers the request, which was
+      // scheduled before it (tasks run in order).
+      try {
+        channel.eventLoop().execute(() -> pending.remove(token));
+      } catch (RejectedExecutionException e) {
+        // the loop is shut down: the map goes with the connection
+      }
     }
 
     @Override
@@ -197,11 +219,14 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     }
 
     private void failAll(Throwable cause) {
-      for (Long id : pending.keySet()) {
-        Exchange<byte[]> ex = pending.remove(id);
-        if (ex != null) {
-          ex.onFailure(cause);
-        }
+      if (pending.isEmpty()) {
+        return;
+      }
+      @SuppressWarnings("unchecked")
+      Exchange<byte[]>[] all = pending.values().toArray(new Exchange[0]);
+      pending.clear();
+      for (Exchange<byte[]> ex : all) {
+        ex.onFailure(cause);
       }
     }
   }
