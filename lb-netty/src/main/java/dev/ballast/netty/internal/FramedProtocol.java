@@ -154,10 +154,14 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
 
     @Override
     public void cancel(long token) {
-      // A task even on the loop: it runs after the drain that registers the request, which was
-      // scheduled before it (tasks run in order).
+      // A task even on the loop, and it drains first: the request is in the queue (its send
+      // happened before this cancel), but the drain that would register it may not be scheduled
+      // yet (another sender set the flag and has not yet handed the drain to the loop).
       try {
-        channel.eventLoop().execute(() -> pending.remove(token));
+        channel.eventLoop().execute(() -> {
+          drain();
+          pending.remove(token);
+        });
       } catch (RejectedExecutionException e) {
         // the loop is shut down: the map goes with the connection
       }
@@ -225,8 +229,20 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
       @SuppressWarnings("unchecked")
       Exchange<byte[]>[] all = pending.values().toArray(new Exchange[0]);
       pending.clear();
+      RuntimeException thrown = null;
       for (Exchange<byte[]> ex : all) {
-        ex.onFailure(cause);
+        try {
+          ex.onFailure(cause); // every request hears it, even if one callback throws
+        } catch (RuntimeException e) {
+          if (thrown == null) {
+            thrown = e;
+          } else {
+            thrown.addSuppressed(e);
+          }
+        }
+      }
+      if (thrown != null) {
+        throw thrown;
       }
     }
   }
