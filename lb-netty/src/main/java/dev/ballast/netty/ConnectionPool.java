@@ -49,17 +49,17 @@ public final class ConnectionPool<Req, Rep> {
   private ScheduledFuture<?> reaper;
 
   ConnectionPool(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
-      EventLoopGroup group, Ticker ticker, RandomGenerator random) {
+      LoopSpread loops, Ticker ticker, RandomGenerator random) {
     this.endpoint = endpoint;
     this.address = endpoint.address();
     this.config = config;
     this.cap = protocol.maxInFlightPerConnection();
     this.connectionCap = cap;
-    this.group = group;
+    this.group = loops.group();
     this.ticker = ticker;
-    this.connector = new Connector<>(endpoint, config, protocol, group, ticker, random);
+    this.connector = new Connector<>(endpoint, config, protocol, loops, ticker, random);
     long period = Math.max(100, Math.min(1000, config.idleTimeout().toMillis() / 4));
-    this.reaper = group.next().scheduleWithFixedDelay(
+    this.reaper = this.group.next().scheduleWithFixedDelay(
         this::maintain, period, period, TimeUnit.MILLISECONDS);
     if (config.minConnections() > 0) {
       group.next().execute(this::maintain);

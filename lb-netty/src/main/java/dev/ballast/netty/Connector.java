@@ -10,7 +10,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ConnectTimeoutException;
-import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.NetUtil;
@@ -52,14 +51,16 @@ final class Connector<Req, Rep> {
   private final Endpoint endpoint;
   private final PoolConfig config;
   private final Bootstrap bootstrap;
+  private final LoopSpread loops;
   private final Ticker ticker;
   private final RandomGenerator random;
   private final InetSocketAddress literal; // null for a host name
   private final long readyTimeoutNanos;
 
   Connector(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
-      EventLoopGroup group, Ticker ticker, RandomGenerator random) {
+      LoopSpread loops, Ticker ticker, RandomGenerator random) {
     this.endpoint = endpoint;
+    this.loops = loops;
     this.config = config;
     this.ticker = ticker;
     this.random = random;
@@ -68,7 +69,7 @@ final class Connector<Req, Rep> {
     this.readyTimeoutNanos = config.connectTimeout().toNanos();
     int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis());
     SslContext tls = protocol.tls();
-    this.bootstrap = Transport.configure(new Bootstrap(), group, timeoutMillis)
+    this.bootstrap = Transport.configure(new Bootstrap(), loops.group(), timeoutMillis)
         .handler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
@@ -115,7 +116,7 @@ final class Connector<Req, Rep> {
 
   private void connect(InetSocketAddress address,
       BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
-    ChannelFuture f = bootstrap.connect(address);
+    ChannelFuture f = bootstrap.clone(loops.next()).connect(address);
     f.addListener(x -> {
       if (f.isSuccess()) {
         whenReady(f.channel(), done);

@@ -36,6 +36,7 @@ final class Endpoints<Req, Rep> {
   private final Protocol<Req, Rep> protocol;
   private final PoolConfig poolConfig;
   private final EventLoopGroup group;
+  private final LoopSpread loops;
   private final Ticker ticker;
   private final RandomGenerator random;
   private final ClientMetrics metrics;
@@ -54,6 +55,7 @@ final class Endpoints<Req, Rep> {
     this.protocol = protocol;
     this.poolConfig = poolConfig;
     this.group = group;
+    this.loops = new LoopSpread(group);
     this.ticker = ticker;
     this.random = random;
     this.metrics = metrics;
@@ -155,7 +157,7 @@ final class Endpoints<Req, Rep> {
 
   private EndpointClient<Req, Rep> newEndpoint(Endpoint e) {
     ConnectionPool<Req, Rep> pool =
-        new ConnectionPool<>(e, poolConfig, protocol, group, ticker, random);
+        new ConnectionPool<>(e, poolConfig, protocol, loops, ticker, random);
     EndpointClient<Req, Rep> ep = new EndpointClient<>(e, pool, detector.add(e.address()));
     byAddress.put(ep.address, ep);
     return ep;

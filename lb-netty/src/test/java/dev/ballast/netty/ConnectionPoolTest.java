@@ -47,7 +47,7 @@ class ConnectionPoolTest {
       int inFlightCap) {
     pool = new ConnectionPool<>(endpoint, config,
         new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, inFlightCap, null),
-        Transport.sharedGroup(), () -> now, new SplittableRandom(1));
+        new LoopSpread(Transport.sharedGroup()), () -> now, new SplittableRandom(1));
     return pool;
   }
 

@@ -1,6 +1,7 @@
 package dev.ballast.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.netty.framed.FrameDecoder;
@@ -10,10 +11,21 @@ import dev.ballast.netty.internal.FramedProtocol;
 import dev.ballast.netty.internal.Transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.DefaultEventLoopGroup;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +79,67 @@ class TransportTest {
     }
   }
 
+  /**
+   * A client's connections take its group's loops in turn, whoever else turns the group. On the
+   * group's own turn, the pools' reapers alone (one timer per pool) put all four connections on
+   * one of the two loops; so would a stranger turning the group between connects.
+   */
+  @Test
+  void aClientsConnectionsSpreadOverItsLoopsWhateverElseUsesTheGroup() throws Exception {
+    for (int strangers = 0; strangers <= 1; strangers++) {
+      assertThat(connectionsPerLoop(strangers)).as("with %d other turn(s) of the group between "
+          + "connects", strangers).containsExactly(2, 2);
+    }
+  }
+
+  private static java.util.Collection<Integer> connectionsPerLoop(int strangers) throws Exception {
+    EventLoopGroup group = Transport.newGroup(2, "spread-test");
+    List<FramedServer> servers = new ArrayList<>();
+    List<ConnectionPool<byte[], byte[]>> pools = new ArrayList<>();
+    try {
+      LoopSpread loops = new LoopSpread(group);
+      Map<EventLoop, Integer> perLoop = new HashMap<>();
+      for (int i = 0; i < 4; i++) {
+        FramedServer server = FramedServer.start(FramedServer.echo());
+        servers.add(server);
+        ConnectionPool<byte[], byte[]> pool = pool(server.endpoint(), loops);
+        pools.add(pool);
+        PooledConnection<byte[], byte[]> c = acquire(pool);
+        perLoop.merge(c.channel.eventLoop(), 1, Integer::sum);
+        pool.release(c, true);
+        for (int k = 0; k < strangers; k++) {
+          group.next(); // somebody else's channel or timer
+        }
+      }
+      return perLoop.values();
+    } finally {
+      for (ConnectionPool<byte[], byte[]> p : pools) {
+        p.close().get(10, TimeUnit.SECONDS);
+      }
+      servers.forEach(FramedServer::close);
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+  }
+
+  @Test
+  void aGroupOfOtherExecutorsIsRefusedNamingIt() {
+    EventExecutorGroup executors = new DefaultEventExecutorGroup(1);
+    EventLoopGroup pretending = new DefaultEventLoopGroup(1) {
+      @Override
+      public Iterator<EventExecutor> iterator() {
+        return executors.iterator();
+      }
+    };
+    try {
+      assertThatThrownBy(() -> new LoopSpread(pretending))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("expected: a group of event loops, found");
+    } finally {
+      executors.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+      pretending.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+  }
+
   // Read on the channel's event loop, after the read that completed the last call is handled;
   // null where the socket does not offer the option.
   private static Boolean quickAck(Channel ch) throws Exception {
@@ -79,8 +152,12 @@ class TransportTest {
   }
 
   private static ConnectionPool<byte[], byte[]> pool(Endpoint endpoint) {
+    return pool(endpoint, new LoopSpread(Transport.sharedGroup()));
+  }
+
+  private static ConnectionPool<byte[], byte[]> pool(Endpoint endpoint, LoopSpread loops) {
     return new ConnectionPool<>(endpoint, PoolConfig.builder().build(),
-        new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, 16, null), Transport.sharedGroup(),
+        new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, 16, null), loops,
         System::nanoTime, new SplittableRandom(1));
   }
 
