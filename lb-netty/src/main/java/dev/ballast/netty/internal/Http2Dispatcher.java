@@ -308,7 +308,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
       if (s == null) {
         return processed;
       }
-      int max = protocol.maxContentLength();
+      int max = protocol.maxContentLength;
       if (s.status == 0) {
         resetAndFail(s, Http2Error.PROTOCOL_ERROR,
             new CorruptedFrameException("bad HTTP/2 response: DATA before HEADERS"));

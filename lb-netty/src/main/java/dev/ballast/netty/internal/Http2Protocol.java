@@ -1,7 +1,6 @@
 package dev.ballast.netty.internal;
 
 import dev.ballast.core.Endpoint;
-import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.http.Headers;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
@@ -21,11 +20,9 @@ import java.util.Map;
  * server's MAX_CONCURRENT_STREAMS (and the pool's per-connection cap); see {@link
  * Http2Dispatcher} for GOAWAY and refused streams.
  */
-public final class Http2Protocol implements Protocol<HttpRequest, HttpResponse> {
+public final class Http2Protocol extends HttpProtocols {
 
-  private final int maxContentLength;
   private final int maxInFlight;
-  private final SslContext tls;
 
   /**
    * Creates the protocol: bodies over {@code maxContentLength} fail their request, at most
@@ -33,14 +30,13 @@ public final class Http2Protocol implements Protocol<HttpRequest, HttpResponse> 
    * {@code tls} (which must offer {@code h2} by ALPN) is not null.
    */
   public Http2Protocol(int maxContentLength, int maxInFlight, SslContext tls) {
-    this.maxContentLength = maxContentLength;
+    super(maxContentLength, tls);
     this.maxInFlight = maxInFlight;
-    this.tls = tls;
   }
 
   @Override
   public Dispatcher<HttpRequest, HttpResponse> init(ChannelPipeline pipeline, Endpoint endpoint) {
-    Http2Dispatcher d = new Http2Dispatcher(this, HttpProtocol.authority(endpoint, tls != null));
+    Http2Dispatcher d = new Http2Dispatcher(this, authority(endpoint, tls != null));
     Http2ConnectionHandler h = new Http2ConnectionHandlerBuilder()
         .connection(new DefaultHttp2Connection(false))
         .frameListener(d.listener())
@@ -53,27 +49,8 @@ public final class Http2Protocol implements Protocol<HttpRequest, HttpResponse> 
   }
 
   @Override
-  public SslContext tls() {
-    return tls;
-  }
-
-  @Override
   public int maxInFlightPerConnection() {
     return maxInFlight;
-  }
-
-  @Override
-  public boolean isIdempotent(HttpRequest request) {
-    return request.isIdempotent();
-  }
-
-  @Override
-  public ResponseClassifier<HttpRequest, HttpResponse> classifier() {
-    return HttpClassifier.INSTANCE;
-  }
-
-  int maxContentLength() {
-    return maxContentLength;
   }
 
   /** The request's header block: pseudo-headers first, {@code Host} as {@code :authority}. */
@@ -90,7 +67,7 @@ public final class Http2Protocol implements Protocol<HttpRequest, HttpResponse> 
         h.add(fields.name(i), fields.value(i));
       }
     }
-    if ((request.body().length > 0 || HttpProtocol.expectsBody(request.method()))
+    if ((request.body().length > 0 || expectsBody(request.method()))
         && !fields.contains("content-length")) {
       h.setInt("content-length", request.body().length);
     }

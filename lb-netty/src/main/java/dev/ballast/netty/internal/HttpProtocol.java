@@ -1,7 +1,6 @@
 package dev.ballast.netty.internal;
 
 import dev.ballast.core.Endpoint;
-import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.http.Headers;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
@@ -36,18 +35,14 @@ import java.util.Map;
  * are skipped; a 101 (never asked for) fails the request and closes the connection; the answer
  * to a HEAD has no body whatever its length says; a body over the limit fails the request.
  */
-public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
-
-  private final int maxContentLength;
-  private final SslContext tls;
+public final class HttpProtocol extends HttpProtocols {
 
   /**
    * Creates the protocol: responses with a bigger body fail with a protocol error; over TLS
    * when {@code tls} is not null.
    */
   public HttpProtocol(int maxContentLength, SslContext tls) {
-    this.maxContentLength = maxContentLength;
-    this.tls = tls;
+    super(maxContentLength, tls);
   }
 
   @Override
@@ -59,38 +54,8 @@ public final class HttpProtocol implements Protocol<HttpRequest, HttpResponse> {
   }
 
   @Override
-  public SslContext tls() {
-    return tls;
-  }
-
-  @Override
   public int maxInFlightPerConnection() {
     return 1;
-  }
-
-  @Override
-  public boolean isIdempotent(HttpRequest request) {
-    return request.isIdempotent();
-  }
-
-  @Override
-  public ResponseClassifier<HttpRequest, HttpResponse> classifier() {
-    return HttpClassifier.INSTANCE;
-  }
-
-  /**
-   * The default {@code Host} (or {@code :authority}): the endpoint's host as written, not its
-   * resolved address, with the port unless it is the scheme's default (RFC 9110, section 7.2).
-   */
-  static String authority(Endpoint endpoint, boolean tls) {
-    return endpoint.port() == (tls ? 443 : 80)
-        ? endpoint.address().substring(0, endpoint.address().lastIndexOf(':'))
-        : endpoint.address();
-  }
-
-  /** Whether a request of this method carries a length even when its body is empty. */
-  static boolean expectsBody(String method) {
-    return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
   }
 
   /** The response decoder: it knows the method of the request in flight, for HEAD's answer. */
