@@ -25,7 +25,9 @@ import java.util.function.Supplier;
  * stream tracer's life, over N READY subchannels) or {@code core:ALGORITHM@N} ({@link
  * PickBenchmark}'s pick and completion, or Armeria's selection, over N weighted endpoints;
  * {@code core:ALGORITHM+ramp@N} with a tenth of them in a slow-start ramp at its 10% floor,
- * {@code core:ALGORITHM+rampF@N} at a floor of F percent). A pair is {@code A/B}.
+ * {@code core:ALGORITHM+rampF@N} at a floor of F percent), or {@code clock:nanoTime@K}, K
+ * readings of {@link System#nanoTime()} and nothing else: what the clock alone costs a policy
+ * that times its calls. A pair is {@code A/B}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.pick.PickRatio [rounds] [pair...]
@@ -46,6 +48,8 @@ public final class PickRatio {
 
   private static Object sink;
 
+  private static long clockSink;
+
   private PickRatio() {}
 
   private static List<String> defaultPairs() {
@@ -56,10 +60,12 @@ public final class PickRatio {
       pairs.add("grpc:vnswrr_weighted@" + n + "/grpc:weighted_round_robin@" + n);
       pairs.add("grpc:least_loaded@" + n + "/grpc:least_request_experimental@" + n);
       pairs.add("grpc:p2c_peak_ewma@" + n + "/grpc:round_robin@" + n);
+      pairs.add("clock:nanoTime@2/grpc:round_robin@" + n);
       pairs.add("grpc:label_subset_header@" + n + "/grpc:round_robin@" + n);
       pairs.add("core:vnswrr@" + n + "/core:armeria_weighted_round_robin@" + n);
       pairs.add("core:vnswrr+ramp@" + n + "/core:armeria_ramping_up@" + n);
     }
+    pairs.add("grpc:p2c_peak_ewma@100/grpc:least_loaded@100");
     pairs.add("core:vnswrr@10000/core:vnswrr@10");
     for (String a : new String[] {"round_robin", "weighted_random", "swrr", "vnswrr",
         "least_loaded", "p2c_peak_ewma"}) {
@@ -130,7 +136,7 @@ public final class PickRatio {
     int at = spec.lastIndexOf('@');
     if (colon < 0 || at < colon) {
       throw new IllegalArgumentException(
-          "side: " + spec + " (expected: grpc:POLICY@N or core:ALGORITHM@N)");
+          "side: " + spec + " (expected: grpc:POLICY@N, core:ALGORITHM@N or clock:nanoTime@K)");
     }
     String suite = spec.substring(0, colon);
     String name = spec.substring(colon + 1, at);
@@ -155,8 +161,22 @@ public final class PickRatio {
         b.setUp();
         return b::pickComplete;
       }
+      case "clock": {
+        if (!name.equals("nanoTime") || n < 1) {
+          throw new IllegalArgumentException("side: " + spec + " (expected: clock:nanoTime@K)");
+        }
+        return () -> {
+          long sum = 0;
+          for (int i = 0; i < n; i++) {
+            sum += System.nanoTime();
+          }
+          clockSink = sum;
+          return spec;
+        };
+      }
       default:
-        throw new IllegalArgumentException("side: " + spec + " (expected: grpc: or core:)");
+        throw new IllegalArgumentException(
+            "side: " + spec + " (expected: grpc:, core: or clock:)");
     }
   }
 

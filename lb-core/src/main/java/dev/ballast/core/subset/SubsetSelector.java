@@ -88,9 +88,26 @@ public final class SubsetSelector<T> {
    *     open endpoint and panic picks are off
    */
   public Node<T> pick(RequestLabels labels) {
+    return balancerFor(labels).pick();
+  }
+
+  /**
+   * Picks as {@link #pick(RequestLabels)} does but counts no pending request (see {@link
+   * Balancer#pickUncounted()}): for callers that count the request with {@link Node#start()}
+   * only once it is really sent, as gRPC's pickers do. Saves the count and the cancel a caller
+   * would otherwise make on every pick.
+   *
+   * @throws NoAvailableEndpointException as {@link #pick(RequestLabels)}
+   */
+  public Node<T> pickUncounted(RequestLabels labels) {
+    return balancerFor(labels).pickUncounted();
+  }
+
+  /** The child balancer of the labels' subset, or of the fallback; throws if there is none. */
+  private Balancer<T> balancerFor(RequestLabels labels) {
     SubsetState<T> s = state;
     Subset<T> subset = find(s, labels);
-    return subset != null ? subset.child(s).pick() : fallback(s, labels);
+    return subset != null ? subset.child(s) : fallback(s, labels);
   }
 
   /**
@@ -114,11 +131,11 @@ public final class SubsetSelector<T> {
     return null;
   }
 
-  private Node<T> fallback(SubsetState<T> s, RequestLabels labels) {
+  private Balancer<T> fallback(SubsetState<T> s, RequestLabels labels) {
     misses.increment();
     if (s.fallback() != null) {
       fallbacks.increment();
-      return s.fallback().child(s).pick();
+      return s.fallback().child(s);
     }
     String why = switch (fallbackPolicy) {
       case DEFAULT_SUBSET -> "fallback DEFAULT_SUBSET " + defaultLabels

@@ -62,6 +62,34 @@ class SubsetSelectorTest {
   }
 
   @Test
+  void pickUncountedPicksLikePickButCountsNothing() {
+    SubsetSelector<String> s = builder().fallbackPolicy(FallbackPolicy.ANY_ENDPOINT)
+        .algorithm(Algorithm.LEAST_LOADED).build();
+    s.update(THREE, Endpoint::address);
+    List<String> inZone = new ArrayList<>();
+    List<String> fallback = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      inZone.add(s.pickUncounted(RequestLabels.of("zone", "a")).value());
+      fallback.add(s.pickUncounted(RequestLabels.of("zone", "c")).value());
+    }
+
+    assertThat(inZone).containsOnly("10.0.0.1:80", "10.0.0.2:80");
+    assertThat(fallback).contains("10.0.0.1:80", "10.0.0.2:80", "10.0.0.3:80");
+    assertThat(s.members(RequestLabels.of("zone", "a"))).extracting(Node::pending)
+        .containsOnly(0);
+    assertThat(s.fallbackMembers()).extracting(Node::pending).containsOnly(0);
+    assertThat(s.stats().fallbacks()).isEqualTo(20);
+    // the caller counts the request when it sends it; least_loaded then avoids that node
+    Node<String> sent = s.pickUncounted(RequestLabels.of("zone", "a"));
+    sent.start();
+    for (int i = 0; i < 10; i++) {
+      assertThat(s.pickUncounted(RequestLabels.of("zone", "a"))).isNotSameAs(sent);
+    }
+    assertThatThrownBy(() -> builder().build().pickUncounted(RequestLabels.of("zone", "a")))
+        .isInstanceOf(NoAvailableEndpointException.class);
+  }
+
+  @Test
   void noFallbackThrowsNamingTheLabels() {
     SubsetSelector<String> s = builder().build();
     s.update(THREE, Endpoint::address);

@@ -40,7 +40,7 @@ final class LabelSubsetPicker extends SubchannelPicker {
     for (int i = 0; i < BalancerPicker.TRIES; i++) {
       Node<Backend> node;
       try {
-        node = selector.pick(labels);
+        node = selector.pickUncounted(labels); // counted when its stream starts (see Backend)
       } catch (NoAvailableEndpointException e) {
         return nothingToPick(labels, e);
       } catch (RuntimeException e) {
@@ -49,7 +49,6 @@ final class LabelSubsetPicker extends SubchannelPicker {
         return PickResult.withError(Status.UNAVAILABLE.withDescription(selector.name()
             + ": cannot pick for request labels " + labels + ": " + e).withCause(e));
       }
-      node.cancel(); // counted when its stream starts (see Backend)
       Backend b = node.value();
       if (b.isReady()) {
         b.countPick();
