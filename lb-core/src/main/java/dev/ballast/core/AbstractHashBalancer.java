@@ -21,12 +21,17 @@ abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements Ha
 
   @Override
   public final Node<T> pick(long hash) {
-    Snapshot<T> s = current();
-    Node<T> node = s instanceof HashSnapshot
-        ? ((HashSnapshot<T>) s).pick(hash, Availability.CLOSED)
-        : s.pick(); // the empty set: throws
+    Node<T> node = pickUncounted(hash);
     node.acquire();
     return node;
+  }
+
+  @Override
+  public final Node<T> pickUncounted(long hash) {
+    Snapshot<T> s = current();
+    return s instanceof HashSnapshot
+        ? ((HashSnapshot<T>) s).pick(hash, Availability.CLOSED)
+        : s.pick(); // the empty set: throws
   }
 
   @Override

@@ -27,6 +27,20 @@ public interface HashBalancer<T> extends Balancer<T> {
   Node<T> pick(long hash);
 
   /**
+   * Picks the node for a 64-bit hash as {@link #pick(long)} does but counts no pending request
+   * (see {@link Balancer#pickUncounted()}): for callers that count the request with {@link
+   * Node#start()} only once it is sent. Default: {@link #pick(long)}, then {@link
+   * Node#cancel()}; lb-core's hash balancers count nothing.
+   *
+   * @throws NoAvailableEndpointException as {@link #pick(long)}
+   */
+  default Node<T> pickUncounted(long hash) {
+    Node<T> node = pick(hash);
+    node.cancel();
+    return node;
+  }
+
+  /**
    * Returns the key's hash, computed with the algorithm's own function over its UTF-8 bytes:
    * xxHash64 for ring hash and Maglev, {@link HashConfig#keyHash()} for ketama. Allocates nothing
    * for ASCII keys.

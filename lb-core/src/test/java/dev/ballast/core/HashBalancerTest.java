@@ -53,6 +53,23 @@ class HashBalancerTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"ring_hash", "ketama", "maglev"})
+  void anUncountedPickTakesTheSameNodeAndCountsNothing(String algorithm) {
+    HashBalancer<Integer> b = balancer(algorithm, Fixtures.endpoints(1, 2, 3, 1, 2));
+    for (int k = 0; k < 500; k++) {
+      long h = b.hash("user-" + k);
+      Node<Integer> uncounted = b.pickUncounted(h);
+      assertThat(b.nodes()).extracting(Node::pending).containsOnly(0);
+      Node<Integer> counted = b.pick(h);
+      assertThat(uncounted).isSameAs(counted);
+      assertThat(counted.pending()).isEqualTo(1);
+      counted.cancel();
+    }
+    assertThatThrownBy(() -> balancer(algorithm, List.of()).pickUncounted(1L))
+        .isInstanceOf(NoAvailableEndpointException.class);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ring_hash", "ketama", "maglev"})
   void aBusyNodeKeepsItsKeysButKeylessPicksPassItOver(String algorithm) {
     HashBalancer<Integer> b = balancer(algorithm, Fixtures.endpoints(1, 1, 1, 1));
     int[] before = new int[2000];

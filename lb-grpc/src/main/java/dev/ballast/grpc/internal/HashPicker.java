@@ -37,11 +37,11 @@ final class HashPicker extends SubchannelPicker {
     String key = key(args);
     Node<Backend> node;
     try {
-      node = key != null ? balancer.pick(balancer.hash(key)) : balancer.pick();
+      // counted when its stream starts (see Backend)
+      node = key != null ? balancer.pickUncounted(balancer.hash(key)) : balancer.pickUncounted();
     } catch (NoAvailableEndpointException e) {
       return BalancerPicker.WAIT;
     }
-    node.cancel(); // counted when its stream starts (see Backend)
     Backend b = node.value();
     if (!b.isReady()) {
       // the node was open but its subchannel left READY a moment ago; its new picker is on its
