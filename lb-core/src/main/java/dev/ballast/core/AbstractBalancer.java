@@ -4,7 +4,6 @@ import dev.ballast.core.internal.BalancerAccess;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -133,47 +132,20 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     if (slowStart == null) {
       return snapshotOfEndpoints(nodes, weights, endpoints);
     }
-    long now = slowStart.now();
-    int[] levels = null;
-    long next = SlowStart.NEVER;
-    for (int i = 0; i < nodes.length; i++) {
-      int level = slowStart.level(nodes[i].joined, now);
-      if (level < SlowStart.FULL) {
-        if (levels == null) {
-          levels = new int[nodes.length];
-          Arrays.fill(levels, SlowStart.FULL);
-        }
-        levels[i] = level;
-        next = Math.min(next, slowStart.nextStep(nodes[i].joined, level));
-      }
-    }
+    SlowStart.Ramp ramp = slowStart.ramp(nodes);
     // A floor finer than the algorithm can hold (a ring or a weight sum too large) is rounded
     // up to a coarser one, down to a tenth; past that, the ramp is skipped.
-    for (int unit = 1; levels != null && unit <= SlowStart.FULL / 10; unit *= 10) {
-      int[] coarse = reduced(levels, unit);
+    for (int unit = 1; ramp != null && unit <= SlowStart.FULL / 10; unit *= 10) {
+      int[] coarse = SlowStart.reduced(ramp.levels(), unit);
       int[] ramped = ramped(weights, coarse);
       if (ramped != null) {
         Snapshot<T> s = snapshot(nodes, ramped, coarse);
-        s.nextStep = next;
+        s.nextStep = ramp.nextStep();
         s.rampBase = weights;
         return s;
       }
     }
     return snapshotOfEndpoints(nodes, weights, endpoints);
-  }
-
-  /** Returns the levels rounded up to multiples of {@code unit}, divided by their gcd. */
-  private static int[] reduced(int[] levels, int unit) {
-    int[] out = new int[levels.length];
-    int g = 0;
-    for (int i = 0; i < levels.length; i++) {
-      out[i] = (levels[i] + unit - 1) / unit * unit;
-      g = Vnswrr.gcd(g, out[i]);
-    }
-    for (int i = 0; i < out.length; i++) {
-      out[i] /= g;
-    }
-    return out;
   }
 
   private static <T> Endpoint[] endpoints(Node<T>[] nodes) {

@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import java.util.Arrays;
+
 /**
  * Envoy's slow start ({@code slow_start_config} of its round robin and least request balancers):
  * an endpoint that joins later starts at a fraction of its weight, {@code max(floor, (t /
@@ -60,6 +62,45 @@ final class SlowStart {
     // The epsilon keeps a reading taken exactly at a step from rounding below it.
     int tenths = (int) (Math.pow(t, 1 / aggression) * 10 + 1e-9);
     return Math.max(floor, Math.min(FULL, tenths * TENTH));
+  }
+
+  /**
+   * Returns the nodes' levels now ({@link #FULL} for those that do not ramp) and when the first
+   * of them steps next, or null when none ramps.
+   */
+  Ramp ramp(Node<?>[] nodes) {
+    long now = now();
+    int[] levels = null;
+    long next = NEVER;
+    for (int i = 0; i < nodes.length; i++) {
+      int level = level(nodes[i].joined, now);
+      if (level < FULL) {
+        if (levels == null) {
+          levels = new int[nodes.length];
+          Arrays.fill(levels, FULL);
+        }
+        levels[i] = level;
+        next = Math.min(next, nextStep(nodes[i].joined, level));
+      }
+    }
+    return levels == null ? null : new Ramp(levels, next);
+  }
+
+  /** The nodes' levels during a ramp, and the time of its next step on the ticker. */
+  record Ramp(int[] levels, long nextStep) {}
+
+  /** Returns the levels rounded up to multiples of {@code unit}, divided by their gcd. */
+  static int[] reduced(int[] levels, int unit) {
+    int[] out = new int[levels.length];
+    int g = 0;
+    for (int i = 0; i < levels.length; i++) {
+      out[i] = (levels[i] + unit - 1) / unit * unit;
+      g = Vnswrr.gcd(g, out[i]);
+    }
+    for (int i = 0; i < out.length; i++) {
+      out[i] /= g;
+    }
+    return out;
   }
 
   /** Returns when a node at {@code level} (below {@link #FULL}) moves to its next tenth. */
