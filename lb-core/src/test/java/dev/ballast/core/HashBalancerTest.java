@@ -70,6 +70,33 @@ class HashBalancerTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"ring_hash", "ketama", "maglev"})
+  void withBoundedLoadsAnUncountedPickThenStartIsAPick(String algorithm) {
+    AbstractHashBalancer<Integer> b = (AbstractHashBalancer<Integer>) Algorithm
+        .fromName(algorithm).<Integer>create(Fixtures.seeded(1),
+            HashConfig.builder().loadBound(1.25).build());
+    List<Endpoint> es = Fixtures.endpoints(1, 1, 1, 1, 1);
+    b.update(es, es::indexOf);
+    List<Node<Integer>> started = new ArrayList<>();
+    for (int k = 0; k < 200; k++) {
+      // a hot key: bounded loads must spill it over the nodes as requests start
+      long h = b.hash(k % 4 == 0 ? "user-" + k : "hot");
+      long inFlight = b.inFlight().sum();
+      Node<Integer> uncounted = b.pickUncounted(h);
+      assertThat(b.inFlight().sum()).isEqualTo(inFlight);
+      Node<Integer> counted = b.pick(h);
+      assertThat(uncounted).isSameAs(counted);
+      counted.cancel();
+      uncounted.start();
+      started.add(uncounted);
+      assertThat(b.inFlight().sum()).isEqualTo(inFlight + 1);
+    }
+    assertThat(b.nodes()).extracting(Node::pending).allMatch(p -> p <= Math.ceil(1.25 * 200 / 5));
+    started.forEach(n -> n.complete(1_000, true));
+    assertThat(b.inFlight().sum()).isZero();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ring_hash", "ketama", "maglev"})
   void aBusyNodeKeepsItsKeysButKeylessPicksPassItOver(String algorithm) {
     HashBalancer<Integer> b = balancer(algorithm, Fixtures.endpoints(1, 1, 1, 1));
     int[] before = new int[2000];

@@ -92,10 +92,11 @@ public final class SubsetSelector<T> {
   }
 
   /**
-   * Picks as {@link #pick(RequestLabels)} does but counts no pending request (see {@link
-   * Balancer#pickUncounted()}): for callers that count the request with {@link Node#start()}
-   * only once it is really sent, as gRPC's pickers do. Saves the count and the cancel a caller
-   * would otherwise make on every pick.
+   * Picks as {@link #pick(RequestLabels)} does but counts no pending request: asks the chosen
+   * subset's child balancer for {@link Balancer#pickUncounted()}, for callers that count the
+   * request with {@link Node#start()} only once it is really sent. lb-core's balancers then
+   * count nothing; a child from a custom factory that keeps the interface's default counts and
+   * cancels.
    *
    * @throws NoAvailableEndpointException as {@link #pick(RequestLabels)}
    */

@@ -78,6 +78,7 @@ class SubsetSelectorTest {
     assertThat(s.members(RequestLabels.of("zone", "a"))).extracting(Node::pending)
         .containsOnly(0);
     assertThat(s.fallbackMembers()).extracting(Node::pending).containsOnly(0);
+    assertThat(s.stats().misses()).isEqualTo(20);
     assertThat(s.stats().fallbacks()).isEqualTo(20);
     // the caller counts the request when it sends it; least_loaded then avoids that node
     Node<String> sent = s.pickUncounted(RequestLabels.of("zone", "a"));
@@ -85,6 +86,8 @@ class SubsetSelectorTest {
     for (int i = 0; i < 10; i++) {
       assertThat(s.pickUncounted(RequestLabels.of("zone", "a"))).isNotSameAs(sent);
     }
+    sent.complete(1_000, true);
+    assertThat(sent.pending()).isZero();
     assertThatThrownBy(() -> builder().build().pickUncounted(RequestLabels.of("zone", "a")))
         .isInstanceOf(NoAvailableEndpointException.class);
   }

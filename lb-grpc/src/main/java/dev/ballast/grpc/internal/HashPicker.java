@@ -14,8 +14,8 @@ import java.util.Iterator;
  * The picker of a policy that picks by key. A call's key is the call option if set, else the
  * request header's value (gRFC A76: repeated values joined with commas), hashed with the
  * algorithm's own function; a call with neither gets a random hash, as gRPC's {@code ring_hash}
- * does without its header. The pick is released at once; with bounded loads, the call counts on
- * the node from its stream's start to its end (the stream tracer, see {@link Backend}).
+ * does without its header. The pick counts nothing; with bounded loads, the call counts on the
+ * node from its stream's start to its end (the stream tracer, see {@link Backend}).
  */
 final class HashPicker extends SubchannelPicker {
 
