@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -101,12 +102,20 @@ public final class Nginx implements AutoCloseable {
 
   /** Returns how many requests nginx has answered (lines of its access log, written at once). */
   public long requests() throws IOException {
+    return accessLog().size();
+  }
+
+  /**
+   * Returns the lines of nginx's access log (the "combined" format: the request line in quotes,
+   * then the status), one per request answered.
+   */
+  public List<String> accessLog() throws IOException {
     Path log = dir.resolve("access.log");
     if (!Files.exists(log)) {
-      return 0;
+      return List.of();
     }
     try (Stream<String> lines = Files.lines(log)) {
-      return lines.count();
+      return lines.toList();
     }
   }
 
