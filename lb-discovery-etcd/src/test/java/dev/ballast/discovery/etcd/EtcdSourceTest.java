@@ -4,17 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.core.source.Registration;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.Txn;
+import io.etcd.jetcd.common.exception.CompactedException;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.PutOption;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,6 +97,58 @@ class EtcdSourceTest {
       assertThat(texts(last(seen))).containsExactly("127.0.0.1:9001;weight=7");
       assertThat(feed.name()).isEqualTo("etcd:/s3/orders/");
     }
+  }
+
+  @Test
+  void aWatchFromACompactedRevisionReReadsAndMissesNothing() throws Exception {
+    client.getKVClient().put(b("/s4/orders/a"), b("127.0.0.1:9001")).get();
+    BlockingQueue<Object> heard = new LinkedBlockingQueue<>();
+    AtomicBoolean compacted = new AtomicBoolean();
+    try (Client other = Client.builder().endpoints(server.clientUrl()).build();
+        EtcdSource source = EtcdSource.of(client, "/s4/orders")) {
+      // Connected here, not first inside the callback: jetcd would then bind the new client to
+      // the callback's own event loop, which the blocking calls below hold.
+      other.getKVClient().get(b("/s4/orders/a")).get();
+      source.start(new EndpointSource.Listener() {
+        @Override
+        public void onEntries(Map<String, String> entries) {
+          heard.add(Map.copyOf(entries));
+          if (compacted.compareAndSet(false, true)) {
+            // Between the read and the watch from the revision after it: two changes, then the
+            // history before the second compacted away, so the watch cannot start there.
+            try {
+              other.getKVClient().put(b("/s4/orders/b"), b("127.0.0.1:9002")).get();
+              long revision = other.getKVClient().put(b("/s4/orders/c"), b("127.0.0.1:9003"))
+                  .get().getHeader().getRevision();
+              other.getKVClient().compact(revision).get();
+            } catch (Exception e) {
+              heard.add(new AssertionError("could not change and compact", e));
+            }
+          }
+        }
+
+        @Override
+        public void onChanges(Map<String, String> upserts, Collection<String> removedKeys) {
+          heard.add(upserts);
+        }
+
+        @Override
+        public void onFailure(Throwable cause) {
+          heard.add(cause);
+        }
+      });
+      assertThat(next(heard)).isEqualTo(Map.of("a", "127.0.0.1:9001"));
+      assertThat(next(heard)).isInstanceOf(CompactedException.class);
+      // the changes made meanwhile arrive in the full read that follows
+      assertThat(next(heard)).isEqualTo(
+          Map.of("a", "127.0.0.1:9001", "b", "127.0.0.1:9002", "c", "127.0.0.1:9003"));
+    }
+  }
+
+  private static Object next(BlockingQueue<Object> heard) throws InterruptedException {
+    Object o = heard.poll(10, TimeUnit.SECONDS);
+    assertThat(o).as("the source's next report within 10 s").isNotNull();
+    return o;
   }
 
   static List<Endpoint> last(List<List<Endpoint>> seen) {
