@@ -8,6 +8,7 @@ import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.stub.ClientCalls;
+import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Arrays;
@@ -23,6 +24,9 @@ final class Clients implements AutoCloseable {
   final BallastClient<byte[], byte[]> framed;
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   final ManagedChannel grpc;
+  // the gRPC channel's meters, from Micrometer's global registry
+  final SimpleMeterRegistry grpcMeters = new SimpleMeterRegistry();
+  private final String grpcTarget;
   final Backends backends;
   long failures;
   final java.util.List<String> failureCauses = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -31,13 +35,21 @@ final class Clients implements AutoCloseable {
     this.backends = backends;
     this.framed = BallastClient.framed().name("orders").source(registry.target("framed"))
         .balancer(Algorithm.VNSWRR).timeout(Duration.ofSeconds(2)).meterRegistry(meters).build();
-    this.grpc = ManagedChannelBuilder.forTarget(registry.target("grpc"))
+    Metrics.addRegistry(grpcMeters);
+    this.grpcTarget = registry.target("grpc");
+    this.grpc = ManagedChannelBuilder.forTarget(grpcTarget)
         .defaultLoadBalancingPolicy("vnswrr").usePlaintext().build();
   }
 
   /** Returns the framed client's gauge or counter {@code ballast.source.<name>}. */
   double sourceMeter(String name) {
     return meters.get("ballast.source." + name).meter().measure().iterator().next().getValue();
+  }
+
+  /** Returns the gRPC channel's gauge or counter {@code ballast.source.<name>}. */
+  double grpcSourceMeter(String name) {
+    return grpcMeters.get("ballast.source." + name).tag("target", grpcTarget).meter().measure()
+        .iterator().next().getValue();
   }
 
   /** Waits (up to 10 s) until the framed client holds the given number of endpoints. */
@@ -123,5 +135,6 @@ final class Clients implements AutoCloseable {
   public void close() throws InterruptedException {
     framed.close();
     grpc.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    Metrics.removeRegistry(grpcMeters);
   }
 }

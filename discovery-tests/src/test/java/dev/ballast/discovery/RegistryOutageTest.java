@@ -35,7 +35,8 @@ class RegistryOutageTest {
       }
       registry.putRaw("framed", "garbage", "127.0.0.1:notaport");
       registry.putRaw("grpc", "garbage", "127.0.0.1:notaport");
-      try (Clients clients = new Clients(registry, backends)) {
+      Clients clients = new Clients(registry, backends);
+      try (clients) {
         clients.awaitFramedEndpoints(3);
         clients.awaitShares(1, 1, 1);
         EndpointFeed feed = clients.framed.feed();
@@ -43,11 +44,16 @@ class RegistryOutageTest {
         assertThat(clients.sourceMeter("rejected")).isEqualTo(1.0);
         assertThat(clients.sourceMeter("endpoints")).isEqualTo(3.0);
         assertThat(clients.sourceMeter("up")).isEqualTo(1.0);
+        // the gRPC channel's source, in the global registry
+        assertThat(clients.grpcSourceMeter("rejected")).isEqualTo(1.0);
+        assertThat(clients.grpcSourceMeter("endpoints")).isEqualTo(3.0);
+        assertThat(clients.grpcSourceMeter("up")).isEqualTo(1.0);
 
         registry.stop();
-        clients.callUntil(() -> !feed.isUp());
+        clients.callUntil(() -> !feed.isUp() && clients.grpcSourceMeter("up") == 0);
         clients.callFor(Duration.ofMillis(500));
         double staleness = clients.sourceMeter("staleness");
+        double grpcStaleness = clients.grpcSourceMeter("staleness");
         assertThat(clients.sourceMeter("up")).isZero();
         // meanwhile: a weight change, written by the registration once the server is back
         for (Registration r : regs.get(0)) {
@@ -55,13 +61,16 @@ class RegistryOutageTest {
         }
         clients.callFor(Duration.ofSeconds(1));
         assertThat(clients.sourceMeter("staleness")).isGreaterThan(staleness + 0.9);
+        assertThat(clients.grpcSourceMeter("staleness")).isGreaterThan(grpcStaleness + 0.9);
+        assertThat(clients.grpcSourceMeter("endpoints")).isEqualTo(3.0);
         assertThat(clients.framed.endpoints()).hasSize(3);
         assertThat(clients.failures).as("calls failed during the outage: "
             + clients.failureCauses).isZero();
 
         registry.restart();
-        clients.callUntil(feed::isUp);
+        clients.callUntil(() -> feed.isUp() && clients.grpcSourceMeter("up") == 1);
         assertThat(clients.sourceMeter("staleness")).isZero();
+        assertThat(clients.grpcSourceMeter("staleness")).isZero();
         clients.awaitShares(3, 1, 1);
         Backends.Backend fourth = backends.add();
         registrar.register("framed", Endpoint.parse(fourth.framedAddress()));
@@ -69,6 +78,8 @@ class RegistryOutageTest {
         clients.awaitShares(3, 1, 1, 1);
         assertThat(clients.failures).as("failed calls: " + clients.failureCauses).isZero();
       }
+      assertThat(clients.grpcMeters.find("ballast.source.up").meters())
+          .as("the gRPC channel's source meters once it shut down").isEmpty();
     }
   }
 }

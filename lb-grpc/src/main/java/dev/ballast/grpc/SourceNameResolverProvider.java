@@ -30,7 +30,10 @@ import java.util.Objects;
  * skipped, bursts coalesced (100 ms), and a registry outage keeps the channel's last
  * addresses. When the policy asks for a re-resolution (connections failing), the source is
  * asked for an early re-read (DNS re-resolves at once). The service authority is the target's
- * last path segment ({@code orders}). Priority 5.
+ * last path segment ({@code orders}). With Micrometer on the class path, the source's meters
+ * ({@code ballast.source.endpoints}, {@code .updates}, {@code .rejected}, {@code .up}, {@code
+ * .staleness}, tagged {@code target} and {@code source}) are in Micrometer's global registry
+ * until the channel shuts down. Priority 5.
  */
 public class SourceNameResolverProvider extends NameResolverProvider {
 
@@ -56,7 +59,8 @@ public class SourceNameResolverProvider extends NameResolverProvider {
     if (p == null) {
       return null;
     }
-    return BallastNameResolver.following(authority(targetUri), p.create(targetUri), args);
+    return BallastNameResolver.following(targetUri.toString(), authority(targetUri),
+        p.create(targetUri), args);
   }
 
   private static String authority(URI target) {

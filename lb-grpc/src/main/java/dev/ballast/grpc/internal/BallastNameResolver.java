@@ -21,6 +21,7 @@ import java.util.concurrent.Executor;
  */
 public final class BallastNameResolver extends NameResolver {
 
+  private final String target;
   private final String authority;
   private final List<Endpoint> fixed;
   private final String name;
@@ -33,11 +34,13 @@ public final class BallastNameResolver extends NameResolver {
   private Listener2 listener;
   private EndpointRegistry.Subscription subscription;
   private EndpointFeed feed;
+  private Runnable removeMeters;
   private List<Endpoint> latest;
   private boolean shutdown;
 
-  private BallastNameResolver(String authority, List<Endpoint> fixed, String name,
-      EndpointRegistry registry, EndpointSource source, Args args) {
+  private BallastNameResolver(String target, String authority, List<Endpoint> fixed,
+      String name, EndpointRegistry registry, EndpointSource source, Args args) {
+    this.target = target;
     this.authority = authority;
     this.fixed = fixed;
     this.name = name;
@@ -50,22 +53,24 @@ public final class BallastNameResolver extends NameResolver {
 
   /** A resolver for a fixed list; the authority is the first endpoint's address. */
   public static BallastNameResolver fixed(List<Endpoint> endpoints, Args args) {
-    return new BallastNameResolver(endpoints.get(0).address(), List.copyOf(endpoints), null, null,
-        null, args);
+    return new BallastNameResolver(null, endpoints.get(0).address(), List.copyOf(endpoints),
+        null, null, null, args);
   }
 
   /** A resolver following a name in the registry; the authority is the name. */
   public static BallastNameResolver following(String name, EndpointRegistry registry, Args args) {
-    return new BallastNameResolver(name, null, name, registry, null, args);
+    return new BallastNameResolver(null, name, null, name, registry, null, args);
   }
 
   /**
-   * A resolver following a source (a registry, DNS) through a feed with its defaults; {@link
-   * #refresh()} asks the source for an early re-read, as gRPC does when connections fail.
+   * A resolver for {@code target} following a source (a registry, DNS) through a feed with its
+   * defaults; {@link #refresh()} asks the source for an early re-read, as gRPC does when
+   * connections fail. With Micrometer on the class path the feed's {@code ballast.source.*}
+   * meters, tagged with the target, are in the global registry until {@link #shutdown()}.
    */
-  public static BallastNameResolver following(String authority, EndpointSource source,
-      Args args) {
-    return new BallastNameResolver(authority, null, null, null, source, args);
+  public static BallastNameResolver following(String target, String authority,
+      EndpointSource source, Args args) {
+    return new BallastNameResolver(target, authority, null, null, null, source, args);
   }
 
   @Override
@@ -89,6 +94,9 @@ public final class BallastNameResolver extends NameResolver {
             syncContext.execute(() -> resolve(endpoints));
           }
         });
+        if (PolicyMetrics.MicrometerPresence.PRESENT) {
+          removeMeters = SourceMeters.register(feed, target);
+        }
         return;
       }
       subscription = registry.subscribe(name,
@@ -124,6 +132,9 @@ public final class BallastNameResolver extends NameResolver {
     }
     if (feed != null) {
       feed.close();
+    }
+    if (removeMeters != null) {
+      removeMeters.run();
     }
   }
 
