@@ -35,7 +35,6 @@ final class Endpoints<Req, Rep> {
   private final Object updateLock = new Object();
   private final Protocol<Req, Rep> protocol;
   private final PoolConfig poolConfig;
-  private final EventLoopGroup group;
   private final LoopSpread loops;
   private final Ticker ticker;
   private final RandomGenerator random;
@@ -54,7 +53,6 @@ final class Endpoints<Req, Rep> {
     this.router = router;
     this.protocol = protocol;
     this.poolConfig = poolConfig;
-    this.group = group;
     this.loops = new LoopSpread(group);
     this.ticker = ticker;
     this.random = random;
@@ -68,7 +66,8 @@ final class Endpoints<Req, Rep> {
             if (ep != null) {
               ep.setAvailability(Availability.CLOSED);
               ep.metrics.ejected();
-              group.next().schedule(detector::reinstateExpired, nanos, TimeUnit.NANOSECONDS);
+              loops.group().next().schedule(detector::reinstateExpired, nanos,
+                  TimeUnit.NANOSECONDS);
             }
           }
 
@@ -151,7 +150,7 @@ final class Endpoints<Req, Rep> {
       n.setAvailability(Availability.CLOSED);
       ep.pool.drain().whenComplete((v, e) -> ep.metrics.close());
       // A request stuck past every deadline and late-answer wait cannot hold the pool open.
-      group.next().schedule(ep.pool::close, drainNanos, TimeUnit.NANOSECONDS);
+      loops.group().next().schedule(ep.pool::close, drainNanos, TimeUnit.NANOSECONDS);
     }
   }
 
