@@ -12,6 +12,9 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -19,15 +22,23 @@ import java.util.stream.Stream;
  * scripts/install-test-deps.sh) with a generated configuration in a temporary directory
  * (prefix, pid, error log, an access log that {@link #requests()} counts, daemon off), answering
  * every request with a fixed status, headers and body; {@link #close()} stops it and deletes the
- * directory.
+ * directory. A second listener of its own serves nginx's {@code stub_status}, so that {@link
+ * #requests()} can wait for the log to hold every request nginx has received (nginx writes a
+ * request's log line just after sending its answer).
  */
 public final class Nginx implements AutoCloseable {
 
   /** Where the tests expect nginx. */
   public static final Path BINARY = Path.of("/usr/sbin/nginx");
 
+  // stub_status's counts line: accepted and handled connections, requests
+  private static final Pattern STUB_COUNTS =
+      Pattern.compile("\\n\\s*\\d+\\s+\\d+\\s+(\\d+)\\s*\\n");
+
   private final Path dir;
   private final int port;
+  private final int statusPort;
+  private long statusQueries; // guarded by this: nginx counts them among its requests
   private final Process process;
 
   private Nginx(Builder b) throws IOException {
@@ -37,6 +48,7 @@ public final class Nginx implements AutoCloseable {
     }
     dir = Files.createTempDirectory("ballast-nginx");
     port = freePort();
+    statusPort = freePort();
     String conf = String.join("\n",
         "daemon off;",
         "worker_processes 1;",
@@ -62,6 +74,11 @@ public final class Nginx implements AutoCloseable {
         b.upstream != null ? "      proxy_pass http://" + b.upstream + ";"
             : "      return " + b.status + " \"" + b.body + "\";",
         "    }",
+        "  }",
+        "  server {",
+        "    listen 127.0.0.1:" + statusPort + ";",
+        "    access_log off;",
+        "    location / { stub_status; }",
         "  }",
         "}", "");
     Path confFile = dir.resolve("nginx.conf");
@@ -100,9 +117,37 @@ public final class Nginx implements AutoCloseable {
     return b.start();
   }
 
-  /** Returns how many requests nginx has answered (lines of its access log, written at once). */
-  public long requests() throws IOException {
-    return accessLog().size();
+  /**
+   * Returns how many requests nginx has answered (lines of its access log), once the log holds
+   * every request nginx has received, or after 5 s if some request is still unanswered then.
+   */
+  public synchronized long requests() throws IOException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (true) {
+      long logged = accessLog().size();
+      if (logged >= received() || System.nanoTime() - end > 0) {
+        return logged;
+      }
+      LockSupport.parkNanos(1_000_000);
+    }
+  }
+
+  // the requests nginx has received on the main listener: stub_status's total less its own
+  private long received() throws IOException {
+    statusQueries++;
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", statusPort), 5_000);
+      s.setSoTimeout(5_000);
+      s.getOutputStream().write(
+          "GET / HTTP/1.0\r\nHost: status\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      // "... server accepts handled requests\n 5 5 12\n..."
+      Matcher m = STUB_COUNTS.matcher(answer);
+      if (!m.find()) {
+        throw new IOException("nginx stub_status: unexpected answer " + answer);
+      }
+      return Long.parseLong(m.group(1)) - statusQueries;
+    }
   }
 
   /**
