@@ -44,6 +44,10 @@ final class Endpoints<Req, Rep> {
   private final ConcurrentHashMap<String, EndpointClient<Req, Rep>> byAddress =
       new ConcurrentHashMap<>();
   private volatile EndpointFeed feed;
+  // Completed once the client holds an endpoint, or when a source's startup wait ends, or at
+  // close: until then a call that finds no endpoint waits for the first ones (awaitFirst).
+  private final CompletableFuture<Void> firstEndpoints = new CompletableFuture<>();
+  private volatile boolean awaitsSource;
 
   Endpoints(String client, Router<EndpointClient<Req, Rep>> router, OutlierDetection outliers,
       Protocol<Req, Rep> protocol, PoolConfig poolConfig, EventLoopGroup group, Ticker ticker,
@@ -129,6 +133,9 @@ final class Endpoints<Req, Rep> {
       }
       changed(how.apply(router));
     }
+    if (!firstEndpoints.isDone() && !router.nodes().isEmpty()) {
+      firstEndpoints.complete(null); // outside the lock: the waiting calls start now
+    }
   }
 
   // Guarded by updateLock.
@@ -162,8 +169,17 @@ final class Endpoints<Req, Rep> {
     return ep;
   }
 
-  /** Starts taking the endpoints from a source through an {@link EndpointFeed} (its defaults). */
-  EndpointFeed feed(EndpointSource source) {
+  /**
+   * Starts taking the endpoints from a source through an {@link EndpointFeed} (its defaults).
+   * Until its first endpoints arrive, for at most {@code startupWaitNanos}, a call that finds
+   * none waits for them (within its deadline) instead of failing at once.
+   */
+  EndpointFeed feed(EndpointSource source, long startupWaitNanos) {
+    if (!firstEndpoints.isDone()) {
+      awaitsSource = true;
+      loops.group().next().schedule(() -> firstEndpoints.complete(null), startupWaitNanos,
+          TimeUnit.NANOSECONDS);
+    }
     EndpointFeed f = EndpointFeed.builder(source).start(sink);
     feed = f;
     metrics.source(f);
@@ -206,6 +222,19 @@ final class Endpoints<Req, Rep> {
     if (f != null) {
       f.close();
     }
+    firstEndpoints.complete(null);
+  }
+
+  /**
+   * If the client still awaits its source's first endpoints, runs {@code start} once they arrive
+   * (or the startup wait ends) and returns true; else returns false.
+   */
+  boolean awaitFirst(Runnable start) {
+    if (!awaitsSource || firstEndpoints.isDone()) {
+      return false;
+    }
+    firstEndpoints.thenRun(start);
+    return true;
   }
 
   /** Closes every current pool; the future completes when their channels have closed. */

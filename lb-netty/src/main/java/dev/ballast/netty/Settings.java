@@ -93,7 +93,10 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
    * BallastClient#updateEndpoints} does (a subset client gets deltas), malformed entries are
    * skipped, and an outage of the source keeps the last endpoints. Connection failures ask the
    * source for an early re-read. The client starts the source when built and closes it when
-   * closed. Default: none.
+   * closed. Until the source's first endpoints arrive, a call waits for them (within its
+   * deadline) rather than failing; if none have arrived within the client's {@linkplain #timeout
+   * timeout} of the build, calls that find no endpoint fail at once again ({@code
+   * NoAvailableEndpointException}). Default: none.
    */
   public B source(EndpointSource source) {
     this.source = Objects.requireNonNull(source, "source");

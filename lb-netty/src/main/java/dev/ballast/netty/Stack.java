@@ -100,7 +100,7 @@ final class Stack<Req, Rep> {
       hedges.start(group);
     }
     if (b.source != null) {
-      endpoints.feed(b.source);
+      endpoints.feed(b.source, timeoutNanos);
     }
   }
 
@@ -204,6 +204,9 @@ final class Stack<Req, Rep> {
     try {
       node = picker.pick(call, hedge);
     } catch (RuntimeException e) { // lb-core's NoAvailableEndpointException, mostly
+      if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startAttempt(call, false))) {
+        return; // before the source's first endpoints: the call waits for them
+      }
       if (!hedge && call.live() == 0) {
         // a retry found nothing to pick: the last attempt's outcome stands
         Attempt<Req, Rep> last = call.last;

@@ -103,7 +103,7 @@ class DiscoveryPropertiesTest {
     assertThat(EndpointRegistry.global().get("grpc-orders")).isEmpty();
   }
 
-  // the first push arrives a few milliseconds after start-up: until then, calls fail at once
+  // the first push arrives a few milliseconds after start-up (a call made before waits for it)
   private static String callWhenUp(BallastClient<byte[], byte[]> client) throws Exception {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (client.endpoints().isEmpty() && System.nanoTime() < end) {
