@@ -177,8 +177,9 @@ final class Endpoints<Req, Rep> {
   EndpointFeed feed(EndpointSource source, long startupWaitNanos) {
     if (!firstEndpoints.isDone()) {
       awaitsSource = true;
-      loops.group().next().schedule(() -> firstEndpoints.complete(null), startupWaitNanos,
-          TimeUnit.NANOSECONDS);
+      io.netty.util.concurrent.ScheduledFuture<?> end = loops.group().next().schedule(
+          () -> firstEndpoints.complete(null), startupWaitNanos, TimeUnit.NANOSECONDS);
+      firstEndpoints.whenComplete((v, e) -> end.cancel(false));
     }
     EndpointFeed f = EndpointFeed.builder(source).start(sink);
     feed = f;
