@@ -8,6 +8,11 @@ import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.source.Registrar;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
 import dev.ballast.netty.DeadlineExceededException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * For each registry, a framed client started while the registry is down: a call made then
  * waits for the source's first endpoints and is answered once the registry is back, a call
  * whose deadline passes first fails with {@link DeadlineExceededException}; and past the
- * client's timeout with the registry still down, calls fail at once again.
+ * client's timeout with the registry still down, calls fail at once again. A gRPC channel on
+ * the registry's target, as on a DNS name that does not resolve, fails its calls UNAVAILABLE
+ * (unless wait-for-ready) once the source reports its failure, and serves once it is back.
  */
 class StartupWaitTest {
 
@@ -51,6 +58,38 @@ class StartupWaitTest {
         assertThat(backend.framedCalls.get()).isEqualTo(1);
       }
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dev.ballast.discovery.RegistryScenarioTest#registries")
+  void aGrpcCallOnATargetWhoseRegistryIsDownFailsUnavailable(String kind) throws Exception {
+    try (TestRegistry registry = RegistryScenarioTest.open(kind);
+        Backends backends = new Backends();
+        Registrar registrar = registry.registrar(Duration.ofSeconds(30))) {
+      Backends.Backend backend = backends.add();
+      registrar.register("grpc", Endpoint.parse(backend.grpcAddress()));
+      registry.stop();
+      ManagedChannel channel = ManagedChannelBuilder.forTarget(registry.target("grpc"))
+          .defaultLoadBalancingPolicy("round_robin").usePlaintext().build();
+      try {
+        assertThatThrownBy(() -> call(channel, io.grpc.CallOptions.DEFAULT))
+            .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+              assertThat(e.getStatus().getDescription()).contains("has given no endpoints yet");
+            });
+        registry.restart();
+        // wait-for-ready: the call waits for the registry's endpoints, then is served
+        assertThat(call(channel, io.grpc.CallOptions.DEFAULT.withWaitForReady())).isEqualTo(PAYLOAD);
+        assertThat(backend.grpcCalls.get()).isEqualTo(1);
+      } finally {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private static byte[] call(ManagedChannel channel, io.grpc.CallOptions options) {
+    return ClientCalls.blockingUnaryCall(channel, Backends.CALL,
+        options.withDeadlineAfter(30, TimeUnit.SECONDS), PAYLOAD);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -28,7 +28,9 @@ import java.util.Objects;
  *
  * <p>Updates are applied through an lb-core {@code EndpointFeed}: malformed entries are
  * skipped, bursts coalesced (100 ms), and a registry outage keeps the channel's last
- * addresses. When the policy asks for a re-resolution (connections failing), the source is
+ * addresses. A source that fails before giving any endpoint (the registry is down at start-up)
+ * is the channel's resolution error, as a DNS failure is for gRPC's own resolver: calls that
+ * are not wait-for-ready fail {@code UNAVAILABLE} rather than wait for their deadline. When the policy asks for a re-resolution (connections failing), the source is
  * asked for an early re-read (DNS re-resolves at once). The service authority is the target's
  * last path segment ({@code orders}). With Micrometer on the class path, the source's meters
  * ({@code ballast.source.endpoints}, {@code .updates}, {@code .rejected}, {@code .up}, {@code

@@ -190,6 +190,7 @@ public final class EndpointFeed implements AutoCloseable {
           LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name()
               + " is down; keeping its last " + endpointCount + " endpoints: " + cause);
         }
+        scheduler.schedule(() -> failed(cause), 0, TimeUnit.NANOSECONDS);
       }
     });
   }
@@ -211,6 +212,22 @@ public final class EndpointFeed implements AutoCloseable {
     scheduled = true;
     long wait = everApplied ? lastApplyNanos + windowNanos - ticker.nanoTime() : 0;
     scheduler.schedule(this::applyPending, Math.max(0, wait), TimeUnit.NANOSECONDS);
+  }
+
+  private void failed(Throwable cause) {
+    synchronized (table) { // one sink call at a time, as applyPending
+      synchronized (lock) {
+        if (closed) {
+          return;
+        }
+      }
+      try {
+        sink.sourceFailed(cause);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name()
+            + ": the sink failed on the source's failure: " + e);
+      }
+    }
   }
 
   private void applyPending() {

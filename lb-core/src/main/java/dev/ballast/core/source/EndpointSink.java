@@ -40,6 +40,13 @@ public interface EndpointSink {
   }
 
   /**
+   * The source reported a failure (unreachable, session or watch lost): the sink keeps what it
+   * has and the source retries on its own. Called on the feed's scheduler, as the other methods,
+   * once per failure reported. Default: nothing.
+   */
+  default void sourceFailed(Throwable cause) {}
+
+  /**
    * Returns a sink feeding a balancer whole sets; new nodes get a value from {@code values},
    * and each removed node is handed to {@code removed} (to close its value).
    */

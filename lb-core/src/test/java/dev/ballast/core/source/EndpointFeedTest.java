@@ -115,6 +115,21 @@ class EndpointFeedTest {
   }
 
   @Test
+  void theSourcesFailuresReachTheSinkOnTheSchedulerUntilTheFeedCloses() {
+    EndpointFeed feed = start(sink);
+    source.listener.onFailure(new IllegalStateException("unreachable"));
+    assertThat(sink.failures).isEmpty(); // not on the source's thread
+    scheduler.runAll();
+    assertThat(sink.failures).containsExactly("unreachable");
+    assertThat(sink.calls).isEmpty();
+
+    source.listener.onFailure(new IllegalStateException("still unreachable"));
+    feed.close();
+    scheduler.runAll();
+    assertThat(sink.failures).containsExactly("unreachable");
+  }
+
+  @Test
   void anOutageKeepsTheEndpointsAndStalenessGrowsUntilTheSourceIsBack() {
     EndpointFeed feed = start(sink);
     assertThat(feed.isUp()).isFalse();
@@ -232,6 +247,7 @@ class EndpointFeedTest {
   /** Records what it is given, as text; can refuse one change. */
   static final class RecordingSink implements EndpointSink {
     final List<String> calls = new ArrayList<>();
+    final List<String> failures = new ArrayList<>();
     boolean refuseNext;
 
     @Override
@@ -249,6 +265,11 @@ class EndpointFeedTest {
     public void apply(Collection<Endpoint> upserts, Collection<String> removed) {
       refuse();
       calls.add("apply +" + sorted(upserts) + " -" + removed);
+    }
+
+    @Override
+    public void sourceFailed(Throwable cause) {
+      failures.add(cause.getMessage());
     }
 
     private void refuse() {

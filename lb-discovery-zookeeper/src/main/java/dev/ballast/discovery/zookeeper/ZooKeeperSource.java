@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -26,7 +28,9 @@ import org.apache.curator.utils.ZKPaths;
  * changed or deleted is pushed as a change. When the connection is suspended or lost, the
  * source reports a failure (the feed keeps the last good set) and passes on nothing until it
  * is back; on reconnection, including with a new session after expiry, the cache re-reads the
- * path and changes made meanwhile arrive as its events.
+ * path and changes made meanwhile arrive as its events. A client that has not connected within
+ * its connection timeout of the start is reported as a failure too (Curator says nothing of a
+ * first connection that does not come).
  */
 public final class ZooKeeperSource implements EndpointSource {
 
@@ -40,6 +44,7 @@ public final class ZooKeeperSource implements EndpointSource {
   // false from a suspended or lost connection to the next reconnection, whose full read then
   // stands for everything in between
   private volatile boolean connected = true;
+  private volatile boolean closed;
 
   private ZooKeeperSource(CuratorFramework client, String path, boolean ownsClient) {
     this.client = Objects.requireNonNull(client, "client");
@@ -76,6 +81,13 @@ public final class ZooKeeperSource implements EndpointSource {
       client.start();
     }
     cache.start();
+    int timeoutMs = client.getZookeeperClient().getConnectionTimeoutMs();
+    CompletableFuture.delayedExecutor(timeoutMs, TimeUnit.MILLISECONDS).execute(() -> {
+      if (!closed && !initialized && !client.getZookeeperClient().isConnected()) {
+        l.onFailure(new IllegalStateException("ZooKeeper not reached within its connection "
+            + "timeout (" + timeoutMs + " ms)"));
+      }
+    });
   }
 
   /** Reads a node's data: the textual form or x-discovery's ServiceInstance JSON. */
@@ -92,6 +104,7 @@ public final class ZooKeeperSource implements EndpointSource {
 
   @Override
   public void close() {
+    closed = true;
     client.getConnectionStateListenable().removeListener(connectionListener);
     cache.close();
     if (ownsClient) {

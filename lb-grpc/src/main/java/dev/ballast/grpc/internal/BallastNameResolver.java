@@ -2,6 +2,7 @@ package dev.ballast.grpc.internal;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.grpc.EndpointAttributes;
 import dev.ballast.grpc.EndpointRegistry;
@@ -87,11 +88,20 @@ public final class BallastNameResolver extends NameResolver {
     }
     try {
       if (source != null) {
-        // A source that lists nothing (a registry restarting while its registrants' sessions
-        // come back) keeps the channel on its last addresses, as lb-netty's clients keep theirs.
-        feed = EndpointFeed.builder(source).start(endpoints -> {
-          if (!endpoints.isEmpty()) {
-            syncContext.execute(() -> resolve(endpoints));
+        feed = EndpointFeed.builder(source).start(new EndpointSink() {
+          @Override
+          public void update(List<Endpoint> endpoints) {
+            // A source that lists nothing (a registry restarting while its registrants'
+            // sessions come back) keeps the channel on its last addresses, as lb-netty's
+            // clients keep theirs.
+            if (!endpoints.isEmpty()) {
+              syncContext.execute(() -> resolve(endpoints));
+            }
+          }
+
+          @Override
+          public void sourceFailed(Throwable cause) {
+            syncContext.execute(() -> sourceFailedBeforeAnyAddress(cause));
           }
         });
         if (PolicyMetrics.MicrometerPresence.PRESENT) {
@@ -135,6 +145,17 @@ public final class BallastNameResolver extends NameResolver {
     }
     if (removeMeters != null) {
       removeMeters.run();
+    }
+  }
+
+  // Before the first addresses, a source's failure is the channel's resolution error, as a DNS
+  // failure is for gRPC's own resolver: calls that are not wait-for-ready fail UNAVAILABLE
+  // instead of waiting for their deadline, and the channel asks for re-resolutions (refresh).
+  // Once it has addresses, the channel keeps them through an outage: nothing is reported.
+  private void sourceFailedBeforeAnyAddress(Throwable cause) {
+    if (!shutdown && latest == null) {
+      listener.onError(Status.UNAVAILABLE.withDescription(authority + ": source "
+          + source.name() + " has given no endpoints yet: " + cause).withCause(cause));
     }
   }
 
