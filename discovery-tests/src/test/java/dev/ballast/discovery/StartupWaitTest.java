@@ -8,12 +8,13 @@ import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.source.Registrar;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.CallOptions;
+import dev.ballast.netty.ClientClosedException;
+import dev.ballast.netty.DeadlineExceededException;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
-import dev.ballast.netty.DeadlineExceededException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -25,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * For each registry, a framed client started while the registry is down: a call made then
  * waits for the source's first endpoints and is answered once the registry is back, a call
  * whose deadline passes first fails with {@link DeadlineExceededException}; and past the
- * client's timeout with the registry still down, calls fail at once again. A gRPC channel on
+ * client's timeout with the registry still down, calls fail at once again; closing the client
+ * ends the waiting calls with {@link ClientClosedException}. A gRPC channel on
  * the registry's target, as on a DNS name that does not resolve, fails its calls UNAVAILABLE
  * (unless wait-for-ready) once the source reports its failure, and serves once it is back.
  */
@@ -57,6 +59,24 @@ class StartupWaitTest {
         assertThat(early.get(30, TimeUnit.SECONDS)).isEqualTo(PAYLOAD);
         assertThat(backend.framedCalls.get()).isEqualTo(1);
       }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("dev.ballast.discovery.RegistryScenarioTest#registries")
+  void closingTheClientEndsTheWaitingCalls(String kind) throws Exception {
+    try (TestRegistry registry = RegistryScenarioTest.open(kind)) {
+      registry.stop();
+      CompletableFuture<byte[]> waiting;
+      try (BallastClient<byte[], byte[]> client = BallastClient.framed()
+          .source(registry.target("framed")).timeout(Duration.ofSeconds(60)).build()) {
+        waiting = client.call(PAYLOAD);
+        assertThat(waiting).isNotDone();
+      }
+      assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .cause().isInstanceOf(ClientClosedException.class)
+          .hasMessageContaining("closed before its source gave endpoints");
     }
   }
 

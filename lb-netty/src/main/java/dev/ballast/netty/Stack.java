@@ -204,7 +204,7 @@ final class Stack<Req, Rep> {
     try {
       node = picker.pick(call, hedge);
     } catch (RuntimeException e) { // lb-core's NoAvailableEndpointException, mostly
-      if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startAttempt(call, false))) {
+      if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startWaited(call))) {
         return; // before the source's first endpoints: the call waits for them
       }
       if (!hedge && call.live() == 0) {
@@ -237,6 +237,16 @@ final class Stack<Req, Rep> {
       hedges.firstAttemptStarted(call, a);
     }
     a.start(call.sent);
+  }
+
+  // A call that waited for the source's first endpoints: they came, or the wait ended.
+  private void startWaited(Call<Req, Rep> call) {
+    if (closed.get()) {
+      call.end(new ClientClosedException("client " + name + " closed before its source gave "
+          + "endpoints", null, 0, false));
+    } else {
+      startAttempt(call, false);
+    }
   }
 
   // --- up: each attempt's outcome ---
