@@ -62,7 +62,7 @@ public final class Demo {
         --hedge D|pN         then run the last balancer again with hedging (backup requests)
                              after a fixed delay (30ms) or the client's own pN latency (p98),
                              budget 2% of calls: a row <balancer>+hedge, and its extra load
-        --chart FILE         SVG chart (default ballast-demo.svg)
+        --chart FILE         SVG chart (default target/ballast-demo.svg; none: no chart)
         --json FILE          also write the results as JSON
         --markdown           also print the table as Markdown
       """;
@@ -150,7 +150,7 @@ public final class Demo {
     double rate = 1000;
     long durationNanos = 20_000_000_000L;
     long warmupNanos = 3_000_000_000L;
-    Path chart = Path.of("ballast-demo.svg");
+    Path chart = Path.of("target", "ballast-demo.svg");
     Path json;
     Hedging hedging;
     String hedgeText;

@@ -80,8 +80,24 @@ public final class Soak {
     }
   }
 
+  /** What {@code ./ballast soak --help} prints. */
+  static final String USAGE = """
+      usage: ./ballast soak [flags]
+        --minutes N     how long the soak runs (default 1)
+        --seconds N     the same in seconds
+        --seed N        the chaos loop's random seed (default 1)
+      Framed and gRPC servers on 127.0.0.1 under chaos (servers killed, stalled, slowed, sending
+      garbage, restarted; bad endpoint updates), up to 10,000 calls in flight, Netty at its
+      paranoid leak level. Exits 0 when every call ended by its deadline and nothing leaked, 1
+      otherwise, 2 for a bad flag.
+      """;
+
   /** Runs the soak and exits with its verdict. */
   public static void main(String[] args) throws Exception {
+    if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+      System.out.print(USAGE);
+      return;
+    }
     Config config;
     try {
       config = Config.parse(args);
