@@ -1,5 +1,5 @@
 /**
- * The README's examples, one per entry point; the README quotes them and {@code
- * ReadmeSnippetsTest} checks that every java block it holds is found here.
+ * The examples that README.md and docs/ quote, one per entry point; {@code DocsSnippetsTest}
+ * checks that every java block there is found in a file here.
  */
 package dev.ballast.examples;

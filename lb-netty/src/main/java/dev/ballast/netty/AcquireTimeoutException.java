@@ -1,7 +1,8 @@
 package dev.ballast.netty;
 
 /**
- * No connection of the endpoint's pool became free within the acquire timeout (or the call's\n * remaining deadline). The request never reached a server.
+ * No connection of the endpoint's pool became free within the acquire timeout (or the call's
+ * remaining deadline). The request never reached a server.
  */
 public final class AcquireTimeoutException extends BallastException {
 

@@ -1,7 +1,8 @@
 package dev.ballast.netty;
 
 /**
- * The endpoint's connection pool was closed or is draining (the endpoint was removed or the\n * client is closing). The request never reached a server.
+ * The endpoint's connection pool was closed or is draining (the endpoint was removed or the
+ * client is closing). The request never reached a server.
  */
 public final class PoolClosedException extends BallastException {
 

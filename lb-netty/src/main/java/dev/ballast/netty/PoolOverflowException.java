@@ -1,7 +1,8 @@
 package dev.ballast.netty;
 
 /**
- * The endpoint's connection pool had no free connection and its queue of waiting acquires was\n * full. The request never reached a server.
+ * The endpoint's connection pool had no free connection and its queue of waiting acquires was
+ * full. The request never reached a server.
  */
 public final class PoolOverflowException extends BallastException {
 

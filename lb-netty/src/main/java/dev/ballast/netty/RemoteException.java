@@ -1,7 +1,8 @@
 package dev.ballast.netty;
 
 /**
- * The server answered with an error (the framed protocol's error frame). The request reached\n * the server.
+ * The server answered with an error (the framed protocol's error frame). The request reached
+ * the server.
  */
 public final class RemoteException extends BallastException {
 

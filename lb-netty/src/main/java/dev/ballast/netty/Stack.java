@@ -27,8 +27,9 @@ import java.util.concurrent.atomic.LongAdder;
  * call level:     call filters -> deadline -> retries -> hedging
  * attempt level:  pick (subset selection, balancer) -> attempt filters -> pool -> connection
  * each attempt's outcome, for the caller: the classifier first, then the feedback modules in
- *                 this order: balancer, outlier detection, metrics; then retries and hedging
- *                 decide whether the call goes on; a success, or the last failure, decides it
+ *                 this order: balancer, outlier detection, metrics, endpoint source; then
+ *                 retries and hedging decide whether the call goes on; a success, or the
+ *                 last failure, decides it
  * </pre>
  *
  * <p>Every module sees the per-call context ({@link Call}) and the attempt's ({@link Attempt}).

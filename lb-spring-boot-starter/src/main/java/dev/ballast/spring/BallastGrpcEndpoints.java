@@ -63,11 +63,7 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     }
   }
 
-  /**
-   * Stops following the discovery sources and withdraws every client's endpoints from the
-   * registry, the last list published for each, unless a newer list has replaced it ({@link
-   * EndpointRegistry#unpublish}). Idempotent.
-   */
+  /** Puts a hash policy's settings into its gRPC service-config entry. */
   private static void hashPolicyConfig(Algorithm algorithm, HashSettings hash,
       Map<String, Object> config) {
     HashConfig h = hash.config();
@@ -92,6 +88,11 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops following the discovery sources and withdraws every client's endpoints from the
+   * registry, the last list published for each, unless a newer list has replaced it ({@link
+   * EndpointRegistry#unpublish}). Idempotent.
+   */
   @Override
   public void close() {
     feeds.forEach(EndpointFeed::close);

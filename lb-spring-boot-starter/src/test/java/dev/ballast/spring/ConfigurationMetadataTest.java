@@ -98,7 +98,7 @@ class ConfigurationMetadataTest {
       }
     }
     // balancers, protocols, fallback policies, ketama's key hashes
-    assertThat(values).isEqualTo(9 + 3 + 3 + 9);
+    assertThat(values).isEqualTo(10 + 3 + 3 + 9);
   }
 
   private static ClientSettings settings(Map<String, String> values) {
