@@ -60,7 +60,7 @@ public final class Simulate {
         --seed S               random seed (default 1)
         --balancers LIST       comma-separated, or all (default round_robin,least_loaded,p2c_peak_ewma)
         --json FILE            also write the results as JSON
-        --chart FILE           where to write the SVG chart (default ballast-sim-NAME.svg; none: skip)
+        --chart FILE           where to write the SVG chart (default target/ballast-sim-NAME.svg; none: skip)
         --markdown             also print the table as Markdown
       """;
 
@@ -155,7 +155,7 @@ public final class Simulate {
     Options o = new Options();
     apply(o, new ArrayList<>(Arrays.asList(args)), 0);
     if (!o.chartSet && !o.aperture) {
-      o.chart = Path.of("ballast-sim-" + o.scenario.build().name() + ".svg");
+      o.chart = Path.of("target", "ballast-sim-" + o.scenario.build().name() + ".svg");
     }
     return o;
   }

@@ -60,6 +60,8 @@ class DemoTest {
   void flagsAreCheckedAndDefaultToTheScaledExperiment() {
     Demo.DemoConfig d = Demo.DemoConfig.parse(new String[0]);
     assertThat(d.backends).isEqualTo(11);
+    assertThat(d.chart).as("the chart goes under target/, not into the repository")
+        .isEqualTo(java.nio.file.Path.of("target", "ballast-demo.svg"));
     assertThat(d.balancers).containsExactly(Algorithm.ROUND_ROBIN, Algorithm.LEAST_LOADED,
         Algorithm.P2C_PEAK_EWMA);
     assertThat(d.describe()).isEqualTo("11 backends normal(20ms,600us), 1000 req/s, 20s per"
