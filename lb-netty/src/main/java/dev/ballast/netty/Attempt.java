@@ -94,6 +94,11 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     classification = c;
   }
 
+  /** Whether the attempt still waits for the pool to give it a connection. */
+  synchronized boolean awaitsConnection() {
+    return conn == null && !wireDone && !callerDone;
+  }
+
   boolean awaitsLateAnswer() {
     return awaiting;
   }

@@ -28,12 +28,15 @@ final class PoolWaiter<Req, Rep> implements Runnable {
     if (pool.stopWaiting(this)) {
       future.completeExceptionally(new AcquireTimeoutException(
           "no connection free within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"
-              + poolState(), pool.address(), attempt, null));
+              + poolState(pool), pool.address(), attempt, null));
     }
   }
 
-  // what the pool was doing: a stalled handshake or a failing connect is named, not hidden
-  private String poolState() {
+  /**
+   * Says what a pool is doing, for a wait that ends in vain: a stalled handshake or a failing
+   * connect is named, not hidden.
+   */
+  static String poolState(ConnectionPool<?, ?> pool) {
     int open = pool.connections();
     int opening = pool.connecting();
     Throwable failure = pool.lastConnectFailure();
