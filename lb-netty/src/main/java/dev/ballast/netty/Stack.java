@@ -134,6 +134,7 @@ final class Stack<Req, Rep> {
 
   /** Starts a call; never throws (every failure goes into the returned future). */
   CompletableFuture<Rep> call(Req request, CallOptions options) {
+    Call<Req, Rep> call = null;
     try {
       Objects.requireNonNull(request, "request");
       Objects.requireNonNull(options, "options");
@@ -143,7 +144,7 @@ final class Stack<Req, Rep> {
       }
       Duration t = options.timeout() != null ? options.timeout() : timeout;
       long nanos = options.timeout() != null ? Durations.nanos(t) : timeoutNanos;
-      Call<Req, Rep> call = new Call<>(this, request, options, t, ticker.nanoTime(), nanos);
+      call = new Call<>(this, request, options, t, ticker.nanoTime(), nanos);
       calls.increment();
       deadlines.add(call);
       if (closed.get()) {
@@ -161,8 +162,13 @@ final class Stack<Req, Rep> {
         filter(call);
       }
       return call.future;
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+    } catch (RuntimeException | Error e) { // user code (a filter, a balancer) threw
+      if (call == null) {
+        return CompletableFuture.failedFuture(e);
+      }
+      call.decide(null, e, null, null);
+      call.deliver(null, e); // and it leaves the deadline wheel
+      return call.future;
     }
   }
 
@@ -184,7 +190,7 @@ final class Stack<Req, Rep> {
       if (out == null) {
         out = CompletableFuture.failedFuture(new NullPointerException("a filter returned null"));
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       out = CompletableFuture.failedFuture(e);
     }
     out.whenComplete((rep, err) -> {
@@ -203,7 +209,7 @@ final class Stack<Req, Rep> {
     Node<EndpointClient<Req, Rep>> node;
     try {
       node = picker.pick(call, hedge);
-    } catch (RuntimeException e) { // lb-core's NoAvailableEndpointException, mostly
+    } catch (RuntimeException | Error e) { // NoAvailableEndpointException, mostly
       if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startWaited(call))) {
         return; // before the source's first endpoints: the call waits for them
       }
@@ -256,7 +262,7 @@ final class Stack<Req, Rep> {
     Classification c;
     try {
       c = Objects.requireNonNull(classifier.classify(a, rep, err), "classifier returned null");
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       c = Classification.FAILURE;
       rep = null;
       err = e;
@@ -297,7 +303,7 @@ final class Stack<Req, Rep> {
     try {
       Classification c = classifier.classify(a, rep, err);
       return c != null ? c : Classification.FAILURE;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       return Classification.FAILURE;
     }
   }
