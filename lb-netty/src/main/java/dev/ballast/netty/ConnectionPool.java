@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
@@ -146,12 +147,16 @@ public final class ConnectionPool<Req, Rep> {
         } else {
           w = new PoolWaiter<>(this, attempt,
               Math.max(0, Math.min(deadlineNanos - now, config.acquireTimeout().toNanos())));
-          waiters.add(w);
-          if (shouldOpen()) {
-            connecting++;
-            open = true;
+          try {
+            w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
+            waiters.add(w);
+            if (shouldOpen()) {
+              connecting++;
+              open = true;
+            }
+          } catch (RejectedExecutionException e) { // the loops are shut down: nothing would end it
+            failed = new PoolClosedException("event loops shut down", address, attempt, e);
           }
-          w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
         }
       }
     }

@@ -378,10 +378,19 @@ final class Stack<Req, Rep> {
     endpoints.closeFeed();
     CompletableFuture<Void> idle = new CompletableFuture<>();
     checkIdle(idle);
-    io.netty.util.concurrent.ScheduledFuture<?> graceTimer = group.next().schedule(
-        () -> idle.complete(null), graceNanos, TimeUnit.NANOSECONDS);
+    io.netty.util.concurrent.ScheduledFuture<?> graceTimer;
+    try {
+      graceTimer = group.next().schedule(() -> idle.complete(null), graceNanos,
+          TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      graceTimer = null; // the loops are shut down: no grace can run, the calls end now
+      idle.complete(null);
+    }
+    io.netty.util.concurrent.ScheduledFuture<?> timer = graceTimer;
     idle.whenComplete((v, e) -> {
-      graceTimer.cancel(false);
+      if (timer != null) {
+        timer.cancel(false);
+      }
       if (hedges != null) {
         hedges.stop();
       }
@@ -400,7 +409,11 @@ final class Stack<Req, Rep> {
     if (deadlines.calls() == 0) {
       idle.complete(null);
     } else if (!idle.isDone()) {
-      group.next().schedule(() -> checkIdle(idle), 10, TimeUnit.MILLISECONDS);
+      try {
+        group.next().schedule(() -> checkIdle(idle), 10, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        idle.complete(null); // the loops are shut down: waiting cannot end any call
+      }
     }
   }
 }
