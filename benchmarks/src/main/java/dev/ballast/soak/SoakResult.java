@@ -25,8 +25,8 @@ import java.util.Map;
  * @param cpuSeconds CPU time the process used during the run (its servers included)
  */
 record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] leftovers,
-    List<String> silent, Map<String, Integer> chaos, List<String> leaks, long heapMiB, long directMiB,
-    long meanInFlight, long minInFlight, double loadBefore, double loadAfter,
+    List<String> silent, Map<String, Integer> chaos, List<String> leaks, long heapMiB,
+    long directMiB, long meanInFlight, long minInFlight, double loadBefore, double loadAfter,
     double cpuSeconds) {
 
   /** Each failed check, named; empty when the run passed. */

@@ -47,7 +47,8 @@ class DeepConfigTest {
       ConfigOrError c = p.parseLoadBalancingPolicyConfig(Map.of(field, deep(20_000, lists)));
       assertThat(c.getConfig()).isNull();
       assertThat(c.getError().getDescription())
-          .contains(policy + " config: " + field + ": nested more than 16 deep (expected: at most 16)");
+          .contains(policy + " config: " + field
+              + ": nested more than 16 deep (expected: at most 16)");
     }
   }
 }
