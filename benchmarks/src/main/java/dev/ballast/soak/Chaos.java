@@ -11,8 +11,9 @@ import java.util.TreeMap;
 /**
  * The chaos loop: at each tick, maybe one seeded fault or endpoint update, each fault undone a
  * few seconds later. Faults: slow (answers near the deadline), stall (never answers), kill and
- * restart, corrupt (a garbage server at the address); updates: reweight, add, remove, and
- * invalid sets that must be refused.
+ * restart, corrupt (a garbage server at the address), reset (a server resetting every
+ * connection as soon as it accepts it); updates: reweight, add, remove, and invalid sets that
+ * must be refused.
  */
 final class Chaos {
 
@@ -41,7 +42,7 @@ final class Chaos {
       due.poll().action.run();
     }
     if (random.nextInt(10) < 6) {
-      act(random.nextInt(11));
+      act(random.nextInt(12));
     }
   }
 
@@ -68,7 +69,8 @@ final class Chaos {
   private void act(int kind) {
     switch (kind) {
       case 0, 1 -> framedBehave(kind == 0 ? Mode.SLOW : Mode.STALL);
-      case 2, 3 -> framedDown(kind == 3);
+      case 2, 3, 11 -> framedDown(
+          kind == 2 ? Mode.DOWN : kind == 3 ? Mode.CORRUPT : Mode.RESET);
       case 4 -> framedReweight();
       case 5 -> framedMembership();
       case 6 -> count(framed.tryInvalid(random) ? "framed invalid update refused"
@@ -90,13 +92,14 @@ final class Chaos {
     later(1_000 + random.nextInt(3_000), () -> b.behave(Mode.NORMAL));
   }
 
-  private void framedDown(boolean corrupt) {
+  private void framedDown(Mode how) {
     FramedSide.Backend b = normal(framed.backends, FramedSide.Backend::mode);
     if (b == null) {
       return;
     }
-    b.takeDown(corrupt, random.nextLong());
-    count(corrupt ? "framed corrupt" : "framed kill");
+    b.takeDown(how, random.nextLong());
+    count(how == Mode.DOWN ? "framed kill" : how == Mode.CORRUPT ? "framed corrupt"
+        : "framed connect resets");
     later(1_000 + random.nextInt(2_000), () -> {
       if (!b.restart()) {
         count("framed restart at a new port");

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 final class FramedSide implements AutoCloseable {
 
   /** What a backend does with a request. */
-  enum Mode { NORMAL, SLOW, STALL, DOWN, CORRUPT }
+  enum Mode { NORMAL, SLOW, STALL, DOWN, CORRUPT, RESET }
 
   /** One backend address: a framed server, a garbage server or nothing, at a stable port. */
   final class Backend {
@@ -65,14 +65,18 @@ final class FramedSide implements AutoCloseable {
       }
     }
 
-    /** Closes whatever listens at the port; DOWN, or CORRUPT with a garbage server there. */
-    synchronized void takeDown(boolean corrupt, long seed) {
+    /**
+     * Closes whatever listens at the port: DOWN, or CORRUPT with a garbage server there, or
+     * RESET with a server that resets every connection on accept.
+     */
+    synchronized void takeDown(Mode how, long seed) {
       closeListeners();
       mode = Mode.DOWN;
-      if (corrupt) {
-        garbage = GarbageServer.start(port, seed);
+      if (how != Mode.DOWN) {
+        garbage = how == Mode.RESET ? GarbageServer.resetting(port)
+            : GarbageServer.start(port, seed);
         if (garbage != null) {
-          mode = Mode.CORRUPT;
+          mode = how;
         }
       }
     }
@@ -212,6 +216,30 @@ final class FramedSide implements AutoCloseable {
       left = leftovers();
     }
     return left;
+  }
+
+  /**
+   * After the chaos: sends {@code calls} calls at once and returns the members that answered
+   * none of them, by address. A pool jammed by the chaos (one that no longer opens connections)
+   * answers nothing; the retries hide that from the callers, not from this.
+   */
+  List<String> silentMembers(int calls) throws Exception {
+    java.util.Map<String, Long> before = new java.util.HashMap<>();
+    for (EndpointStats s : client.stats()) {
+      before.put(s.address(), s.successes());
+    }
+    List<CompletableFuture<byte[]>> all = new ArrayList<>();
+    for (int i = 0; i < calls; i++) {
+      all.add(client.call(new byte[64]).exceptionally(e -> null));
+    }
+    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+    List<String> silent = new ArrayList<>();
+    for (EndpointStats s : client.stats()) {
+      if (s.successes() <= before.getOrDefault(s.address(), Long.MAX_VALUE)) {
+        silent.add(s.address());
+      }
+    }
+    return silent;
   }
 
   /**

@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A server that answers every read with garbage: random bytes, a frame header announcing 2 GiB,
- * or a response to a request id nobody sent; it stands in for a corrupted backend.
+ * or a response to a request id nobody sent; it stands in for a corrupted backend. Or, started
+ * {@linkplain #resetting resetting}, one that resets every connection as soon as it accepts it
+ * (SO_LINGER 0, then close): the client's connects succeed and die at once.
  */
 final class GarbageServer implements AutoCloseable {
 
@@ -34,6 +36,15 @@ final class GarbageServer implements AutoCloseable {
 
   /** Listens at {@code port} on 127.0.0.1; returns null if the port is taken. */
   static GarbageServer start(int port, long seed) {
+    return start(port, seed, false);
+  }
+
+  /** Resets every connection at {@code port} on accept; returns null if the port is taken. */
+  static GarbageServer resetting(int port) {
+    return start(port, 0, true);
+  }
+
+  private static GarbageServer start(int port, long seed, boolean reset) {
     Random random = new Random(seed);
     GarbageServer server = new GarbageServer();
     ServerBootstrap b = new ServerBootstrap().group(GROUP).channel(NioServerSocketChannel.class)
@@ -41,6 +52,11 @@ final class GarbageServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             server.channels.add(ch);
+            if (reset) {
+              ch.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
+              ch.close();
+              return;
+            }
             ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
               @Override
               public void channelRead(ChannelHandlerContext ctx, Object msg) {

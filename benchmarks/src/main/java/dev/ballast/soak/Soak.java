@@ -151,6 +151,8 @@ public final class Soak {
       chaos.restoreAll();
       // Every call ends by its deadline (10 s); a little more for a loaded machine.
       boolean quiet = framed.load.awaitQuiet(20_000) & grpc.load.awaitQuiet(20_000);
+      // every endpoint answers again once the chaos is over (a jammed pool would not)
+      result.silent(framed.silentMembers(200));
       long[] left = framed.awaitEmptyPools(15_000);
       memory.sample();
       result.sides(framed.load.tally, grpc.load.tally).quiet(quiet).leftovers(left)

@@ -13,6 +13,7 @@ import java.util.Map;
  * @param quiet whether every started call ended within 20 s of the load's end
  * @param leftovers the lb-netty client's pool permits, pending picks, pending acquires and calls
  *     in flight once the calls ended
+ * @param silent the framed endpoints that answered none of 200 calls sent after the chaos
  * @param chaos what the chaos loop did, by kind
  * @param leaks Netty's LEAK reports
  * @param heapMiB the heap's floor high-water mark
@@ -24,8 +25,8 @@ import java.util.Map;
  * @param cpuSeconds CPU time the process used during the run (its servers included)
  */
 record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] leftovers,
-    Map<String, Integer> chaos, List<String> leaks, long heapMiB, long directMiB,
-    long meanInFlight, long minInFlight, double loadBefore, double loadAfter,
+    List<String> silent, Map<String, Integer> chaos, List<String> leaks, long heapMiB,
+    long directMiB, long meanInFlight, long minInFlight, double loadBefore, double loadAfter,
     double cpuSeconds) {
 
   /** Each failed check, named; empty when the run passed. */
@@ -45,6 +46,9 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
     if (leftovers[0] + leftovers[1] + leftovers[2] + leftovers[3] != 0) {
       f.add("left in the pools: permits " + leftovers[0] + ", pending " + leftovers[1]
           + ", pending acquires " + leftovers[2] + ", calls in flight " + leftovers[3]);
+    }
+    if (!silent.isEmpty()) {
+      f.add("framed endpoints answering nothing after the chaos: " + silent);
     }
     if (!leaks.isEmpty()) {
       f.add(leaks.size() + " LEAK reports, the first: " + leaks.get(0));
@@ -92,6 +96,8 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
         meanInFlight, minInFlight, config.framedInFlight() + config.grpcInFlight()));
     out.println(Soak.format("| pool permits / pending / pending acquires / calls at the end"
         + " | %d / %d / %d / %d | 0 |", leftovers[0], leftovers[1], leftovers[2], leftovers[3]));
+    out.println(Soak.format("| framed endpoints answering nothing after the chaos | %d | 0 |",
+        silent.size()));
     out.println(Soak.format("| LEAK reports (paranoid) | %d | 0 |", leaks.size()));
     out.println(Soak.format("| heap floor high-water | %d MiB | %d MiB |", heapMiB,
         config.heapBoundMiB()));
@@ -111,6 +117,7 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
     private List<Tally> sides = List.of();
     private boolean quiet;
     private long[] leftovers = new long[4];
+    private List<String> silent = List.of();
     private Map<String, Integer> chaos = Map.of();
     private List<String> leaks = List.of();
     private long heapMiB;
@@ -148,6 +155,11 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
       return this;
     }
 
+    Builder silent(List<String> s) {
+      silent = List.copyOf(s);
+      return this;
+    }
+
     Builder chaos(Map<String, Integer> c) {
       chaos = Map.copyOf(c);
       return this;
@@ -176,7 +188,8 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
     }
 
     SoakResult build() {
-      return new SoakResult(config, sides, quiet, leftovers, new java.util.TreeMap<>(chaos),
+      return new SoakResult(config, sides, quiet, leftovers, silent,
+          new java.util.TreeMap<>(chaos),
           leaks, heapMiB, directMiB, inFlightSamples == 0 ? 0 : inFlightSum / inFlightSamples,
           inFlightSamples == 0 ? 0 : minInFlight, loadBefore, loadAfter, cpuSeconds);
     }

@@ -29,6 +29,14 @@ import java.util.TreeMap;
  */
 public final class Endpoint {
 
+  /** The longest textual form {@link #parse} reads, in characters. */
+  public static final int MAX_TEXT_CHARS = 64 * 1024;
+  /** The longest label key, in characters. */
+  public static final int MAX_LABEL_KEY_CHARS = 128;
+  /** The longest label value, in characters. */
+  public static final int MAX_LABEL_VALUE_CHARS = 1024;
+
+
   private static final String WEIGHT = "weight";
 
   private final String host;
@@ -68,7 +76,9 @@ public final class Endpoint {
    * Returns an endpoint with the given weight and labels.
    *
    * @throws IllegalArgumentException naming the bad part: an empty or malformed host, a port
-   *     outside 1-65535, a weight below 1, or an empty or malformed label key or value
+   *     outside 1-65535, a weight below 1, or an empty, malformed or too long label key or
+   *     value (keys at most {@value #MAX_LABEL_KEY_CHARS} characters, values {@value
+   *     #MAX_LABEL_VALUE_CHARS})
    */
   public static Endpoint of(String host, int port, int weight, Map<String, String> labels) {
     Objects.requireNonNull(host, "host");
@@ -86,16 +96,28 @@ public final class Endpoint {
   }
 
   /**
-   * Parses the textual form {@code host:port[;weight=W][;key=value...]}.
+   * Parses the textual form {@code host:port[;weight=W][;key=value...]}. ASCII spaces and tabs
+   * around the parts are ignored; any other blank (U+2028, U+3000...) or control character is
+   * an error naming it by code point. At most {@value #MAX_TEXT_CHARS} characters, label keys
+   * at most {@value #MAX_LABEL_KEY_CHARS} and values at most {@value #MAX_LABEL_VALUE_CHARS}.
    *
    * @throws IllegalArgumentException naming the bad part and quoting the text, e.g.
    *     {@code weight: -1 (expected: > 0) in "10.0.0.1:80;weight=-1"}
    */
   public static Endpoint parse(String text) {
     Objects.requireNonNull(text, "text");
-    String context = " in \"" + text + "\"";
+    String context = " in " + quote(text);
+    if (text.length() > MAX_TEXT_CHARS) {
+      throw new IllegalArgumentException("endpoint: " + text.length() + " characters (expected: "
+          + "at most " + MAX_TEXT_CHARS + ")" + context);
+    }
     String[] parts = text.split(";", -1);
-    String addr = parts[0].strip();
+    String addr = trimBlanks(parts[0]);
+    int bad = invisible(addr);
+    if (bad >= 0) {
+      throw new IllegalArgumentException("address: " + addr + " (unexpected "
+          + codePoint(addr.charAt(bad)) + ")" + context);
+    }
     String host;
     String portText;
     if (addr.startsWith("[")) {
@@ -127,19 +149,23 @@ public final class Endpoint {
     boolean weightSeen = false;
     TreeMap<String, String> labels = new TreeMap<>();
     for (int i = 1; i < parts.length; i++) {
-      String part = parts[i].strip();
+      String part = trimBlanks(parts[i]);
       int eq = part.indexOf('=');
       if (eq < 0) {
         throw new IllegalArgumentException(
             "attribute: \"" + part + "\" (expected: key=value)" + context);
       }
-      String key = part.substring(0, eq).strip();
-      String value = part.substring(eq + 1).strip();
+      String key = trimBlanks(part.substring(0, eq));
+      String value = trimBlanks(part.substring(eq + 1));
       if (key.equals(WEIGHT)) {
         if (weightSeen) {
           throw new IllegalArgumentException("weight: given twice" + context);
         }
         weightSeen = true;
+        if (invisible(value) >= 0) {
+          throw new IllegalArgumentException("weight: " + value + " (unexpected "
+              + codePoint(value.charAt(invisible(value))) + ")" + context);
+        }
         long w = value.startsWith("-") ? -asciiInteger(value.substring(1)) : asciiInteger(value);
         if (w == Long.MIN_VALUE || w > Integer.MAX_VALUE) {
           throw new IllegalArgumentException(
@@ -180,7 +206,9 @@ public final class Endpoint {
   }
 
   /**
-   * Parses a comma-separated list of endpoints in the textual form; blank entries are ignored.
+   * Parses a comma-separated list of endpoints in the textual form, each item trimmed of ASCII
+   * spaces, tabs and line ends (a list may be written one endpoint a line); empty items are
+   * ignored.
    *
    * @throws IllegalArgumentException naming the bad entry, or a duplicate address
    */
@@ -189,10 +217,11 @@ public final class Endpoint {
     List<Endpoint> result = new ArrayList<>();
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (String item : text.split(",")) {
-      if (item.isBlank()) {
+      String trimmed = trimLines(item); // a list may be written one endpoint a line
+      if (trimmed.isEmpty()) {
         continue;
       }
-      Endpoint e = parse(item.strip());
+      Endpoint e = parse(trimmed);
       if (!seen.add(e.address())) {
         throw new IllegalArgumentException(
             "address: " + e.address() + " listed twice in \"" + text + "\"");
@@ -316,6 +345,14 @@ public final class Endpoint {
     if (key.isEmpty()) {
       throw new IllegalArgumentException("label key: empty (expected: a non-empty key)" + context);
     }
+    if (key.length() > MAX_LABEL_KEY_CHARS) {
+      throw new IllegalArgumentException("label key: " + key.length() + " characters (expected: "
+          + "at most " + MAX_LABEL_KEY_CHARS + ")" + context);
+    }
+    if (value.length() > MAX_LABEL_VALUE_CHARS) {
+      throw new IllegalArgumentException("label " + key + ": a value of " + value.length()
+          + " characters (expected: at most " + MAX_LABEL_VALUE_CHARS + ")" + context);
+    }
     if (key.equals(WEIGHT)) {
       throw new IllegalArgumentException(
           "label key: weight (reserved for the endpoint weight)" + context);
@@ -349,5 +386,53 @@ public final class Endpoint {
     return Character.isHighSurrogate(c)
         ? i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))
         : i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+  }
+
+  /** Trims ASCII spaces and tabs only: other blanks (U+2028, U+3000...) are errors, not space. */
+  private static String trimBlanks(String s) {
+    int from = 0;
+    int to = s.length();
+    while (from < to && (s.charAt(from) == ' ' || s.charAt(from) == '\t')) {
+      from++;
+    }
+    while (to > from && (s.charAt(to - 1) == ' ' || s.charAt(to - 1) == '\t')) {
+      to--;
+    }
+    return s.substring(from, to);
+  }
+
+  /** Trims ASCII spaces, tabs and line ends (CR, LF) only. */
+  private static String trimLines(String s) {
+    int from = 0;
+    int to = s.length();
+    while (from < to && " \t\r\n".indexOf(s.charAt(from)) >= 0) {
+      from++;
+    }
+    while (to > from && " \t\r\n".indexOf(s.charAt(to - 1)) >= 0) {
+      to--;
+    }
+    return s.substring(from, to);
+  }
+
+  /** Returns the index of the first control, format or blank character but space, or -1. */
+  private static int invisible(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c != ' ' && (Character.isISOControl(c) || Character.isWhitespace(c)
+          || Character.isSpaceChar(c) || Character.getType(c) == Character.FORMAT)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String codePoint(char c) {
+    return String.format("U+%04X", (int) c);
+  }
+
+  /** The text in quotes, cut to its first 200 characters: a message stays readable. */
+  private static String quote(String text) {
+    return text.length() <= 200 ? "\"" + text + "\""
+        : "\"" + text.substring(0, 200) + "...\" (" + text.length() + " characters)";
   }
 }

@@ -181,4 +181,50 @@ class EndpointTest {
     assertThatThrownBy(() -> Endpoint.parse("h:80;zone=a\ud83d"))
         .hasMessageContaining("(unexpected U+D83D)");
   }
+
+  @Test
+  void onlyAsciiSpaceAndTabAreTrimmedAndOtherBlanksAreNamed() {
+    assertThat(Endpoint.parse(" \th:80 ; zone=a\t;weight=2 ")).isEqualTo(
+        Endpoint.of("h", 80, 2, java.util.Map.of("zone", "a")));
+    assertThatThrownBy(() -> Endpoint.parse("h:80\u2028"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("address: h:80\u2028 (unexpected U+2028)");
+    assertThatThrownBy(() -> Endpoint.parse("h:80;weight=3\u3000"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("weight: 3\u3000 (unexpected U+3000)");
+    assertThatThrownBy(() -> Endpoint.parse("\u2029h:80"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("address: \u2029h:80 (unexpected U+2029)");
+    assertThatThrownBy(() -> Endpoint.parse("h:80;zone=a\u0085"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("(unexpected U+0085)");
+    assertThatThrownBy(() -> Endpoint.parseList("h:80,\u2028,g:81"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("U+2028");
+  }
+
+  @Test
+  void labelSizesAreBoundedWithAClearError() {
+    String huge = "x".repeat(900_000);
+    assertThatThrownBy(() -> Endpoint.parse("h:80;zone=" + huge))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("(expected: at most " + Endpoint.MAX_TEXT_CHARS + ")")
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(600));
+    String longValue = "v".repeat(Endpoint.MAX_LABEL_VALUE_CHARS + 1);
+    assertThatThrownBy(() -> Endpoint.parse("h:80;zone=" + longValue))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("label zone: a value of " + longValue.length()
+            + " characters (expected: at most " + Endpoint.MAX_LABEL_VALUE_CHARS + ")")
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(600));
+    assertThatThrownBy(() -> Endpoint.of("h", 80, 1, java.util.Map.of("zone", huge)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("label zone: a value of 900000 characters (expected: at most");
+    String longKey = "k".repeat(Endpoint.MAX_LABEL_KEY_CHARS + 1);
+    assertThatThrownBy(() -> Endpoint.of("h", 80, 1, java.util.Map.of(longKey, "a")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("label key: " + longKey.length() + " characters (expected: at most "
+            + Endpoint.MAX_LABEL_KEY_CHARS + ")");
+    assertThat(Endpoint.parse("h:80;zone=" + "v".repeat(Endpoint.MAX_LABEL_VALUE_CHARS))
+        .label("zone")).hasSize(Endpoint.MAX_LABEL_VALUE_CHARS);
+  }
 }

@@ -94,6 +94,11 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     classification = c;
   }
 
+  /** Whether the attempt still waits for the pool to give it a connection. */
+  synchronized boolean awaitsConnection() {
+    return conn == null && !wireDone && !callerDone;
+  }
+
   boolean awaitsLateAnswer() {
     return awaiting;
   }
@@ -134,7 +139,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
         out = CompletableFuture.failedFuture(
             new NullPointerException("an attempt filter returned null"));
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) { // the call fails; nothing escapes to the caller
       out = CompletableFuture.failedFuture(e);
     }
     out.whenComplete(this::callerEnded);

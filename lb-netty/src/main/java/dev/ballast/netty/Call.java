@@ -218,7 +218,8 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   void expire() {
     Attempt<Req, Rep> a = last;
     end(new DeadlineExceededException(timeout, a == null ? null : a.ep.address, attempts,
-        a != null && a.written));
+        a != null && a.written, a != null && a.awaitsConnection()
+            ? " while waiting for a connection" + PoolWaiter.poolState(a.ep.pool) : ""));
   }
 
   /** Completes the caller's future, once. */

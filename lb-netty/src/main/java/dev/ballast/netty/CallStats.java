@@ -4,7 +4,10 @@ package dev.ballast.netty;
  * Counts of a client's calls since it was built, for dashboards, tests and the demo.
  *
  * @param calls calls started
- * @param retries retries sent (attempts after the first, hedges excluded)
+ * @param retries retries sent: attempts after the first, hedges excluded, counting both the
+ *     retries the policy allowed and the free re-sends of requests a server refused unprocessed
+ *     ({@link RequestRefusedException}, e.g. an HTTP/2 stream refused or after a GOAWAY), which
+ *     draw nothing from the retry budget
  * @param hedges hedges sent
  * @param hedgesWon hedges whose answer ended their call
  */

@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
@@ -47,6 +48,7 @@ public final class ConnectionPool<Req, Rep> {
   private int inFlight;
   private State state = State.OPEN;
   private ScheduledFuture<?> reaper;
+  private volatile Throwable lastConnectFailure;
 
   ConnectionPool(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
       LoopSpread loops, Ticker ticker, RandomGenerator random) {
@@ -145,12 +147,16 @@ public final class ConnectionPool<Req, Rep> {
         } else {
           w = new PoolWaiter<>(this, attempt,
               Math.max(0, Math.min(deadlineNanos - now, config.acquireTimeout().toNanos())));
-          waiters.add(w);
-          if (shouldOpen()) {
-            connecting++;
-            open = true;
+          try {
+            w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
+            waiters.add(w);
+            if (shouldOpen()) {
+              connecting++;
+              open = true;
+            }
+          } catch (RejectedExecutionException e) { // the loops are shut down: nothing would end it
+            failed = new PoolClosedException("event loops shut down", address, attempt, e);
           }
-          w.timer = group.next().schedule(w, w.timeoutNanos, TimeUnit.NANOSECONDS);
         }
       }
     }
@@ -258,17 +264,37 @@ public final class ConnectionPool<Req, Rep> {
   }
 
   private void connect() {
-    connector.open(this::onConnect);
+    try {
+      connector.open(this::onConnect);
+    } catch (Throwable t) { // open reports to onConnect; this is the belt to its braces
+      onConnect(null, t);
+    }
   }
 
-  private void onConnect(PooledConnection<Req, Rep> c, Throwable cause) {
+  /** Where the latest connection being opened got to (TCP connect, TLS handshake...). */
+  String openingStage() {
+    return connector.stage();
+  }
+
+  /** Why the latest connection failed to open, or null if it opened. */
+  Throwable lastConnectFailure() {
+    return lastConnectFailure;
+  }
+
+  private void onConnect(PooledConnection<Req, Rep> opened, Throwable failure) {
+    PooledConnection<Req, Rep> c = opened;
+    Throwable cause = failure;
+    if (c != null && !c.channel.isActive()) { // closed since the hand-over: no connection
+      c.channel.close();
+      c = null;
+      cause = new java.net.ConnectException("connection closed by the server as soon as it "
+          + "was opened");
+    }
+    lastConnectFailure = cause;
     List<PoolWaiter<Req, Rep>> served = new ArrayList<>();
     List<PoolWaiter<Req, Rep>> failed = null;
     boolean closeIt = false;
     boolean open = false;
-    if (c != null) {
-      c.channel.closeFuture().addListener(x -> onClosed(c));
-    }
     synchronized (this) {
       connecting--;
       if (c != null) {
@@ -294,6 +320,10 @@ public final class ConnectionPool<Req, Rep> {
     if (closeIt) {
       c.channel.close();
       return;
+    }
+    if (c != null) { // after it is listed: if it closed meanwhile, this runs at once
+      PooledConnection<Req, Rep> added = c;
+      c.channel.closeFuture().addListener(x -> onClosed(added));
     }
     for (PoolWaiter<Req, Rep> w : served) {
       handOver(w, c);

@@ -17,14 +17,18 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
+import javax.net.ssl.SSLException;
 
 /**
  * Opens the connections of one endpoint's pool: a Netty bootstrap with the protocol's pipeline
@@ -56,6 +60,8 @@ final class Connector<Req, Rep> {
   private final RandomGenerator random;
   private final InetSocketAddress literal; // null for a host name
   private final long readyTimeoutNanos;
+  // where the latest connection being opened got to, for the pool's timeout message
+  private volatile String stage = "TCP connect";
 
   Connector(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
       LoopSpread loops, Ticker ticker, RandomGenerator random) {
@@ -93,52 +99,80 @@ final class Connector<Req, Rep> {
   }
 
   /**
-   * Opens one connection; {@code done} hears it (with its lifetime set), or the failure, on an
-   * event loop or a resolver thread.
+   * Opens one connection; {@code done} hears it (with its lifetime set), or the failure, exactly
+   * once, on an event loop or a resolver thread, whatever happens to the channel meanwhile (a
+   * connection the server resets at once may be closed, its pipeline emptied, before the connect
+   * listener runs).
    */
   void open(BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
-    if (literal != null) {
-      connect(literal, done);
-      return;
+    Once<Req, Rep> once = new Once<>(done);
+    try {
+      if (literal != null) {
+        connect(literal, once);
+        return;
+      }
+      CompletableFuture.supplyAsync(
+              () -> new InetSocketAddress(endpoint.host(), endpoint.port()), RESOLVER)
+          .whenComplete((address, e) -> {
+            if (e != null) {
+              once.accept(null, e);
+            } else if (address.isUnresolved()) {
+              once.accept(null, new java.net.UnknownHostException(endpoint.host()));
+            } else {
+              try {
+                connect(address, once);
+              } catch (Throwable t) { // the event loops are shut down, say
+                once.accept(null, t);
+              }
+            }
+          });
+    } catch (Throwable t) {
+      once.accept(null, t);
     }
-    CompletableFuture.supplyAsync(
-            () -> new InetSocketAddress(endpoint.host(), endpoint.port()), RESOLVER)
-        .whenComplete((address, e) -> {
-          if (e != null) {
-            done.accept(null, e);
-          } else if (address.isUnresolved()) {
-            done.accept(null, new java.net.UnknownHostException(endpoint.host()));
-          } else {
-            connect(address, done);
-          }
-        });
   }
 
-  private void connect(InetSocketAddress address,
-      BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+  private void connect(InetSocketAddress address, Once<Req, Rep> done) {
+    stage = "TCP connect";
     ChannelFuture f = bootstrap.clone(loops.next()).connect(address);
-    f.addListener(x -> {
+    f.addListener(x -> connected(f, done));
+  }
+
+  /** The connect listener: whatever throws, {@code done} hears of it and the channel closes. */
+  void connected(ChannelFuture f, BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+    Once<Req, Rep> once = done instanceof Once<Req, Rep> o ? o : new Once<>(done);
+    try {
       if (f.isSuccess()) {
-        whenReady(f.channel(), done);
+        whenReady(f.channel(), once);
       } else {
-        done.accept(null, f.cause());
+        once.accept(null, f.cause());
       }
-    });
+    } catch (Throwable t) {
+      f.channel().close();
+      once.accept(null, t);
+    }
   }
 
   /** On the channel's event loop: hands the connection over once it can take requests. */
   @SuppressWarnings("unchecked")
-  private void whenReady(Channel ch, BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+  private void whenReady(Channel ch, Once<Req, Rep> done) {
     Dispatcher<Req, Rep> d = ch.pipeline().get(Dispatcher.class);
     SslHandler ssl = ch.pipeline().get(SslHandler.class);
+    if (d == null || !ch.isActive()) {
+      // closed (reset by the server, say) before this listener ran: its handlers are gone
+      ch.close();
+      done.accept(null, new ConnectException("connection closed by the server as soon as it "
+          + "was accepted (reset during connect)"));
+      return;
+    }
     if (ssl == null && d.ready(ch).isSuccess()) {
       handOver(ch, d, done);
       return;
     }
+    stage = step(ssl);
     Promise<Void> ready = ch.eventLoop().newPromise();
     ScheduledFuture<?> timer = ch.eventLoop().schedule(() -> ready.tryFailure(
-            new ConnectTimeoutException((ssl != null ? "TLS handshake" : "protocol setup")
-                + " not done within the connect timeout " + config.connectTimeout())),
+            new ConnectTimeoutException(step(ssl) + " not done within the connect timeout "
+                + config.connectTimeout())),
         readyTimeoutNanos, TimeUnit.NANOSECONDS);
     Future<?> handshake = ssl == null ? ch.newSucceededFuture() : ssl.handshakeFuture();
     handshake.addListener(h -> {
@@ -157,13 +191,27 @@ final class Connector<Req, Rep> {
     });
     ready.addListener(r -> {
       timer.cancel(false);
-      if (r.isSuccess()) {
+      if (r.isSuccess() && ch.isActive()) {
         handOver(ch, d, done);
       } else {
         ch.close();
-        done.accept(null, r.cause());
+        done.accept(null, r.isSuccess() ? new ConnectException(step(ssl)
+            + ": connection closed by the server") : notReady(ssl, r.cause()));
       }
     });
+  }
+
+  private static String step(SslHandler ssl) {
+    return ssl != null ? "TLS handshake" : "protocol setup";
+  }
+
+  /** Says what failed when a closed channel is all the handshake or set-up reports. */
+  private static Throwable notReady(SslHandler ssl, Throwable cause) {
+    if (ssl != null && cause instanceof ClosedChannelException) {
+      return new SSLException("connection closed by the server during the TLS handshake (is "
+          + "the server not speaking TLS?)", cause);
+    }
+    return cause;
   }
 
   private void handOver(Channel ch, Dispatcher<Req, Rep> d,
@@ -179,5 +227,30 @@ final class Connector<Req, Rep> {
     }
     double jitter = config.lifetimeJitter() * random.nextDouble();
     return now + (long) (life * (1 - jitter));
+  }
+
+  /** Returns where the latest connection being opened got to: TCP connect, TLS handshake... */
+  String stage() {
+    return stage;
+  }
+
+  /** Passes on the first outcome only, so that a failure after a hand-over is not a second. */
+  static final class Once<Req, Rep> extends
+      AtomicReference<BiConsumer<PooledConnection<Req, Rep>, Throwable>>
+      implements BiConsumer<PooledConnection<Req, Rep>, Throwable> {
+
+    Once(BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+      super(done);
+    }
+
+    @Override
+    public void accept(PooledConnection<Req, Rep> c, Throwable t) {
+      BiConsumer<PooledConnection<Req, Rep>, Throwable> d = getAndSet(null);
+      if (d != null) {
+        d.accept(c, t);
+      } else if (c != null) {
+        c.channel.close(); // nobody takes it
+      }
+    }
   }
 }

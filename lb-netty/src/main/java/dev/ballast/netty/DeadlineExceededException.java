@@ -15,8 +15,17 @@ public final class DeadlineExceededException extends BallastException {
   /** Creates the exception. */
   public DeadlineExceededException(
       Duration timeout, String endpoint, int attempt, boolean reachedServer) {
-    super("deadline of " + timeout.toMillis() + " ms exceeded", endpoint, attempt, reachedServer,
-        null);
+    this(timeout, endpoint, attempt, reachedServer, "");
+  }
+
+  /**
+   * Creates the exception; {@code detail} (appended to the message) says what the attempt in
+   * flight was waiting for, e.g. {@code " while waiting for a connection (...)"}.
+   */
+  public DeadlineExceededException(
+      Duration timeout, String endpoint, int attempt, boolean reachedServer, String detail) {
+    super("deadline of " + timeout.toMillis() + " ms exceeded" + detail, endpoint, attempt,
+        reachedServer, null);
     this.timeout = timeout;
   }
 

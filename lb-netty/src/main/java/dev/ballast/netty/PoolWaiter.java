@@ -27,9 +27,24 @@ final class PoolWaiter<Req, Rep> implements Runnable {
   public void run() {
     if (pool.stopWaiting(this)) {
       future.completeExceptionally(new AcquireTimeoutException(
-          "no connection free within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms",
-          pool.address(), attempt, null));
+          "no connection free within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"
+              + poolState(pool), pool.address(), attempt, null));
     }
+  }
+
+  /**
+   * Says what a pool is doing, for a wait that ends in vain: a stalled handshake or a failing
+   * connect is named, not hidden.
+   */
+  static String poolState(ConnectionPool<?, ?> pool) {
+    int open = pool.connections();
+    int opening = pool.connecting();
+    Throwable failure = pool.lastConnectFailure();
+    String s = open > 0 ? " (" + open + " connections open, all busy"
+        : opening > 0 ? " (no connection open; " + opening + " opening, the latest at its "
+            + pool.openingStage() + ", not done"
+        : " (no connection open";
+    return s + (failure != null && open == 0 ? "; last connect failure: " + failure : "") + ")";
   }
 
   /** Hands over a connection; returns false if the wait had already ended. */

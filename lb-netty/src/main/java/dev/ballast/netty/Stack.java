@@ -135,6 +135,7 @@ final class Stack<Req, Rep> {
 
   /** Starts a call; never throws (every failure goes into the returned future). */
   CompletableFuture<Rep> call(Req request, CallOptions options) {
+    Call<Req, Rep> call = null;
     try {
       Objects.requireNonNull(request, "request");
       Objects.requireNonNull(options, "options");
@@ -144,7 +145,7 @@ final class Stack<Req, Rep> {
       }
       Duration t = options.timeout() != null ? options.timeout() : timeout;
       long nanos = options.timeout() != null ? Durations.nanos(t) : timeoutNanos;
-      Call<Req, Rep> call = new Call<>(this, request, options, t, ticker.nanoTime(), nanos);
+      call = new Call<>(this, request, options, t, ticker.nanoTime(), nanos);
       calls.increment();
       deadlines.add(call);
       if (closed.get()) {
@@ -162,8 +163,13 @@ final class Stack<Req, Rep> {
         filter(call);
       }
       return call.future;
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+    } catch (RuntimeException | Error e) { // user code (a filter, a balancer) threw
+      if (call == null) {
+        return CompletableFuture.failedFuture(e);
+      }
+      call.decide(null, e, null, null);
+      call.deliver(null, e); // and it leaves the deadline wheel
+      return call.future;
     }
   }
 
@@ -185,7 +191,7 @@ final class Stack<Req, Rep> {
       if (out == null) {
         out = CompletableFuture.failedFuture(new NullPointerException("a filter returned null"));
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       out = CompletableFuture.failedFuture(e);
     }
     out.whenComplete((rep, err) -> {
@@ -204,7 +210,7 @@ final class Stack<Req, Rep> {
     Node<EndpointClient<Req, Rep>> node;
     try {
       node = picker.pick(call, hedge);
-    } catch (RuntimeException e) { // lb-core's NoAvailableEndpointException, mostly
+    } catch (RuntimeException | Error e) { // NoAvailableEndpointException, mostly
       if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startWaited(call))) {
         return; // before the source's first endpoints: the call waits for them
       }
@@ -257,7 +263,7 @@ final class Stack<Req, Rep> {
     Classification c;
     try {
       c = Objects.requireNonNull(classifier.classify(a, rep, err), "classifier returned null");
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       c = Classification.FAILURE;
       rep = null;
       err = e;
@@ -298,7 +304,7 @@ final class Stack<Req, Rep> {
     try {
       Classification c = classifier.classify(a, rep, err);
       return c != null ? c : Classification.FAILURE;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       return Classification.FAILURE;
     }
   }
@@ -373,10 +379,19 @@ final class Stack<Req, Rep> {
     endpoints.closeFeed();
     CompletableFuture<Void> idle = new CompletableFuture<>();
     checkIdle(idle);
-    io.netty.util.concurrent.ScheduledFuture<?> graceTimer = group.next().schedule(
-        () -> idle.complete(null), graceNanos, TimeUnit.NANOSECONDS);
+    io.netty.util.concurrent.ScheduledFuture<?> graceTimer;
+    try {
+      graceTimer = group.next().schedule(() -> idle.complete(null), graceNanos,
+          TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      graceTimer = null; // the loops are shut down: no grace can run, the calls end now
+      idle.complete(null);
+    }
+    io.netty.util.concurrent.ScheduledFuture<?> timer = graceTimer;
     idle.whenComplete((v, e) -> {
-      graceTimer.cancel(false);
+      if (timer != null) {
+        timer.cancel(false);
+      }
       if (hedges != null) {
         hedges.stop();
       }
@@ -395,7 +410,11 @@ final class Stack<Req, Rep> {
     if (deadlines.calls() == 0) {
       idle.complete(null);
     } else if (!idle.isDone()) {
-      group.next().schedule(() -> checkIdle(idle), 10, TimeUnit.MILLISECONDS);
+      try {
+        group.next().schedule(() -> checkIdle(idle), 10, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        idle.complete(null); // the loops are shut down: waiting cannot end any call
+      }
     }
   }
 }

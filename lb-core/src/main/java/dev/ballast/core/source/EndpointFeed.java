@@ -231,6 +231,15 @@ public final class EndpointFeed implements AutoCloseable {
   }
 
   private void applyPending() {
+    try {
+      apply();
+    } catch (RuntimeException | Error e) { // never swallowed by the scheduler
+      LOG.log(System.Logger.Level.ERROR, () -> "source " + source.name()
+          + ": update failed, previous endpoints kept: " + e, e);
+    }
+  }
+
+  private void apply() {
     synchronized (table) { // one apply at a time, even on a scheduler with many threads
       Map<String, String> all;
       Map<String, String> changes;
@@ -264,7 +273,7 @@ public final class EndpointFeed implements AutoCloseable {
         } else {
           sink.update(table.after(delta));
         }
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         // the sink kept its previous set; the change stays pending for the next push
         rejections.add(delta.upserts.size());
         LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name() + ": "
@@ -280,7 +289,9 @@ public final class EndpointFeed implements AutoCloseable {
   private void rejected(String key, String value, String reason) {
     rejections.increment();
     LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name() + ": entry " + key
-        + " skipped (" + reason + "): \"" + value + "\"");
+        + " skipped (" + (reason.length() <= 500 ? reason : reason.substring(0, 500) + "...")
+        + "): " + (value.length() <= 200 ? "\"" + value + "\""
+            : "\"" + value.substring(0, 200) + "...\" (" + value.length() + " characters)"));
   }
 
   /**

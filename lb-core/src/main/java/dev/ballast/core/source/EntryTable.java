@@ -17,7 +17,8 @@ import java.util.function.BiFunction;
  * one by one and turns changes of entries (keyed by the source) into changes of endpoints
  * (keyed by address). Used by one thread at a time.
  *
- * <p>An entry is skipped when its value does not parse, when another entry already gives its
+ * <p>An entry is skipped when its value does not parse (whatever the parser throws, {@link
+ * Error}s included), when another entry already gives its
  * address, or when its weight would take the total over {@link Integer#MAX_VALUE}. A skipped
  * entry is reported once per value; an entry waiting on an address is taken when the entry
  * holding the address leaves.
@@ -89,8 +90,10 @@ final class EntryTable {
     Endpoint e;
     try {
       e = Objects.requireNonNull(parser.apply(key, value), "parsed endpoint");
-    } catch (RuntimeException ex) {
-      reject(key, value, String.valueOf(ex.getMessage()));
+    } catch (RuntimeException | Error ex) {
+      // Errors too: a parser's StackOverflowError on a hostile entry rejects that entry only
+      reject(key, value, ex instanceof IllegalArgumentException ? String.valueOf(ex.getMessage())
+          : ex.toString());
       return;
     }
     String owner = owners.get(e.address());

@@ -73,7 +73,7 @@ public final class PeerCoordinate implements EndpointSource.Listener {
   private void put(String key, String value) {
     try {
       addresses.put(key, peers.parse(key, value).address());
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException | Error e) { // a hostile entry costs that entry only
       addresses.remove(key);
       LOG.log(System.Logger.Level.WARNING, "peer " + key + " skipped: " + e.getMessage());
     }

@@ -61,6 +61,41 @@ class EndpointFeedTest {
   }
 
   @Test
+  void aParserFailingWithAnErrorRejectsThatEntryOnly() {
+    EndpointSource.Listener[] listener = new EndpointSource.Listener[1];
+    EndpointSource hostile = new EndpointSource() {
+      @Override
+      public void start(Listener l) {
+        listener[0] = l;
+      }
+
+      @Override
+      public Endpoint parse(String key, String value) {
+        if (value.startsWith("deep")) {
+          throw new StackOverflowError(); // as a recursive reader on hostile nesting
+        }
+        return Endpoint.parse(value);
+      }
+
+      @Override
+      public String name() {
+        return "hostile";
+      }
+
+      @Override
+      public void close() {}
+    };
+    EndpointFeed feed = EndpointFeed.builder(hostile).ticker(now::get).scheduler(scheduler)
+        .start(sink);
+    listener[0].onEntries(Map.of("a", "10.0.0.1:80", "deep", "deep[[[[", "c", "10.0.0.3:80"));
+    scheduler.runAll();
+    assertThat(sink.last()).isEqualTo("update [10.0.0.1:80, 10.0.0.3:80]");
+    assertThat(feed.entriesRejected()).isEqualTo(1);
+    assertThat(feed.isUp()).isTrue();
+    feed.close();
+  }
+
+  @Test
   void aMalformedEntryIsSkippedLoggedOnceAndCountedWhileTheOthersApply() {
     EndpointFeed feed = start(sink);
     Map<String, String> entries = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package dev.ballast.discovery.etcd;
 
+import dev.ballast.core.Endpoint;
 import dev.ballast.core.source.EndpointSource;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -180,13 +181,41 @@ public final class EtcdSource implements EndpointSource {
     Retries.SCHEDULER.schedule(() -> resync(next), delay, TimeUnit.MILLISECONDS);
   }
 
+  /** Reads a value: the textual form, ASCII blanks and line ends around it ignored. */
+  @Override
+  public Endpoint parse(String key, String value) {
+    return entry(value);
+  }
+
+  /**
+   * Reads a value as {@link #parse} does ({@code etcdctl put} from a file leaves a line end).
+   *
+   * @throws IllegalArgumentException naming the bad part
+   */
+  static Endpoint entry(String value) {
+    int from = 0;
+    int to = value.length();
+    while (from < to && " \t\r\n".indexOf(value.charAt(from)) >= 0) {
+      from++;
+    }
+    while (to > from && " \t\r\n".indexOf(value.charAt(to - 1)) >= 0) {
+      to--;
+    }
+    return Endpoint.parse(value.substring(from, to));
+  }
+
   private String key(KeyValue kv) {
     String k = kv.getKey().toString(StandardCharsets.UTF_8);
     return k.startsWith(prefix) ? k.substring(prefix.length()) : k;
   }
 
   private static String value(KeyValue kv) {
-    return kv.getValue().toString(StandardCharsets.UTF_8);
+    return text(kv.getValue());
+  }
+
+  /** Decodes a value as etcd holds it (bytes) into what {@link #entry} reads. */
+  static String text(ByteSequence value) {
+    return value.toString(StandardCharsets.UTF_8);
   }
 
   static ByteSequence bytes(String s) {

@@ -11,12 +11,20 @@ import java.util.Map;
  * Jackson's default typing writes, is ignored). {@code "enabled": false} is refused.
  *
  * <p>A small reader of JSON (RFC 8259) values, enough for this document: objects, arrays,
- * strings with escapes, numbers, booleans and null.
+ * strings with escapes, numbers, booleans and null. What a registry holds is outside data: a
+ * document is at most {@value #MAX_CHARS} characters and {@value #MAX_DEPTH} objects and arrays
+ * deep, so that no entry can exhaust the reader's stack or memory.
  */
 final class ServiceInstanceJson {
 
+  /** The longest document read, in characters (Curator's own are a few hundred). */
+  static final int MAX_CHARS = 64 * 1024;
+  /** The deepest nesting of objects and arrays read. */
+  static final int MAX_DEPTH = 32;
+
   private final String text;
   private int pos;
+  private int depth;
 
   private ServiceInstanceJson(String text) {
     this.text = text;
@@ -28,6 +36,10 @@ final class ServiceInstanceJson {
    * @throws IllegalArgumentException naming what is missing or malformed
    */
   static Endpoint parse(String json) {
+    if (json.length() > MAX_CHARS) {
+      throw new IllegalArgumentException("ServiceInstance JSON: " + json.length()
+          + " characters (expected: at most " + MAX_CHARS + ") in " + quote(json));
+    }
     ServiceInstanceJson r = new ServiceInstanceJson(json);
     Object doc;
     try {
@@ -37,10 +49,10 @@ final class ServiceInstanceJson {
         throw r.error("end of document");
       }
     } catch (IndexOutOfBoundsException e) {
-      throw new IllegalArgumentException("ServiceInstance JSON: truncated in " + json, e);
+      throw new IllegalArgumentException("ServiceInstance JSON: truncated in " + quote(json), e);
     }
     if (!(doc instanceof Map)) {
-      throw new IllegalArgumentException("ServiceInstance JSON: not an object: " + json);
+      throw new IllegalArgumentException("ServiceInstance JSON: not an object: " + quote(json));
     }
     Map<?, ?> m = (Map<?, ?>) doc;
     if (Boolean.FALSE.equals(m.get("enabled"))) {
@@ -108,10 +120,12 @@ final class ServiceInstanceJson {
 
   private Map<String, Object> object() {
     Map<String, Object> m = new LinkedHashMap<>();
+    nest();
     pos++;
     skipSpace();
     if (text.charAt(pos) == '}') {
       pos++;
+      depth--;
       return m;
     }
     while (true) {
@@ -128,16 +142,19 @@ final class ServiceInstanceJson {
         pos++;
       } else {
         expect('}');
+        depth--;
         return m;
       }
     }
   }
 
   private Object array() {
+    nest();
     pos++;
     skipSpace();
     if (text.charAt(pos) == ']') {
       pos++;
+      depth--;
       return null;
     }
     while (true) {
@@ -147,6 +164,7 @@ final class ServiceInstanceJson {
         pos++;
       } else {
         expect(']');
+        depth--;
         return null; // arrays are not read
       }
     }
@@ -172,8 +190,15 @@ final class ServiceInstanceJson {
         case 'r': sb.append('\r'); break;
         case 't': sb.append('\t'); break;
         case 'u':
-          sb.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
-          pos += 4;
+          int code = 0;
+          for (int end = pos + 4; pos < end; pos++) {
+            int digit = Character.digit(text.charAt(pos), 16);
+            if (digit < 0) {
+              throw error("4 hex digits after \\u");
+            }
+            code = code * 16 + digit;
+          }
+          sb.append((char) code);
           break;
         default: sb.append(e);
       }
@@ -208,14 +233,30 @@ final class ServiceInstanceJson {
     pos++;
   }
 
+  // one level deeper: refused past MAX_DEPTH, before the reader recurses
+  private void nest() {
+    if (++depth > MAX_DEPTH) {
+      throw new IllegalArgumentException("ServiceInstance JSON: at offset " + pos
+          + ", objects and arrays nested more than " + MAX_DEPTH + " deep (expected: at most "
+          + MAX_DEPTH + ") in " + quote(text));
+    }
+  }
+
+  // RFC 8259's whitespace only: space, tab, line feed, carriage return
   private void skipSpace() {
-    while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
+    while (pos < text.length() && " \t\n\r".indexOf(text.charAt(pos)) >= 0) {
       pos++;
     }
   }
 
   private IllegalArgumentException error(String expected) {
     return new IllegalArgumentException("ServiceInstance JSON: at offset " + pos + " (expected: "
-        + expected + ") in " + text);
+        + expected + ") in " + quote(text));
+  }
+
+  /** The document in quotes, cut to its first 200 characters: a message stays readable. */
+  static String quote(String json) {
+    return json.length() <= 200 ? "\"" + json + "\""
+        : "\"" + json.substring(0, 200) + "...\" (" + json.length() + " characters)";
   }
 }

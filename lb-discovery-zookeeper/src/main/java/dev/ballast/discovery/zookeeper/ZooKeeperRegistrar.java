@@ -40,6 +40,8 @@ public final class ZooKeeperRegistrar implements Registrar {
   private final boolean ownsClient;
   private final Set<Node> open = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
+  // whether the client was ever connected since this registrar was made, for the error message
+  private volatile boolean everConnected;
 
   private ZooKeeperRegistrar(CuratorFramework client, String basePath, Duration createTimeout,
       boolean ownsClient) {
@@ -47,6 +49,18 @@ public final class ZooKeeperRegistrar implements Registrar {
     this.basePath = ZooKeeperSource.checkPath(basePath);
     this.createTimeout = Objects.requireNonNull(createTimeout, "createTimeout");
     this.ownsClient = ownsClient;
+    client.getConnectionStateListenable().addListener((c, state) -> {
+      if (state.isConnected()) {
+        everConnected = true;
+      }
+    });
+    everConnected = client.getZookeeperClient().isConnected();
+  }
+
+  /** As {@link #of(CuratorFramework, String)}, waiting up to {@code createTimeout}. */
+  static ZooKeeperRegistrar of(CuratorFramework client, String basePath,
+      Duration createTimeout) {
+    return new ZooKeeperRegistrar(client, basePath, createTimeout, false);
   }
 
   /**
@@ -109,10 +123,20 @@ public final class ZooKeeperRegistrar implements Registrar {
     if (!created) {
       node.close();
       throw new IllegalStateException("ZooKeeper did not create " + path + " within "
-          + createTimeout.toMillis() + " ms");
+          + createTimeout.toMillis() + " ms: " + why());
     }
     open.add(node);
     return node;
+  }
+
+  // what the connection was doing while the node was not created
+  private String why() {
+    String servers = client.getZookeeperClient().getCurrentConnectionString();
+    if (client.getZookeeperClient().isConnected()) {
+      return "connected to " + servers + ", but the create did not succeed (an ACL or quota?)";
+    }
+    return everConnected ? "the connection to " + servers + " was lost"
+        : "no connection to ZooKeeper at " + servers + " was ever made (is it running there?)";
   }
 
   /** Deletes every node still registered; closes the client if the registrar made it. */

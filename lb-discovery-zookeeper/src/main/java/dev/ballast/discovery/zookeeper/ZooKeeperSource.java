@@ -93,7 +93,25 @@ public final class ZooKeeperSource implements EndpointSource {
   /** Reads a node's data: the textual form or x-discovery's ServiceInstance JSON. */
   @Override
   public Endpoint parse(String key, String value) {
-    String v = value.strip();
+    return entry(value);
+  }
+
+  /**
+   * Reads a node's data, ASCII blanks and line ends around it ignored: the textual form, or
+   * x-discovery's ServiceInstance JSON (bounded in size and depth).
+   *
+   * @throws IllegalArgumentException naming the bad part
+   */
+  static Endpoint entry(String value) {
+    int from = 0;
+    int to = value.length();
+    while (from < to && " \t\r\n".indexOf(value.charAt(from)) >= 0) {
+      from++;
+    }
+    while (to > from && " \t\r\n".indexOf(value.charAt(to - 1)) >= 0) {
+      to--;
+    }
+    String v = value.substring(from, to);
     return v.startsWith("{") ? ServiceInstanceJson.parse(v) : Endpoint.parse(v);
   }
 

@@ -89,9 +89,11 @@ public final class AlgorithmPolicyConfig {
   public static ConfigOrError parse(Algorithm algorithm, Map<String, ?> json) {
     try {
       return ConfigOrError.fromConfig(parseOrThrow(algorithm, json));
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(
-          algorithm.id() + " config: " + e.getMessage()).withCause(e));
+          algorithm.id() + " config: "
+          + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString()))
+          .withCause(e));
     }
   }
 
@@ -99,6 +101,7 @@ public final class AlgorithmPolicyConfig {
     if (json == null) {
       return defaults(algorithm);
     }
+    JsonFields.checkDepth(json);
     Set<String> allowed = new HashSet<>(Set.of("slowStart"));
     switch (algorithm) {
       case P2C_PEAK_EWMA:

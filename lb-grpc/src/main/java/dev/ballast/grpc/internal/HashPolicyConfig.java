@@ -42,9 +42,11 @@ public final class HashPolicyConfig {
   public static ConfigOrError parse(Algorithm algorithm, String policyName, Map<String, ?> json) {
     try {
       return ConfigOrError.fromConfig(parseOrThrow(algorithm, policyName, json));
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(
-          policyName + " config: " + e.getMessage()).withCause(e));
+          policyName + " config: "
+          + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString()))
+          .withCause(e));
     }
   }
 
@@ -53,6 +55,7 @@ public final class HashPolicyConfig {
     if (json == null) {
       return defaults(algorithm, policyName);
     }
+    JsonFields.checkDepth(json);
     HashConfig.Builder b = HashConfig.builder();
     switch (algorithm) {
       case RING_HASH:

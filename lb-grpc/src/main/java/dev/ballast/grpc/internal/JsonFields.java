@@ -17,6 +17,40 @@ final class JsonFields {
 
   private JsonFields() {}
 
+  /** The deepest nesting of objects and lists below a config's own fields. */
+  static final int MAX_DEPTH = 16;
+
+  /**
+   * Rejects a config nested deeper than {@value #MAX_DEPTH} (a service config is outside data),
+   * walking it without recursion; the message names the top-level field.
+   */
+  static void checkDepth(Map<String, ?> json) {
+    java.util.ArrayDeque<Object> values = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
+    for (Map.Entry<String, ?> field : json.entrySet()) {
+      values.push(field.getValue() == null ? "" : field.getValue());
+      depths.push(0);
+      while (!values.isEmpty()) {
+        Object v = values.pop();
+        int depth = depths.pop();
+        if (!(v instanceof Map || v instanceof List)) {
+          continue;
+        }
+        if (depth + 1 > MAX_DEPTH) {
+          values.clear();
+          throw new IllegalArgumentException(field.getKey() + ": nested more than " + MAX_DEPTH
+              + " deep (expected: at most " + MAX_DEPTH + ")");
+        }
+        for (Object child : v instanceof Map ? ((Map<?, ?>) v).values() : (List<?>) v) {
+          if (child instanceof Map || child instanceof List) {
+            values.push(child);
+            depths.push(depth + 1);
+          }
+        }
+      }
+    }
+  }
+
   /** The longest duration string read: 19 digits of nanoseconds fit with room to spare. */
   static final int MAX_DURATION_CHARS = 64;
 
@@ -201,21 +235,33 @@ final class JsonFields {
    * a whole number is shown without {@code .0}.
    */
   static String show(Object v) {
+    String s = show(v, 0);
+    return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+  }
+
+  // at most 4 levels shown: what a message quotes stays short whatever the value
+  private static String show(Object v, int depth) {
     if (v instanceof Double) {
       double d = (Double) v;
       if (d == Math.rint(d) && Math.abs(d) < 1e15) {
         return Long.toString((long) d);
       }
     } else if (v instanceof List) {
+      if (depth >= 4) {
+        return "[...]";
+      }
       StringJoiner j = new StringJoiner(", ", "[", "]");
       for (Object e : (List<?>) v) {
-        j.add(show(e));
+        j.add(show(e, depth + 1));
       }
       return j.toString();
     } else if (v instanceof Map) {
+      if (depth >= 4) {
+        return "{...}";
+      }
       StringJoiner j = new StringJoiner(", ", "{", "}");
       for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-        j.add(e.getKey() + "=" + show(e.getValue()));
+        j.add(e.getKey() + "=" + show(e.getValue(), depth + 1));
       }
       return j.toString();
     }

@@ -56,13 +56,16 @@ public final class LabelSubsetPolicyConfig {
   public static ConfigOrError parse(Map<String, ?> json) {
     try {
       return ConfigOrError.fromConfig(parseOrThrow(json == null ? Map.of() : json));
-    } catch (IllegalArgumentException e) {
+    } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(
-          NAME + " config: " + e.getMessage()).withCause(e));
+          NAME + " config: "
+          + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString()))
+          .withCause(e));
     }
   }
 
   private static LabelSubsetPolicyConfig parseOrThrow(Map<String, ?> json) {
+    JsonFields.checkDepth(json);
     JsonFields.checkKeys(json, Set.of("selectors", "fallbackPolicy", "defaultSubset",
         "headerPrefix", "allowRedundantKeys", "childPolicy"));
 

@@ -9,7 +9,11 @@ package dev.ballast.netty.internal;
  */
 public interface Exchange<Rep> {
 
-  /** The request was written to the socket. */
+  /**
+   * The request reached the server: a byte of it was written to the socket (or, where a
+   * protocol cannot tell, it was handed to the channel). A request that reached the server may
+   * have been acted on, so it is not sent again unless it is idempotent.
+   */
   void onWritten();
 
   /** The response arrived. */

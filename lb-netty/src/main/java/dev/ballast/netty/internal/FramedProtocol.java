@@ -109,7 +109,14 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
         return id;
       }
       if (!flushScheduled.get() && flushScheduled.compareAndSet(false, true)) {
-        ch.eventLoop().execute(this::drain);
+        try {
+          ch.eventLoop().execute(this::drain);
+        } catch (RejectedExecutionException e) {
+          // the loop is shut down, the channel with it: what is queued was never written
+          for (Write w; (w = writes.poll()) != null; ) {
+            w.exchange.onFailure(new ClosedChannelException());
+          }
+        }
       }
       return id;
     }

@@ -29,6 +29,7 @@ import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLHandshakeException;
@@ -136,7 +137,14 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
     }
     writes.add(new Stream(request, exchange, token));
     if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
-      channel.eventLoop().execute(this::drain);
+      try {
+        channel.eventLoop().execute(this::drain);
+      } catch (RejectedExecutionException e) {
+        // the loop is shut down, the channel with it: what is queued was never written
+        for (Stream s; (s = writes.poll()) != null; ) {
+          s.exchange.onFailure(new ClosedChannelException());
+        }
+      }
     }
     return token;
   }
@@ -187,14 +195,18 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
   @Override
   public void cancel(long token) {
     // after the drain that wrote the stream: tasks run in order
-    channel.eventLoop().execute(() -> {
-      Stream s = byToken.remove(token);
-      if (s != null) {
-        byId.remove(s.id);
-        h2.resetStream(h2ctx, s.id, Http2Error.CANCEL.code(), h2ctx.newPromise());
-        channel.flush();
-      }
-    });
+    try {
+      channel.eventLoop().execute(() -> {
+        Stream s = byToken.remove(token);
+        if (s != null) {
+          byId.remove(s.id);
+          h2.resetStream(h2ctx, s.id, Http2Error.CANCEL.code(), h2ctx.newPromise());
+          channel.flush();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // the loop is shut down: the streams go with the connection
+    }
   }
 
   private Stream remove(int id) {

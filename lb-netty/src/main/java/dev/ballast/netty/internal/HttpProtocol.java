@@ -12,7 +12,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -23,6 +24,7 @@ import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.ReferenceCountUtil;
@@ -97,9 +99,8 @@ public final class HttpProtocol extends HttpProtocols {
       }
       current = exchange;
       decoder.head = request.method().equals("HEAD");
-      DefaultFullHttpRequest r = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
-          HttpMethod.valueOf(request.method()), request.uri(),
-          Unpooled.wrappedBuffer(request.body()));
+      DefaultHttpRequest r = new DefaultHttpRequest(HttpVersion.HTTP_1_1,
+          HttpMethod.valueOf(request.method()), request.uri());
       HttpHeaders h = r.headers();
       Headers fields = request.headers();
       if (!fields.contains("host")) {
@@ -108,17 +109,25 @@ public final class HttpProtocol extends HttpProtocols {
       for (int i = 0, n = fields.size(); i < n; i++) {
         h.add(fields.name(i), fields.value(i));
       }
-      if (request.body().length > 0 || expectsBody(request.method())) {
-        HttpUtil.setContentLength(r, request.body().length);
+      byte[] body = request.body();
+      if (body.length > 0 || expectsBody(request.method())) {
+        HttpUtil.setContentLength(r, body.length);
       }
-      ch.writeAndFlush(r).addListener((ChannelFutureListener) f -> {
+      // The head and the body are written apart: once the head is on the wire, the request
+      // has reached the server (it may act on it), even if the body is then cut off.
+      ch.write(r).addListener((ChannelFutureListener) f -> {
         if (f.isSuccess()) {
           exchange.onWritten();
-        } else if (clear(exchange)) {
-          poisoned = true;
-          exchange.onFailure(f.cause());
         }
       });
+      ch.writeAndFlush(body.length == 0 ? LastHttpContent.EMPTY_LAST_CONTENT
+              : new DefaultLastHttpContent(Unpooled.wrappedBuffer(body)))
+          .addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess() && clear(exchange)) {
+              poisoned = true;
+              exchange.onFailure(f.cause());
+            }
+          });
       return 1;
     }
 

@@ -1,0 +1,152 @@
+package dev.ballast.discovery.zookeeper;
+
+import static dev.ballast.discovery.zookeeper.ZooKeeperSourceTest.await;
+import static dev.ballast.discovery.zookeeper.ZooKeeperSourceTest.last;
+import static dev.ballast.discovery.zookeeper.ZooKeeperSourceTest.texts;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.source.EndpointFeed;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hostile registry entries against a real ZooKeeper (Curator's TestingServer): each is
+ * rejected, counted and logged on its own, and the other endpoints stay.
+ */
+class ZooKeeperHostileEntriesTest {
+
+  private static TestingServer server;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = new TestingServer(true);
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  private static CuratorFramework client() {
+    CuratorFramework c = CuratorFrameworkFactory.newClient(server.getConnectString(), 10_000,
+        5_000, new RetryOneTime(100));
+    c.start();
+    return c;
+  }
+
+  /** The feed's log lines while {@code body} runs, kept off the console. */
+  private static List<String> logged(ThrowingRunnable body) throws Exception {
+    Logger log = Logger.getLogger(EndpointFeed.class.getName());
+    List<String> lines = new CopyOnWriteArrayList<>();
+    Handler h = new Handler() {
+      @Override
+      public void publish(LogRecord r) {
+        lines.add(r.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    boolean parents = log.getUseParentHandlers();
+    log.setUseParentHandlers(false);
+    log.addHandler(h);
+    try {
+      body.run();
+    } finally {
+      log.removeHandler(h);
+      log.setUseParentHandlers(parents);
+    }
+    return lines;
+  }
+
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  private static void create(CuratorFramework c, String path, String data) throws Exception {
+    c.create().creatingParentsIfNeeded().forPath(path, data.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aDeeplyNestedEntryIsRejectedAndTheOtherEndpointsStay() throws Exception {
+    List<List<Endpoint>> seen = new CopyOnWriteArrayList<>();
+    List<String> lines = logged(() -> {
+      try (CuratorFramework admin = client()) {
+        for (int i = 1; i <= 3; i++) {
+          create(admin, "/h1/orders/good" + i, "127.0.0.1:900" + i);
+        }
+        create(admin, "/h1/orders/deep", "{\"address\":" + "[".repeat(5000));
+        try (EndpointFeed feed = EndpointFeed.builder(ZooKeeperSource.of(admin, "/h1/orders"))
+            .window(Duration.ZERO).start(seen::add)) {
+          await(() -> feed.endpointCount() == 3 && feed.entriesRejected() == 1);
+          create(admin, "/h1/orders/good4", "127.0.0.1:9004");
+          await(() -> feed.endpointCount() == 4);
+          assertThat(texts(last(seen))).containsExactlyInAnyOrder("127.0.0.1:9001",
+              "127.0.0.1:9002", "127.0.0.1:9003", "127.0.0.1:9004");
+          assertThat(feed.entriesRejected()).isEqualTo(1);
+          assertThat(feed.isUp()).isTrue();
+        }
+      }
+    });
+    assertThat(lines).anySatisfy(l -> assertThat(l).contains("entry deep skipped")
+        .contains("nested more than " + ServiceInstanceJson.MAX_DEPTH + " deep"));
+  }
+
+  @Test
+  void aHugeLabelIsRejectedAndTheOtherEndpointsStay() throws Exception {
+    List<String> lines = logged(() -> {
+      try (CuratorFramework admin = client()) {
+        create(admin, "/h2/orders/good", "127.0.0.1:9001");
+        create(admin, "/h2/orders/huge-text", "127.0.0.1:9002;zone=" + "x".repeat(900_000));
+        create(admin, "/h2/orders/huge-json", "{\"address\":\"127.0.0.1\",\"port\":9003,"
+            + "\"payload\":{\"zone\":\"" + "x".repeat(60_000) + "\"}}");
+        try (EndpointFeed feed = EndpointFeed.builder(ZooKeeperSource.of(admin, "/h2/orders"))
+            .window(Duration.ZERO).start(e -> { })) {
+          await(() -> feed.endpointCount() == 1 && feed.entriesRejected() == 2);
+        }
+      }
+    });
+    assertThat(lines).anySatisfy(l -> assertThat(l).contains("entry huge-text skipped")
+        .contains("at most " + Endpoint.MAX_TEXT_CHARS).hasSizeLessThan(2000));
+    assertThat(lines).anySatisfy(l -> assertThat(l).contains("entry huge-json skipped")
+        .contains("label zone: a value of 60000 characters (expected: at most "
+            + Endpoint.MAX_LABEL_VALUE_CHARS + ")").hasSizeLessThan(2000));
+  }
+
+  @Test
+  void registeringWithZooKeeperDownNamesTheServersAndThatNoConnectionWasMade()
+      throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort(); // closed again: nothing listens there
+    }
+    String servers = "127.0.0.1:" + port;
+    try (CuratorFramework down = CuratorFrameworkFactory.newClient(servers, 10_000, 500,
+            new RetryOneTime(100));
+        ZooKeeperRegistrar registrar = ZooKeeperRegistrar.of(down, "/services",
+            Duration.ofMillis(1500))) {
+      assertThatThrownBy(() -> registrar.register("echo", Endpoint.parse("127.0.0.1:8080")))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("within 1500 ms")
+          .hasMessageContaining("no connection to ZooKeeper at " + servers + " was ever made");
+    }
+  }
+}
