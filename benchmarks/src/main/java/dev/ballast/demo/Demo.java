@@ -101,6 +101,7 @@ public final class Demo {
     }
     List<Result> results = new ArrayList<>();
     StringBuilder shares = new StringBuilder();
+    StringBuilder recovered = new StringBuilder();
     List<Algorithm> runs = new ArrayList<>(c.balancers);
     if (c.hedging != null) {
       runs.add(c.balancers.get(c.balancers.size() - 1));
@@ -116,12 +117,16 @@ public final class Demo {
       results.add(run.run());
       shares.append(String.format(Locale.ROOT, "%s %s%.2f%%", shares.length() == 0 ? "" : ",",
           label + " ", run.slowShare()));
+      recovered.append(String.format(Locale.ROOT, "%n  %-19s%s", label, run.recoveredText()));
     }
     out.println();
     out.println("Results (" + c.describe() + "):");
     out.print(Report.table(results));
     out.printf(Locale.ROOT, "Share of requests sent to backend 0 while it was %s (1/%d is %.2f%%):%s%n",
         c.failFast ? "failing" : "slow", c.backends, 100.0 / c.backends, shares);
+    out.printf(Locale.ROOT, "Share of requests sent to backend 0 in each second after it"
+        + " recovered at %s (1/%d is %.2f%%):%s%n", Durations.format(c.slowWindow().endNanos()),
+        c.backends, 100.0 / c.backends, recovered);
     if (c.markdown) {
       out.println();
       out.print(Report.markdown(results));

@@ -33,6 +33,7 @@ final class DemoRun {
 
   private static final long PROGRESS_NANOS = 2_000_000_000L;
   private static final CallOptions IDEMPOTENT = CallOptions.idempotent();
+  private static final int RECOVERY_SECONDS = 3;
 
   private final Demo.DemoConfig config;
   private final Algorithm algorithm;
@@ -50,6 +51,10 @@ final class DemoRun {
   // Requests the backends received while backend 0 was slow, and how many of them it got.
   private final AtomicLong inWindow = new AtomicLong();
   private final AtomicLong slowInWindow = new AtomicLong();
+  // Requests the backends received in each of the seconds after backend 0 recovered, and how
+  // many of them it got.
+  private final AtomicLong[] afterWindow = counters(RECOVERY_SECONDS);
+  private final AtomicLong[] slowAfterWindow = counters(RECOVERY_SECONDS);
   private volatile long start;
 
   DemoRun(Demo.DemoConfig config, Algorithm algorithm, Hedging hedging, long durationNanos,
@@ -109,6 +114,11 @@ final class DemoRun {
                 + " backend 0 got %d of %d (%.2f%%)%s%n", n, 100.0 * ok.get() / Math.max(1, n),
             Durations.format(config.timeoutNanos), slowInWindow.get(), inWindow.get(),
             slowShare(), errors.get() > 0 ? ", " + errors.get() + " errors (not timeouts)" : "");
+        if (slowWindow != null) {
+          out.printf(Locale.ROOT, "   after backend 0 recovered at %s, its share per second:%s"
+                  + " (fair %.2f%%)%n", Durations.format(slowWindow.endNanos()),
+              recoveredText(), 100.0 / config.backends);
+        }
         if (config.enforce) {
           out.printf(Locale.ROOT, "   %d calls given up at the %s deadline (their late answers"
               + " still reached the balancer)%n", deadlines.get(),
@@ -137,6 +147,39 @@ final class DemoRun {
     }
   }
 
+  private static AtomicLong[] counters(int n) {
+    AtomicLong[] a = new AtomicLong[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = new AtomicLong();
+    }
+    return a;
+  }
+
+  /**
+   * Returns, for each of the seconds after backend 0 recovered, the percentage of the requests
+   * received in it that went to backend 0.
+   */
+  double[] recoveredShares() {
+    double[] shares = new double[RECOVERY_SECONDS];
+    for (int i = 0; i < shares.length; i++) {
+      shares[i] = 100.0 * slowAfterWindow[i].get() / Math.max(1, afterWindow[i].get());
+    }
+    return shares;
+  }
+
+  /** Returns backend 0's share in each second after it recovered, as "15s-16s 9.05%, ...". */
+  String recoveredText() {
+    StringBuilder text = new StringBuilder();
+    double[] shares = recoveredShares();
+    long end = slowWindow.endNanos();
+    for (int i = 0; i < shares.length; i++) {
+      text.append(String.format(Locale.ROOT, "%s %s-%s %.2f%%", i == 0 ? "" : ",",
+          Durations.format(end + i * 1_000_000_000L),
+          Durations.format(end + (i + 1) * 1_000_000_000L), shares[i]));
+    }
+    return text.toString();
+  }
+
   /** Returns the percentage of requests received while backend 0 was slow that went to it. */
   double slowShare() {
     return 100.0 * slowInWindow.get() / Math.max(1, inWindow.get());
@@ -162,6 +205,14 @@ final class DemoRun {
         if (index == slowWindow.backend()) {
           slowInWindow.incrementAndGet();
           latency = slowWindow.latency();
+        }
+      } else if (slowWindow != null && t >= slowWindow.endNanos()) {
+        int second = (int) ((t - slowWindow.endNanos()) / 1_000_000_000L);
+        if (second < RECOVERY_SECONDS) {
+          afterWindow[second].incrementAndGet();
+          if (index == slowWindow.backend()) {
+            slowAfterWindow[second].incrementAndGet();
+          }
         }
       }
       long nanos = latency.sampleNanos(ThreadLocalRandom.current());

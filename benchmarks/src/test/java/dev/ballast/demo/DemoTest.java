@@ -51,7 +51,9 @@ class DemoTest {
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertThat(out).contains("== round_robin", "== p2c_peak_ewma", "balancer", "chart: " + chart,
         "== p2c_peak_ewma+hedge: 2s at 200 req/s, hedging p90 (budget 2%)", "hedges: ",
-        "% extra load");
+        "% extra load", "after backend 0 recovered at 1.5s, its share per second: 1.5s-2.5s ",
+        "Share of requests sent to backend 0 in each second after it recovered at 1.5s (1/3 is"
+            + " 33.33%):\n  round_robin         1.5s-2.5s ");
     assertThat(Files.readString(chart).split("<polyline", -1)).hasSize(4);
     assertThat(Files.readString(json)).contains("\"balancer\": \"round_robin\", \"requests\": 400");
   }

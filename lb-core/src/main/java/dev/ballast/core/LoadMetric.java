@@ -31,7 +31,8 @@ abstract class LoadMetric {
   }
 
   /**
-   * Peak EWMA of the round-trip time (Finagle's PeakEwma, tower's and Linkerd's peak_ewma).
+   * Peak EWMA of the round-trip time (Finagle's PeakEwma, tower's and Linkerd's peak_ewma), whose
+   * stale evidence is renewed by probing.
    *
    * <p>On an RTT above the stored estimate, the estimate jumps to it (the peak); otherwise it
    * moves toward it with weight {@code w = exp(-elapsed/tau)}: {@code est = est*w + rtt*(1-w)}.
@@ -40,6 +41,37 @@ abstract class LoadMetric {
    * New nodes start at the default RTT (Linkerd: 30 ms) rather than at zero, which would flood
    * them (tower issue 134).
    *
+   * <p>Why probes. The time-weighted decay alone never corrects a node that is not picked: one
+   * slow call (a cold first call, a handshake, a pause) sets a peak that only time wears down,
+   * about {@code tau × ln(peak / fleet)}, 95 s for 400 ms against 0.5 ms answers, while the node
+   * gets nothing; a backend that recovers waits as long. Finagle and tower share this. So, as
+   * Prequal probes replicas so that its choices rest on fresh signals and discards old ones
+   * (Wydrowski et al., "Load is not what you should balance: Introducing Prequal", NSDI 2024),
+   * and as C3 keeps every replica's score current from its own feedback (Suresh et al., "C3:
+   * Cutting Tail Latency in Cloud Data Stores via Adaptive Replica Selection", NSDI 2015):
+   *
+   * <ul>
+   *   <li>Evidence is stale when it is more than {@link #STALE_NANOS} (100 ms) older than the
+   *       other candidate's, whose last sample stands for "now" so that a pick reads no clock.
+   *       When the P2C loser's is stale, it has no request in flight (so at most one probe per
+   *       node) and a draw of 1 in {@link #PROBE_ODDS} succeeds (so probes are at most 1/16 of
+   *       the picks, however many nodes are stale), the loser is taken instead: one real call.
+   *   <li>A success whose estimate is stale (or still the default) replaces it: one fresh
+   *       sample corrects one stale one, as one slow sample raised it. Fresh estimates keep the
+   *       peak EWMA unchanged, so a slow node still loses its traffic at its first slow answer.
+   *   <li>A node that is slow again when probed is probed again only after {@code 100 ms + }
+   *       {@link #PROBE_BACKOFF}{@code  × min(new sample, old estimate)}: a node the two last
+   *       pieces of evidence agree is slow costs a caller at most a fifth of its time in probes;
+   *       a node whose one slow sample was a fluke is probed again after 100 ms.
+   *   <li>Failures are not probed: their evidence is renewed, as before, by the failure
+   *       penalty's decay (and, in the client stacks, by outlier detection's ejections), so a
+   *       backend failing fast gets no more calls than it did.
+   * </ul>
+   *
+   * <p>The same rule evens out noise: with one caller, identical nodes whose estimates hold
+   * their recent peaks would rotate through starving the one with the highest peak for seconds
+   * (tau); here a node starved for 100 ms is probed and its peak replaced by a fresh sample.
+   *
    * <p>The estimate and its time stamp are two fields updated by one CAS on the estimate; a
    * reader racing an update may decay one sample with a stale stamp, an error far below the
    * noise of the estimate, and the price of taking no lock.
@@ -47,22 +79,37 @@ abstract class LoadMetric {
   static final class PeakEwma extends LoadMetric {
     // Finagle's penalty for a node with outstanding requests and no estimate.
     static final double PENALTY = (double) (Long.MAX_VALUE >> 16);
+    /** How much older than the other candidate's a node's last sample is when it is stale. */
+    static final long STALE_NANOS = 100_000_000L;
+    /** Estimates within this factor of each other are equal, within each other's noise. */
+    static final double TIE = 1.125;
+    /** The wait before probing a node again, in units of the latency it was confirmed at. */
+    static final int PROBE_BACKOFF = 4;
+    /** A failure that took at least this long is slowness (a timeout), a faster one an error. */
+    static final long SLOW_FAILURE_NANOS = 100_000_000L;
+    // Multiplies the pick's random number into bits nearly independent of the candidates'.
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    // A fast failure's probe gap: never probed, the penalty's decay brings it back.
+    static final long NEVER = Long.MAX_VALUE;
 
     final Ticker ticker;
     final double tauNanos;
     final double defaultRttNanos;
+    private final long defaultBits;
     final double failurePenalty;
 
     PeakEwma(Ticker ticker, Duration decayTime, Duration defaultRtt, double failurePenalty) {
       this.ticker = ticker;
       this.tauNanos = decayTime.toNanos();
       this.defaultRttNanos = defaultRtt.toNanos();
+      this.defaultBits = Double.doubleToRawLongBits(defaultRttNanos);
       this.failurePenalty = failurePenalty;
     }
 
     @Override
     void init(Node<?> node) {
       node.initRtt(defaultRttNanos, ticker.nanoTime());
+      node.setProbeGap(STALE_NANOS);
     }
 
     @Override
@@ -83,8 +130,19 @@ abstract class LoadMetric {
         double est = Double.longBitsToDouble(bits);
         long elapsed = Math.max(0, now - node.rttStamp());
         double next;
+        long gap = STALE_NANOS;
         if (!success) {
           next = penalized(est, elapsed, rtt);
+          // a slow failure (a timeout, a late answer) is evidence of slowness, and probed as
+          // such; a fast one is an error, renewed by the penalty's decay alone
+          gap = rtt < SLOW_FAILURE_NANOS ? NEVER
+              : gap + (long) (PROBE_BACKOFF * Math.min(rtt, est * exp(-elapsed / tauNanos)));
+        } else if (elapsed > STALE_NANOS || bits == defaultBits) {
+          // stale evidence, or none yet: the fresh sample replaces it
+          next = rtt;
+          if (bits != defaultBits) {
+            gap += (long) (PROBE_BACKOFF * Math.min(rtt, est * exp(-elapsed / tauNanos)));
+          }
         } else if (rtt > est) {
           next = rtt;
         } else {
@@ -92,6 +150,7 @@ abstract class LoadMetric {
           next = est * w + rtt * (1 - w);
         }
         if (node.casRtt(bits, Double.doubleToRawLongBits(next), now)) {
+          node.setProbeGap(gap);
           return;
         }
       }
@@ -117,6 +176,63 @@ abstract class LoadMetric {
       double est = Double.longBitsToDouble(node.rttBits());
       long elapsed = now - node.rttStamp();
       return elapsed <= 0 ? est : est * Math.exp(-elapsed / tauNanos);
+    }
+
+    /**
+     * Returns whether P2C takes node {@code b} rather than node {@code a}. Estimates within
+     * {@link #TIE} of each other are noise apart: the node with fewer pending requests per unit
+     * of weight is taken; on a tie, of equal weights the one heard from less recently, so that
+     * identical nodes take turns, else one drawn in proportion to the weights. Otherwise the cheaper of the two (the cost of {@link #cheaper}), unless the
+     * other one is due a probe ({@link #probes}). Reads no clock unless an estimate is zero.
+     *
+     * @param r the pick's random number, of which the probe's draw takes bits the candidates'
+     *     draws left nearly independent
+     */
+    boolean takes(Node<?> b, int wb, Node<?> a, int wa, long r, int n) {
+      double ea = Double.longBitsToDouble(a.rttBits());
+      double eb = Double.longBitsToDouble(b.rttBits());
+      long sa = a.rttStamp();
+      long sb = b.rttStamp();
+      boolean takesB;
+      if (ea == 0 || eb == 0) {
+        long now = ticker.nanoTime();
+        takesB = cost(b, wb, now) < cost(a, wa, now);
+      } else {
+        eb *= exp((sb - sa) / tauNanos); // both decayed to the same time
+        int pa = a.pending();
+        int pb = b.pending();
+        if (eb * TIE >= ea && ea * TIE >= eb) {
+          // estimates within each other's noise: fewer pending per weight; on a tie, of equal
+          // weights the node heard from less recently (whose evidence is older), so that
+          // identical nodes take turns, else b with odds wb / (wa + wb)
+          long qa = (long) pa * wb;
+          long qb = (long) pb * wa;
+          if (qa != qb) {
+            return qb < qa;
+          }
+          return wa == wb ? sb < sa : ((r * GOLDEN) >>> 33) * (wa + wb) < (long) wb << 31;
+        }
+        takesB = eb * (pb + 1) * wa < ea * (pa + 1) * wb;
+      }
+      // the loser's evidence is older than the winner's by:
+      long age = takesB ? sb - sa : sa - sb;
+      if (age > STALE_NANOS && probes(takesB ? a : b, age, r, n)) {
+        return !takesB;
+      }
+      return takesB;
+    }
+
+    /**
+     * Whether a loser whose evidence is {@code age} older than the winner's is probed now: it is
+     * due ({@code age} past its probe gap), has nothing in flight, and a draw of {@code n} in 32
+     * succeeds, so that a stale node, a candidate in 2 picks of {@code n}, is probed once in 16
+     * picks on average whatever {@code n} (for {@code n} up to 32).
+     */
+    private static boolean probes(Node<?> loser, long age, long r, int n) {
+      // the draw: the top 5 bits of r times the golden ratio's, nearly independent of the
+      // candidates, which the high and low halves of r chose
+      return age > loser.probeGap() && loser.pending() == 0
+          && (int) ((r * GOLDEN) >>> 59) < n;
     }
 
     /**

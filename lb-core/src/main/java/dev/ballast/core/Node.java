@@ -53,6 +53,8 @@ public final class Node<T> {
   // Peak-EWMA state: the estimate in nanoseconds (double bits) and when it was last observed.
   private volatile long rttBits;
   private volatile long rttStamp;
+  // Peak EWMA: how much older than another node's its last sample must be for a probe.
+  private volatile long probeGap;
   // When the node joined its balancer, for slow start; written before the node is published.
   long joined = SlowStart.NOT_RAMPING;
 
@@ -199,6 +201,17 @@ public final class Node<T> {
       return true;
     }
     return false;
+  }
+
+  long probeGap() {
+    return probeGap;
+  }
+
+  /** Sets the probe gap; writes only on a change, as it seldom changes. */
+  void setProbeGap(long gap) {
+    if (probeGap != gap) {
+      probeGap = gap;
+    }
   }
 
   void initRtt(double rttNanos, long stamp) {

@@ -6,11 +6,21 @@ package dev.ballast.core;
  *
  * <p>The RTT estimate jumps to any sample above it and otherwise decays toward new samples with
  * time constant {@link BalancerConfig#decayTime()} (default 10 s), so a node that turns slow loses
- * traffic at once and wins it back as the estimate decays. New nodes start at {@link
- * BalancerConfig#defaultRtt()} (default 30 ms, as Linkerd) instead of zero. A failure raises the
- * estimate (up to doubling it; {@link BalancerConfig#failurePenalty()}), so that a backend that
- * fails fast does not look like the fastest, which a latency-only EWMA makes it. Feed it with
- * {@link Node#complete(long, boolean)} or {@link Node#completeSince(long, boolean)}.
+ * traffic at once. New nodes start at {@link BalancerConfig#defaultRtt()} (default 30 ms, as
+ * Linkerd) instead of zero. A failure raises the estimate (up to doubling it; {@link
+ * BalancerConfig#failurePenalty()}), so that a backend that fails fast does not look like the
+ * fastest, which a latency-only EWMA makes it. Feed it with {@link Node#complete(long, boolean)}
+ * or {@link Node#completeSince(long, boolean)}.
+ *
+ * <p>Unlike Finagle's and tower's, an estimate that nothing has renewed for a while is not left
+ * to decay alone, which starves a node for a minute after one slow call (a cold first call, a
+ * backend that was slow and recovered): as Prequal probes replicas to keep its signals fresh
+ * (NSDI 2024), a node whose last sample is 100 ms older than its rival's gets one call (a probe;
+ * at most one in flight per node, at most one pick in 16), and that call's answer replaces the
+ * stale estimate. A probe that finds the node still slow spaces the next by four times its
+ * latency; failures are never probed. So a node is back in its share within about 100 ms of
+ * answering fast again, and a slow or failing one still loses its traffic at its first slow
+ * answer or failure. The details and their reasons are on the metric ({@code LoadMetric.PeakEwma}).
  *
  * @param <T> the thing being balanced
  */
@@ -40,6 +50,13 @@ public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
         Node<T> na = this.nodes[a];
         return ((LoadMetric.PeakEwma) na.metric).cheaper(this.nodes[b], this.weights[b], na,
             this.weights[a]);
+      }
+
+      @Override
+      boolean takes(int b, int a, long r) {
+        Node<T> na = this.nodes[a];
+        return ((LoadMetric.PeakEwma) na.metric).takes(this.nodes[b], this.weights[b], na,
+            this.weights[a], r, this.nodes.length);
       }
     };
   }

@@ -30,6 +30,14 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
   /** Returns whether node {@code b} is strictly cheaper than node {@code a} (indices). */
   abstract boolean cheaper(int b, int a);
 
+  /**
+   * Returns whether to take node {@code b} rather than node {@code a} (indices), given the
+   * pick's random number {@code r}; default: {@link #cheaper}.
+   */
+  boolean takes(int b, int a, long r) {
+    return cheaper(b, a);
+  }
+
   @Override
   final Node<T> next() {
     int n = nodes.length;
@@ -55,7 +63,7 @@ abstract class P2cSnapshot<T> extends Snapshot<T> {
     }
     Node<T> pick = nodes[a];
     Node<T> other = nodes[b];
-    if (cheaper(b, a)) {
+    if (takes(b, a, r)) {
       pick = nodes[b];
       other = nodes[a];
     }

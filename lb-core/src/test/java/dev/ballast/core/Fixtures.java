@@ -31,6 +31,21 @@ final class Fixtures {
         .build();
   }
 
+  /**
+   * A seeded config whose clock moves 1 ms at each reading: time passes as calls complete, so
+   * that P2C peak EWMA's evidence ages as it would under real traffic.
+   */
+  static BalancerConfig ticking(long seed) {
+    ManualTicker ticker = new ManualTicker();
+    return BalancerConfig.builder()
+        .random(new SplittableRandom(seed))
+        .ticker(() -> {
+          ticker.advanceMillis(1);
+          return ticker.nanoTime();
+        })
+        .build();
+  }
+
   /** Creates the balancer and loads the weights; node values are their indices. */
   static Balancer<Integer> balancer(Algorithm a, BalancerConfig config, int... weights) {
     Balancer<Integer> b = a.create(config);

@@ -31,6 +31,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
   /** The call's attempt started before this one, or null; set once by {@link Call#link}. */
   Attempt<Req, Rep> previous;
   final long start;
+  // When the request got its connection: the balancer's sample starts there, so that opening a
+  // connection (TCP, TLS, HTTP/2 settings) is not counted as the server's latency.
+  private volatile long sent;
   volatile boolean written;
   // The caller's outcome, set once before any feedback.
   private volatile Classification classification;
@@ -60,6 +63,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     this.number = number;
     this.hedge = hedge;
     this.start = start;
+    this.sent = start;
   }
 
   @Override
@@ -125,6 +129,14 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     return latency;
   }
 
+  /**
+   * The latency the balancer hears, in nanoseconds: the caller's less the wait for a connection
+   * (a connection being opened for the request, or the pool's queue).
+   */
+  long sampleNanos() {
+    return latency - (sent - start);
+  }
+
   /** Sends through the attempt filters, or at once when there are none. */
   void start(Req req) {
     AttemptFilter<Req, Rep> filters = call.stack.attemptFilters;
@@ -171,7 +183,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     request = req;
     PooledConnection<Req, Rep> free = ep.pool.acquireBefore(call.deadline, number, this, now);
     if (free != null) {
-      accept(free, null);
+      handOver(free, now);
     }
   }
 
@@ -189,9 +201,15 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
           call.stack.ticker.nanoTime());
       return;
     }
+    handOver(c, call.stack.ticker.nanoTime()); // after a wait: the request starts now
+  }
+
+  /** Sends the request on the connection at {@code now}, unless the attempt ended meanwhile. */
+  private void handOver(PooledConnection<Req, Rep> c, long now) {
     synchronized (this) {
       if (!callerDone && !wireDone) {
         conn = c;
+        sent = now;
         token = c.dispatcher.send(request, this);
         return;
       }
@@ -229,7 +247,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     ep.pool.release(c, cause == null || !c.dispatcher.isPoisoned(), now);
     if (late) {
       stack.deadlines.lateAnswerHeard(this);
-      stack.lateAnswer(this, now - start, rep,
+      stack.lateAnswer(this, now - sent, rep,
           cause == null ? null : Failures.of(cause, ep.address, number, true));
       return;
     }
@@ -350,7 +368,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     }
     c.dispatcher.cancel(token);
     ep.pool.release(c, false);
-    call.stack.lateAnswer(this, call.stack.ticker.nanoTime() - start, null, null);
+    call.stack.lateAnswer(this, call.stack.ticker.nanoTime() - sent, null, null);
   }
 
   @Override

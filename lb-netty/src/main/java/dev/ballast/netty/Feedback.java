@@ -17,7 +17,8 @@ interface Feedback<Req, Rep> {
   /**
    * The balancer: every pick ends with {@code Node.complete} (latency and outcome) when the
    * request was written, else with {@code Node.cancel}, so that pending counts return to 0 and
-   * load-aware balancers see real latency. A request awaiting its late answer completes its node
+   * load-aware balancers see real latency: from when the request got its connection, so that
+   * the first call's sample does not count the connection's opening. A request awaiting its late answer completes its node
    * only when that answer comes ({@link #lateAnswer}).
    */
   final class Balancer<Req, Rep> implements Feedback<Req, Rep> {
@@ -31,8 +32,8 @@ interface Feedback<Req, Rep> {
         return;
       }
       Classification c = a.classification();
-      // A cancelled loser did not fail: its node hears how long it ran.
-      a.node.complete(a.latencyNanos(), c == null || c.isSuccess());
+      // A cancelled loser did not fail: its node hears how long it ran, from when it was sent.
+      a.node.complete(a.sampleNanos(), c == null || c.isSuccess());
     }
 
     /** A late answer came, or the wait for it ended: the node hears the request's true latency. */
