@@ -5,7 +5,7 @@
  * channel selects them by name with {@code defaultLoadBalancingPolicy(...)} or a service config):
  * {@code vnswrr}, {@code swrr}, {@code weighted_random}, {@code least_loaded}, {@code
  * p2c_peak_ewma} and {@code label_subset}, each wrapping the lb-core algorithm of the same name;
- * and the policies that pick by a call's key, {@code ballast_ring_hash} (gRPC's ring hash under
+ * and the policies that pick by a call's key, {@code ring_hash} (gRPC's ring hash under
  * a name of its own), {@code ketama} and {@code maglev} ({@link
  * dev.ballast.grpc.HashLoadBalancerProvider}).
  *
