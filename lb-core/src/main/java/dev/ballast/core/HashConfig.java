@@ -235,9 +235,10 @@ public final class HashConfig {
      * (the default).
      */
     public Builder nameLabel(String nameLabel) {
-      if (nameLabel != null && nameLabel.isBlank()) {
+      if (nameLabel != null && (nameLabel.isBlank() || !nameLabel.chars().allMatch(c ->
+          Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.' || c == '/'))) {
         throw new IllegalArgumentException("nameLabel: \"" + nameLabel
-            + "\" (expected: a label key, or null for none)");
+            + "\" (expected: a label key of letters, digits, '-', '_', '.' or '/', or null for none)");
       }
       this.nameLabel = nameLabel;
       return this;

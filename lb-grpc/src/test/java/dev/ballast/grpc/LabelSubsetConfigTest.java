@@ -84,10 +84,11 @@ class LabelSubsetConfigTest {
       "{}| selectors: none (expected: a list of label-key lists",
       "{'selectors': []}| selectors: none (expected",
       "{'selectors': 'zone'}| selectors: zone (expected: a list of label-key lists",
-      "{'selectors': [[]]}| selectors: [[]] (expected: at least one key)",
+      "{'selectors': [[]]}| selectors: [[]] (expected: sets of label keys, none empty,",
       "{'selectors': [[1]]}| selectors: [1] (expected: a list of strings",
-      "{'selectors': [['zone', 'zone']]}| selectors: selector [zone, zone]: key zone given twice",
-      "{'selectors': [['zone'], ['zone']]}| selectors: selector [zone]: given twice",
+      "{'selectors': [['zone', 'zone']]}| selectors: [[zone, zone]] (expected: sets of label"
+          + " keys, none empty, no key twice in a set, no set twice)",
+      "{'selectors': [['zone'], ['zone']]}| selectors: [[zone], [zone]] (expected: sets of",
       "{'selectors': [['a/b']]}| selectors: key a/b cannot travel in header x-lb-a/b",
       // each letter lower-cases to a header character, the whole string does not
       "{'selectors': [['\u0130d']]}| selectors: key \u0130d cannot travel in header"

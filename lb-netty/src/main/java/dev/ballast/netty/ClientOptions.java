@@ -1,6 +1,5 @@
 package dev.ballast.netty;
 
-import dev.ballast.core.Endpoint;
 import dev.ballast.core.config.CoreOptions;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionSet;
@@ -135,9 +134,9 @@ public final class ClientOptions {
   public static final OptionSet<BallastClient.Builder<?, ?>, BallastClient.Builder<?, ?>> CLIENT =
       OptionSet.<BallastClient.Builder<?, ?>, BallastClient.Builder<?, ?>>of("client",
           () -> BallastClient.framed(), b -> b, List.of(
-          Option.of("endpoints", ValueType.STRINGS, b -> b.endpoints.stream()
-              .map(Endpoint::toString).toList(), ClientOptions::endpoints,
-              List.of("10.0.0.1:7000;weight=3;zone=a"), List.of("10.0.0.1")),
+          Option.of("endpoints", CoreOptions.ENDPOINTS, b -> b.endpoints,
+              (b, e) -> b.endpoints(e), List.of("10.0.0.1:7000;weight=3;zone=a"),
+              List.of("10.0.0.1")),
           Option.of("balancer", CoreOptions.ALGORITHM, b -> b.algorithm,
               (b, a) -> b.balancer(a, b.hashConfig), "ring-hash", "p2c-peak-ewmaa"),
           Option.of("timeout", ValueType.DURATION, b -> b.timeout, (b, d) -> b.timeout(d),
@@ -165,10 +164,6 @@ public final class ClientOptions {
       .with("hedging.", HEDGING, b -> b.values("hedging"),
           (b, v) -> b.values("hedging", v).hedgingOrNone(hedging(v)))
       .with("tls.", TLS, b -> b.values("tls"), (b, v) -> b.values("tls", v).tlsOrNone(tls(v)));
-
-  private static void endpoints(BallastClient.Builder<?, ?> b, List<String> texts) {
-    b.endpoints(texts.stream().map(t -> Endpoint.parse(t.trim())).toList());
-  }
 
   private static RetryBudget retryBudget(Values v) {
     double percent = v.get("percent", 20.0);
@@ -215,8 +210,9 @@ public final class ClientOptions {
       b.trustCertificates(Path.of(trust));
     }
     if ((chain == null) != (key == null)) {
-      throw new IllegalArgumentException("privateKey: " + key
-          + " (expected: both certificateChain and privateKey, or neither)");
+      throw new IllegalArgumentException(chain == null
+          ? "privateKey: " + key + " (expected: a certificateChain with it)"
+          : "certificateChain: " + chain + " (expected: a privateKey with it)");
     }
     if (chain != null) {
       b.keyPair(Path.of(chain), Path.of(key));

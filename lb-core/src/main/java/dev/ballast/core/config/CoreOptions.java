@@ -2,6 +2,7 @@ package dev.ballast.core.config;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.KeyHash;
 import dev.ballast.core.subset.FallbackPolicy;
@@ -23,6 +24,40 @@ public final class CoreOptions {
   /** Algorithms by name: {@code p2c_peak_ewma} and {@code p2c-peak-ewma} alike. */
   public static final ValueType<Algorithm> ALGORITHM =
       ValueType.named(List.of(Algorithm.values()), Algorithm::id);
+
+  /**
+   * Endpoint lists: each entry in lb-core's textual form ({@code host:port;weight=3;zone=a}), a
+   * list or comma-separated text; an address given twice is refused.
+   */
+  public static final ValueType<List<Endpoint>> ENDPOINTS = ValueType.of(
+      "host:port[;weight=N][;key=value...] entries such as 10.0.0.1:7000;weight=3;zone=a",
+      CoreOptions::endpoints, list -> list.stream().map(Endpoint::toString).toList());
+
+  private static List<Endpoint> endpoints(Object raw) {
+    String expected = "host:port[;weight=N][;key=value...] entries such as"
+        + " 10.0.0.1:7000;weight=3;zone=a";
+    List<String> texts = ValueType.STRINGS.parse(raw instanceof List<?> l
+        ? l.stream().map(e -> e instanceof Endpoint ? e.toString() : e).toList() : raw);
+    List<Endpoint> out = new java.util.ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String t : texts) {
+      Endpoint e;
+      try {
+        e = Endpoint.parse(t.trim());
+      } catch (IllegalArgumentException ex) {
+        String why = String.valueOf(ex.getMessage())
+            .replaceFirst(" \\(expected: ([^)]*)\\)", ", expected $1")
+            .replaceFirst(" in \".*\"$", "");
+        throw new IllegalArgumentException(t + " (expected: " + expected + "; " + why + ")", ex);
+      }
+      if (!seen.add(e.address())) {
+        throw new IllegalArgumentException(t + " (expected: each address once; "
+            + e.address() + " is given twice)");
+      }
+      out.add(e);
+    }
+    return List.copyOf(out);
+  }
 
   /** Key hashes by twemproxy's name: {@code fnv1a_64}, {@code md5}, ... */
   public static final ValueType<KeyHash> KEY_HASH =
@@ -80,7 +115,7 @@ public final class CoreOptions {
           Option.of("keyHash", KEY_HASH, HashConfig::keyHash, HashConfig.Builder::keyHash,
               "md5", "md6"),
           Option.of("nameLabel", ValueType.STRING, HashConfig::nameLabel,
-              HashConfig.Builder::nameLabel, "name", " ")));
+              HashConfig.Builder::nameLabel, "name", "server name")));
 
   /** Fallback policies by Envoy's name: {@code no_fallback}, {@code any_endpoint}, ... */
   public static final ValueType<FallbackPolicy> FALLBACK_POLICY = ValueType.named(

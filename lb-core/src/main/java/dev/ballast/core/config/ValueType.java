@@ -347,6 +347,28 @@ public abstract class ValueType<T> {
     };
   }
 
+  /**
+   * Returns a type read by a function of the raw value (text, JSON or typed), which throws an
+   * {@link IllegalArgumentException} whose message says what was expected.
+   *
+   * @param expected what a value looks like, for messages
+   * @param write writes a value as JSON
+   */
+  public static <T> ValueType<T> of(String expected, Function<Object, T> read,
+      Function<T, Object> write) {
+    return new ValueType<>(expected) {
+      @Override
+      T read(Object raw) {
+        return read.apply(raw);
+      }
+
+      @Override
+      Object write(T value) {
+        return write.apply(value);
+      }
+    };
+  }
+
   private static double number(ValueType<?> type, Object raw) {
     if (raw instanceof Number) {
       return ((Number) raw).doubleValue();

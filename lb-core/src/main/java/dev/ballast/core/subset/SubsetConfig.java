@@ -121,7 +121,12 @@ public final class SubsetConfig {
       SubsetSelector.Builder<Object> check = SubsetSelector.builder();
       List<List<String>> copy = new ArrayList<>();
       for (Collection<String> keys : Objects.requireNonNull(selectors, "selectors")) {
-        check.selector(keys);
+        try {
+          check.selector(keys);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("selectors: " + selectors + " (expected: sets of"
+              + " label keys, none empty, no key twice in a set, no set twice)", e);
+        }
         copy.add(List.copyOf(new java.util.TreeSet<>(keys)));
       }
       this.selectors = List.copyOf(copy);
