@@ -43,11 +43,18 @@ public abstract class ValueType<T> {
     return read(java.util.Objects.requireNonNull(raw, "raw"));
   }
 
+  /** Writes a value as JSON (String, Double, Boolean, List or Map), as a service config would. */
+  public final Object toJson(T value) {
+    return write(java.util.Objects.requireNonNull(value, "value"));
+  }
+
   /** Reads a raw value; null never reaches here. */
   abstract T read(Object raw);
 
-  /** Writes a value as a JSON value: String, Double, Boolean, List or Map. */
-  abstract Object write(T value);
+  /** Writes a value as JSON: String, Double, Boolean, List or Map; by default as it is. */
+  Object write(T value) {
+    return value;
+  }
 
   final IllegalArgumentException bad(Object raw) {
     return new IllegalArgumentException(show(raw) + " (expected: " + expected + ")");
@@ -140,11 +147,6 @@ public abstract class ValueType<T> {
       }
       return d;
     }
-
-    @Override
-    Object write(Double value) {
-      return value;
-    }
   };
 
   /** Booleans: {@code true} or {@code false}, as JSON or text. */
@@ -160,11 +162,6 @@ public abstract class ValueType<T> {
       }
       throw bad(raw);
     }
-
-    @Override
-    Object write(Boolean value) {
-      return value;
-    }
   };
 
   /** Text, taken as given (empty text is null: the option's default). */
@@ -175,11 +172,6 @@ public abstract class ValueType<T> {
         throw bad(raw);
       }
       return ((String) raw).isEmpty() ? null : (String) raw;
-    }
-
-    @Override
-    Object write(String value) {
-      return value;
     }
   };
 
@@ -256,11 +248,6 @@ public abstract class ValueType<T> {
       }
       return List.copyOf(out);
     }
-
-    @Override
-    Object write(List<String> value) {
-      return value;
-    }
   };
 
   /**
@@ -283,11 +270,6 @@ public abstract class ValueType<T> {
       }
       return List.copyOf(out);
     }
-
-    @Override
-    Object write(List<List<String>> value) {
-      return value;
-    }
   };
 
   /** Maps of strings to strings: a JSON object. */
@@ -306,11 +288,6 @@ public abstract class ValueType<T> {
         out.put(String.valueOf(e.getKey()), (String) e.getValue());
       }
       return out;
-    }
-
-    @Override
-    Object write(Map<String, String> value) {
-      return value;
     }
   };
 
