@@ -102,14 +102,10 @@ public enum Algorithm {
    */
   public static Algorithm fromName(String name) {
     Objects.requireNonNull(name, "name");
-    String wanted = name.trim().toLowerCase(Locale.ROOT).replace('-', '_');
-    for (Algorithm a : values()) {
-      if (a.id.equals(wanted)) {
-        return a;
-      }
+    try {
+      return dev.ballast.core.config.CoreOptions.ALGORITHM.parse(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("balancer: " + e.getMessage(), e);
     }
-    throw new IllegalArgumentException("balancer: " + name
-        + " (expected: one of vnswrr, swrr, round-robin, weighted-random, least-loaded,"
-        + " p2c-peak-ewma, aperture, ring-hash, ketama, maglev)");
   }
 }

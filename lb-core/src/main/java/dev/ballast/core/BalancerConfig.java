@@ -1,37 +1,15 @@
 package dev.ballast.core;
 
+import dev.ballast.core.config.CoreOptions;
 import dev.ballast.core.internal.ThreadLocalRandomSource;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * Immutable settings shared by every algorithm; each algorithm reads the ones it needs.
- *
- * <table>
- *   <caption>Settings and defaults</caption>
- *   <tr><th>setting</th><th>default</th><th>used by</th></tr>
- *   <tr><td>{@link #ticker()}</td><td>{@link Ticker#system()}</td><td>P2C peak EWMA</td></tr>
- *   <tr><td>{@link #random()}</td><td>thread-local random</td><td>all (start positions,
- *       P2C, alias draws)</td></tr>
- *   <tr><td>{@link #maxEffort()}</td><td>5</td><td>all: picks tried before the degraded
- *       scan</td></tr>
- *   <tr><td>{@link #panicPick()}</td><td>false</td><td>all: pick a busy or closed node rather
- *       than fail</td></tr>
- *   <tr><td>{@link #decayTime()}</td><td>10 s</td><td>P2C peak EWMA (tau)</td></tr>
- *   <tr><td>{@link #defaultRtt()}</td><td>30 ms</td><td>P2C peak EWMA: new nodes' RTT</td></tr>
- *   <tr><td>{@link #failurePenalty()}</td><td>2.0</td><td>P2C peak EWMA: how much a failure
- *       raises the estimate</td></tr>
- *   <tr><td>{@link #maxFails()}</td><td>1</td><td>SWRR: a failure lowers the effective weight
- *       by weight/maxFails</td></tr>
- *   <tr><td>{@link #slowStartWindow()}</td><td>0 (off)</td><td>all but those that pick by
- *       key: endpoints that join later ramp up over this window</td></tr>
- *   <tr><td>{@link #slowStartAggression()}</td><td>1.0</td><td>all: the ramp's shape</td></tr>
- *   <tr><td>{@link #slowStartMinWeightPercent()}</td><td>10</td><td>all: the ramp's
- *       floor</td></tr>
- *   <tr><td>{@link #apertureIndex()}, {@link #apertureCount()}</td><td>0 of 1</td>
- *       <td>aperture: this client's coordinate among its peers</td></tr>
- * </table>
+ * Immutable settings shared by every algorithm; each algorithm reads the ones it needs, and each
+ * accessor states its default and its readers. Its options by name, for maps, gRPC service
+ * configs and Spring properties, are {@link dev.ballast.core.config.CoreOptions#BALANCER}.
  */
 public final class BalancerConfig {
 
@@ -223,22 +201,17 @@ public final class BalancerConfig {
 
   static void checkCoordinate(int index, int count) {
     if (count < 1) {
-      throw new IllegalArgumentException("apertureCount: " + count + " (expected: > 0)");
+      throw new IllegalArgumentException("aperture.clientCount: " + count + " (expected: > 0)");
     }
     if (index < 0 || index >= count) {
       throw new IllegalArgumentException(
-          "apertureIndex: " + index + " (expected: 0 to " + (count - 1) + ")");
+          "aperture.clientIndex: " + index + " (expected: 0 to " + (count - 1) + ")");
     }
   }
 
   @Override
   public String toString() {
-    return "BalancerConfig{maxEffort=" + maxEffort + ", panicPick=" + panicPick + ", decayTime="
-        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails
-        + ", failurePenalty=" + failurePenalty
-        + ", slowStartWindow=" + slowStartWindow + ", slowStartAggression="
-        + slowStartAggression + ", slowStartMinWeightPercent=" + slowStartMinWeightPercent
-        + ", aperture=" + apertureIndex + "/" + apertureCount + "}";
+    return "BalancerConfig" + CoreOptions.BALANCER.encode(this);
   }
 
   /** Builds a {@link BalancerConfig}; every setter checks its argument. */
@@ -312,7 +285,6 @@ public final class BalancerConfig {
       return this;
     }
 
-    /** Durations are used in nanoseconds: past {@link Long#MAX_VALUE} they would overflow. */
     private static Duration checkMax(String name, Duration d) {
       if (d.compareTo(MAX_DURATION) > 0) {
         throw new IllegalArgumentException(name + ": " + d + " (expected: <= " + MAX_DURATION
@@ -355,21 +327,37 @@ public final class BalancerConfig {
      * BalancerConfig#slowStartMinWeightPercent()}.
      */
     public Builder slowStart(Duration window, double aggression, double minWeightPercent) {
+      return slowStartWindow(window).slowStartAggression(aggression)
+          .slowStartMinWeightPercent(minWeightPercent);
+    }
+
+    /** Sets the slow-start window, {@link Duration#ZERO} for off (the default). */
+    public Builder slowStartWindow(Duration window) {
       Objects.requireNonNull(window, "window");
       if (window.isNegative()) {
         throw new IllegalArgumentException(
             "slowStartWindow: " + window + " (expected: >= 0, 0 for off)");
       }
+      this.slowStartWindow = checkMax("slowStartWindow", window);
+      return this;
+    }
+
+    /** Sets the slow-start ramp's aggression, &gt; 0; default 1.0 (linear). */
+    public Builder slowStartAggression(double aggression) {
       if (!(aggression > 0) || Double.isInfinite(aggression)) {
         throw new IllegalArgumentException(
             "slowStartAggression: " + aggression + " (expected: > 0)");
       }
+      this.slowStartAggression = aggression;
+      return this;
+    }
+
+    /** Sets the slow-start ramp's floor in percent of the weight, in (0, 100]; default 10. */
+    public Builder slowStartMinWeightPercent(double minWeightPercent) {
       if (!(minWeightPercent > 0 && minWeightPercent <= 100)) {
         throw new IllegalArgumentException("slowStartMinWeightPercent: " + minWeightPercent
             + " (expected: > 0 and <= 100)");
       }
-      this.slowStartWindow = window;
-      this.slowStartAggression = aggression;
       this.slowStartMinWeightPercent = minWeightPercent;
       return this;
     }
@@ -385,8 +373,27 @@ public final class BalancerConfig {
       return this;
     }
 
+    /** Sets this client's index among its peers, &gt;= 0 and below the count; default 0. */
+    public Builder apertureIndex(int index) {
+      if (index < 0) {
+        throw new IllegalArgumentException("aperture.clientIndex: " + index + " (expected: >= 0)");
+      }
+      this.apertureIndex = index;
+      return this;
+    }
+
+    /** Sets how many clients share the servers, &gt; 0; default 1. */
+    public Builder apertureCount(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException("aperture.clientCount: " + count + " (expected: > 0)");
+      }
+      this.apertureCount = count;
+      return this;
+    }
+
     /** Returns the settings. */
     public BalancerConfig build() {
+      checkCoordinate(apertureIndex, apertureCount);
       return new BalancerConfig(this);
     }
   }

@@ -46,6 +46,7 @@ public final class HashConfig {
   private final double loadBound;
   private final KeyHash keyHash;
   private final String nameLabel;
+  private final String requestHashHeader;
 
   private HashConfig(Builder b) {
     this.minRingSize = b.minRingSize;
@@ -55,6 +56,7 @@ public final class HashConfig {
     this.loadBound = b.loadBound;
     this.keyHash = b.keyHash;
     this.nameLabel = b.nameLabel;
+    this.requestHashHeader = b.requestHashHeader;
   }
 
   /** Returns the default settings. */
@@ -77,6 +79,7 @@ public final class HashConfig {
     b.loadBound = loadBound;
     b.keyHash = keyHash;
     b.nameLabel = nameLabel;
+    b.requestHashHeader = requestHashHeader;
     return b;
   }
 
@@ -118,6 +121,15 @@ public final class HashConfig {
     return nameLabel;
   }
 
+  /**
+   * Returns the header whose value is a call's key (gRFC A76's {@code request_hash_header}),
+   * lower-cased, or null (the default: only an explicit key option gives one); read by the gRPC
+   * policies.
+   */
+  public String requestHashHeader() {
+    return requestHashHeader;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof HashConfig)) {
@@ -127,20 +139,21 @@ public final class HashConfig {
     return minRingSize == c.minRingSize && maxRingSize == c.maxRingSize
         && ringAddresses.equals(c.ringAddresses) && tableSize == c.tableSize
         && loadBound == c.loadBound && keyHash == c.keyHash
-        && Objects.equals(nameLabel, c.nameLabel);
+        && Objects.equals(nameLabel, c.nameLabel)
+        && Objects.equals(requestHashHeader, c.requestHashHeader);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(minRingSize, maxRingSize, ringAddresses, tableSize, loadBound, keyHash,
-        nameLabel);
+        nameLabel, requestHashHeader);
   }
 
   @Override
   public String toString() {
     return "HashConfig{minRingSize=" + minRingSize + ", maxRingSize=" + maxRingSize
         + ", tableSize=" + tableSize + ", loadBound=" + loadBound + ", keyHash=" + keyHash.id()
-        + ", nameLabel=" + nameLabel + "}";
+        + ", nameLabel=" + nameLabel + ", requestHashHeader=" + requestHashHeader + "}";
   }
 
   /** Builds a {@link HashConfig}; every setter checks its argument. */
@@ -153,6 +166,7 @@ public final class HashConfig {
     private double loadBound;
     private KeyHash keyHash = KeyHash.FNV1A_64;
     private String nameLabel;
+    private String requestHashHeader;
 
     private Builder() {}
 
@@ -221,11 +235,36 @@ public final class HashConfig {
      * (the default).
      */
     public Builder nameLabel(String nameLabel) {
-      if (nameLabel != null && nameLabel.isBlank()) {
+      if (nameLabel != null && (nameLabel.isBlank() || !nameLabel.chars().allMatch(c ->
+          Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.' || c == '/'))) {
         throw new IllegalArgumentException("nameLabel: \"" + nameLabel
-            + "\" (expected: a label key, or null for none)");
+            + "\" (expected: a label key of letters, digits, '-', '_', '.' or '/', or null for none)");
       }
       this.nameLabel = nameLabel;
+      return this;
+    }
+
+    /**
+     * Sets the header whose value is a call's key (gRFC A76): a header name, neither binary
+     * ({@code -bin}) nor a pseudo-header, lower-cased here; null for none (the default).
+     */
+    public Builder requestHashHeader(String header) {
+      if (header == null) {
+        this.requestHashHeader = null;
+        return this;
+      }
+      String lower = header.trim().toLowerCase(java.util.Locale.ROOT);
+      boolean ok = !lower.isEmpty() && !lower.startsWith(":") && !lower.endsWith("-bin");
+      for (int i = 0; ok && i < lower.length(); i++) {
+        char c = lower.charAt(i);
+        ok = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.';
+      }
+      if (!ok) {
+        throw new IllegalArgumentException("requestHashHeader: \"" + header
+            + "\" (expected: a header name of letters, digits, '-', '_' or '.', not a"
+            + " pseudo-header nor a -bin one)");
+      }
+      this.requestHashHeader = lower;
       return this;
     }
 

@@ -158,16 +158,10 @@ public enum KeyHash {
    */
   public static KeyHash fromName(String name) {
     Objects.requireNonNull(name, "name");
-    String wanted = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-    for (KeyHash h : values()) {
-      if (h.name().equals(wanted)) {
-        return h;
-      }
+    try {
+      return dev.ballast.core.config.CoreOptions.KEY_HASH.parse(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("keyHash: " + e.getMessage(), e);
     }
-    StringBuilder known = new StringBuilder();
-    for (KeyHash h : values()) {
-      known.append(known.length() == 0 ? "" : ", ").append(h.id());
-    }
-    throw new IllegalArgumentException("hash: " + name + " (expected: one of " + known + ")");
   }
 }

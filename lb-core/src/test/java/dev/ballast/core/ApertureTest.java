@@ -107,9 +107,9 @@ class ApertureTest {
     a.setCoordinate(50, 100);
     assertThat(a.aperture()).extracting(Node::value).containsExactlyElementsOf(ring.subList(50, 62));
     assertThatThrownBy(() -> a.setCoordinate(100, 100))
-        .hasMessage("apertureIndex: 100 (expected: 0 to 99)");
+        .hasMessage("aperture.clientIndex: 100 (expected: 0 to 99)");
     assertThatThrownBy(() -> BalancerConfig.builder().apertureCoordinate(0, 0))
-        .hasMessage("apertureCount: 0 (expected: > 0)");
+        .hasMessage("aperture.clientCount: 0 (expected: > 0)");
   }
 
   @Test

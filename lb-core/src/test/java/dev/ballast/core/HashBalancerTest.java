@@ -211,7 +211,8 @@ class HashBalancerTest {
     assertThatThrownBy(() -> HashConfig.builder().minRingSize(5000).build())
         .hasMessage("minRingSize: 5000 (expected: <= maxRingSize 4096)");
     assertThatThrownBy(() -> KeyHash.fromName("sha1"))
-        .hasMessage("hash: sha1 (expected: one of fnv1a_64, fnv1_64, fnv1a_32, fnv1_32, md5,"
+        .hasMessage("keyHash: sha1 (expected: one of fnv1a_64, fnv1_64,"
+            + " fnv1a_32, fnv1_32, md5,"
             + " crc32a, crc32, murmur, one_at_a_time)");
     assertThat(KeyHash.fromName("FNV1A-64")).isEqualTo(KeyHash.FNV1A_64);
   }

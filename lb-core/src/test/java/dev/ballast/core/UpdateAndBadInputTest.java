@@ -237,7 +237,9 @@ class UpdateAndBadInputTest {
     // the first sample replaces it (read on the system clock: decayed by a few nanoseconds)
     assertThat(n.rttEstimateNanos()).isBetween(999.0, 1_000.0);
     assertThatThrownBy(() -> Algorithm.fromName("fastest"))
-        .hasMessageStartingWith("balancer: fastest (expected: one of vnswrr, swrr");
+        .hasMessageStartingWith("balancer: fastest (expected: one of round_robin,");
+    assertThatThrownBy(() -> Algorithm.fromName("p2c-peak-ewmaa"))
+        .hasMessageStartingWith("balancer: p2c-peak-ewmaa (did you mean p2c_peak_ewma?");
     assertThat(Algorithm.fromName("P2C-Peak-EWMA")).isEqualTo(Algorithm.P2C_PEAK_EWMA);
     assertThat(Algorithm.fromName("round_robin")).isEqualTo(Algorithm.ROUND_ROBIN);
   }

@@ -2,10 +2,9 @@ package dev.ballast.grpc;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
-import dev.ballast.grpc.internal.AlgorithmPolicyConfig;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.HashLoadBalancer;
-import dev.ballast.grpc.internal.HashPolicyConfig;
+import dev.ballast.grpc.internal.PolicyConfig;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.NameResolver.ConfigOrError;
@@ -22,6 +21,14 @@ import java.util.Objects;
  * HashLoadBalancerProvider}).
  */
 public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider {
+
+  /**
+   * The options the algorithm policies take: lb-core's {@link
+   * dev.ballast.core.config.CoreOptions#BALANCER} but {@code panicPick}. The key-picking ones
+   * take {@link dev.ballast.core.config.CoreOptions#HASH}.
+   */
+  public static final dev.ballast.core.config.OptionSet<BalancerConfig, BalancerConfig.Builder>
+      OPTIONS = PolicyConfig.BALANCER_OPTIONS;
 
   private final Algorithm algorithm;
   private final String policyName;
@@ -77,18 +84,17 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
   }
 
   /**
-   * Parses the policy's JSON config; a bad value is returned as an error naming the field, never
-   * thrown. Fields: every policy but the key-picking ones: {@code slowStart} ({@code {"window":
-   * "60s", "aggression": 1.0, "minWeightPercent": 10}}, off when absent); {@code p2c_peak_ewma}:
-   * {@code decayTime} (default "10s", &gt; 0), {@code defaultRtt} (default "30ms", &gt;= 0),
-   * {@code failurePenalty} (default 2.0, &gt;= 1); {@code swrr}: {@code maxFails} (default 1,
-   * &gt; 0); {@code aperture}: {@code clientIndex} and {@code clientCount} (default 0 of 1); the
-   * key-picking ones: see {@link HashLoadBalancerProvider}. Durations are
-   * strings: a number and one of ns, us, ms, s, m, h.
+   * Parses the policy's JSON config with lb-core's codec; a bad value is returned as an error
+   * naming the field and the nearest known one, never thrown. Fields: those of {@link
+   * dev.ballast.core.config.CoreOptions#BALANCER} but {@code panicPick} (a gRPC picker never
+   * hands out a subchannel that is not READY), e.g. {@code {"decayTime": "5s", "slowStart":
+   * {"window": "60s"}, "aperture": {"clientIndex": 3, "clientCount": 8}}}; the key-picking
+   * policies take those of {@link dev.ballast.core.config.CoreOptions#HASH} instead (see {@link
+   * HashLoadBalancerProvider}). Durations are strings: a number and one of ns, us, ms, s, m, h,
+   * d.
    */
   @Override
   public final ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
-    return algorithm.picksByKey() ? HashPolicyConfig.parse(algorithm, policyName, rawConfig)
-        : AlgorithmPolicyConfig.parse(algorithm, rawConfig);
+    return PolicyConfig.parse(algorithm, policyName, rawConfig);
   }
 }

@@ -4,10 +4,8 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code ballast_ring_hash}: gRPC's {@code ring_hash} ring ({@link
- * dev.ballast.core.RingHash}), under a name of its own: the same key reaches the same address as
- * through gRPC-java's {@code ring_hash_experimental}. Config: see {@link
- * HashLoadBalancerProvider}.
+ * The former name of {@link RingHashLoadBalancerProvider}, {@code ballast_ring_hash}, kept
+ * registered so that service configs naming it still work; prefer {@code ring_hash}.
  */
 public final class BallastRingHashLoadBalancerProvider extends HashLoadBalancerProvider {
 

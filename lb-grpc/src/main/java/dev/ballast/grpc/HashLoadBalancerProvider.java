@@ -8,8 +8,8 @@ import java.util.Objects;
 
 /**
  * A gRPC policy that sends each call to the subchannel its key hashes to, over an lb-core {@link
- * dev.ballast.core.HashBalancer}: {@code ballast_ring_hash} ({@link
- * BallastRingHashLoadBalancerProvider}), {@code ketama} ({@link KetamaLoadBalancerProvider}) and
+ * dev.ballast.core.HashBalancer}: {@code ring_hash} ({@link
+ * RingHashLoadBalancerProvider}), {@code ketama} ({@link KetamaLoadBalancerProvider}) and
  * {@code maglev} ({@link MaglevLoadBalancerProvider}).
  *
  * <p>A call's key is {@link #REQUEST_KEY} if set, else the value of the header named by the
@@ -17,15 +17,16 @@ import java.util.Objects;
  * neither goes to a random subchannel. A key whose subchannel failed (TRANSIENT_FAILURE) or is
  * over its bounded load goes to the next one on the ring or table; one whose subchannel is
  * connecting waits for it, as in gRPC's {@code ring_hash}. Config (service-config JSON, every
- * field optional):
+ * field optional; lb-core's {@link dev.ballast.core.config.CoreOptions#HASH}, decoded by its
+ * codec; every policy here takes every field, each reads its own):
  *
  * <pre>{@code
  * {"requestHashHeader": "x-user-id",  the header holding the key (none: only REQUEST_KEY)
  *  "loadBound": 1.25,                 bounded-load factor c, at least 1 (default 0: off)
- *  "minRingSize": 1024,               ballast_ring_hash (gRPC's defaults)
- *  "maxRingSize": 4096,               ballast_ring_hash
+ *  "minRingSize": 1024,               ring_hash (gRPC's defaults)
+ *  "maxRingSize": 4096,               ring_hash
  *  "tableSize": 65537,                maglev, a prime
- *  "hash": "fnv1a_64",                ketama: twemproxy's key hash (md5, murmur, ...)
+ *  "keyHash": "fnv1a_64",             ketama: twemproxy's key hash (md5, murmur, ...)
  *  "nameLabel": "name"}               ketama, maglev: the endpoint label naming a server
  * }</pre>
  */

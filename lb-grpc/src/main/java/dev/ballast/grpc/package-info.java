@@ -6,7 +6,7 @@
  * {@code vnswrr}, {@code swrr}, {@code weighted_random}, {@code least_loaded}, {@code
  * p2c_peak_ewma} and {@code aperture}, each wrapping the lb-core algorithm of the same name;
  * {@code label_subset}, lb-core's subset selector over a child policy;
- * and the policies that pick by a call's key, {@code ballast_ring_hash} (gRPC's ring hash under
+ * and the policies that pick by a call's key, {@code ring_hash} (gRPC's ring hash under
  * a name of its own), {@code ketama} and {@code maglev} ({@link
  * dev.ballast.grpc.HashLoadBalancerProvider}).
  *

@@ -53,11 +53,11 @@ class LabelSubsetConfigTest {
   void defaultsBesideTheRequiredSelectors() {
     LabelSubsetPolicyConfig c = parsed("{'selectors': [['zone']]}");
 
-    assertThat(c.selectors()).containsExactly(List.of("zone"));
-    assertThat(c.fallbackPolicy()).isEqualTo(FallbackPolicy.NO_FALLBACK);
-    assertThat(c.defaultSubset()).isNull();
-    assertThat(c.headerPrefix()).isEqualTo("x-lb-");
-    assertThat(c.allowRedundantKeys()).isFalse();
+    assertThat(c.subset().selectors()).containsExactly(List.of("zone"));
+    assertThat(c.subset().fallbackPolicy()).isEqualTo(FallbackPolicy.NO_FALLBACK);
+    assertThat(c.subset().defaultSubset()).isNull();
+    assertThat(c.subset().headerPrefix()).isEqualTo("x-lb-");
+    assertThat(c.subset().allowRedundantKeys()).isFalse();
     assertThat(c.child().algorithm()).isEqualTo(Algorithm.ROUND_ROBIN);
   }
 
@@ -69,52 +69,58 @@ class LabelSubsetConfigTest {
         + " 'childPolicy': [{'no_such_policy': {}}, {'p2c_peak_ewma': {'decayTime': '2s'}},"
         + " {'vnswrr': {}}]}");
 
-    assertThat(c.selectors()).containsExactly(List.of("zone"), List.of("zone", "version"));
-    assertThat(c.fallbackPolicy()).isEqualTo(FallbackPolicy.DEFAULT_SUBSET);
-    assertThat(c.defaultSubset()).isEqualTo(Map.of("version", "v1"));
-    assertThat(c.headerPrefix()).isEqualTo("x-route-");
-    assertThat(c.allowRedundantKeys()).isTrue();
+    // each selector's keys are sorted
+    assertThat(c.subset().selectors()).containsExactly(List.of("zone"), List.of("version", "zone"));
+    assertThat(c.subset().fallbackPolicy()).isEqualTo(FallbackPolicy.DEFAULT_SUBSET);
+    assertThat(c.subset().defaultSubset()).isEqualTo(Map.of("version", "v1"));
+    assertThat(c.subset().headerPrefix()).isEqualTo("x-route-");
+    assertThat(c.subset().allowRedundantKeys()).isTrue();
     assertThat(c.child().algorithm()).isEqualTo(Algorithm.P2C_PEAK_EWMA);
-    assertThat(c.child().decayTime()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(c.child().balancer().decayTime()).isEqualTo(Duration.ofSeconds(2));
   }
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "{}| selectors: missing (expected: a list of label-key lists",
-      "{'selectors': []}| selectors: [] (expected",
-      "{'selectors': 'zone'}| selectors: zone (expected: a list)",
-      "{'selectors': [[]]}| selectors: [] (expected: a non-empty list of label keys)",
-      "{'selectors': ['zone']}| selectors: zone (expected: a non-empty list of label keys)",
-      "{'selectors': [[1]]}| selectors: key 1 in [1] (expected: a string)",
-      "{'selectors': [['zone', 'zone']]}| selectors: selector [zone, zone]: key zone given twice",
-      "{'selectors': [['zone'], ['zone']]}| selectors: selector [zone]: given twice",
-      "{'selectors': [['a/b']]}| selectors: key \"a/b\" cannot travel in header x-lb-a/b",
+      "{}| selectors: none (expected: a list of label-key lists",
+      "{'selectors': []}| selectors: none (expected",
+      "{'selectors': 'zone'}| selectors: zone (expected: a list of label-key lists",
+      "{'selectors': [[]]}| selectors: [[]] (expected: sets of label keys, none empty,",
+      "{'selectors': [[1]]}| selectors: [1] (expected: a list of strings",
+      "{'selectors': [['zone', 'zone']]}| selectors: [[zone, zone]] (expected: sets of label"
+          + " keys, none empty, no key twice in a set, no set twice)",
+      "{'selectors': [['zone'], ['zone']]}| selectors: [[zone], [zone]] (expected: sets of",
+      "{'selectors': [['a/b']]}| selectors: key a/b cannot travel in header x-lb-a/b",
       // each letter lower-cases to a header character, the whole string does not
-      "{'selectors': [['\u0130d']]}| selectors: key \"\u0130d\" cannot travel in header"
+      "{'selectors': [['\u0130d']]}| selectors: key \u0130d cannot travel in header"
           + " x-lb-\u0130d (expected: letters, digits, '-', '_' or '.' once lower-cased)",
-      "{'selectors': [['zone']], 'fallbackPolicy': 'ANY'}| fallbackPolicy: \"ANY\" (expected: one"
-          + " of NO_FALLBACK, ANY_ENDPOINT, DEFAULT_SUBSET)",
-      "{'selectors': [['zone']], 'fallbackPolicy': 3}| fallbackPolicy: 3 (expected: a string)",
-      "{'selectors': [['zone']], 'fallbackPolicy': 'DEFAULT_SUBSET'}| defaultSubset: missing"
-          + " (expected: labels when fallbackPolicy is DEFAULT_SUBSET)",
+      "{'selectors': [['zone']], 'fallbackPolicy': 'ANY'}| fallbackPolicy: ANY (expected: one"
+          + " of no_fallback, any_endpoint, default_subset)",
+      "{'selectors': [['zone']], 'fallbackPolicy': 'any-endpiont'}| fallbackPolicy: any-endpiont"
+          + " (did you mean any_endpoint? expected",
+      "{'selectors': [['zone']], 'fallbackPolicy': 3}| fallbackPolicy: 3 (expected: one of",
+      "{'selectors': [['zone']], 'fallbackPolicy': 'DEFAULT_SUBSET'}| defaultSubset: none"
+          + " (expected: labels when fallbackPolicy is default_subset)",
       "{'selectors': [['zone']], 'defaultSubset': ['v1']}| defaultSubset: [v1] (expected: an"
-          + " object)",
-      "{'selectors': [['zone']], 'defaultSubset': {'version': 1}}| defaultSubset: version=1"
-          + " (expected: non-empty string keys and values)",
-      "{'selectors': [['zone']], 'headerPrefix': 'X-LB-'}| headerPrefix: \"X-LB-\" (expected:"
+          + " object of strings",
+      "{'selectors': [['zone']], 'defaultSubset': {'version': 1}}| defaultSubset: {version=1}"
+          + " (expected: an object of strings",
+      "{'selectors': [['zone']], 'headerPrefix': 'X-LB-'}| headerPrefix: X-LB- (expected:"
           + " lowercase letters",
       "{'selectors': [['zone']], 'allowRedundantKeys': 'yes'}| allowRedundantKeys: yes"
           + " (expected: true or false)",
       "{'selectors': [['zone']], 'childPolicy': [{'pick_first': {}}]}| childPolicy: none of"
           + " [pick_first] is supported (expected: one of [vnswrr, swrr, weighted_random,"
-          + " least_loaded, p2c_peak_ewma, round_robin])",
+          + " least_loaded, p2c_peak_ewma, aperture, round_robin])",
+      "{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewm': {}}]}| childPolicy: none of"
+          + " [p2c_peak_ewm] is supported (did you mean p2c_peak_ewma?",
       "{'selectors': [['zone']], 'childPolicy': ['vnswrr']}| childPolicy: vnswrr (expected: an"
           + " object with one policy name",
       "{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewma': {'decayTime': 'soon'}}]}|"
-          + " childPolicy: p2c_peak_ewma: decayTime: \"soon\" (expected: a duration string",
+          + " childPolicy: p2c_peak_ewma: decayTime: soon (expected: a duration",
       "{'selectors': [['zone']], 'childPolicy': [{'vnswrr': 1}]}| childPolicy: vnswrr: 1"
           + " (expected: an object)",
-      "{'selectors': [['zone']], 'selector': [['zone']]}| label_subset config: unknown field 'selector'"
+      "{'selectors': [['zone']], 'selector': [['zone']]}| label_subset config: selector: unknown"
+          + " subset option, did you mean selectors?"
   })
   void badValuesAreNamed(String config, String expected) {
     assertThat(error(config)).startsWith("label_subset config: ").contains(expected.trim());

@@ -7,10 +7,12 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.config.Values;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.core.subset.FallbackPolicy;
+import dev.ballast.core.subset.SubsetConfig;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.internal.Durations;
@@ -20,6 +22,7 @@ import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,6 +44,11 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   EndpointSource source;
   BalancerFactory balancerFactory = Algorithm.P2C_PEAK_EWMA::create;
   BalancerConfig balancerConfig = BalancerConfig.defaults();
+  Algorithm algorithm = Algorithm.P2C_PEAK_EWMA;
+  HashConfig hashConfig = HashConfig.defaults();
+  SubsetConfig subsetConfig = SubsetConfig.defaults();
+  // the values of the option groups that have no config object to read them back from
+  final Map<String, Values> optionValues = new HashMap<>();
   Duration timeout = Duration.ofSeconds(5);
   RetryPolicy.Builder retry = RetryPolicy.builder();
   Hedging hedging;
@@ -117,9 +125,7 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
 
   /** Sets the balancing algorithm; default {@link Algorithm#P2C_PEAK_EWMA}. */
   public B balancer(Algorithm algorithm) {
-    Objects.requireNonNull(algorithm, "algorithm");
-    this.balancerFactory = algorithm::create;
-    return self();
+    return balancer(algorithm, HashConfig.defaults());
   }
 
   /**
@@ -130,6 +136,8 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   public B balancer(Algorithm algorithm, HashConfig hashConfig) {
     Objects.requireNonNull(algorithm, "algorithm");
     Objects.requireNonNull(hashConfig, "hashConfig");
+    this.algorithm = algorithm;
+    this.hashConfig = hashConfig;
     this.balancerFactory = new BalancerFactory() {
       @Override
       public <T> Balancer<T> create(BalancerConfig config) {
@@ -176,6 +184,17 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
    * see {@link SubsetSelector.Builder#allowRedundantKeys}); only with {@link #subsets}; default
    * false.
    */
+  /** Sets the label subsets from their options ({@link SubsetConfig}); off without selectors. */
+  public B subsets(SubsetConfig subsets) {
+    this.subsetConfig = Objects.requireNonNull(subsets, "subsets");
+    this.subsetSelectors = null;
+    if (subsets.enabled()) {
+      subsets(subsets.selectors(), subsets.fallbackPolicy(),
+          subsets.defaultSubset() == null ? Map.of() : subsets.defaultSubset());
+    }
+    return subsetsAllowRedundantKeys(subsets.allowRedundantKeys());
+  }
+
   public B subsetsAllowRedundantKeys(boolean allow) {
     this.allowRedundantKeys = allow;
     return self();
@@ -212,6 +231,31 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   }
 
   /** Hedges idempotent calls (backup requests); default none. */
+  /** Sets how long a retry waits; default {@link Backoff#none()}, at once. */
+  public B retryBackoff(Backoff backoff) {
+    retry.backoff(backoff);
+    return self();
+  }
+
+  B hedgingOrNone(Hedging hedging) {
+    this.hedging = hedging;
+    return self();
+  }
+
+  B tlsOrNone(TlsConfig tls) {
+    this.tls = tls;
+    return self();
+  }
+
+  Values values(String group) {
+    return optionValues.getOrDefault(group, new Values());
+  }
+
+  B values(String group, Values values) {
+    optionValues.put(group, values);
+    return self();
+  }
+
   public B hedging(Hedging hedging) {
     this.hedging = Objects.requireNonNull(hedging, "hedging");
     return self();

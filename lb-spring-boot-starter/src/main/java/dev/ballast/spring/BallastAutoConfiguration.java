@@ -2,8 +2,6 @@ package dev.ballast.spring;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -13,7 +11,6 @@ import org.springframework.core.env.Environment;
  * by the auto-configurations that run after this one when their libraries are present.
  */
 @AutoConfiguration
-@EnableConfigurationProperties(BallastProperties.class)
 public class BallastAutoConfiguration {
 
   /** Creates the auto-configuration. */
@@ -26,7 +23,7 @@ public class BallastAutoConfiguration {
    */
   @Bean
   @ConditionalOnMissingBean
-  public BallastSettings ballastSettings(Environment environment, BallastProperties properties) {
-    return BallastSettings.bind(Binder.get(environment), properties);
+  public BallastSettings ballastSettings(Environment environment) {
+    return BallastSettings.bind(environment);
   }
 }

@@ -1,10 +1,7 @@
 package dev.ballast.spring;
 
-import dev.ballast.core.Ticker;
 import dev.ballast.netty.BallastClient;
-import dev.ballast.netty.OutlierDetection;
-import dev.ballast.netty.PoolConfig;
-import dev.ballast.netty.RetryBudget;
+import dev.ballast.netty.ClientOptions;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import java.util.ArrayList;
@@ -62,9 +59,11 @@ public final class BallastClients implements AutoCloseable {
           grpcOnly.add(s.name());
           continue;
         }
-        BallastClient.Builder<?, ?> builder = s.protocol() == ClientSettings.Protocol.HTTP
-            ? BallastClient.http()
-            : BallastClient.framed();
+        BallastClient.Builder<?, ?> builder = switch (s.protocol()) {
+          case HTTP -> BallastClient.http();
+          case HTTP2 -> BallastClient.http2();
+          default -> BallastClient.framed();
+        };
         apply(s, builder);
         for (BallastClientCustomizer c : customizers) {
           c.customize(s, builder);
@@ -79,50 +78,11 @@ public final class BallastClients implements AutoCloseable {
     return new BallastClients(clients, protocols, grpcOnly);
   }
 
-  /** Applies every setting to a builder. */
+  /** Applies every option to a builder, through lb-netty's own codec. */
   static void apply(ClientSettings s, BallastClient.Builder<?, ?> b) {
-    ClientSettings.Pool p = s.pool();
-    ClientSettings.OutlierDetection o = s.outlierDetection();
-    ClientSettings.RetryBudget r = s.retryBudget();
-    b.name(s.name())
-        .endpoints(s.endpoints())
-        .balancer(s.algorithm(), s.hash().config())
-        .balancerConfig(s.balancerConfig())
-        .timeout(s.timeout())
-        .maxAttempts(s.maxAttempts())
-        .slowRequestThreshold(s.slowRequestThreshold())
-        .closeGrace(s.closeGrace())
-        .lateAnswerWait(s.lateAnswerWait())
-        .maxFrameSize(s.maxFrameSize())
-        .retryBudget(RetryBudget.create(r.ttl(), r.minRetriesPerSecond(), r.percent() / 100.0,
-            Ticker.system()))
-        .pool(PoolConfig.builder()
-            .connectTimeout(p.connectTimeout())
-            .minConnections(p.minConnections())
-            .maxConnections(p.maxConnections())
-            .maxInFlightPerConnection(p.maxInFlightPerConnection())
-            .maxPendingAcquires(p.maxPendingAcquires())
-            .acquireTimeout(p.acquireTimeout())
-            .idleTimeout(p.idleTimeout())
-            .maxLifetime(p.maxLifetime())
-            .build())
-        .outlierDetection(OutlierDetection.builder()
-            .enabled(o.enabled())
-            .consecutiveFailures(o.consecutiveFailures())
-            .successRateThreshold(o.successRateThreshold())
-            .successRateMinRequests(o.successRateMinRequests())
-            .interval(o.interval())
-            .baseEjectionTime(o.baseEjectionTime())
-            .maxEjectionTime(o.maxEjectionTime())
-            .maxEjectionPercent(o.maxEjectionPercent())
-            .build());
+    ClientOptions.CLIENT.apply(b.name(s.name()), s.clientOptions());
     if (s.source() != null) {
       b.source(s.source());
-    }
-    ClientSettings.Subset subset = s.subset();
-    if (subset.enabled()) {
-      b.subsets(subset.selectors(), subset.fallbackPolicy(), subset.defaultSubset())
-          .subsetsAllowRedundantKeys(subset.allowRedundantKeys());
     }
   }
 
@@ -138,14 +98,16 @@ public final class BallastClients implements AutoCloseable {
   }
 
   /**
-   * Returns the client of a name configured with {@code protocol=http}.
+   * Returns the client of a name configured with {@code protocol=http} or {@code http2}.
    *
    * @throws NoSuchElementException if no client has the name
    * @throws IllegalStateException if the client speaks another protocol
    */
   @SuppressWarnings("unchecked")
   public BallastClient<HttpRequest, HttpResponse> http(String name) {
-    return (BallastClient<HttpRequest, HttpResponse>) typed(name, ClientSettings.Protocol.HTTP);
+    ClientSettings.Protocol p = protocols.get(name);
+    return (BallastClient<HttpRequest, HttpResponse>) typed(name,
+        p == ClientSettings.Protocol.HTTP2 ? p : ClientSettings.Protocol.HTTP);
   }
 
   /**
@@ -172,7 +134,8 @@ public final class BallastClients implements AutoCloseable {
   Map<String, BallastClient<HttpRequest, HttpResponse>> httpClients() {
     Map<String, BallastClient<HttpRequest, HttpResponse>> http = new LinkedHashMap<>();
     for (String name : clients.keySet()) {
-      if (protocols.get(name) == ClientSettings.Protocol.HTTP) {
+      ClientSettings.Protocol p = protocols.get(name);
+      if (p == ClientSettings.Protocol.HTTP || p == ClientSettings.Protocol.HTTP2) {
         http.put(name, http(name));
       }
     }

@@ -26,7 +26,7 @@ import org.springframework.http.client.reactive.ClientHttpConnector;
  * protocol=http}, and every other URL through the factory or connector Spring Boot configured
  * (its {@code ClientHttpRequestFactory} or {@code ClientHttpConnector} bean, else the one it
  * detects). Nothing changes when no client has {@code protocol=http}. Off with {@code
- * ballast.http-clients.enabled=false}.
+ * ballast.http-client.enabled=false} (or its former spelling {@code http-clients}).
  */
 @AutoConfiguration(
     after = BallastNettyAutoConfiguration.class,
@@ -37,7 +37,9 @@ import org.springframework.http.client.reactive.ClientHttpConnector;
             + ".ReactiveHttpClientAutoConfiguration"})
 @ConditionalOnClass({BallastClientHttpRequestFactory.class, ClientHttpRequestFactory.class})
 @ConditionalOnBean(BallastClients.class)
-@ConditionalOnProperty(name = "ballast.http-clients.enabled", havingValue = "true",
+// http-client is the name, http-clients its former spelling: off when either is false
+@ConditionalOnProperty(name = {"ballast.http-client.enabled", "ballast.http-clients.enabled"},
+    havingValue = "true",
     matchIfMissing = true)
 public class BallastHttpClientsAutoConfiguration {
 

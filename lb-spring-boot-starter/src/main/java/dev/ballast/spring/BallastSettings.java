@@ -1,22 +1,31 @@
 package dev.ballast.spring;
 
-import dev.ballast.spring.internal.ClientKeys;
+import dev.ballast.core.config.Option;
+import dev.ballast.core.config.OptionException;
+import dev.ballast.spring.internal.PropertyKeys;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * The checked settings of every client configured under {@code ballast.clients.}, each made of
  * {@code ballast.defaults.} overridden by the client's own properties. Made once at start-up by
- * the auto-configuration; a bad property stops the start with an {@link
- * InvalidBallastPropertyException}. Immutable.
+ * the auto-configuration: every property under {@code ballast.} must be one Ballast knows (an
+ * unknown one stops start-up naming the nearest known one), and every value is decoded by the
+ * configuration model's codec ({@link dev.ballast.core.config.OptionSet}), which names a bad
+ * one. Immutable.
  */
 public final class BallastSettings {
 
@@ -33,39 +42,82 @@ public final class BallastSettings {
     this.clients = Collections.unmodifiableMap(map);
   }
 
+  /** Returns every option a client takes: the starter's, lb-core's and, if present, lb-netty's. */
+  static List<Option<?, ?, ?>> clientOptions() {
+    Map<String, Option<?, ?, ?>> all = new LinkedHashMap<>();
+    ClientSettings.STARTER_OPTIONS.options().forEach(o -> all.put(o.name(), o));
+    ClientSettings.CORE_OPTIONS.options().forEach(o -> all.put(o.name(), o));
+    if (ClassUtils.isPresent("dev.ballast.netty.ClientOptions",
+        BallastSettings.class.getClassLoader())) {
+      dev.ballast.netty.ClientOptions.CLIENT.options().forEach(o -> all.putIfAbsent(o.name(), o));
+    }
+    return new ArrayList<>(all.values());
+  }
+
   /**
-   * Binds and checks the clients named in the properties: for each, {@code ballast.defaults.}
-   * first, then {@code ballast.clients.<name>.} over it. A key under either that is no property
-   * of {@link BallastProperties.Client} is an error. A client that sets no protocol (nor does
-   * {@code ballast.defaults.protocol}) and that a Spring Boot gRPC channel targets ({@code
-   * spring.grpc.client.channel.<channel>.target=ballast://<name>}) is gRPC-only ({@link
-   * ClientSettings.Protocol#GRPC}).
+   * Checks every {@code ballast.} key, then binds and checks the clients named in the properties:
+   * for each, {@code ballast.defaults.} first, then {@code ballast.clients.<name>.} over it. A
+   * client that sets no protocol (nor does {@code ballast.defaults.protocol}) and that a Spring
+   * Boot gRPC channel targets ({@code spring.grpc.client.channel.<channel>.target=ballast://
+   * <name>}) is gRPC-only ({@link ClientSettings.Protocol#GRPC}).
    *
-   * @param binder the binder over the application's environment
-   * @param properties the bound properties, which name the clients
    * @throws InvalidBallastPropertyException naming the first bad property
    */
-  public static BallastSettings bind(Binder binder, BallastProperties properties) {
+  public static BallastSettings bind(Environment environment) {
+    Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
+    Binder binder = new Binder(sources);
+    PropertyKeys keys = new PropertyKeys(clientOptions());
+    Set<String> names = keys.check(sources);
     // The defaults alone must be valid, so that a bad value a client inherits is reported
     // under ballast.defaults, where it was written.
-    BallastProperties.Client defaults = new BallastProperties.Client();
-    ClientKeys.bindStrictly(binder, ConfigurationPropertyName.of("ballast.defaults"), defaults);
-    ClientSettings.from("defaults", "ballast.defaults", defaults, false);
-    boolean defaultProtocol = !binder.bind("ballast.defaults.protocol", String.class).isBound();
-    Set<String> grpcTargets = defaultProtocol ? grpcTargets(binder) : Set.of();
-    Map<String, ClientSettings> result = new LinkedHashMap<>();
-    for (String name : properties.getClients().keySet()) {
-      ConfigurationPropertyName prefix = ConfigurationPropertyName.of(prefix(name));
-      BallastProperties.Client client = new BallastProperties.Client();
-      binder.bind("ballast.defaults", Bindable.ofInstance(client));
-      ClientKeys.bindStrictly(binder, prefix, client);
-      if (grpcTargets.contains(name)
-          && !binder.bind(prefix.append("protocol"), Bindable.of(String.class)).isBound()) {
-        client.setProtocol("grpc");
-      }
-      result.put(name, ClientSettings.from(name, prefix.toString(), client, true));
+    Map<String, Object> defaults = keys.read(binder, "ballast.defaults");
+    decode("defaults", "ballast.defaults", defaults, defaults, Map.of(), false, null);
+    Set<String> grpcTargets = defaults.containsKey("protocol") ? Set.of() : grpcTargets(binder);
+    List<ClientSettings> result = new ArrayList<>();
+    for (String name : names) {
+      String prefix = prefix(name);
+      Map<String, Object> own = keys.read(binder, prefix);
+      Map<String, Object> merged = new LinkedHashMap<>(defaults);
+      own.forEach((k, v) -> merged.merge(k, v, BallastSettings::override));
+      result.add(decode(name, prefix, merged, own, defaults, true,
+          grpcTargets.contains(name) ? ClientSettings.Protocol.GRPC : null));
     }
-    return new BallastSettings(result.values());
+    return new BallastSettings(result);
+  }
+
+  private static ClientSettings decode(String name, String prefix, Map<String, Object> options,
+      Map<String, Object> own, Map<String, Object> defaults, boolean requireEndpoints,
+      ClientSettings.Protocol inferred) {
+    try {
+      ClientSettings s = ClientSettings.decode(name, options, requireEndpoints, inferred);
+      if (s.protocol() != ClientSettings.Protocol.GRPC && ClassUtils.isPresent(
+          "dev.ballast.netty.ClientOptions", BallastSettings.class.getClassLoader())) {
+        // lb-netty's options are checked now, by the builder that will take them
+        dev.ballast.netty.ClientOptions.CLIENT.apply(dev.ballast.netty.BallastClient.framed(),
+            s.clientOptions());
+      }
+      return s;
+    } catch (OptionException e) {
+      String option = e.option();
+      String top = option.contains(".") ? option.substring(0, option.indexOf('.')) : option;
+      // reported where it was written: under the defaults if the client took it from there
+      boolean inherited = own.keySet().stream()
+          .noneMatch(k -> k.equals(option) || k.startsWith(top + "."))
+          && defaults.keySet().stream()
+          .anyMatch(k -> k.equals(option) || k.startsWith(top + "."));
+      throw PropertyKeys.invalid(inherited ? "ballast.defaults" : prefix, e,
+          options.get(option));
+    }
+  }
+
+  /** A client's value replaces the default, but maps (labels) are merged key by key. */
+  private static Object override(Object defaultValue, Object value) {
+    if (defaultValue instanceof Map<?, ?> d && value instanceof Map<?, ?> v) {
+      Map<Object, Object> m = new LinkedHashMap<>(d);
+      m.putAll(v);
+      return m;
+    }
+    return value;
   }
 
   /** Returns the client names that Spring Boot gRPC channels target as ballast://name. */
@@ -121,18 +173,7 @@ public final class BallastSettings {
    * different names).
    */
   static String prefix(String name) {
-    checkName(name);
-    return name.matches("[a-z0-9][a-z0-9-]*")
-        ? "ballast.clients." + name
-        : "ballast.clients[" + name + "]";
-  }
-
-  private static void checkName(String name) {
     String expected = "a name of letters, digits, '-', '_' or '.', e.g. orders";
-    if (name.isEmpty()) {
-      throw new InvalidBallastPropertyException("ballast.clients", name, "empty client name",
-          expected);
-    }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (!(Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.')) {
@@ -140,6 +181,13 @@ public final class BallastSettings {
             "client name has unexpected character '" + c + "'", expected);
       }
     }
+    if (name.isEmpty()) {
+      throw new InvalidBallastPropertyException("ballast.clients", name, "empty client name",
+          expected);
+    }
+    return name.matches("[a-z0-9][a-z0-9-]*")
+        ? "ballast.clients." + name
+        : "ballast.clients[" + name + "]";
   }
 
   @Override

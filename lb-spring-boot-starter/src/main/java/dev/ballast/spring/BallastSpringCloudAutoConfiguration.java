@@ -3,7 +3,13 @@ package dev.ballast.spring;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.spring.cloud.BallastServiceInstanceLoadBalancer;
-import dev.ballast.spring.internal.PropertyChecks;
+import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.config.OptionException;
+import dev.ballast.spring.internal.PropertyKeys;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -35,21 +41,35 @@ public class BallastSpringCloudAutoConfiguration {
    *
    * @throws InvalidBallastPropertyException naming a bad {@code ballast.spring-cloud.balancer}
    */
+  /**
+   * The algorithm and its options ({@code ballast.defaults}, decoded by the model's codec).
+   *
+   * @throws InvalidBallastPropertyException for an unknown balancer or one that picks by key
+   */
   @Bean
-  Balancing ballastSpringCloudBalancing(BallastProperties properties) {
-    PropertyChecks p = new PropertyChecks("ballast.spring-cloud");
-    Algorithm algorithm = ClientSettings.algorithm(p, "balancer",
-        properties.getSpringCloud().getBalancer());
+  Balancing ballastSpringCloudBalancing(Environment environment) {
+    Binder binder = Binder.get(environment);
+    String balancer = binder.bind("ballast.spring-cloud.balancer", String.class).orElse("");
+    Algorithm algorithm;
+    try {
+      algorithm = CoreOptions.ALGORITHM.parse(balancer);
+    } catch (IllegalArgumentException e) {
+      throw PropertyKeys.invalid("ballast.spring-cloud",
+          new OptionException("balancer", e.getMessage(), e), balancer);
+    }
     if (algorithm.picksByKey()) {
-      throw p.invalid("balancer", properties.getSpringCloud().getBalancer(),
+      throw new InvalidBallastPropertyException("ballast.spring-cloud.balancer", balancer,
           "picks by key, and Spring Cloud requests give none",
           "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma");
     }
-    BalancerConfig config = ClientSettings.from("defaults", "ballast.defaults",
-        properties.getDefaults(), false).balancerConfig();
-    return new Balancing(algorithm, config);
+    Map<String, Object> defaults = new PropertyKeys(List.copyOf(CoreOptions.BALANCER.options()))
+        .read(binder, "ballast.defaults");
+    try {
+      return new Balancing(algorithm, CoreOptions.BALANCER.decode(defaults));
+    } catch (OptionException e) {
+      throw PropertyKeys.invalid("ballast.defaults", e, defaults.get(e.option()));
+    }
   }
 
-  /** The algorithm and settings of every service's balancer. */
   record Balancing(Algorithm algorithm, BalancerConfig config) {}
 }

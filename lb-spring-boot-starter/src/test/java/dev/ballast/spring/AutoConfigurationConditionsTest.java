@@ -299,15 +299,17 @@ class AutoConfigurationConditionsTest {
             "ballast.clients.cond-swrr.subset.default-subset.zone=a")
         .run(ctx -> {
           BallastGrpcEndpoints feed = ctx.getBean(BallastGrpcEndpoints.class);
+          // the options as given, under the model's names: the policy decodes them itself
           assertThat(feed.serviceConfig("cond-orders")).isEqualTo(Map.of("loadBalancingConfig",
               List.of(Map.of("p2c_peak_ewma", Map.of("decayTime", "2s", "defaultRtt", "5ms",
-                  "failurePenalty", 3.0)))));
+                  "failurePenalty", "3")))));
           assertThat(feed.serviceConfig("cond-users")).isEqualTo(
-              Map.of("loadBalancingConfig", List.of(Map.of("vnswrr", Map.of("slowStart",
-                  Map.of("window", "45s", "aggression", 2.0, "minWeightPercent", 0.5))))));
+              Map.of("loadBalancingConfig", List.of(Map.of("vnswrr", Map.of(
+                  "slowStart.window", "45s", "slowStart.aggression", "2",
+                  "slowStart.minWeightPercent", "0.5")))));
           assertThat(feed.serviceConfig("cond-aperture")).isEqualTo(
               Map.of("loadBalancingConfig", List.of(Map.of("aperture",
-                  Map.of("clientIndex", 3.0, "clientCount", 10.0)))));
+                  Map.of("aperture.clientIndex", "3", "aperture.clientCount", "10")))));
           // gRPC accepts them: the channel's policy parses each of these configs.
           for (String name : List.of("cond-orders", "cond-users", "cond-aperture")) {
             Map<String, ?> policy = (Map<String, ?>) ((List<?>) feed.serviceConfig(name)
@@ -319,12 +321,10 @@ class AutoConfigurationConditionsTest {
           }
           assertThat(feed.serviceConfig("cond-swrr")).isEqualTo(Map.of("loadBalancingConfig",
               List.of(Map.of("label_subset", Map.of(
-                  "selectors", List.of(List.of("zone")),
-                  "fallbackPolicy", "DEFAULT_SUBSET",
+                  "selectors", List.of("zone"),
+                  "fallbackPolicy", "default-subset",
                   "defaultSubset", Map.of("zone", "a"),
-                  "headerPrefix", "x-lb-",
-                  "allowRedundantKeys", false,
-                  "childPolicy", List.of(Map.of("swrr", Map.of("maxFails", 4.0))))))));
+                  "childPolicy", List.of(Map.of("swrr", Map.of("maxFails", "4"))))))));
           assertThat(feed.target("cond-users")).isEqualTo("ballast://cond-users");
           // gRPC accepts each config (it rejects maps with non-JSON value types).
           for (String name : List.of("cond-orders", "cond-users", "cond-swrr")) {

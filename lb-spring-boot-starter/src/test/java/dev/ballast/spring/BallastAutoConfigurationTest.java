@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.subset.FallbackPolicy;
+import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.ClientOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -16,6 +17,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 class BallastAutoConfigurationTest {
+
+  /** Returns a client option as lb-netty's builder holds it once the settings are applied. */
+  static Object option(ClientSettings s, String name) {
+    BallastClient.Builder<?, ?> b = BallastClient.framed();
+    ClientOptions.CLIENT.apply(b, s.clientOptions());
+    return ClientOptions.CLIENT.find(name).get(b);
+  }
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(BallastAutoConfiguration.class));
@@ -56,19 +64,19 @@ class BallastAutoConfigurationTest {
               Endpoint.of("::1", 7001, 1, Map.of("zone", "b")));
           assertThat(orders.algorithm()).isEqualTo(Algorithm.VNSWRR);
           assertThat(orders.subset().selectors())
-              .containsExactly(Set.of("zone"), Set.of("zone", "version"));
+              .containsExactly(List.of("zone"), List.of("version", "zone"));
           assertThat(orders.subset().fallbackPolicy())
               .isEqualTo(FallbackPolicy.DEFAULT_SUBSET);
           assertThat(orders.subset().defaultSubset()).containsExactly(Map.entry("zone", "a"));
           assertThat(orders.subset().headerPrefix()).isEqualTo("x-lb-");
           assertThat(orders.subset().allowRedundantKeys()).isFalse();
-          assertThat(orders.pool().maxConnections()).isEqualTo(2);
-          assertThat(orders.pool().acquireTimeout()).isEqualTo(Duration.ofMillis(250));
-          assertThat(orders.retryBudget().percent()).isEqualTo(5.0);
-          assertThat(orders.lateAnswerWait()).isZero();
-          assertThat(orders.maxFrameSize()).isEqualTo(64 * 1024);
-          assertThat(orders.outlierDetection().successRateThreshold()).isZero();
-          assertThat(orders.outlierDetection().maxEjectionTime())
+          assertThat(option(orders, "pool.maxConnections")).isEqualTo(2);
+          assertThat(option(orders, "pool.acquireTimeout")).isEqualTo(Duration.ofMillis(250));
+          assertThat(option(orders, "retryBudget.percent")).isEqualTo(5.0);
+          assertThat(option(orders, "lateAnswerWait")).isEqualTo(Duration.ZERO);
+          assertThat(option(orders, "maxFrameSize")).isEqualTo(64 * 1024);
+          assertThat(option(orders, "outlierDetection.successRateThreshold")).isEqualTo(0.0);
+          assertThat(option(orders, "outlierDetection.maxEjectionTime"))
               .isEqualTo(Duration.ofSeconds(30));
 
           // Everything not given takes the documented default.
@@ -79,23 +87,20 @@ class BallastAutoConfigurationTest {
           assertThat(users.balancerConfig().defaultRtt()).isEqualTo(Duration.ofMillis(30));
           assertThat(users.balancerConfig().maxEffort()).isEqualTo(5);
           assertThat(users.balancerConfig().panicPick()).isFalse();
-          assertThat(users.timeout()).isEqualTo(Duration.ofSeconds(5));
-          assertThat(users.maxAttempts()).isEqualTo(3);
-          assertThat(users.slowRequestThreshold()).isEqualTo(Duration.ofSeconds(1));
-          assertThat(users.closeGrace()).isEqualTo(Duration.ofSeconds(5));
-          assertThat(users.lateAnswerWait()).isEqualTo(Duration.ofSeconds(10));
           assertThat(users.protocol()).isEqualTo(ClientSettings.Protocol.FRAMED);
           assertThat(users.subset().enabled()).isFalse();
           assertThat(users.subset().fallbackPolicy())
               .isEqualTo(FallbackPolicy.NO_FALLBACK);
-          assertThat(users.pool()).isEqualTo(new ClientSettings.Pool(Duration.ofSeconds(2), 0, 8,
-              256, 1024, Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofMinutes(30)));
-          assertThat(users.retryBudget())
-              .isEqualTo(new ClientSettings.RetryBudget(20, 10, Duration.ofSeconds(10)));
-          assertThat(users.outlierDetection())
-              .isEqualTo(new ClientSettings.OutlierDetection(true, 5, 0.5, 20,
-                  Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofMinutes(5), 50));
-          assertThat(users.maxFrameSize()).isEqualTo(16 << 20);
+          // lb-netty's options not given hold the builder's own defaults
+          BallastClient.Builder<?, ?> fresh = BallastClient.framed();
+          for (var o : ClientOptions.CLIENT.options()) {
+            if (o.name().equals("endpoints")) {
+              continue;
+            }
+            assertThat((Object) option(users, o.name())).as(o.name()).isEqualTo(o.get(fresh));
+          }
+          assertThat(option(users, "timeout")).isEqualTo(Duration.ofSeconds(5));
+          assertThat(option(users, "maxFrameSize")).isEqualTo(16 << 20);
         });
   }
 
@@ -117,15 +122,15 @@ class BallastAutoConfigurationTest {
         .run(ctx -> {
           BallastSettings settings = ctx.getBean(BallastSettings.class);
           assertThat(settings.get("a").algorithm()).isEqualTo(Algorithm.LEAST_LOADED);
-          assertThat(settings.get("a").timeout()).isEqualTo(Duration.ofSeconds(3));
-          assertThat(settings.get("a").pool().maxConnections()).isEqualTo(4);
+          assertThat(option(settings.get("a"), "timeout")).isEqualTo(Duration.ofSeconds(3));
+          assertThat(option(settings.get("a"), "pool.maxConnections")).isEqualTo(4);
           assertThat(settings.get("b").algorithm()).isEqualTo(Algorithm.ROUND_ROBIN);
-          assertThat(settings.get("b").timeout()).isEqualTo(Duration.ofSeconds(3));
-          assertThat(settings.get("b").pool().maxConnections()).isEqualTo(1);
+          assertThat(option(settings.get("b"), "timeout")).isEqualTo(Duration.ofSeconds(3));
+          assertThat(option(settings.get("b"), "pool.maxConnections")).isEqualTo(1);
           // Lists are replaced as a whole, maps merged key by key.
           assertThat(settings.get("a").subset().selectors())
-              .containsExactly(Set.of("zone"), Set.of("version"));
-          assertThat(settings.get("b").subset().selectors()).containsExactly(Set.of("rack"));
+              .containsExactly(List.of("zone"), List.of("version"));
+          assertThat(settings.get("b").subset().selectors()).containsExactly(List.of("rack"));
           assertThat(settings.get("a").subset().defaultSubset())
               .isEqualTo(Map.of("version", "v1"));
           assertThat(settings.get("b").subset().defaultSubset())

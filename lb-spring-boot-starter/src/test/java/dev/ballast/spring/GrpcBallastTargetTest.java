@@ -114,12 +114,12 @@ class GrpcBallastTargetTest {
   @Test
   void maglevFromPropertiesSendsEachKeyToOneServer() {
     runner("ballast.clients.orders.balancer=maglev",
-        "ballast.clients.orders.hash.request-hash-header=x-user",
-        "ballast.clients.orders.hash.load-bound=1.25").run(ctx -> {
+        "ballast.clients.orders.request-hash-header=x-user",
+        "ballast.clients.orders.load-bound=1.25").run(ctx -> {
           BallastGrpcEndpoints feed = ctx.getBean(BallastGrpcEndpoints.class);
           assertThat(feed.serviceConfig("orders")).isEqualTo(Map.of("loadBalancingConfig",
-              List.of(Map.of("maglev", Map.of("requestHashHeader", "x-user", "loadBound", 1.25,
-                  "tableSize", 65537.0)))));
+              List.of(Map.of("maglev", Map.of("requestHashHeader", "x-user",
+                  "loadBound", "1.25")))));
           ManagedChannel channel = ManagedChannelBuilder.forTarget(feed.target("orders"))
               .defaultServiceConfig(feed.serviceConfig("orders"))
               .usePlaintext()

@@ -3,6 +3,8 @@ package dev.ballast.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -33,9 +35,11 @@ class HttpClientsConditionsTest {
     });
   }
 
-  @Test
-  void offWithOneProperty() {
-    runner.withPropertyValues("ballast.http-clients.enabled=false").run(ctx -> {
+  @ParameterizedTest
+  @ValueSource(strings = {"ballast.http-client.enabled=false",
+      "ballast.http-clients.enabled=false"})
+  void offWithOneProperty(String property) {
+    runner.withPropertyValues(property).run(ctx -> {
       assertThat(ctx).hasNotFailed().hasSingleBean(BallastClients.class);
       for (String name : CUSTOMIZERS) {
         assertThat(ctx).doesNotHaveBean(name);

@@ -19,7 +19,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
   private final Algorithm algorithm;
   private final BalancerConfig base;
   private final BalancerPicker.Feedback feedback;
-  private AlgorithmPolicyConfig config;
+  private PolicyConfig config;
   private Balancer<Backend> balancer;
 
   /**
@@ -43,12 +43,12 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
   @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
-    AlgorithmPolicyConfig c = policyConfig instanceof AlgorithmPolicyConfig
-        ? (AlgorithmPolicyConfig) policyConfig
-        : AlgorithmPolicyConfig.defaults(algorithm);
+    PolicyConfig c = policyConfig instanceof PolicyConfig
+        ? (PolicyConfig) policyConfig
+        : PolicyConfig.defaults(algorithm);
     Balancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
-      target = algorithm.create(c.toBalancerConfig(base));
+      target = algorithm.create(c.balancerOver(base));
     }
     target.update(endpoints, values);
     balancer = target;

@@ -26,9 +26,8 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
       CallOptions.Key.create("ballast.requestKey");
 
   private final Algorithm algorithm;
-  private final String policyName;
   private final BalancerConfig base;
-  private HashPolicyConfig config;
+  private PolicyConfig config;
   private HashBalancer<Backend> balancer;
 
   /**
@@ -40,30 +39,29 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
       BalancerConfig base) {
     super(helper, policyName);
     this.algorithm = algorithm;
-    this.policyName = policyName;
     this.base = base.toBuilder().panicPick(false).build();
   }
 
-  private HashPolicyConfig config(Object policyConfig) {
-    return policyConfig instanceof HashPolicyConfig ? (HashPolicyConfig) policyConfig
-        : HashPolicyConfig.defaults(algorithm, policyName);
+  private PolicyConfig config(Object policyConfig) {
+    return policyConfig instanceof PolicyConfig ? (PolicyConfig) policyConfig
+        : PolicyConfig.defaults(algorithm);
   }
 
   @Override
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // what a set may hold depends on the config too (Maglev's table size)
-    HashPolicyConfig c = config(policyConfig);
+    PolicyConfig c = config(policyConfig);
     (balancer != null && c.equals(config) ? balancer
-        : algorithm.<Backend>create(base, c.hashConfig())).validate(endpoints);
+        : algorithm.<Backend>create(base, c.hash())).validate(endpoints);
   }
 
   @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
-    HashPolicyConfig c = config(policyConfig);
+    PolicyConfig c = config(policyConfig);
     HashBalancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
-      HashConfig hc = c.hashConfig().toBuilder().ringAddresses(this::ringAddresses).build();
+      HashConfig hc = c.hash().toBuilder().ringAddresses(this::ringAddresses).build();
       target = (HashBalancer<Backend>) algorithm.<Backend>create(base, hc);
     }
     target.update(endpoints, values);
@@ -95,8 +93,8 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    return new HashPicker(balancer, config.requestHashHeader(), REQUEST_KEY,
-        config.hashConfig().loadBound() > 0
+    return new HashPicker(balancer, config.hash().requestHashHeader(), REQUEST_KEY,
+        config.hash().loadBound() > 0
             ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE);
   }
 

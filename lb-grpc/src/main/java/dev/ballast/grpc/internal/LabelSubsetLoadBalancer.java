@@ -41,7 +41,7 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
     // Every subset, and the fallback set, is part of the whole set, with a weight sum no larger
     // and a weight gcd no smaller; so a whole set the child algorithm accepts gives subsets it
     // accepts too (no duplicate, a weight sum in range, a VNSWRR ring Σ weight/gcd in range).
-    c.child.algorithm().<Backend>create(base).validate(endpoints);
+    c.child().algorithm().<Backend>create(base).validate(endpoints);
   }
 
   private static LabelSubsetPolicyConfig config(Object policyConfig) {
@@ -59,17 +59,12 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
     RequestLabelReader nextReader = reader;
     if (target == null || !c.equals(config)) {
       // made before any subchannel: a header name gRPC refuses fails here, changing nothing
-      nextReader = new RequestLabelReader(c.selectors, c.headerPrefix, labelsKey);
-      SubsetSelector.Builder<Backend> b = SubsetSelector.<Backend>builder()
-          .selectors(c.selectors)
-          .fallbackPolicy(c.fallbackPolicy)
-          .allowRedundantKeys(c.allowRedundantKeys)
-          .algorithm(c.child.algorithm())
-          .config(c.child.toBalancerConfig(base));
-      if (c.defaultSubset != null) {
-        b.defaultSubset(c.defaultSubset);
-      }
-      target = b.build();
+      nextReader = new RequestLabelReader(c.subset().selectors(), c.subset().headerPrefix(),
+          labelsKey);
+      target = c.subset().applyTo(SubsetSelector.<Backend>builder())
+          .algorithm(c.child().algorithm())
+          .config(c.child().balancerOver(base))
+          .build();
     }
     target.update(endpoints, values);
     selector = target;
@@ -91,13 +86,13 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   Ticker streamTicker() {
-    return BalancerLoadBalancer.streamTicker(config.child.algorithm(), base);
+    return BalancerLoadBalancer.streamTicker(config.child().algorithm(), base);
   }
 
   @Override
   SubchannelPicker readyPicker() {
     return new LabelSubsetPicker(selector, reader,
-        BalancerLoadBalancer.feedback(config.child.algorithm()));
+        BalancerLoadBalancer.feedback(config.child().algorithm()));
   }
 
   /** Returns the selector, for tests. */

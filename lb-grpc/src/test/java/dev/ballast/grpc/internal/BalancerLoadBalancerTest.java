@@ -388,7 +388,7 @@ class BalancerLoadBalancerTest {
     BalancerLoadBalancer lb = lb(Algorithm.P2C_PEAK_EWMA);
     accept(lb, group(1001));
     set(helper.subchannel(1001), ConnectivityState.READY);
-    Object config = AlgorithmPolicyConfig.parse(Algorithm.P2C_PEAK_EWMA,
+    Object config = PolicyConfig.parse(Algorithm.P2C_PEAK_EWMA, "p2c_peak_ewma",
         Map.of("defaultRtt", "5ms")).getConfig();
 
     accept(lb, config, group(1001));
