@@ -1,6 +1,5 @@
 package dev.ballast.examples;
 
-import dev.ballast.spring.BallastProperties;
 import dev.ballast.spring.BallastSettings;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
@@ -29,6 +28,8 @@ import org.springframework.boot.env.PropertiesPropertySourceLoader;
 import org.springframework.boot.env.PropertySourceLoader;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.grpc.client.autoconfigure.GrpcClientProperties;
+import org.springframework.core.env.AbstractEnvironment;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
@@ -229,9 +230,10 @@ final class DocsChecker {
     }
     Binder binder = new Binder(ConfigurationPropertySources.from(sources));
     BindHandler strict = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
-    BallastProperties properties = new BallastProperties();
-    binder.bind("ballast", Bindable.ofInstance(properties), strict);
-    BallastSettings.bind(binder, properties);
+    // the starter's own check: every ballast.* key known, every client decoded by the model
+    ConfigurableEnvironment environment = new AbstractEnvironment() {};
+    sources.forEach(environment.getPropertySources()::addLast);
+    BallastSettings.bind(environment);
     binder.bind("spring.grpc.client", Bindable.ofInstance(new GrpcClientProperties()), strict);
     return null;
   }
