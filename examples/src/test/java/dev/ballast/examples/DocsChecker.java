@@ -46,9 +46,9 @@ import org.xml.sax.InputSource;
  * <ul>
  *   <li>{@code java}: found line for line (one common indent aside) in a source file of this
  *       module (src/ or fresh-grpc-project/src/);
- *   <li>{@code properties}, {@code yaml}: every key under {@code ballast.} bound strictly onto
- *       the starter's {@link BallastProperties} (an unknown key fails) and the result checked by
- *       {@link BallastSettings#bind} as at start-up (a bad value fails); keys under {@code
+ *   <li>{@code properties}, {@code yaml}: every key under {@code ballast.} checked and bound by
+ *       {@link BallastSettings#bind} as at start-up (an unknown key or a bad value fails); keys
+ *       under {@code
  *       spring.grpc.client.} bound strictly onto Spring Boot's {@link GrpcClientProperties}; any
  *       other key fails;
  *   <li>{@code json}: parsed by gRPC's own JSON parser; a service config's {@code
