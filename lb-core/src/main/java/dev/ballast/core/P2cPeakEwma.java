@@ -20,7 +20,10 @@ package dev.ballast.core;
  * stale estimate. A probe that finds the node still slow spaces the next by four times its
  * latency; failures are never probed. So a node is back in its share within about 100 ms of
  * answering fast again, and a slow or failing one still loses its traffic at its first slow
- * answer or failure. The details and their reasons are on the metric ({@code LoadMetric.PeakEwma}).
+ * answer or failure. So that noise does not skew identical nodes, a sample weighs at least 1/16
+ * (as C3's per-response average) and estimates within 1.5 times of each other count as equal
+ * (fewer pending wins, then the node heard from less recently). The details and their reasons are
+ * on the metric ({@code LoadMetric.PeakEwma}).
  *
  * @param <T> the thing being balanced
  */
