@@ -54,8 +54,9 @@ abstract class LoadMetric {
    *   <li>Evidence is stale when it is more than {@link #STALE_NANOS} (100 ms) older than the
    *       other candidate's, whose last sample stands for "now" so that a pick reads no clock.
    *       When the P2C loser's is stale, it has no request in flight (so at most one probe per
-   *       node) and a draw of 1 in {@link #PROBE_ODDS} succeeds (so probes are at most 1/16 of
-   *       the picks, however many nodes are stale), the loser is taken instead: one real call.
+   *       node) and a draw of n in 32 succeeds (n nodes, at most 32 in 32: a stale node, a
+   *       candidate in 2 picks of n, is probed once in 16 picks on average, and at low traffic
+   *       a slow node gets at most that), the loser is taken instead: one real call.
    *   <li>A success whose estimate is stale (or still the default) replaces it: one fresh
    *       sample corrects one stale one, as one slow sample raised it. Fresh estimates keep the
    *       peak EWMA unchanged, so a slow node still loses its traffic at its first slow answer.
@@ -63,9 +64,11 @@ abstract class LoadMetric {
    *       {@link #PROBE_BACKOFF}{@code  × min(new sample, old estimate)}: a node the two last
    *       pieces of evidence agree is slow costs a caller at most a fifth of its time in probes;
    *       a node whose one slow sample was a fluke is probed again after 100 ms.
-   *   <li>Failures are not probed: their evidence is renewed, as before, by the failure
+   *   <li>A failure faster than {@link #SLOW_FAILURE_NANOS} (100 ms) is an error, not
+   *       slowness, and is not probed: its evidence is renewed, as before, by the failure
    *       penalty's decay (and, in the client stacks, by outlier detection's ejections), so a
-   *       backend failing fast gets no more calls than it did.
+   *       backend failing fast gets no more calls than it did. A slower failure (a timeout, a
+   *       late answer after the caller's deadline) is slowness, probed as a slow answer is.
    * </ul>
    *
    * <p>Noise must not become skew either. With one caller, identical nodes whose estimates
@@ -196,7 +199,8 @@ abstract class LoadMetric {
      * Returns whether P2C takes node {@code b} rather than node {@code a}. Estimates within
      * {@link #TIE} of each other are noise apart: the node with fewer pending requests per unit
      * of weight is taken; on a tie, of equal weights the one heard from less recently, so that
-     * identical nodes take turns, else one drawn in proportion to the weights. Otherwise the cheaper of the two (the cost of {@link #cheaper}), unless the
+     * identical nodes take turns, else one drawn in proportion to the weights. Otherwise the
+     * cheaper of the two (the cost of {@link #cheaper}), unless the
      * other one is due a probe ({@link #probes}). Reads no clock unless an estimate is zero.
      *
      * @param r the pick's random number, of which the probe's draw takes bits the candidates'
