@@ -54,8 +54,9 @@ abstract class LoadMetric {
    *   <li>Evidence is stale when it is more than {@link #STALE_NANOS} (100 ms) older than the
    *       other candidate's, whose last sample stands for "now" so that a pick reads no clock.
    *       When the P2C loser's is stale, it has no request in flight (so at most one probe per
-   *       node) and a draw of 1 in {@link #PROBE_ODDS} succeeds (so probes are at most 1/16 of
-   *       the picks, however many nodes are stale), the loser is taken instead: one real call.
+   *       node) and a draw of n in 32 succeeds (n nodes, at most 32 in 32: a stale node, a
+   *       candidate in 2 picks of n, is probed once in 16 picks on average, and at low traffic
+   *       a slow node gets at most that), the loser is taken instead: one real call.
    *   <li>A success whose estimate is stale (or still the default) replaces it: one fresh
    *       sample corrects one stale one, as one slow sample raised it. Fresh estimates keep the
    *       peak EWMA unchanged, so a slow node still loses its traffic at its first slow answer.
@@ -63,14 +64,22 @@ abstract class LoadMetric {
    *       {@link #PROBE_BACKOFF}{@code  × min(new sample, old estimate)}: a node the two last
    *       pieces of evidence agree is slow costs a caller at most a fifth of its time in probes;
    *       a node whose one slow sample was a fluke is probed again after 100 ms.
-   *   <li>Failures are not probed: their evidence is renewed, as before, by the failure
+   *   <li>A failure faster than {@link #SLOW_FAILURE_NANOS} (100 ms) is an error, not
+   *       slowness, and is not probed: its evidence is renewed, as before, by the failure
    *       penalty's decay (and, in the client stacks, by outlier detection's ejections), so a
-   *       backend failing fast gets no more calls than it did.
+   *       backend failing fast gets no more calls than it did. A slower failure (a timeout, a
+   *       late answer after the caller's deadline) is slowness, probed as a slow answer is.
    * </ul>
    *
-   * <p>The same rule evens out noise: with one caller, identical nodes whose estimates hold
-   * their recent peaks would rotate through starving the one with the highest peak for seconds
-   * (tau); here a node starved for 100 ms is probed and its peak replaced by a fresh sample.
+   * <p>Noise must not become skew either. With one caller, identical nodes whose estimates
+   * hold their recent peaks for seconds (tau) take turns starving the one whose noise peaked
+   * highest (five nodes: 470 / 413 / 401 / 367 / 253 picks in a second). So: a sample below the
+   * estimate weighs at least 1/16 ({@link #KEEP}; C3 likewise smooths per response), so that a
+   * busy node forgets a one-off peak within a few dozen answers; estimates within 1.5 times of
+   * each other ({@link #TIE}) are taken as equal, and the node with fewer pending requests per
+   * unit of weight is taken, then, of equal weights, the one heard from less recently, so that
+   * identical nodes take turns (P2C still tells apart a node 1.5 times slower or worse, and a
+   * failure's penalty doubles an estimate); and a node starved for 100 ms is probed.
    *
    * <p>The estimate and its time stamp are two fields updated by one CAS on the estimate; a
    * reader racing an update may decay one sample with a stale stamp, an error far below the
@@ -81,8 +90,14 @@ abstract class LoadMetric {
     static final double PENALTY = (double) (Long.MAX_VALUE >> 16);
     /** How much older than the other candidate's a node's last sample is when it is stale. */
     static final long STALE_NANOS = 100_000_000L;
-    /** Estimates within this factor of each other are equal, within each other's noise. */
-    static final double TIE = 1.125;
+    /** The most weight the estimate keeps against a sample below it: a sample weighs 1/16+. */
+    static final double KEEP = 1 - 1.0 / 16;
+    /**
+     * Estimates within this factor of each other are equal: noise (a busy host's scheduling,
+     * a collector's pause) sets identical nodes' peaks that far apart, and below the failure
+     * penalty's doubling.
+     */
+    static final double TIE = 1.5;
     /** The wait before probing a node again, in units of the latency it was confirmed at. */
     static final int PROBE_BACKOFF = 4;
     /** A failure that took at least this long is slowness (a timeout), a faster one an error. */
@@ -146,7 +161,9 @@ abstract class LoadMetric {
         } else if (rtt > est) {
           next = rtt;
         } else {
-          double w = exp(-elapsed / tauNanos);
+          // time-weighted (tau), but a sample weighs at least 1/16, as in C3's per-response
+          // EWMA: on a busy node a one-off peak is gone after a few dozen answers, not seconds
+          double w = Math.min(exp(-elapsed / tauNanos), KEEP);
           next = est * w + rtt * (1 - w);
         }
         if (node.casRtt(bits, Double.doubleToRawLongBits(next), now)) {
@@ -182,7 +199,8 @@ abstract class LoadMetric {
      * Returns whether P2C takes node {@code b} rather than node {@code a}. Estimates within
      * {@link #TIE} of each other are noise apart: the node with fewer pending requests per unit
      * of weight is taken; on a tie, of equal weights the one heard from less recently, so that
-     * identical nodes take turns, else one drawn in proportion to the weights. Otherwise the cheaper of the two (the cost of {@link #cheaper}), unless the
+     * identical nodes take turns, else one drawn in proportion to the weights. Otherwise the
+     * cheaper of the two (the cost of {@link #cheaper}), unless the
      * other one is due a probe ({@link #probes}). Reads no clock unless an estimate is zero.
      *
      * @param r the pick's random number, of which the probe's draw takes bits the candidates'

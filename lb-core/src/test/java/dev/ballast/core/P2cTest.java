@@ -135,8 +135,8 @@ class P2cTest {
     double w = Math.exp(-0.005); // 50 ms of a 10 s tau
     assertThat(n.rttEstimateNanos()).isCloseTo(200e6 * w, org.assertj.core.data.Offset.offset(1.0));
     n.acquire();
-    n.complete(10_000_000L, true); // below the estimate: est*w + rtt*(1-w)
-    double blended = 200e6 * w + 10e6 * (1 - w);
+    n.complete(10_000_000L, true); // below the estimate: est*w + rtt*(1-w), w at most 15/16
+    double blended = 200e6 * (15 / 16.0) + 10e6 / 16;
     assertThat(n.rttEstimateNanos()).isCloseTo(blended, org.assertj.core.data.Offset.offset(1.0));
     ticker.advanceMillis(10_000); // one tau
     assertThat(n.rttEstimateNanos()).isCloseTo(blended / Math.E,

@@ -10,6 +10,7 @@ import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
@@ -27,7 +28,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -127,6 +132,100 @@ class OrdersChannelsTest {
       assertEquals(1, servers, "user-" + key + " reached " + servers + " servers");
     }
     assertEquals(7, spread, "30 keys should reach all 3 servers");
+  }
+
+  // What a new user sees in the first seconds over identical servers (P2C peak EWMA).
+
+  @Test
+  void fixedListGivesIdenticalServersTheirSharesFromTheFirstCall() throws Exception {
+    ManagedChannel channel = open(OrdersChannels.fixed(list("", "", "")));
+    call(channel, 1); // the first call: connections opened, cold paths
+    assertFair(channel);
+  }
+
+  @Test
+  void registryTargetGivesIdenticalServersTheirSharesFromTheFirstCall() throws Exception {
+    EndpointRegistry.global().publish("orders-fair", Endpoint.parseList(list("", "", "")));
+    try {
+      ManagedChannel channel = open(ManagedChannelBuilder.forTarget("ballast://orders-fair")
+          .defaultLoadBalancingPolicy("p2c_peak_ewma").usePlaintext().build());
+      call(channel, 1);
+      assertFair(channel);
+    } finally {
+      EndpointRegistry.global().publish("orders-fair", List.of());
+    }
+  }
+
+  @Test
+  void aServerPublishedLaterHasItsShareWithinTwoSeconds() throws Exception {
+    List<Endpoint> all = Endpoint.parseList(list("", "", ""));
+    EndpointRegistry.global().publish("orders-later", all.subList(0, 2));
+    try {
+      ManagedChannel channel = open(ManagedChannelBuilder.forTarget("ballast://orders-later")
+          .defaultLoadBalancingPolicy("p2c_peak_ewma").usePlaintext().build());
+      calls(8, 1000, channel, 0);
+      EndpointRegistry.global().publish("orders-later", all);
+      int[] second = calls(8, 0, channel, TimeUnit.SECONDS.toNanos(2));
+      assertShares(second, 0.5, 2, "the second second after the third was published");
+    } finally {
+      EndpointRegistry.global().publish("orders-later", List.of());
+    }
+  }
+
+  /**
+   * 3,000 calls from 8 callers: half to twice its share each (on a loaded machine the servers'
+   * threads are not equally fast, and P2C follows that).
+   */
+  private void assertFair(Channel channel) throws Exception {
+    assertShares(calls(8, 3000, channel, 0), 0.5, 2, "8 callers");
+  }
+
+  private static void assertShares(int[] counts, double low, double high, String what) {
+    double fair = Arrays.stream(counts).sum() / (double) counts.length;
+    for (int c : counts) {
+      assertTrue(c >= low * fair && c <= high * fair, what + ": " + Arrays.toString(counts));
+    }
+  }
+
+  /**
+   * Makes {@code total} calls from {@code callers} threads, or, if {@code forNanos} is not 0,
+   * calls for that long; returns what each server answered of them, or, for a timed run, of
+   * those in its last second.
+   */
+  private int[] calls(int callers, int total, Channel channel, long forNanos) throws Exception {
+    long end = System.nanoTime() + forNanos;
+    AtomicInteger left = new AtomicInteger(total);
+    int[] before = counts();
+    ExecutorService pool = Executors.newFixedThreadPool(callers);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int i = 0; i < callers; i++) {
+        done.add(pool.submit(() -> {
+          while (forNanos != 0 ? System.nanoTime() < end : left.getAndDecrement() > 0) {
+            ClientCalls.blockingUnaryCall(channel, CALL,
+                CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS), "order");
+          }
+          return null;
+        }));
+      }
+      if (forNanos != 0) {
+        long mark = end - TimeUnit.SECONDS.toNanos(1);
+        while (System.nanoTime() < mark) {
+          TimeUnit.NANOSECONDS.sleep(Math.min(mark - System.nanoTime(), 10_000_000L));
+        }
+        before = counts();
+      }
+      for (Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    int[] after = counts();
+    for (int i = 0; i < after.length; i++) {
+      after[i] -= before[i];
+    }
+    return after;
   }
 
   private ManagedChannel open(ManagedChannel channel) {

@@ -1,0 +1,117 @@
+package dev.ballast.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+
+/**
+ * What a new user sees in the first seconds with the default balancer over identical servers:
+ * calls made through a front end, counted by the servers that answered them.
+ */
+final class FairShare {
+
+  private FairShare() {}
+
+  /** The servers' counts now. */
+  static int[] counts(List<IntSupplier> servers) {
+    return servers.stream().mapToInt(IntSupplier::getAsInt).toArray();
+  }
+
+  /** Makes {@code calls} calls from {@code callers} threads; returns each server's share of them. */
+  static int[] calls(int callers, int calls, Callable<?> call, List<IntSupplier> servers)
+      throws Exception {
+    int[] before = counts(servers);
+    AtomicInteger left = new AtomicInteger(calls);
+    ExecutorService pool = Executors.newFixedThreadPool(callers);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int i = 0; i < callers; i++) {
+        done.add(pool.submit(() -> {
+          while (left.getAndDecrement() > 0) {
+            call.call();
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    int[] after = counts(servers);
+    for (int i = 0; i < after.length; i++) {
+      after[i] -= before[i];
+    }
+    return after;
+  }
+
+  /**
+   * Makes calls from {@code callers} threads for {@code nanos}; returns each server's share of
+   * those made in the last second.
+   */
+  static int[] lastSecond(int callers, long nanos, Callable<?> call, List<IntSupplier> servers)
+      throws Exception {
+    long end = System.nanoTime() + nanos;
+    int[][] mark = new int[1][];
+    ExecutorService pool = Executors.newFixedThreadPool(callers);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int i = 0; i < callers; i++) {
+        done.add(pool.submit(() -> {
+          while (System.nanoTime() < end) {
+            call.call();
+          }
+          return null;
+        }));
+      }
+      long markAt = end - TimeUnit.SECONDS.toNanos(1);
+      while (System.nanoTime() < markAt) {
+        TimeUnit.NANOSECONDS.sleep(Math.min(markAt - System.nanoTime(), 10_000_000L));
+      }
+      mark[0] = counts(servers);
+      for (Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    int[] after = counts(servers);
+    for (int i = 0; i < after.length; i++) {
+      after[i] -= mark[0][i];
+    }
+    return after;
+  }
+
+  /** Asserts that every server's count is within {@code low} to {@code high} times its share. */
+  static void assertShares(int[] counts, double low, double high, String what) {
+    int total = Arrays.stream(counts).sum();
+    double fair = total / (double) counts.length;
+    for (int c : counts) {
+      assertThat((double) c).as("%s: %s", what, Arrays.toString(counts))
+          .isBetween(low * fair, high * fair);
+    }
+  }
+
+  /**
+   * What the default balancer gives three identical servers after the first call: 3,000 calls
+   * from 8 callers give each server half to twice its share. (On a quiet machine the shares come
+   * within a few points of a third; on a loaded one, where the servers' and connections' threads
+   * share two cores unevenly, any load-aware policy, least_loaded too, follows the real
+   * differences by 10 to 20 points.)
+   */
+  static void assertFairFromTheFirstCall(Callable<?> call, List<IntSupplier> servers)
+      throws Exception {
+    call.call(); // the first call: a cold path, a connection opened
+    assertShares(calls(8, 3000, call, servers), 0.5, 2, "8 callers");
+  }
+}
