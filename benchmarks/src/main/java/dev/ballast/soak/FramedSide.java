@@ -220,8 +220,10 @@ final class FramedSide implements AutoCloseable {
 
   /**
    * After the chaos: sends {@code calls} calls at once and returns the members that answered
-   * none of them, by address. A pool jammed by the chaos (one that no longer opens connections)
-   * answers nothing; the retries hide that from the callers, not from this.
+   * none of them, with their stats. A pool jammed by the chaos (one that no longer opens
+   * connections) answers nothing; the retries hide that from the callers, not from this. An
+   * endpoint that outlier detection still ejects (for up to 5 min after repeated ejections) is
+   * not picked, so it is not counted.
    */
   List<String> silentMembers(int calls) throws Exception {
     java.util.Map<String, Long> before = new java.util.HashMap<>();
@@ -235,8 +237,8 @@ final class FramedSide implements AutoCloseable {
     CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
     List<String> silent = new ArrayList<>();
     for (EndpointStats s : client.stats()) {
-      if (s.successes() <= before.getOrDefault(s.address(), Long.MAX_VALUE)) {
-        silent.add(s.address());
+      if (!s.ejected() && s.successes() <= before.getOrDefault(s.address(), Long.MAX_VALUE)) {
+        silent.add(s.toString());
       }
     }
     return silent;

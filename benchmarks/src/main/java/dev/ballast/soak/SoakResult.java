@@ -13,7 +13,8 @@ import java.util.Map;
  * @param quiet whether every started call ended within 20 s of the load's end
  * @param leftovers the lb-netty client's pool permits, pending picks, pending acquires and calls
  *     in flight once the calls ended
- * @param silent the framed endpoints that answered none of 200 calls sent after the chaos
+ * @param silent the framed endpoints (not ejected) that answered none of 200 calls sent after
+ *     the chaos, with their stats
  * @param chaos what the chaos loop did, by kind
  * @param leaks Netty's LEAK reports
  * @param heapMiB the heap's floor high-water mark
@@ -96,7 +97,8 @@ record SoakResult(Soak.Config config, List<Tally> sides, boolean quiet, long[] l
         meanInFlight, minInFlight, config.framedInFlight() + config.grpcInFlight()));
     out.println(Soak.format("| pool permits / pending / pending acquires / calls at the end"
         + " | %d / %d / %d / %d | 0 |", leftovers[0], leftovers[1], leftovers[2], leftovers[3]));
-    out.println(Soak.format("| framed endpoints answering nothing after the chaos | %d | 0 |",
+    out.println(Soak.format("| framed endpoints (not ejected) answering nothing after the chaos"
+        + " | %d | 0 |",
         silent.size()));
     out.println(Soak.format("| LEAK reports (paranoid) | %d | 0 |", leaks.size()));
     out.println(Soak.format("| heap floor high-water | %d MiB | %d MiB |", heapMiB,

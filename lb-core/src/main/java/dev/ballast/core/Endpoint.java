@@ -1,5 +1,6 @@
 package dev.ballast.core;
 
+import dev.ballast.core.internal.EndpointText;
 import dev.ballast.core.internal.HostSyntax;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -106,17 +107,17 @@ public final class Endpoint {
    */
   public static Endpoint parse(String text) {
     Objects.requireNonNull(text, "text");
-    String context = " in " + quote(text);
+    String context = " in " + EndpointText.quote(text);
     if (text.length() > MAX_TEXT_CHARS) {
       throw new IllegalArgumentException("endpoint: " + text.length() + " characters (expected: "
           + "at most " + MAX_TEXT_CHARS + ")" + context);
     }
     String[] parts = text.split(";", -1);
-    String addr = trimBlanks(parts[0]);
-    int bad = invisible(addr);
+    String addr = EndpointText.trimBlanks(parts[0]);
+    int bad = EndpointText.invisible(addr);
     if (bad >= 0) {
       throw new IllegalArgumentException("address: " + addr + " (unexpected "
-          + codePoint(addr.charAt(bad)) + ")" + context);
+          + EndpointText.codePoint(addr.charAt(bad)) + ")" + context);
     }
     String host;
     String portText;
@@ -149,22 +150,23 @@ public final class Endpoint {
     boolean weightSeen = false;
     TreeMap<String, String> labels = new TreeMap<>();
     for (int i = 1; i < parts.length; i++) {
-      String part = trimBlanks(parts[i]);
+      String part = EndpointText.trimBlanks(parts[i]);
       int eq = part.indexOf('=');
       if (eq < 0) {
         throw new IllegalArgumentException(
             "attribute: \"" + part + "\" (expected: key=value)" + context);
       }
-      String key = trimBlanks(part.substring(0, eq));
-      String value = trimBlanks(part.substring(eq + 1));
+      String key = EndpointText.trimBlanks(part.substring(0, eq));
+      String value = EndpointText.trimBlanks(part.substring(eq + 1));
       if (key.equals(WEIGHT)) {
         if (weightSeen) {
           throw new IllegalArgumentException("weight: given twice" + context);
         }
         weightSeen = true;
-        if (invisible(value) >= 0) {
+        int blank = EndpointText.invisible(value);
+        if (blank >= 0) {
           throw new IllegalArgumentException("weight: " + value + " (unexpected "
-              + codePoint(value.charAt(invisible(value))) + ")" + context);
+              + EndpointText.codePoint(value.charAt(blank)) + ")" + context);
         }
         long w = value.startsWith("-") ? -asciiInteger(value.substring(1)) : asciiInteger(value);
         if (w == Long.MIN_VALUE || w > Integer.MAX_VALUE) {
@@ -217,7 +219,7 @@ public final class Endpoint {
     List<Endpoint> result = new ArrayList<>();
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (String item : text.split(",")) {
-      String trimmed = trimLines(item); // a list may be written one endpoint a line
+      String trimmed = EndpointText.trimLines(item); // one endpoint a line is fine
       if (trimmed.isEmpty()) {
         continue;
       }
@@ -386,53 +388,5 @@ public final class Endpoint {
     return Character.isHighSurrogate(c)
         ? i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))
         : i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
-  }
-
-  /** Trims ASCII spaces and tabs only: other blanks (U+2028, U+3000...) are errors, not space. */
-  private static String trimBlanks(String s) {
-    int from = 0;
-    int to = s.length();
-    while (from < to && (s.charAt(from) == ' ' || s.charAt(from) == '\t')) {
-      from++;
-    }
-    while (to > from && (s.charAt(to - 1) == ' ' || s.charAt(to - 1) == '\t')) {
-      to--;
-    }
-    return s.substring(from, to);
-  }
-
-  /** Trims ASCII spaces, tabs and line ends (CR, LF) only. */
-  private static String trimLines(String s) {
-    int from = 0;
-    int to = s.length();
-    while (from < to && " \t\r\n".indexOf(s.charAt(from)) >= 0) {
-      from++;
-    }
-    while (to > from && " \t\r\n".indexOf(s.charAt(to - 1)) >= 0) {
-      to--;
-    }
-    return s.substring(from, to);
-  }
-
-  /** Returns the index of the first control, format or blank character but space, or -1. */
-  private static int invisible(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c != ' ' && (Character.isISOControl(c) || Character.isWhitespace(c)
-          || Character.isSpaceChar(c) || Character.getType(c) == Character.FORMAT)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static String codePoint(char c) {
-    return String.format("U+%04X", (int) c);
-  }
-
-  /** The text in quotes, cut to its first 200 characters: a message stays readable. */
-  private static String quote(String text) {
-    return text.length() <= 200 ? "\"" + text + "\""
-        : "\"" + text.substring(0, 200) + "...\" (" + text.length() + " characters)";
   }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -139,9 +140,9 @@ final class Stack<Req, Rep> {
     try {
       Objects.requireNonNull(request, "request");
       Objects.requireNonNull(options, "options");
-      if (closed.get()) {
-        return CompletableFuture.failedFuture(
-            new ClientClosedException("client " + name + " is closed", null, 0, false));
+      if (closed.get() || group.isShuttingDown()) { // shut-down loops run no deadline either
+        return CompletableFuture.failedFuture(new ClientClosedException("client " + name
+            + (closed.get() ? " is closed" : ": its event loops are shut down"), null, 0, false));
       }
       Duration t = options.timeout() != null ? options.timeout() : timeout;
       long nanos = options.timeout() != null ? Durations.nanos(t) : timeoutNanos;
@@ -379,19 +380,10 @@ final class Stack<Req, Rep> {
     endpoints.closeFeed();
     CompletableFuture<Void> idle = new CompletableFuture<>();
     checkIdle(idle);
-    io.netty.util.concurrent.ScheduledFuture<?> graceTimer;
-    try {
-      graceTimer = group.next().schedule(() -> idle.complete(null), graceNanos,
-          TimeUnit.NANOSECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      graceTimer = null; // the loops are shut down: no grace can run, the calls end now
-      idle.complete(null);
-    }
-    io.netty.util.concurrent.ScheduledFuture<?> timer = graceTimer;
+    // on loops already shut down no grace can run: the calls end now
+    Future<?> graceTimer = later(() -> idle.complete(null), graceNanos, idle);
     idle.whenComplete((v, e) -> {
-      if (timer != null) {
-        timer.cancel(false);
-      }
+      graceTimer.cancel(false);
       if (hedges != null) {
         hedges.stop();
       }
@@ -410,11 +402,17 @@ final class Stack<Req, Rep> {
     if (deadlines.calls() == 0) {
       idle.complete(null);
     } else if (!idle.isDone()) {
-      try {
-        group.next().schedule(() -> checkIdle(idle), 10, TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        idle.complete(null); // the loops are shut down: waiting cannot end any call
-      }
+      later(() -> checkIdle(idle), 10_000_000, idle);
+    }
+  }
+
+  // Runs the task on a loop after nanos; if the loops are shut down, completes orElse at once.
+  private Future<?> later(Runnable task, long nanos, CompletableFuture<Void> orElse) {
+    try {
+      return group.next().schedule(task, nanos, TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      orElse.complete(null);
+      return CompletableFuture.completedFuture(null);
     }
   }
 }
