@@ -69,7 +69,10 @@ final class TestServers implements AutoCloseable {
           }
         }))
         .build();
+    // The handler never blocks (a delay is scheduled), so it runs on the transport's thread: once
+    // a server has terminated, no handler of it is still queued to count a call.
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        .directExecutor()
         .addService(service)
         .build()
         .start();
