@@ -12,6 +12,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AttributeKey;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
@@ -83,6 +84,7 @@ final class Connector<Req, Rep> {
             if (tls != null) {
               SslHandler h = tls.newHandler(ch.alloc(), endpoint.host(), endpoint.port());
               h.setHandshakeTimeoutMillis(timeoutMillis);
+              ch.attr(TLS).set(h); // still there when a close has emptied the pipeline
               ch.pipeline().addLast(h);
             }
             protocol.init(ch.pipeline(), endpoint);
@@ -156,12 +158,16 @@ final class Connector<Req, Rep> {
   @SuppressWarnings("unchecked")
   private void whenReady(Channel ch, Once<Req, Rep> done) {
     Dispatcher<Req, Rep> d = ch.pipeline().get(Dispatcher.class);
-    SslHandler ssl = ch.pipeline().get(SslHandler.class);
+    SslHandler ssl = ch.attr(TLS).get();
     if (d == null || !ch.isActive()) {
-      // closed (reset by the server, say) before this listener ran: its handlers are gone
+      // closed before this listener ran, its handlers gone: a TLS handshake that failed on its
+      // own (a wrong host name, an untrusted certificate) says so; otherwise the server reset it
       ch.close();
-      done.accept(null, new ConnectException("connection closed by the server as soon as it "
-          + "was accepted (reset during connect)"));
+      Future<?> handshake = ssl == null ? null : ssl.handshakeFuture();
+      boolean tlsFailed = handshake != null && handshake.isDone() && !handshake.isSuccess()
+          && !(handshake.cause() instanceof ClosedChannelException);
+      done.accept(null, tlsFailed ? handshake.cause() : new ConnectException("connection closed"
+          + " by the server as soon as it was accepted (reset during connect)"));
       return;
     }
     if (ssl == null && d.ready(ch).isSuccess()) {
@@ -204,6 +210,10 @@ final class Connector<Req, Rep> {
   private static String step(SslHandler ssl) {
     return ssl != null ? "TLS handshake" : "protocol setup";
   }
+
+  // the channel's TLS handler, kept beside the pipeline that a close empties
+  private static final AttributeKey<SslHandler> TLS =
+      AttributeKey.valueOf(Connector.class, "tls");
 
   /** Says what failed when a closed channel is all the handshake or set-up reports. */
   private static Throwable notReady(SslHandler ssl, Throwable cause) {
