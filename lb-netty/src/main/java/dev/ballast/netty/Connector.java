@@ -160,14 +160,13 @@ final class Connector<Req, Rep> {
     Dispatcher<Req, Rep> d = ch.pipeline().get(Dispatcher.class);
     SslHandler ssl = ch.attr(TLS).get();
     if (d == null || !ch.isActive()) {
-      // closed before this listener ran, its handlers gone: a TLS handshake that failed on its
-      // own (a wrong host name, an untrusted certificate) says so; otherwise the server reset it
+      // closed before this listener ran, its handlers gone: a TLS handshake that had begun and
+      // failed (a wrong host name, a server not speaking TLS) says so; else the server reset it
       ch.close();
       Future<?> handshake = ssl == null ? null : ssl.handshakeFuture();
-      boolean tlsFailed = handshake != null && handshake.isDone() && !handshake.isSuccess()
-          && !(handshake.cause() instanceof ClosedChannelException);
-      done.accept(null, tlsFailed ? handshake.cause() : new ConnectException("connection closed"
-          + " by the server as soon as it was accepted (reset during connect)"));
+      boolean tlsFailed = handshake != null && handshake.isDone() && !handshake.isSuccess();
+      done.accept(null, tlsFailed ? notReady(ssl, handshake.cause()) : new ConnectException(
+          "connection closed by the server as soon as it was accepted (reset during connect)"));
       return;
     }
     if (ssl == null && d.ready(ch).isSuccess()) {
@@ -212,7 +211,7 @@ final class Connector<Req, Rep> {
   }
 
   // the channel's TLS handler, kept beside the pipeline that a close empties
-  private static final AttributeKey<SslHandler> TLS =
+  static final AttributeKey<SslHandler> TLS =
       AttributeKey.valueOf(Connector.class, "tls");
 
   /** Says what failed when a closed channel is all the handshake or set-up reports. */

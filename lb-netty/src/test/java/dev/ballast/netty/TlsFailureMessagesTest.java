@@ -1,12 +1,27 @@
 package dev.ballast.netty;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.core.Endpoint;
+import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.internal.FramedProtocol;
+import dev.ballast.netty.internal.Transport;
+import dev.ballast.netty.testing.Await;
 import dev.ballast.netty.testing.RawServer;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import java.time.Duration;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +69,49 @@ class TlsFailureMessagesTest {
           .cause().isInstanceOf(TlsHandshakeException.class)
           .hasMessageContaining("closed by the server during the TLS handshake")
           .hasMessageContaining("not speaking TLS");
+    } finally {
+      plaintext.close();
+    }
+  }
+
+  /**
+   * The race a fast loopback makes: the handshake has failed and the close has emptied the
+   * pipeline before the connect listener runs. The listener still names the TLS failure (it
+   * said "reset during connect" when it read the TLS handler from the emptied pipeline).
+   */
+  @Test
+  void aHandshakeThatFailedBeforeTheConnectListenerRanIsNamed() throws Exception {
+    FramedServer plaintext = FramedServer.start(FramedServer.echo());
+    try {
+      Endpoint ep = plaintext.endpoint();
+      SslContext tls = TlsConfig.insecureForTestsOnly().context(List.of());
+      FramedProtocol protocol = new FramedProtocol(FrameDecoder.DEFAULT_MAX_FRAME_SIZE, 16, tls);
+      Connector<byte[], byte[]> connector = new Connector<>(ep,
+          PoolConfig.builder().connectTimeout(Duration.ofSeconds(5)).build(), protocol,
+          new LoopSpread(Transport.sharedGroup()), System::nanoTime, new SplittableRandom(1));
+      // the connector's pipeline, opened by hand so that its listener can run late
+      Bootstrap b = Transport.configure(new Bootstrap(), Transport.sharedGroup(), 5000)
+          .handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+              SslHandler h = tls.newHandler(ch.alloc(), ep.host(), ep.port());
+              ch.attr(Connector.TLS).set(h);
+              ch.pipeline().addLast(h);
+              protocol.init(ch.pipeline(), ep);
+            }
+          });
+      ChannelFuture f = b.connect(ep.host(), ep.port()).sync();
+      // the plaintext server reads the ClientHello as a frame header far over its limit: closes
+      assertThat(f.channel().closeFuture().await(5, TimeUnit.SECONDS)).isTrue();
+      Await.until(Duration.ofSeconds(5), () -> "pipeline still holds " + f.channel().pipeline(),
+          () -> f.channel().pipeline().first() == null);
+
+      CompletableFuture<Throwable> heard = new CompletableFuture<>();
+      f.channel().eventLoop().submit(() -> connector.connected(f,
+          (c, e) -> heard.complete(e))).sync();
+
+      assertThat(heard.get(5, TimeUnit.SECONDS)).isInstanceOf(SSLException.class)
+          .hasMessageContaining("closed by the server during the TLS handshake");
     } finally {
       plaintext.close();
     }
