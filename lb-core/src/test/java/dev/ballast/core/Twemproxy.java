@@ -213,9 +213,17 @@ final class Twemproxy implements AutoCloseable {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
+  // the ports handed out: the kernel may give a just-closed port 0 twice, and two pools on one
+  // port make nutcracker refuse its configuration
+  private final Set<Integer> portsTaken = new HashSet<>();
+
+  private int freePort() throws IOException {
+    for (;;) {
+      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        if (portsTaken.add(s.getLocalPort())) {
+          return s.getLocalPort();
+        }
+      }
     }
   }
 
