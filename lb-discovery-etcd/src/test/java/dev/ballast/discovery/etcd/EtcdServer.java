@@ -33,7 +33,11 @@ public final class EtcdServer implements AutoCloseable {
     this.dataDir = Files.createTempDirectory("ballast-etcd");
     this.log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
     this.clientPort = freePort();
-    this.peerPort = freePort();
+    int peer = freePort();
+    while (peer == clientPort) { // the kernel may give a just-closed port again
+      peer = freePort();
+    }
+    this.peerPort = peer;
   }
 
   /** Starts a new server and waits until it answers (up to 20 s). */

@@ -48,7 +48,11 @@ public final class Nginx implements AutoCloseable {
     }
     dir = Files.createTempDirectory("ballast-nginx");
     port = freePort();
-    statusPort = freePort();
+    int status = freePort();
+    while (status == port) { // the kernel may give a just-closed port again
+      status = freePort();
+    }
+    statusPort = status;
     String conf = String.join("\n",
         "daemon off;",
         "worker_processes 1;",
