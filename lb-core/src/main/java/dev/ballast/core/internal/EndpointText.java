@@ -48,6 +48,7 @@ public final class EndpointText {
     return -1;
   }
 
+  /** Names a character by its code point, e.g. {@code U+2028}. */
   public static String codePoint(char c) {
     return String.format("U+%04X", (int) c);
   }

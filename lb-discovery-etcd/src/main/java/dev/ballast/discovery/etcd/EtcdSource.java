@@ -1,6 +1,7 @@
 package dev.ballast.discovery.etcd;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.internal.EndpointText;
 import dev.ballast.core.source.EndpointSource;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -193,15 +194,7 @@ public final class EtcdSource implements EndpointSource {
    * @throws IllegalArgumentException naming the bad part
    */
   static Endpoint entry(String value) {
-    int from = 0;
-    int to = value.length();
-    while (from < to && " \t\r\n".indexOf(value.charAt(from)) >= 0) {
-      from++;
-    }
-    while (to > from && " \t\r\n".indexOf(value.charAt(to - 1)) >= 0) {
-      to--;
-    }
-    return Endpoint.parse(value.substring(from, to));
+    return Endpoint.parse(EndpointText.trimLines(value));
   }
 
   private String key(KeyValue kv) {

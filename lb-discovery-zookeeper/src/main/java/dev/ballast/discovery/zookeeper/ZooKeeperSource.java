@@ -1,6 +1,7 @@
 package dev.ballast.discovery.zookeeper;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.internal.EndpointText;
 import dev.ballast.core.source.EndpointSource;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -103,15 +104,7 @@ public final class ZooKeeperSource implements EndpointSource {
    * @throws IllegalArgumentException naming the bad part
    */
   static Endpoint entry(String value) {
-    int from = 0;
-    int to = value.length();
-    while (from < to && " \t\r\n".indexOf(value.charAt(from)) >= 0) {
-      from++;
-    }
-    while (to > from && " \t\r\n".indexOf(value.charAt(to - 1)) >= 0) {
-      to--;
-    }
-    String v = value.substring(from, to);
+    String v = EndpointText.trimLines(value);
     return v.startsWith("{") ? ServiceInstanceJson.parse(v) : Endpoint.parse(v);
   }
 
