@@ -2,6 +2,7 @@ package dev.ballast.core;
 
 import dev.ballast.core.internal.EndpointText;
 import dev.ballast.core.internal.HostSyntax;
+import dev.ballast.core.internal.LabelSyntax;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -36,7 +37,14 @@ public final class Endpoint {
   public static final int MAX_LABEL_KEY_CHARS = 128;
   /** The longest label value, in characters. */
   public static final int MAX_LABEL_VALUE_CHARS = 1024;
-
+  /** The label naming the endpoint's zone (locality), read by {@link #zone()}. */
+  public static final String ZONE = "zone";
+  /** The label giving the endpoint's priority, read by {@link #priority()}. */
+  public static final String PRIORITY = "priority";
+  /** The label giving the endpoint's health as its source sees it, read by {@link #health()}. */
+  public static final String HEALTH = "health";
+  /** The highest priority number (the lowest priority) an endpoint may have. */
+  public static final int MAX_PRIORITY = 127;
 
   private static final String WEIGHT = "weight";
 
@@ -48,6 +56,8 @@ public final class Endpoint {
   private final String[] labelKeys;
   private final String[] labelValues;
   private final String address;
+  private final int priority;
+  private final Health health;
   // computed once: registries push the same endpoints again and again, and comparing hashes
   // first makes telling a changed endpoint from an unchanged one cheap
   private final int hash;
@@ -58,6 +68,10 @@ public final class Endpoint {
     this.weight = weight;
     this.labels = labels;
     this.labelKeys = labels.keySet().toArray(new String[0]);
+    String p = labels.get(PRIORITY);
+    this.priority = p == null ? 0 : Integer.parseInt(p); // checked by checkLabel
+    String h = labels.get(HEALTH);
+    this.health = h == null ? Health.HEALTHY : Health.parse(h);
     this.labelValues = labels.values().toArray(new String[0]);
     this.address = host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
     this.hash = Objects.hash(host, port, weight, labels);
@@ -90,7 +104,7 @@ public final class Endpoint {
     checkWeight(weight, context);
     TreeMap<String, String> sorted = new TreeMap<>();
     for (Map.Entry<String, String> e : labels.entrySet()) {
-      checkLabel(e.getKey(), e.getValue(), context);
+      LabelSyntax.check(e.getKey(), e.getValue(), context);
       sorted.put(e.getKey(), e.getValue());
     }
     return new Endpoint(canonicalHost, port, weight, Collections.unmodifiableSortedMap(sorted));
@@ -142,7 +156,7 @@ public final class Endpoint {
       }
     }
     host = HostSyntax.canonical(host, context);
-    long port = asciiInteger(portText);
+    long port = EndpointText.asciiInteger(portText);
     if (port < 1 || port > 65535) {
       throw new IllegalArgumentException("port: " + portText + " (expected: 1-65535)" + context);
     }
@@ -168,7 +182,9 @@ public final class Endpoint {
           throw new IllegalArgumentException("weight: " + value + " (unexpected "
               + EndpointText.codePoint(value.charAt(blank)) + ")" + context);
         }
-        long w = value.startsWith("-") ? -asciiInteger(value.substring(1)) : asciiInteger(value);
+        long w = value.startsWith("-")
+            ? -EndpointText.asciiInteger(value.substring(1))
+            : EndpointText.asciiInteger(value);
         if (w == Long.MIN_VALUE || w > Integer.MAX_VALUE) {
           throw new IllegalArgumentException(
               "weight: " + value + " (expected: an integer in 1-" + Integer.MAX_VALUE + ")"
@@ -179,32 +195,13 @@ public final class Endpoint {
         }
         weight = (int) w;
       } else {
-        checkLabel(key, value, context);
+        LabelSyntax.check(key, value, context);
         if (labels.put(key, value) != null) {
           throw new IllegalArgumentException("label " + key + ": given twice" + context);
         }
       }
     }
     return new Endpoint(host, (int) port, weight, Collections.unmodifiableSortedMap(labels));
-  }
-
-  /**
-   * Reads 1-10 ASCII digits; returns {@link Long#MIN_VALUE} for anything else (a sign, other
-   * scripts' digits, which {@link Integer#parseInt} would read, or more than 10 digits).
-   */
-  private static long asciiInteger(String text) {
-    if (text.isEmpty() || text.length() > 10) {
-      return Long.MIN_VALUE;
-    }
-    long v = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c < '0' || c > '9') {
-        return Long.MIN_VALUE;
-      }
-      v = v * 10 + (c - '0');
-    }
-    return v;
   }
 
   /**
@@ -287,6 +284,24 @@ public final class Endpoint {
     return address;
   }
 
+  /** Returns the {@value #ZONE} label, or {@code null} when the endpoint names no zone. */
+  public String zone() {
+    return labels.get(ZONE);
+  }
+
+  /**
+   * Returns the {@value #PRIORITY} label: 0 (the default) is the highest priority, up to
+   * {@value #MAX_PRIORITY}; lower priorities take traffic only as Envoy's priority rule spills it.
+   */
+  public int priority() {
+    return priority;
+  }
+
+  /** Returns the {@value #HEALTH} label ({@link Health#HEALTHY} by default). */
+  public Health health() {
+    return health;
+  }
+
   /** Returns a copy with another weight. */
   public Endpoint withWeight(int newWeight) {
     checkWeight(newWeight, " in endpoint " + address);
@@ -341,52 +356,4 @@ public final class Endpoint {
     }
   }
 
-  private static void checkLabel(String key, String value, String context) {
-    Objects.requireNonNull(key, "label key");
-    Objects.requireNonNull(value, "label value");
-    if (key.isEmpty()) {
-      throw new IllegalArgumentException("label key: empty (expected: a non-empty key)" + context);
-    }
-    if (key.length() > MAX_LABEL_KEY_CHARS) {
-      throw new IllegalArgumentException("label key: " + key.length() + " characters (expected: "
-          + "at most " + MAX_LABEL_KEY_CHARS + ")" + context);
-    }
-    if (value.length() > MAX_LABEL_VALUE_CHARS) {
-      throw new IllegalArgumentException("label " + key + ": a value of " + value.length()
-          + " characters (expected: at most " + MAX_LABEL_VALUE_CHARS + ")" + context);
-    }
-    if (key.equals(WEIGHT)) {
-      throw new IllegalArgumentException(
-          "label key: weight (reserved for the endpoint weight)" + context);
-    }
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
-      if (!(Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.' || c == '/')) {
-        throw new IllegalArgumentException(
-            "label key: " + key + " (unexpected character '" + c + "')" + context);
-      }
-    }
-    if (value.isEmpty()) {
-      throw new IllegalArgumentException(
-          "label " + key + ": empty value (expected: a non-empty value)" + context);
-    }
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c == ';' || c == ',' || c == '=' || Character.isWhitespace(c)
-          || Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
-          || Character.isSurrogate(c) && !pairedSurrogate(value, i)) {
-        // invisible ones (DEL, a zero-width space, a byte-order mark) are named by code point
-        throw new IllegalArgumentException("label " + key + ": " + value + " (unexpected "
-            + (c > ' ' && c < 0x7f ? "character '" + c + "'" : String.format("U+%04X", (int) c))
-            + ")" + context);
-      }
-    }
-  }
-
-  private static boolean pairedSurrogate(String s, int i) {
-    char c = s.charAt(i);
-    return Character.isHighSurrogate(c)
-        ? i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))
-        : i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
-  }
 }

@@ -63,6 +63,10 @@ public final class Node<T> {
   final LoadMetric metric;
   private volatile Endpoint endpoint;
   private volatile Availability availability = Availability.OPEN;
+  // what an active check or outlier detection says; the endpoint's own health is read with it
+  private volatile Health checked = Health.HEALTHY;
+  // the worse of the two, kept so that availability() reads one field more, not two
+  private volatile Health health;
 
   Node(Endpoint endpoint, T value, LoadMetric metric) {
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
@@ -70,6 +74,7 @@ public final class Node<T> {
     this.value = value;
     this.metric = metric;
     this.effectiveWeight = endpoint.weight();
+    this.health = endpoint.health();
     metric.init(this);
   }
 
@@ -93,9 +98,29 @@ public final class Node<T> {
     return value;
   }
 
-  /** Returns the availability last reported by the layer below; {@link Availability#OPEN} at first. */
+  /**
+   * Returns the availability last reported by the layer below ({@link Availability#OPEN} at
+   * first), or {@link Availability#CLOSED} while the node is {@link Health#UNHEALTHY}.
+   */
   public Availability availability() {
-    return availability;
+    return health == Health.UNHEALTHY ? Availability.CLOSED : availability;
+  }
+
+  /**
+   * Returns the node's health: the worse of its endpoint's {@link Endpoint#health()} (what the
+   * source says) and the last verdict given to {@link #setHealth}; healthy by default.
+   */
+  public Health health() {
+    return health;
+  }
+
+  /**
+   * Gives the verdict of an active check or of outlier detection; takes effect on the next pick.
+   * The endpoint's own health still counts: the node is the worse of the two.
+   */
+  public void setHealth(Health verdict) {
+    checked = Objects.requireNonNull(verdict, "health");
+    health = endpoint.health().worst(verdict);
   }
 
   /** Reports availability from the layer below; takes effect on the next pick. */
@@ -160,7 +185,7 @@ public final class Node<T> {
 
   @Override
   public String toString() {
-    return "Node{" + endpoint + ", " + availability + ", pending=" + pending + "}";
+    return "Node{" + endpoint + ", " + availability() + ", pending=" + pending + "}";
   }
 
   // --- state used by balancers in this package ---
@@ -181,6 +206,7 @@ public final class Node<T> {
   void updateEndpoint(Endpoint e) {
     Endpoint old = endpoint;
     endpoint = e;
+    health = e.health().worst(checked);
     if (old.weight() != e.weight()) {
       effectiveWeight = e.weight();
     }

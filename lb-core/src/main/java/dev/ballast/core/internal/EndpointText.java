@@ -58,4 +58,24 @@ public final class EndpointText {
     return text.length() <= 200 ? "\"" + text + "\""
         : "\"" + text.substring(0, 200) + "...\" (" + text.length() + " characters)";
   }
+
+  /**
+   * Reads 1-10 ASCII digits; returns {@link Long#MIN_VALUE} for anything else (a sign, other
+   * scripts' digits, which {@link Integer#parseInt} would read, or more than 10 digits).
+   */
+  public static long asciiInteger(String text) {
+    if (text.isEmpty() || text.length() > 10) {
+      return Long.MIN_VALUE;
+    }
+    long v = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return Long.MIN_VALUE;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+
 }
