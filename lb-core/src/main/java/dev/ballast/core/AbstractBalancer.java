@@ -194,6 +194,12 @@ abstract class AbstractBalancer<T> implements ChildBalancer<T> {
   }
 
   @Override
+  public final Node<T> newNode(Endpoint endpoint, T value, Runnable onHealthChange) {
+    Objects.requireNonNull(onHealthChange, "onHealthChange");
+    return new Node<>(endpoint, value, metric, onHealthChange);
+  }
+
+  @Override
   public final synchronized List<Node<T>> update(
       Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values) {
     Objects.requireNonNull(endpoints, "endpoints");

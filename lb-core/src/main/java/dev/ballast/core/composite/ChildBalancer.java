@@ -50,6 +50,18 @@ public interface ChildBalancer<T> extends Balancer<T> {
   Node<T> newNode(Endpoint endpoint, T value);
 
   /**
+   * Creates a node as {@link #newNode(Endpoint, Object)} does, which runs {@code onHealthChange}
+   * in the thread of {@link Node#setHealth} each time a verdict changes its health, for a
+   * composite whose tables read health (priorities and localities). Default: unsupported.
+   *
+   * @throws UnsupportedOperationException if the balancer cannot make such nodes
+   */
+  default Node<T> newNode(Endpoint endpoint, T value, Runnable onHealthChange) {
+    throw new UnsupportedOperationException(name() + ": nodes that report health changes"
+        + " (expected: an lb-core balancer, or one that delegates this method to one)");
+  }
+
+  /**
    * Checks, changing nothing and making no node or value, that {@link #update} would accept this
    * set.
    *
