@@ -179,7 +179,7 @@ public final class CoreOptions {
           Option.of("panicThreshold", ValueType.DOUBLE, LocalityConfig::panicThreshold,
               LocalityConfig.Builder::panicThreshold, "30", "101"),
           Option.of("localZone", ValueType.STRING, LocalityConfig::localZone,
-              LocalityConfig.Builder::localZone, "us-east-1a", " "),
+              LocalityConfig.Builder::localZone, "us-east-1a", "us east"),
           Option.of("callerZones", ZONE_SHARES, LocalityConfig::callerZones,
               LocalityConfig.Builder::callerZones, Map.of("a", 3.0, "b", 2.0, "c", 1.0),
               Map.of("a", -1.0)),

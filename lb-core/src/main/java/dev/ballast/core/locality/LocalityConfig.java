@@ -1,5 +1,7 @@
 package dev.ballast.core.locality;
 
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.internal.LabelSyntax;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -159,10 +161,7 @@ public final class LocalityConfig {
      * zone-aware routing off (the default).
      */
     public Builder localZone(String zone) {
-      if (zone != null && zone.isBlank()) {
-        throw new IllegalArgumentException("localZone: \"" + zone + "\" (expected: a zone name)");
-      }
-      this.localZone = zone;
+      this.localZone = zone == null ? null : checkZone("localZone", zone);
       return this;
     }
 
@@ -178,7 +177,8 @@ public final class LocalityConfig {
       for (Map.Entry<String, ? extends Number> e : shares.entrySet()) {
         String zone = Objects.requireNonNull(e.getKey(), "callerZones zone");
         double share = Objects.requireNonNull(e.getValue(), "callerZones share").doubleValue();
-        if (zone.isBlank() || !(share >= 0) || Double.isInfinite(share)) {
+        checkZone("callerZones", zone);
+        if (!(share >= 0) || Double.isInfinite(share)) {
           throw new IllegalArgumentException("callerZones: " + zone + "=" + e.getValue()
               + " (expected: a zone name and a finite share >= 0)");
         }
@@ -192,6 +192,16 @@ public final class LocalityConfig {
       callerZones.clear();
       callerZones.putAll(out);
       return this;
+    }
+
+    private static String checkZone(String option, String zone) {
+      try {
+        LabelSyntax.check(Endpoint.ZONE, zone, "");
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(option + ": \"" + zone + "\" (expected: a zone as"
+            + " endpoints' zone label names it, without spaces, ';', ',' or '=')", e);
+      }
+      return zone;
     }
 
     /** Sets the fewest healthy first-priority endpoints for zone-aware routing; default 6. */
