@@ -29,7 +29,7 @@ class LocalityBalancerTest {
   private static final int PICKS = 200_000;
 
   private static LocalityBalancer<String> balancer(LocalityConfig config, long seed) {
-    return LocalityBalancer.<String>builder().algorithm(Algorithm.P2C_PEAK_EWMA)
+    return LocalityBalancer.<String>builder().algorithm(Algorithm.ROUND_ROBIN)
         .config(BalancerConfig.builder().random(new SplittableRandom(seed)).build())
         .locality(config).build();
   }
@@ -132,7 +132,7 @@ class LocalityBalancerTest {
         LocalityConfig.builder().panicThreshold(0).build(), 1);
     b.update(group("p0", 4, 0, ""), Endpoint::address);
     assertThatThrownBy(b::pick).isInstanceOf(NoAvailableEndpointException.class)
-        .hasMessageContaining("locality(p2c_peak_ewma)");
+        .hasMessageContaining("locality(round_robin)");
   }
 
   /**
