@@ -124,8 +124,8 @@ public final class Node<T> {
   /**
    * Gives the verdict of an active check or of outlier detection; takes effect on the next pick.
    * The endpoint's own health still counts: the node is the worse of the two. When the node's
-   * health changes, a composite balancer holding it (priorities and localities) recomputes its
-   * tables in this thread before this method returns; a repeated verdict costs nothing.
+   * health changes, a composite balancer holding it (priorities and localities) is told, and
+   * makes its tables again at its next pick; a repeated verdict costs nothing.
    */
   public void setHealth(Health verdict) {
     checked = Objects.requireNonNull(verdict, "health");

@@ -52,7 +52,8 @@ public interface ChildBalancer<T> extends Balancer<T> {
   /**
    * Creates a node as {@link #newNode(Endpoint, Object)} does, which runs {@code onHealthChange}
    * in the thread of {@link Node#setHealth} each time a verdict changes its health, for a
-   * composite whose tables read health (priorities and localities). Default: unsupported.
+   * composite whose tables read health (priorities and localities); it should be quick (mark
+   * the tables stale). Default: unsupported.
    *
    * @throws UnsupportedOperationException if the balancer cannot make such nodes
    */

@@ -8,6 +8,8 @@ import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.composite.ChildBalancer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -45,11 +47,14 @@ import java.util.random.RandomGenerator;
  *       chosen health picks as it would alone (open nodes first, bounded effort).
  * </ol>
  *
- * <p>Nodes keep their state across updates. The tables are made again on each update and each
- * time an endpoint's health changes ({@link Node#setHealth}, in the caller's thread, serialised
- * with updates), so a pick reads one volatile plan: lock-free and allocation-free. Health reads as
- * {@link Node#health()}; availability from the layer below (busy, closed) is left to the child
- * balancers.
+ * <p>Nodes keep their state across updates. The tables are made again on each update, and
+ * after an endpoint's health changes ({@link Node#setHealth}): the node tells this balancer,
+ * which only marks its tables stale; the next pick sees the mark (one volatile read), makes the
+ * tables again and swaps them in with a CAS, as slow start steps its ramp. So a burst of verdicts
+ * (a zone's checks failing together) costs one O(N) rebuild, not one per endpoint, and is seen
+ * from the next pick on; every other pick reads one volatile plan, lock-free and allocation-free.
+ * Health reads as {@link Node#health()}; availability from the layer below (busy, closed) is left
+ * to the child balancers.
  *
  * @param <T> the thing being balanced
  * @see <a href="https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/load_balancing/locality_weight">Envoy:
@@ -57,12 +62,25 @@ import java.util.random.RandomGenerator;
  */
 public final class LocalityBalancer<T> implements Balancer<T> {
 
+  private static final VarHandle PLAN;
+
+  static {
+    try {
+      PLAN = MethodHandles.lookup().findVarHandle(LocalityBalancer.class, "plan",
+          LocalityPlan.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final Supplier<? extends ChildBalancer<T>> factory;
   private final ChildBalancer<T> prototype;
   private final RandomGenerator random;
   private final String name;
-  private final Runnable onHealthChange = this::rebuild;
-  private LocalityConfig config;
+  private final Runnable onHealthChange = () -> stale = true;
+  // set when a node's health changed since the plan was made; cleared by whoever remakes it
+  private volatile boolean stale;
+  private volatile LocalityConfig config;
   private Map<String, Node<T>> byAddress = new HashMap<>();
   private volatile LocalityPlan<T> plan;
 
@@ -94,7 +112,7 @@ public final class LocalityBalancer<T> implements Balancer<T> {
   }
 
   private Node<T> pick(boolean counted) {
-    LocalityPlan<T> p = plan;
+    LocalityPlan<T> p = current();
     int[] cumulative = p.cumulative;
     if (cumulative.length == 0 || cumulative[cumulative.length - 1] == 0) {
       throw new NoAvailableEndpointException(name, p.nodes.length);
@@ -153,6 +171,7 @@ public final class LocalityBalancer<T> implements Balancer<T> {
       next.put(nodes[i].address(), nodes[i]);
     }
     byAddress = next;
+    stale = false; // (before reading health: a verdict given meanwhile marks it again)
     plan = new LocalityPlan<>(nodes, config, factory);
     return List.copyOf(left.values());
   }
@@ -163,16 +182,30 @@ public final class LocalityBalancer<T> implements Balancer<T> {
    */
   public synchronized void callerZones(Map<String, ? extends Number> shares) {
     config = config.toBuilder().callerZones(shares).build();
-    rebuild();
+    stale = false;
+    plan = new LocalityPlan<>(plan.nodes, config, factory);
   }
 
   /** Returns the settings in force. */
-  public synchronized LocalityConfig config() {
+  public LocalityConfig config() {
     return config;
   }
 
-  private synchronized void rebuild() {
-    plan = new LocalityPlan<>(plan.nodes, config, factory);
+  /** Returns the plan, first remaking it if a node's health changed since it was made. */
+  private LocalityPlan<T> current() {
+    LocalityPlan<T> p = plan;
+    if (!stale) {
+      return p;
+    }
+    stale = false;
+    LocalityPlan<T> next = new LocalityPlan<>(p.nodes, config, factory);
+    if (PLAN.compareAndSet(this, p, next)) {
+      return next;
+    }
+    // Another pick or an update swapped first, perhaps from health older than ours: mark the
+    // tables stale again so that a later pick makes sure (at worst one rebuild too many).
+    stale = true;
+    return plan;
   }
 
   @Override
@@ -191,7 +224,7 @@ public final class LocalityBalancer<T> implements Balancer<T> {
    * panic=false}), for logs and diagnostics.
    */
   public List<String> describe() {
-    LocalityPlan<T> p = plan;
+    LocalityPlan<T> p = current();
     List<String> out = new ArrayList<>();
     for (int i = 0; i < p.levels.length; i++) {
       out.add("priority=" + p.priorities[i] + " healthy=" + p.loads.healthy[i] + "% degraded="
@@ -202,6 +235,11 @@ public final class LocalityBalancer<T> implements Balancer<T> {
 
   /** The current tables, for tests in this package. */
   LocalityPlan<T> plan() {
+    return current();
+  }
+
+  /** The tables as they are, stale or not, for tests in this package. */
+  LocalityPlan<T> planAsIs() {
     return plan;
   }
 

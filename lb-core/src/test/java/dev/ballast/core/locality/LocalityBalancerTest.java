@@ -99,6 +99,23 @@ class LocalityBalancerTest {
     assertThat(b.describe().get(0)).isEqualTo("priority=0 healthy=100% degraded=0% panic=false");
   }
 
+  @Test
+  void aBurstOfVerdictsIsOneRebuildAtTheNextPickNotOnePerEndpoint() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 3);
+    List<Endpoint> set = new ArrayList<>(group("p0", 100, 100, ";priority=0"));
+    set.addAll(group("p1", 100, 100, ";priority=1"));
+    b.update(set, Endpoint::address);
+    LocalityPlan<String> before = b.planAsIs();
+    b.nodes().subList(0, 50).forEach(n -> n.setHealth(Health.UNHEALTHY));
+    assertThat(b.planAsIs()).isSameAs(before); // the checker's thread made nothing
+    b.pick().cancel();
+    LocalityPlan<String> after = b.planAsIs();
+    assertThat(after).isNotSameAs(before);
+    assertThat(after.loads.healthy).containsExactly(70, 30);
+    b.pick().cancel();
+    assertThat(b.planAsIs()).isSameAs(after); // nothing changed since: no rebuild
+  }
+
   /**
    * Envoy, Panic threshold: P=0 and P=1 each 25% healthy: the normalized total health is 70, both
    * levels panic and take 50% each, spread over all their endpoints whatever their health.
