@@ -116,6 +116,48 @@ class LocalityBalancerTest {
     assertThat(b.planAsIs()).isSameAs(after); // nothing changed since: no rebuild
   }
 
+  @Test
+  void picksRacingVerdictsAndUpdatesEndOnTablesThatMatchTheLastHealth() throws Exception {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 12);
+    List<Endpoint> set = new ArrayList<>(group("p0", 20, 20, ";priority=0;zone=a"));
+    set.addAll(group("p1", 20, 20, ";priority=1;zone=b"));
+    b.update(set, Endpoint::address);
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    List<Thread> pickers = new ArrayList<>();
+    for (int t = 0; t < 2; t++) {
+      Thread picker = new Thread(() -> {
+        try {
+          while (!stop.get()) {
+            b.pick().complete(1000, true);
+          }
+        } catch (Throwable e) {
+          failure.set(e);
+        }
+      });
+      picker.start();
+      pickers.add(picker);
+    }
+    SplittableRandom r = new SplittableRandom(12);
+    for (int round = 0; round < 2000; round++) {
+      List<Node<String>> nodes = b.nodes();
+      nodes.get(r.nextInt(20)).setHealth(r.nextBoolean() ? Health.HEALTHY : Health.UNHEALTHY);
+      if (round % 200 == 0) {
+        b.update(set, Endpoint::address);
+      }
+    }
+    stop.set(true);
+    for (Thread t : pickers) {
+      t.join(10_000);
+    }
+    assertThat(failure.get()).isNull();
+    b.nodes().subList(0, 10).forEach(n -> n.setHealth(Health.UNHEALTHY));
+    b.nodes().subList(10, 20).forEach(n -> n.setHealth(Health.HEALTHY));
+    assertThat(b.describe()).containsExactly("priority=0 healthy=70% degraded=0% panic=false",
+        "priority=1 healthy=30% degraded=0% panic=false");
+  }
+
   /**
    * Envoy, Panic threshold: P=0 and P=1 each 25% healthy: the normalized total health is 70, both
    * levels panic and take 50% each, spread over all their endpoints whatever their health.
