@@ -19,7 +19,9 @@ public interface BalancerFactory {
   /**
    * Returns a factory of {@link LocalityBalancer}s (priorities, localities and zone-aware
    * routing from the endpoints' {@code priority} and {@code zone} labels), whose child balancer
-   * in each locality this factory makes.
+   * in each locality this factory makes. Not with label subsets, whose children must be plain
+   * algorithms (the client then fails to build, naming the balancer); a call's key is not passed
+   * on, so algorithms that pick by key pick at random inside a locality.
    */
   default BalancerFactory byLocality(LocalityConfig locality) {
     Objects.requireNonNull(locality, "locality");
