@@ -57,6 +57,9 @@ public final class Node<T> {
   private volatile long probeGap;
   // When the node joined its balancer, for slow start; written before the node is published.
   long joined = SlowStart.NOT_RAMPING;
+  // What the server reported of its load, for the balancers that read reports (else null);
+  // set by the metric's init, before the node is published.
+  ReportedLoad.State reported;
 
   private final String address;
   private final T value;
@@ -168,6 +171,17 @@ public final class Node<T> {
   public void completeSince(long startNanos, boolean success) {
     metric.onCompleteSince(this, startNanos, success);
     release();
+  }
+
+  /**
+   * Gives the node its server's latest load report (an ORCA report, an {@code
+   * endpoint-load-metrics} header); read by {@link WeightedRoundRobin} and {@link
+   * P2cUtilization}, ignored by the other balancers. Never throws for bad values: the report
+   * dropped them already ({@link dev.ballast.core.load.LoadReport#of}) and the balancer counts
+   * them.
+   */
+  public void reportLoad(dev.ballast.core.load.LoadReport report) {
+    metric.onReport(this, Objects.requireNonNull(report, "report"));
   }
 
   /** Ends one picked request that was never sent: releases its pending slot only. */
