@@ -47,6 +47,9 @@ final class ReportedLoad extends LoadMetric {
     volatile long lastUpdated = NEVER;
     volatile double utilization;
     volatile long utilizationStamp = NEVER;
+    // the latest report's own weight (its capacity: qps per unit of utilization), unlike
+    // weight, taken at once with no blackout; 0 if it gave none
+    volatile double capacity;
   }
 
   @Override
@@ -83,9 +86,10 @@ final class ReportedLoad extends LoadMetric {
     }
     State s = node.reported;
     long now = ticker.nanoTime();
-    s.utilization = report.utilization();
-    s.utilizationStamp = now;
     double w = report.weight(errorPenalty);
+    s.utilization = report.utilization();
+    s.capacity = w;
+    s.utilizationStamp = now;
     if (w <= 0) {
       if (latency == null) {
         unusable.increment(); // weights need utilization and qps; P2C needs utilization only
@@ -97,6 +101,15 @@ final class ReportedLoad extends LoadMetric {
     }
     s.lastUpdated = now;
     s.weight = w;
+  }
+
+  /**
+   * Returns the capacity the node's latest report gave ({@link LoadReport#weight}), at once and
+   * with no blackout, or 0 if it gave none or is older than the expiration period.
+   */
+  double capacity(State s, long now) {
+    long stamp = s.utilizationStamp;
+    return stamp == NEVER || now - stamp >= expirationNanos ? 0 : s.capacity;
   }
 
   /**

@@ -112,14 +112,14 @@ class ReportedWeightsTest {
   void weightsAreHeldWithinATenthAndTenTimesTheMean() {
     int[] out = new int[3];
     // mean 340; 1000 is capped at 3400, i.e. kept; 10 is raised to 34
-    assertThat(WeightedRoundRobin.scaled(new double[] {10, 10, 1000}, 1000, out)).isTrue();
+    assertThat(ReportSnapshot.scaled(new double[] {10, 10, 1000}, 1000, out)).isTrue();
     assertThat(out).containsExactly(34, 34, 1000);
     // mean 10,000.4 of 5: 50,000 stays; 0.5 is raised to a tenth of the mean
-    assertThat(WeightedRoundRobin.scaled(new double[] {50_000, 0.5, 0.5, 0.5, 0.5}, 1000, out = new int[5]))
+    assertThat(ReportSnapshot.scaled(new double[] {50_000, 0.5, 0.5, 0.5, 0.5}, 1000, out = new int[5]))
         .isTrue();
     assertThat(out[1]).isEqualTo((int) Math.ceil(1000 / 50_000.0 * 10_000.4 * 0.1));
     // one weight only: round robin
-    assertThat(WeightedRoundRobin.scaled(new double[] {0, 5, 0}, 1000, new int[3])).isFalse();
+    assertThat(ReportSnapshot.scaled(new double[] {0, 5, 0}, 1000, new int[3])).isFalse();
   }
 
   @Test
@@ -206,26 +206,45 @@ class ReportedWeightsTest {
   }
 
   @Test
-  void p2cTakesTheLowerReportedUtilizationAndLatencyWithinATie() {
+  void p2cTakesFewerRequestsInFlightPerUnitOfReportedCapacity() {
+    P2cUtilization<Integer> b = new P2cUtilization<>(BalancerConfig.builder().ticker(ticker)
+        .random(new SplittableRandom(3)).build());
+    List<Endpoint> es = ones(2);
+    b.update(es, es::indexOf);
+    Node<Integer> small = b.nodes().get(0);
+    Node<Integer> large = b.nodes().get(1);
+    small.reportLoad(LoadReport.of(0.5, 50, 0)); // capacity 100
+    large.reportLoad(LoadReport.of(0.25, 100, 0)); // capacity 400
+    // costs (pending + 0.5) / capacity: the large one until it holds two, then the small one
+    StringBuilder order = new StringBuilder();
+    for (int i = 0; i < 6; i++) {
+      order.append(b.pick() == large ? 'L' : 'S');
+    }
+    // L: 0.5/400 < 0.5/100; L: 1.5/400 < 0.5/100; S: 2.5/400 > 0.5/100; L: 2.5/400 < 1.5/100;
+    // L: 3.5/400 < 1.5/100; L: 4.5/400 < 1.5/100
+    assertThat(order).hasToString("LLSLLL");
+    assertThat(small.pending()).isEqualTo(1);
+    assertThat(large.pending()).isEqualTo(5);
+  }
+
+  @Test
+  void p2cWithoutReportsOrWithStaleOnesFallsBackToLatency() {
     P2cUtilization<Integer> b = new P2cUtilization<>(BalancerConfig.builder().ticker(ticker)
         .random(new SplittableRandom(3)).build());
     List<Endpoint> es = ones(2);
     b.update(es, es::indexOf);
     Node<Integer> a = b.nodes().get(0);
     Node<Integer> c = b.nodes().get(1);
-    a.reportLoad(LoadReport.of(0.9, 10, 0));
-    c.reportLoad(LoadReport.of(0.3, 10, 0));
-    // c is slower, but far less utilized: it wins every pick
     a.complete(1_000_000, true);
     c.complete(20_000_000, true);
+    assertThat(shares(b, 100)).as("no reports: the faster").containsExactly(100, 0);
+    c.reportLoad(LoadReport.of(0.1, 100, 0)); // only one side reported: latency still
+    assertThat(shares(b, 100)).containsExactly(100, 0);
+    a.reportLoad(LoadReport.of(0.9, 10, 0)); // capacity 11 against 1000: c wins
     assertThat(shares(b, 100)).containsExactly(0, 100);
-    // within the tie, latency decides: a is 20 times faster
-    a.reportLoad(LoadReport.of(0.32, 10, 0));
-    assertThat(shares(b, 100)).containsExactly(100, 0);
-    // a utilization older than the other's by the expiration period counts as none
-    ticker.advanceMillis(180_000);
+    ticker.advanceMillis(180_000); // c's report is now 3 min older than a's new one
     a.reportLoad(LoadReport.of(0.9, 10, 0));
-    assertThat(shares(b, 100)).containsExactly(100, 0);
+    assertThat(shares(b, 100)).as("a stale report counts as none").containsExactly(100, 0);
     assertThat(b.rejectedValues()).isZero();
   }
 }
