@@ -26,7 +26,8 @@ public final class Simulate {
       usage: ./ballast simulate [flags]      (flags apply in order, after --scenario)
         --scenario NAME        start from a built-in scenario: linkerd (default), linkerd-deadline
                                (the same with the timeout enforced), scale-out, fail-fast,
-                               aperture (clients and servers, not requests), or custom (no
+                               aperture (clients and servers, not requests), capacity (servers
+                               of 1:1:2:4 cores reporting their load; --seed only), or custom (no
                                backends); disruption: keys moved by ring_hash, ketama, maglev
                                when one of --backends (100) leaves, over --keys (1000000), --seed
         --file FILE            read more flags from FILE (one or more per line, # comments)
@@ -81,6 +82,9 @@ public final class Simulate {
   public static int run(String[] args, PrintStream out) throws IOException {
     if (Disruption.asked(args)) {
       return Disruption.run(args, out);
+    }
+    if (CapacitySimulation.asked(args)) {
+      return CapacitySimulation.run(args, out);
     }
     Options o = parse(args);
     if (o.help) {
