@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,10 +31,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OrcaLoadBalancer extends LoadBalancer {
 
+  private final Made channelHelper;
   private final Helper orcaHelper;
   private final BalancerLoadBalancer delegate;
-  // written in the synchronization context, read by pickers
-  private final Map<Subchannel, ReportedSubchannel> subchannels = new ConcurrentHashMap<>();
+  // the inner load balancer's subchannels (synchronization context)
+  private final Map<Subchannel, ReportedSubchannel> subchannels = new HashMap<>();
   private WeightedRoundRobinConfig reports = WeightedRoundRobinConfig.defaults();
 
   /**
@@ -44,7 +44,8 @@ public final class OrcaLoadBalancer extends LoadBalancer {
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
    */
   public OrcaLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    this.orcaHelper = OrcaOobUtil.newOrcaReportingHelper(helper);
+    this.channelHelper = new Made(helper);
+    this.orcaHelper = OrcaOobUtil.newOrcaReportingHelper(channelHelper);
     this.delegate = new BalancerLoadBalancer(new Reporting(), algorithm, base);
   }
 
@@ -71,7 +72,7 @@ public final class OrcaLoadBalancer extends LoadBalancer {
     delegate.forEachNode(nodes::put);
     for (Iterator<ReportedSubchannel> it = subchannels.values().iterator(); it.hasNext(); ) {
       ReportedSubchannel r = it.next();
-      r.node = nodes.get(r.subchannel);
+      r.node = nodes.get(r);
       if (r.node == null) {
         it.remove();
       }
@@ -118,37 +119,59 @@ public final class OrcaLoadBalancer extends LoadBalancer {
     @Override
     public Subchannel createSubchannel(CreateSubchannelArgs args) {
       Subchannel s = orcaHelper.createSubchannel(args);
-      ReportedSubchannel r = new ReportedSubchannel(s);
-      subchannels.put(s, r);
+      ReportedSubchannel r = new ReportedSubchannel(s, channelHelper.last);
+      subchannels.put(r, r);
       if (reports.enableOobLoadReport()) {
         listen(r);
       }
-      return s;
+      return r;
     }
 
     @Override
     public void updateBalancingState(ConnectivityState state, SubchannelPicker picker) {
-      orcaHelper.updateBalancingState(state, reports.enableOobLoadReport() ? picker
-          : new ListeningPicker(picker, subchannels));
+      orcaHelper.updateBalancingState(state,
+          new ListeningPicker(picker, !reports.enableOobLoadReport()));
     }
   }
 
-  /** Adds the picked subchannel's per-call report listener to each pick; allocates nothing. */
+  /** The channel's helper, keeping the subchannel it made last (under ORCA's). */
+  private static final class Made extends ForwardingLoadBalancerHelper {
+    private final Helper channel;
+    Subchannel last;
+
+    Made(Helper channel) {
+      this.channel = channel;
+    }
+
+    @Override
+    protected Helper delegate() {
+      return channel;
+    }
+
+    @Override
+    public Subchannel createSubchannel(CreateSubchannelArgs args) {
+      last = channel.createSubchannel(args);
+      return last;
+    }
+  }
+
+  /**
+   * Hands gRPC the channel's subchannel for each pick of the inner picker, with its per-call
+   * report listener unless reports come out of band; allocates nothing.
+   */
   static final class ListeningPicker extends SubchannelPicker {
     private final SubchannelPicker inner;
-    private final Map<Subchannel, ReportedSubchannel> subchannels;
+    private final boolean perCall;
 
-    ListeningPicker(SubchannelPicker inner, Map<Subchannel, ReportedSubchannel> subchannels) {
+    ListeningPicker(SubchannelPicker inner, boolean perCall) {
       this.inner = inner;
-      this.subchannels = subchannels;
+      this.perCall = perCall;
     }
 
     @Override
     public PickResult pickSubchannel(PickSubchannelArgs args) {
       PickResult r = inner.pickSubchannel(args);
-      Subchannel s = r.getSubchannel();
-      ReportedSubchannel reported = s == null ? null : subchannels.get(s);
-      return reported == null ? r : reported.withListener(r);
+      return r.getSubchannel() instanceof ReportedSubchannel s ? s.result(r, perCall) : r;
     }
 
     @Override
