@@ -130,6 +130,12 @@ public final class LoadReport {
     return namedMetrics;
   }
 
+  /** Returns this report with another count of rejected values (a reader's own rejections). */
+  public LoadReport withRejected(int rejected) {
+    return new LoadReport(cpuUtilization, applicationUtilization, qps, eps, namedMetrics,
+        Math.max(0, rejected));
+  }
+
   /** Returns how many values were bad and dropped when the report was made. */
   public int rejected() {
     return rejected;
