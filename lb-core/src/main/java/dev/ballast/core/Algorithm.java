@@ -31,7 +31,10 @@ public enum Algorithm {
   MAGLEV(Maglev.NAME),
   /** {@link WeightedRoundRobin}: weights from server load reports (gRFC A58). */
   WEIGHTED_ROUND_ROBIN(WeightedRoundRobin.NAME),
-  /** {@link P2cUtilization}: P2C by server-reported utilization, latency the tie-break. */
+  /**
+   * {@link P2cUtilization}: P2C by server-reported capacity and requests in flight, latency
+   * the tie-break.
+   */
   P2C_UTILIZATION(P2cUtilization.NAME);
 
   private final String id;

@@ -57,9 +57,6 @@ public final class Node<T> {
   private volatile long probeGap;
   // When the node joined its balancer, for slow start; written before the node is published.
   long joined = SlowStart.NOT_RAMPING;
-  // What the server reported of its load, for the balancers that read reports (else null);
-  // set by the metric's init, before the node is published.
-  ReportedLoad.State reported;
 
   private final String address;
   private final T value;
@@ -70,6 +67,10 @@ public final class Node<T> {
   private volatile Health checked = Health.HEALTHY;
   // the worse of the two, kept so that availability() reads one field more, not two
   private volatile Health health;
+  // What the server reported of its load, for the balancers that read reports (else null);
+  // set by the metric's init, before the node is published. Declared last, so that the fields
+  // every pick reads keep their place in the object.
+  ReportedLoad.State reported;
 
   Node(Endpoint endpoint, T value, LoadMetric metric) {
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");

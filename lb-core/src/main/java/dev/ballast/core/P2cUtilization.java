@@ -8,9 +8,9 @@ import dev.ballast.core.load.WeightedRoundRobinConfig;
  * reported capacity, take the one with fewer of this client's requests in flight per unit of
  * that capacity, {@code (pending + 0.5) / capacity}, the capacity being the report's own A58
  * weight {@code qps / (utilization + eps / qps × errorUtilizationPenalty)} ({@link
- * LoadReport#weight}); when the two
- * costs are within {@value #TIE} of each other, or either node has no report, take the one
- * {@link P2cPeakEwma} would take (peak-EWMA latency times pending requests).
+ * LoadReport#weight}); when the two costs are within a factor {@value #TIE} of each other, or
+ * either node has no report, take the one {@link P2cPeakEwma} would take (peak-EWMA latency
+ * times pending requests).
  *
  * <p>Why not the utilization alone: a server samples it now and then (ORCA servers once a
  * second or so), and every pick until the next sample would go to the server that last looked

@@ -5,10 +5,12 @@ import dev.ballast.core.BalancerConfig;
 
 /**
  * The gRPC policy {@code p2c_utilization}: lb-core's {@link dev.ballast.core.P2cUtilization}
- * (of two random subchannels, the lower ORCA-reported utilization; peak-EWMA latency within 5
- * points), fed by per-call reports, or out-of-band ones with {@code enableOobLoadReport}. Config:
- * as {@code ballast_weighted_round_robin}'s, of which {@code weightExpirationPeriod} (how long a
- * utilization holds) and the out-of-band fields are read, plus P2C peak EWMA's ({@code
+ * (of two subchannels drawn by ORCA-reported capacity, {@code qps / utilization}, the one with
+ * fewer calls in flight per unit of it; peak-EWMA latency within 5%), fed by per-call reports,
+ * or out-of-band ones with {@code enableOobLoadReport}. Config: as {@code
+ * ballast_weighted_round_robin}'s, of which {@code weightExpirationPeriod} (how long a report
+ * holds), {@code weightUpdatePeriod} (how often the draws follow the capacities), {@code
+ * errorUtilizationPenalty} and the out-of-band fields are read, plus P2C peak EWMA's ({@code
  * decayTime}, {@code defaultRtt}, {@code failurePenalty}).
  */
 public final class P2cUtilizationLoadBalancerProvider extends ReportingLoadBalancerProvider {
