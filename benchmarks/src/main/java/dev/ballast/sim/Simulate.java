@@ -28,7 +28,9 @@ public final class Simulate {
                                (the same with the timeout enforced), scale-out, fail-fast,
                                aperture (clients and servers, not requests), zones (callers
                                in three zones: cross-zone calls, uniform against zone-aware),
-                               or custom (no backends); disruption: keys moved by ring_hash, ketama, maglev
+                               capacity (servers of 1:1:2:4 cores reporting their load; --seed
+                               only), or custom (no backends); disruption: keys moved by ring_hash,
+                               ketama, maglev
                                when one of --backends (100) leaves, over --keys (1000000), --seed
         --file FILE            read more flags from FILE (one or more per line, # comments)
         --backends N           N backends, all with the latency of backend 0 (custom: needs --latency)
@@ -82,6 +84,9 @@ public final class Simulate {
   public static int run(String[] args, PrintStream out) throws IOException {
     if (Disruption.asked(args)) {
       return Disruption.run(args, out);
+    }
+    if (CapacitySimulation.asked(args)) {
+      return CapacitySimulation.run(args, out);
     }
     Options o = parse(args);
     if (o.help) {

@@ -28,7 +28,14 @@ public enum Algorithm {
   /** {@link Ketama}, as twemproxy's: picks by key. */
   KETAMA(Ketama.NAME),
   /** {@link Maglev}: picks by key. */
-  MAGLEV(Maglev.NAME);
+  MAGLEV(Maglev.NAME),
+  /** {@link WeightedRoundRobin}: weights from server load reports (gRFC A58). */
+  WEIGHTED_ROUND_ROBIN(WeightedRoundRobin.NAME),
+  /**
+   * {@link P2cUtilization}: P2C by server-reported capacity and requests in flight, latency
+   * the tie-break.
+   */
+  P2C_UTILIZATION(P2cUtilization.NAME);
 
   private final String id;
 
@@ -43,7 +50,13 @@ public enum Algorithm {
 
   /** Returns whether the algorithm uses completion latency and pending counts to choose. */
   public boolean isLoadAware() {
-    return this == LEAST_LOADED || this == P2C_PEAK_EWMA || this == APERTURE;
+    return this == LEAST_LOADED || this == P2C_PEAK_EWMA || this == APERTURE
+        || this == P2C_UTILIZATION;
+  }
+
+  /** Returns whether the algorithm reads servers' load reports ({@link Node#reportLoad}). */
+  public boolean readsReports() {
+    return this == WEIGHTED_ROUND_ROBIN || this == P2C_UTILIZATION;
   }
 
   /**
@@ -88,6 +101,10 @@ public enum Algorithm {
         return new Ketama<>(config, hashConfig);
       case MAGLEV:
         return new Maglev<>(config, hashConfig);
+      case WEIGHTED_ROUND_ROBIN:
+        return new WeightedRoundRobin<>(config);
+      case P2C_UTILIZATION:
+        return new P2cUtilization<>(config);
       default:
         return new P2cPeakEwma<>(config);
     }
@@ -96,7 +113,8 @@ public enum Algorithm {
   /**
    * Returns the algorithm with this name ({@code vnswrr}, {@code swrr}, {@code round-robin},
    * {@code weighted-random}, {@code least-loaded}, {@code p2c-peak-ewma}, {@code aperture},
-   * {@code ring-hash}, {@code ketama}, {@code maglev}; {@code _} works as {@code -}).
+   * {@code ring-hash}, {@code ketama}, {@code maglev}, {@code weighted-round-robin}, {@code
+   * p2c-utilization}; {@code _} works as {@code -}).
    *
    * @throws IllegalArgumentException naming the unknown value and the expected ones
    */

@@ -30,6 +30,9 @@ abstract class LoadMetric {
     return -1;
   }
 
+  /** A server's report of its load (see {@link ReportedLoad}); ignored by default. */
+  void onReport(Node<?> node, dev.ballast.core.load.LoadReport report) {}
+
   /**
    * Peak EWMA of the round-trip time (Finagle's PeakEwma, tower's and Linkerd's peak_ewma), whose
    * stale evidence is renewed by probing.

@@ -69,6 +69,10 @@ public final class Node<T> {
   private volatile Health health;
   // told when a verdict changes the node's health (a composite's tables read it); may be null
   private final Runnable healthListener;
+  // What the server reported of its load, for the balancers that read reports (else null);
+  // set by the metric's init, before the node is published. Declared last, so that the fields
+  // every pick reads keep their place in the object.
+  ReportedLoad.State reported;
 
   Node(Endpoint endpoint, T value, LoadMetric metric) {
     this(endpoint, value, metric, null);
@@ -182,6 +186,17 @@ public final class Node<T> {
   public void completeSince(long startNanos, boolean success) {
     metric.onCompleteSince(this, startNanos, success);
     release();
+  }
+
+  /**
+   * Gives the node its server's latest load report (an ORCA report, an {@code
+   * endpoint-load-metrics} header); read by {@link WeightedRoundRobin} and {@link
+   * P2cUtilization}, ignored by the other balancers. Never throws for bad values: the report
+   * dropped them already ({@link dev.ballast.core.load.LoadReport#of}) and the balancer counts
+   * them.
+   */
+  public void reportLoad(dev.ballast.core.load.LoadReport report) {
+    metric.onReport(this, Objects.requireNonNull(report, "report"));
   }
 
   /** Ends one picked request that was never sent: releases its pending slot only. */

@@ -65,7 +65,7 @@ class InvalidPropertiesTest {
             OK, "ballast.clients.orders.discovery.dns.name=orders.internal:8080"),
         bad("ballast.clients.orders.balancer", "invalid value",
             "one of round_robin, weighted_random, swrr, vnswrr, least_loaded, p2c_peak_ewma,"
-                + " aperture, ring_hash, ketama, maglev",
+                + " aperture, ring_hash, ketama, maglev, weighted_round_robin, p2c_utilization",
             OK, "ballast.clients.orders.balancer=fastest"),
         bad("ballast.clients.orders.balancer", "did you mean p2c_peak_ewma?", "one of",
             OK, "ballast.clients.orders.balancer=p2c-peak-ewmaa"),

@@ -61,12 +61,17 @@ public class PickerBenchmark {
    * runs as round robin. The policies that pick by key ({@code ring_hash_experimental},
    * gRPC-java's ring hash, beside {@code ballast_ring_hash}, {@code ketama} and {@code maglev})
    * read it from an {@code x-key} header (gRFC A76), a different key on each of 4096 calls in
-   * turn.
+   * turn. The {@code _reported} variants of gRPC's {@code weighted_round_robin} and Ballast's
+   * {@code ballast_weighted_round_robin} (lb-grpc-orca) get per-call ORCA reports in their
+   * calls' trailers until their weights are in force (weights 1 to 10, seed 42; blackout 0 s,
+   * update period 0.1 s), and then time the pick alone: both then hand out ORCA's per-call
+   * tracer, whose cost is gRPC's and the same for both.
    */
   @Param({"round_robin", "weighted_round_robin", "least_request_experimental", "vnswrr",
       "vnswrr_weighted", "swrr", "weighted_random", "least_loaded", "p2c_peak_ewma",
       "label_subset_header", "label_subset_option", "ring_hash_experimental",
-      "ballast_ring_hash", "ketama", "maglev"})
+      "ballast_ring_hash", "ketama", "maglev", "ballast_weighted_round_robin",
+      "weighted_round_robin_reported", "ballast_weighted_round_robin_reported"})
   public String policy;
 
   @Param({"10", "100", "1000"})
@@ -84,8 +89,9 @@ public class PickerBenchmark {
   public void setUp() {
     boolean subset = policy.startsWith("label_subset");
     boolean weighted = policy.equals("vnswrr_weighted");
+    reported = policy.endsWith("_reported");
     String name = subset ? "label_subset" : weighted ? "vnswrr"
-        : policy;
+        : reported ? policy.substring(0, policy.length() - "_reported".length()) : policy;
     LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider(name);
     if (provider == null) {
       throw new IllegalStateException("no LoadBalancerProvider registered for " + name);
@@ -129,6 +135,10 @@ public class PickerBenchmark {
             RequestLabels.of("zone", "z1"));
       }
     }
+    if (reported) {
+      raw.put("blackoutPeriod", "0s");
+      raw.put("weightUpdatePeriod", "0.1s");
+    }
     args = keyed != null ? new Args(keyed, options) : new Args(requestHeaders, options);
     Object config = provider.parseLoadBalancingPolicyConfig(raw).getConfig();
     helper.syncContext.execute(() -> {
@@ -163,6 +173,26 @@ public class PickerBenchmark {
       throw new IllegalStateException(policy + " reached only " + seen.size() + " of "
           + subchannels + " subchannels");
     }
+    if (reported) {
+      ReportedWeights.feed(this, groups);
+      picker = helper.picker;
+    }
+  }
+
+  /** Whether the policy's weights come from ORCA reports fed in setUp; then picks are timed alone. */
+  private boolean reported;
+
+  /** Picks once and gives the call's tracer these trailers; for setUp's reports. */
+  LoadBalancer.PickResult callWithTrailers(java.util.function.Function<LoadBalancer.Subchannel,
+      Metadata> trailers) {
+    LoadBalancer.PickResult r = helper.picker.pickSubchannel(args);
+    ClientStreamTracer.Factory f = r.getStreamTracerFactory();
+    if (f != null) {
+      ClientStreamTracer t = f.newClientStreamTracer(info, headers);
+      t.inboundTrailers(trailers.apply(r.getSubchannel()));
+      t.streamClosed(Status.OK);
+    }
+    return r;
   }
 
   @TearDown
@@ -187,7 +217,7 @@ public class PickerBenchmark {
 
   /** The benchmark's operation, for harnesses that time it themselves; returns the subchannel. */
   public Object call() {
-    return callOnce().getSubchannel();
+    return reported ? picker.pickSubchannel(args).getSubchannel() : callOnce().getSubchannel();
   }
 
   // --- the fake channel ---

@@ -43,6 +43,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * stay in their ramp for the whole run. {@code -p ramp=on} runs lb-core's algorithms with slow
  * start while the same tenth ramps; a pick during a ramp should cost at most 1.5x one without.
  *
+ * <p>{@code weighted_round_robin} and {@code p2c_utilization} take their weights from load
+ * reports, fed once in the set-up: each node's server reports its endpoint's weight as its
+ * capacity (blackout 0 s), so they weigh as the others do.
+ *
  * <pre>./ballast bench PickBenchmark -prof gc -f 1 -wi 2 -w 1s -i 3 -r 1s</pre>
  */
 @State(Scope.Benchmark)
@@ -55,7 +59,8 @@ public class PickBenchmark {
 
   /** The algorithm, by {@link Algorithm#id()}, or one of Armeria's strategies. */
   @Param({"round_robin", "weighted_random", "swrr", "vnswrr", "least_loaded", "p2c_peak_ewma",
-      "armeria_weighted_round_robin", "armeria_ramping_up"})
+      "weighted_round_robin", "p2c_utilization", "armeria_weighted_round_robin",
+      "armeria_ramping_up"})
   public String algorithm;
 
   /** The number of endpoints. */
@@ -92,10 +97,14 @@ public class PickBenchmark {
     BalancerConfig config = ramp.equals("on")
         ? BalancerConfig.builder().slowStart(Duration.ofMinutes(10), 1.0, floor).build()
         : BalancerConfig.defaults();
-    balancer = Algorithm.fromName(algorithm).create(config);
+    Algorithm a = Algorithm.fromName(algorithm);
+    balancer = a.readsReports() ? ReportedLoad.balancer(a, config) : a.create(config);
     int[] next = {0};
     balancer.update(endpoints.subList(0, n - Math.max(1, n / 10)), e -> next[0]++);
     balancer.update(endpoints, e -> next[0]++);
+    if (a.readsReports()) {
+      ReportedLoad.feed(balancer);
+    }
   }
 
   /** Returns n endpoints with weights drawn uniformly from 1..10 (seed 42). */

@@ -34,7 +34,8 @@ import java.util.function.Supplier;
  * </pre>
  *
  * <p>Without pairs, it runs {@link #DEFAULT_PAIRS}: ours against gRPC's and Armeria's pickers at
- * 10, 100 and 1000 subchannels or endpoints, VNSWRR at 10,000 endpoints against 10, and each
+ * 10, 100 and 1000 subchannels or endpoints (weighted round robin from ORCA reports, ours
+ * against gRPC's, with weights in force), VNSWRR at 10,000 endpoints against 10, and each
  * algorithm during a ramp against itself without. Rounds default to 15.
  */
 public final class PickRatio {
@@ -64,6 +65,9 @@ public final class PickRatio {
       pairs.add("grpc:label_subset_header@" + n + "/grpc:round_robin@" + n);
       pairs.add("core:vnswrr@" + n + "/core:armeria_weighted_round_robin@" + n);
       pairs.add("core:vnswrr+ramp@" + n + "/core:armeria_ramping_up@" + n);
+      pairs.add("grpc:ballast_weighted_round_robin_reported@" + n
+          + "/grpc:weighted_round_robin_reported@" + n);
+      pairs.add("core:weighted_round_robin@" + n + "/core:vnswrr@" + n);
     }
     pairs.add("grpc:p2c_peak_ewma@100/grpc:least_loaded@100");
     pairs.add("core:vnswrr@10000/core:vnswrr@10");

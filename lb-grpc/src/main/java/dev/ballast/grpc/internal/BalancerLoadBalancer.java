@@ -50,7 +50,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
         : PolicyConfig.defaults(algorithm);
     Balancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
-      target = algorithm.create(c.balancerOver(base));
+      target = c.create(base);
     }
     target.update(endpoints, values);
     balancer = target;
@@ -75,7 +75,8 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
 
   /** Only peak EWMA reads latencies; the other algorithms' streams are not timed. */
   static Ticker streamTicker(Algorithm algorithm, BalancerConfig base) {
-    return algorithm == Algorithm.P2C_PEAK_EWMA ? base.ticker() : null;
+    return algorithm == Algorithm.P2C_PEAK_EWMA || algorithm == Algorithm.P2C_UTILIZATION
+        ? base.ticker() : null;
   }
 
   /**
@@ -84,7 +85,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    * nothing.
    */
   static BalancerPicker.Feedback feedback(Algorithm algorithm) {
-    if (algorithm == Algorithm.P2C_PEAK_EWMA) {
+    if (algorithm == Algorithm.P2C_PEAK_EWMA || algorithm == Algorithm.P2C_UTILIZATION) {
       return BalancerPicker.Feedback.TIMED;
     }
     return algorithm.isLoadAware() || algorithm == Algorithm.SWRR
@@ -94,6 +95,18 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
   @Override
   SubchannelPicker readyPicker() {
     return new BalancerPicker(balancer, feedback);
+  }
+
+  /**
+   * Gives each subchannel and the node that balances it (synchronization context only); for a
+   * policy that feeds the nodes with what the subchannels' servers report.
+   */
+  public void forEachNode(java.util.function.BiConsumer<Subchannel, Node<?>> action) {
+    for (Backend b : backends().values()) {
+      if (b.node() != null) {
+        action.accept(b.subchannel, b.node());
+      }
+    }
   }
 
   /** Returns the balancer, for tests. */

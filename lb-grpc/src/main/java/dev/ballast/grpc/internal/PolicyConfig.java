@@ -54,8 +54,30 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
       HashConfig h = CoreOptions.HASH.decode(json);
       return new PolicyConfig(algorithm, CoreOptions.HASH.encode(h), BalancerConfig.defaults(), h);
     }
+    if (algorithm.readsReports() && json != null) {
+      return ReportPolicies.decode(algorithm, json);
+    }
     BalancerConfig b = BALANCER_OPTIONS.decode(json);
     return new PolicyConfig(algorithm, BALANCER_OPTIONS.encode(b), b, HashConfig.defaults());
+  }
+
+  /**
+   * Returns the config's {@link dev.ballast.core.config.LoadOptions#WEIGHTED_ROUND_ROBIN}
+   * options (gRFC A58's), the defaults for an algorithm that reads no load reports.
+   */
+  public dev.ballast.core.load.WeightedRoundRobinConfig reports() {
+    return algorithm.readsReports() ? ReportPolicies.reports(this)
+        : dev.ballast.core.load.WeightedRoundRobinConfig.defaults();
+  }
+
+  /**
+   * Creates a balancer of this config's algorithm over {@code base}'s time and random sources;
+   * the algorithms that read load reports also get their {@link
+   * dev.ballast.core.config.LoadOptions#WEIGHTED_ROUND_ROBIN} options.
+   */
+  public <T> dev.ballast.core.Balancer<T> create(BalancerConfig base) {
+    return algorithm.readsReports() ? ReportPolicies.create(this, balancerOver(base))
+        : algorithm.create(balancerOver(base));
   }
 
   /** Returns the balancer options over {@code base}'s time and random sources, panic picks off. */

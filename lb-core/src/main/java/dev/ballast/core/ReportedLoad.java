@@ -1,0 +1,131 @@
+package dev.ballast.core;
+
+import dev.ballast.core.load.LoadReport;
+import dev.ballast.core.load.WeightedRoundRobinConfig;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The load metric of the balancers that read servers' own reports ({@link WeightedRoundRobin},
+ * {@link P2cUtilization}): each node keeps its latest weight and utilization ({@link State}).
+ *
+ * <p>The weight follows gRFC A58: a report's weight is {@code qps / (utilization + eps / qps ×
+ * errorUtilizationPenalty)} ({@link LoadReport#weight}); a report giving none (no positive
+ * utilization or qps) is ignored and counted. A weight counts once reports have been coming for
+ * the blackout period ({@code nonEmptySince}), and stops counting when no report came for the
+ * expiration period, which also restarts the blackout. Reads and writes are plain volatile
+ * fields: reports racing each other keep the last one, as gRPC's own does.
+ *
+ * <p>When latency is given ({@link P2cUtilization}), completions feed a peak EWMA of the
+ * latency as {@link P2cPeakEwma}'s, for the tie-break.
+ */
+final class ReportedLoad extends LoadMetric {
+
+  /** A time that never was: no report yet, or the weight expired. */
+  static final long NEVER = Long.MIN_VALUE;
+
+  final Ticker ticker;
+  final long blackoutNanos;
+  final long expirationNanos;
+  final double errorPenalty;
+  /** The latency estimate for the tie-break, or null when it is not needed (weights alone). */
+  final PeakEwma latency;
+  final LongAdder rejected = new LongAdder();
+  final LongAdder unusable = new LongAdder();
+
+  ReportedLoad(Ticker ticker, WeightedRoundRobinConfig config, PeakEwma latency) {
+    this.ticker = ticker;
+    this.blackoutNanos = config.blackoutPeriod().toNanos();
+    this.expirationNanos = config.weightExpirationPeriod().toNanos();
+    this.errorPenalty = config.errorUtilizationPenalty();
+    this.latency = latency;
+  }
+
+  /** A node's reported load; written by reports, read by picks and weight updates. */
+  static final class State {
+    volatile double weight;
+    volatile long nonEmptySince = NEVER;
+    volatile long lastUpdated = NEVER;
+    volatile double utilization;
+    volatile long utilizationStamp = NEVER;
+    // the latest report's own weight (its capacity: qps per unit of utilization), unlike
+    // weight, taken at once with no blackout; 0 if it gave none
+    volatile double capacity;
+  }
+
+  @Override
+  void init(Node<?> node) {
+    node.reported = new State();
+    if (latency != null) {
+      latency.init(node);
+    }
+  }
+
+  @Override
+  void onComplete(Node<?> node, long latencyNanos, boolean success) {
+    if (latency != null) {
+      latency.onComplete(node, latencyNanos, success);
+    }
+  }
+
+  @Override
+  void onCompleteSince(Node<?> node, long startNanos, boolean success) {
+    if (latency != null) {
+      latency.onCompleteSince(node, startNanos, success);
+    }
+  }
+
+  @Override
+  double rttEstimate(Node<?> node) {
+    return latency == null ? -1 : latency.rttEstimate(node);
+  }
+
+  @Override
+  void onReport(Node<?> node, LoadReport report) {
+    if (report.rejected() > 0) {
+      rejected.add(report.rejected());
+    }
+    State s = node.reported;
+    long now = ticker.nanoTime();
+    double w = report.weight(errorPenalty);
+    s.utilization = report.utilization();
+    s.capacity = w;
+    s.utilizationStamp = now;
+    if (w <= 0) {
+      if (latency == null) {
+        unusable.increment(); // weights need utilization and qps; P2C needs utilization only
+      }
+      return;
+    }
+    if (s.nonEmptySince == NEVER) {
+      s.nonEmptySince = now;
+    }
+    s.lastUpdated = now;
+    s.weight = w;
+  }
+
+  /**
+   * Returns the capacity the node's latest report gave ({@link LoadReport#weight}), at once and
+   * with no blackout, or 0 if it gave none or is older than the expiration period.
+   */
+  double capacity(State s, long now) {
+    long stamp = s.utilizationStamp;
+    return stamp == NEVER || now - stamp >= expirationNanos ? 0 : s.capacity;
+  }
+
+  /**
+   * Returns the node's weight at {@code now} per A58, or 0 when it has none: never reported,
+   * expired (which restarts its blackout) or still in its blackout period.
+   */
+  double weight(State s, long now) {
+    long last = s.lastUpdated;
+    if (last == NEVER || now - last >= expirationNanos) {
+      s.nonEmptySince = NEVER;
+      return 0;
+    }
+    long since = s.nonEmptySince;
+    if (blackoutNanos > 0 && (since == NEVER || now - since < blackoutNanos)) {
+      return 0;
+    }
+    return s.weight;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.ballast.core.load;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Fuzz target (Jazzer) for {@link EndpointLoadMetrics#parse}: a server's header is untrusted
+ * text. Reading must never throw, and what it gives must be a report balancers can use: every
+ * value finite, non-negative, utilizations at most 1, at most {@link
+ * EndpointLoadMetrics#MAX_NAMED} names. {@code mvn verify} replays the checked-in inputs;
+ * {@code ./ballast fuzz} fuzzes longer.
+ */
+class EndpointLoadMetricsFuzzTest {
+
+  @FuzzTest
+  void parse(byte[] input) {
+    String text = new String(input, StandardCharsets.UTF_8);
+    String header = input.length > 0 && (input[0] & 1) == 0 ? "TEXT " + text
+        : input.length > 0 && (input[0] & 2) == 0 ? "JSON " + text : text;
+    LoadReport r = EndpointLoadMetrics.parse(header);
+    check(r.cpuUtilization() >= 0 && r.cpuUtilization() <= 1, r);
+    check(r.applicationUtilization() >= 0 && r.applicationUtilization() <= 1, r);
+    check(r.qps() >= 0 && r.qps() < Double.POSITIVE_INFINITY, r);
+    check(r.eps() >= 0 && r.eps() < Double.POSITIVE_INFINITY, r);
+    check(r.rejected() >= 0 && r.namedMetrics().size() <= EndpointLoadMetrics.MAX_NAMED, r);
+    r.namedMetrics().values().forEach(v -> check(v >= 0 && v < Double.POSITIVE_INFINITY, r));
+    check(r.weight(1) >= 0 && r.weight(1) < Double.POSITIVE_INFINITY, r);
+  }
+
+  private static void check(boolean ok, LoadReport r) {
+    if (!ok) {
+      throw new AssertionError("unusable report: " + r);
+    }
+  }
+}
