@@ -144,7 +144,7 @@ class ReportedWeightsTest {
 
   @Test
   void badValuesAreIgnoredAndCountedNeverFatal() {
-    LoadReport r = LoadReport.of(Double.NaN, 1.5, Double.POSITIVE_INFINITY, -2,
+    LoadReport r = LoadReport.of(Double.NaN, 100.5, Double.POSITIVE_INFINITY, -2,
         Map.of("queue", -1.0, "mem", 0.5));
     assertThat(r.rejected()).isEqualTo(5);
     assertThat(r.cpuUtilization()).isZero();

@@ -10,12 +10,16 @@ import java.util.Objects;
  * on its out-of-band stream, and as Envoy's {@code endpoint-load-metrics} header carries them.
  *
  * <p>An absent field is 0, as in ORCA. A bad value is never fatal: {@link #of} drops a value that
- * is negative, NaN or infinite, and a utilization above 1 (100%), keeps 0 in its place, and
+ * is negative, NaN or infinite, and a utilization above {@value #MAX_UTILIZATION} (10,000%; A51
+ * allows more than 1 past the server's soft limits), keeps 0 in its place, and
  * counts it in {@link #rejected()}, which the balancer that reads the report adds to its own
  * count. Utilization is the application's own ({@link #applicationUtilization()}) when the
  * server gives one, else the CPU's ({@link #utilization()}, as gRFC A58).
  */
 public final class LoadReport {
+
+  /** The highest utilization kept (10,000%): A51 allows values above 1 past soft limits. */
+  public static final double MAX_UTILIZATION = 100;
 
   /** A report that says nothing: every field absent. */
   public static final LoadReport EMPTY = new LoadReport(0, 0, 0, 0, Map.of(), 0);
@@ -45,8 +49,8 @@ public final class LoadReport {
   /**
    * Returns a report of these values, each bad one dropped and counted ({@link #rejected()}).
    *
-   * @param cpuUtilization the CPU's busy fraction, in [0, 1]
-   * @param applicationUtilization the application's own utilization, in [0, 1]; 0 if absent
+   * @param cpuUtilization the CPU's busy fraction, in [0, 100] (above 1 past soft limits)
+   * @param applicationUtilization the application's own utilization, in [0, 100]; 0 if absent
    * @param qps queries per second, &gt;= 0
    * @param eps errors per second, &gt;= 0
    * @param namedMetrics other named utilizations and costs (ORCA's {@code utilization} and
@@ -89,20 +93,23 @@ public final class LoadReport {
     return new LoadReport(cpuUtilization, applicationUtilization, qps, eps, named, bad);
   }
 
+  // A51 lets a utilization exceed 1 when the server is past its soft limits, and gRPC's
+  // weighted_round_robin then weighs it down: keep such reports, so an overloaded server is not
+  // given the mean weight; only an absurd value is dropped.
   private static boolean isUtilization(double v) {
-    return v >= 0 && v <= 1; // false for NaN
+    return v >= 0 && v <= MAX_UTILIZATION; // false for NaN
   }
 
   private static boolean isRate(double v) {
     return v >= 0 && v < Double.POSITIVE_INFINITY; // false for NaN
   }
 
-  /** Returns the CPU utilization, a fraction in [0, 1]; 0 if absent or rejected. */
+  /** Returns the CPU utilization, a fraction in [0, 100]; 0 if absent or rejected. */
   public double cpuUtilization() {
     return cpuUtilization;
   }
 
-  /** Returns the application's utilization, in [0, 1]; 0 if absent or rejected. */
+  /** Returns the application's utilization, in [0, 100]; 0 if absent or rejected. */
   public double applicationUtilization() {
     return applicationUtilization;
   }

@@ -30,12 +30,12 @@ class EndpointLoadMetricsTest {
   @Test
   void badValuesAreDroppedAndCountedNeverThrown() {
     LoadReport text = EndpointLoadMetrics.parse(
-        "TEXT cpu_utilization=1.5, rps_fractional=abc, eps=-1, named_metrics.=3, garbage, "
+        "TEXT cpu_utilization=150, rps_fractional=abc, eps=-1, named_metrics.=3, garbage, "
             + "cpu_utilization=NaN, rps_fractional=1e999");
     assertThat(text.cpuUtilization()).isZero();
     assertThat(text.qps()).isZero();
     assertThat(text.eps()).isZero();
-    // 1.5 (above 100%), abc, -1, an empty name, garbage, NaN, 1e999 (infinite)
+    // 150 (above 10,000%), abc, -1, an empty name, garbage, NaN, 1e999 (infinite)
     assertThat(text.rejected()).isEqualTo(7);
     assertThat(EndpointLoadMetrics.parse("BIN CgkIARAB").rejected()).isEqualTo(1);
     assertThat(EndpointLoadMetrics.parse("cpu_utilization=0.3").rejected()).isEqualTo(1);
