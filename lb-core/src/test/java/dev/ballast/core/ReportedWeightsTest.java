@@ -152,6 +152,9 @@ class ReportedWeightsTest {
     assertThat(r.qps()).isZero();
     assertThat(r.eps()).isZero();
     assertThat(r.namedMetrics()).containsExactly(Map.entry("mem", 0.5));
+    // past its soft limits a server may report more than 100% (A51): kept, and weighed down
+    assertThat(LoadReport.of(1.5, 150, 0).cpuUtilization()).isEqualTo(1.5);
+    assertThat(LoadReport.of(1.5, 150, 0).weight(1.0)).isEqualTo(100);
     WeightedRoundRobin<Integer> b = wrr(2, WeightedRoundRobinConfig.builder()
         .blackoutPeriod(Duration.ZERO).build());
     report(b, 0.25, 0.75);
