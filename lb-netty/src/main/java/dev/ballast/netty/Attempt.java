@@ -12,11 +12,14 @@ import java.util.function.BiConsumer;
  * callback and the connection's {@link Exchange}, and, while it awaits a late answer, an entry
  * of the late-answer wheel.
  *
+ * <p>It is the attempt level's future: the attempt-level modules pass it down ({@link
+ * AttemptLayer#pass}), and its outcome goes back up through them ({@link #up}) to the call.
+ *
  * <p>An attempt has two parts that end separately. The <em>wire</em> part is the request on its
  * connection: it ends with the answer, a failure, or by being given up, and then returns the
- * connection's permit. The <em>caller</em> part ends when the outcome reaches the stack (through
- * the attempt filters, if any) or when the call ends without it (its deadline, a close, or
- * another attempt answered). A request already written on a connection that keeps late answers
+ * connection's permit. The <em>caller</em> part ends when the outcome leaves the wire (or the
+ * attempt filters, if any) or when the call ends without it (its deadline, a close, or another
+ * attempt answered). A request already written on a connection that keeps late answers
  * then stays on its wire until the answer comes, so that the balancer hears its true latency: a
  * deadline frees the caller, not the server.
  */
@@ -24,6 +27,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     Exchange<Rep>, BiConsumer<PooledConnection<Req, Rep>, Throwable> {
 
   final Call<Req, Rep> call;
+  private final Chain<Req, Rep> chain;
   final Node<EndpointClient<Req, Rep>> node;
   final EndpointClient<Req, Rep> ep;
   final int number;
@@ -39,6 +43,15 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
   private volatile Classification classification;
   volatile Rep response;
   volatile Throwable failure;
+  /** The deepest module the attempt entered: its outcome comes up from there. */
+  AttemptLayer<Req, Rep> reached;
+  /** The module holding the outcome on its way up (the attempt filters, while they run). */
+  volatile AttemptLayer<Req, Rep> heldBy;
+  /** The request the pool's module sends, and when it started on its way there. */
+  Req toSend;
+  long sendAt;
+  private volatile boolean callEnded;
+  private volatile Throwable endReason;
   // written under this lock before the caller's part ends, read by the feedback after it
   private volatile boolean awaiting;
   private volatile boolean lost;
@@ -58,12 +71,15 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
       long start) {
     super(0);
     this.call = call;
+    this.chain = call.chain;
     this.node = node;
     this.ep = node.value();
     this.number = number;
     this.hedge = hedge;
     this.start = start;
     this.sent = start;
+    this.toSend = call.sent;
+    this.sendAt = start;
   }
 
   @Override
@@ -124,6 +140,16 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     return lost;
   }
 
+  /** Whether the call ended without this attempt (its outcome goes up for the feedback only). */
+  boolean isAbandoned() {
+    return callEnded;
+  }
+
+  /** Why the call ended without this attempt: null when another attempt answered first. */
+  Throwable abandonReason() {
+    return endReason;
+  }
+
   /** The latency the caller saw, in nanoseconds. */
   long latencyNanos() {
     return latency;
@@ -137,28 +163,8 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     return latency - (sent - start);
   }
 
-  /** Sends through the attempt filters, or at once when there are none. */
-  void start(Req req) {
-    AttemptFilter<Req, Rep> filters = call.stack.attemptFilters;
-    if (filters == null) {
-      send(req, start); // at once: the attempt's start is the clock reading
-      return;
-    }
-    CompletableFuture<Rep> out;
-    try {
-      out = filters.apply(req, this, this::sendOnce);
-      if (out == null) {
-        out = CompletableFuture.failedFuture(
-            new NullPointerException("an attempt filter returned null"));
-      }
-    } catch (RuntimeException | Error e) { // the call fails; nothing escapes to the caller
-      out = CompletableFuture.failedFuture(e);
-    }
-    out.whenComplete(this::callerEnded);
-  }
-
   /** The attempt filters' {@code next}: sends once, and returns the wire's future. */
-  private CompletableFuture<Rep> sendOnce(Req req) {
+  CompletableFuture<Rep> sendOnce(Req req, AttemptLayer<Req, Rep> filters) {
     Throwable gone;
     synchronized (this) {
       if (wire != null) {
@@ -172,19 +178,34 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     if (gone != null) {
       wire.completeExceptionally(gone);
     } else {
-      send(req, call.stack.ticker.nanoTime());
+      toSend = req;
+      sendAt = chain.ticker.nanoTime();
+      filters.pass(this);
     }
     return wire;
   }
 
-  private void send(Req req, long now) {
+  /** The pool's module: asks the endpoint's pool for a connection and sends on it. */
+  void send() {
     // No lock: accept reads it on this thread, or after the pool's hand-over (under the pool's
     // lock); an attempt abandoned meanwhile gives the connection back in accept.
-    request = req;
+    request = toSend;
+    long now = sendAt;
     PooledConnection<Req, Rep> free = ep.pool.acquireBefore(call.deadline, number, this, now);
     if (free != null) {
       handOver(free, now);
     }
+  }
+
+  /** A module above the pool failed the attempt before it was sent (an added module threw). */
+  void failUnsent(Throwable cause) {
+    synchronized (this) {
+      if (wireDone) {
+        return;
+      }
+      wireDone = true;
+    }
+    wireEnded(null, cause, chain.ticker.nanoTime());
   }
 
   /** The pool's answer to the acquire. */
@@ -197,11 +218,10 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
         }
         wireDone = true;
       }
-      wireEnded(null, Failures.of(error, ep.address, number, false),
-          call.stack.ticker.nanoTime());
+      wireEnded(null, Failures.of(error, ep.address, number, false), chain.ticker.nanoTime());
       return;
     }
-    handOver(c, call.stack.ticker.nanoTime()); // after a wait: the request starts now
+    handOver(c, chain.ticker.nanoTime()); // after a wait: the request starts now
   }
 
   /** Sends the request on the connection at {@code now}, unless the attempt ended meanwhile. */
@@ -241,28 +261,52 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
       return;
     }
     boolean late = awaiting;
-    Stack<Req, Rep> stack = call.stack;
-    long now = stack.ticker.nanoTime(); // one reading for the pool and the latency
+    long now = chain.ticker.nanoTime(); // one reading for the pool and the latency
     // The connection stays unless it broke (an error answer or a refused request leave it).
     ep.pool.release(c, cause == null || !c.dispatcher.isPoisoned(), now);
     if (late) {
-      stack.deadlines.lateAnswerHeard(this);
-      stack.lateAnswer(this, now - sent, rep,
+      chain.deadlines.lateAnswerHeard(this);
+      chain.balancer.lateAnswer(this, now - sent, rep,
           cause == null ? null : Failures.of(cause, ep.address, number, true));
       return;
     }
     wireEnded(rep, cause == null ? null : Failures.of(cause, ep.address, number, written), now);
   }
 
+  // The wire part ended: the outcome goes up from the deepest module entered. Without attempt
+  // filters the caller's part ends here too; with them, when their future completes.
   private void wireEnded(Rep rep, Throwable err, long now) {
     latency = now - start;
-    CompletableFuture<Rep> w = call.stack.attemptFilters == null ? null : wire();
-    if (w == null) {
-      callerEnded(rep, err);
-    } else if (err != null) {
-      w.completeExceptionally(err);
+    if (!chain.attemptFilters) {
+      if (!endCaller(rep, err)) {
+        return;
+      }
     } else {
-      w.complete(rep);
+      synchronized (this) {
+        if (callerDone) {
+          return;
+        }
+      }
+      response = rep;
+      failure = err;
+    }
+    up(reached);
+  }
+
+  /**
+   * The outcome goes up from module {@code from}: past the first attempt-level module, the call
+   * hears it (unless the call ended without this attempt).
+   */
+  void up(AttemptLayer<Req, Rep> from) {
+    for (AttemptLayer<Req, Rep> m = from; m != null; m = m.above) {
+      if (!m.leave(this)) {
+        heldBy = m;
+        return;
+      }
+    }
+    int live = call.attemptEnded();
+    if (!callEnded) {
+      call.answered(this, live);
     }
   }
 
@@ -275,16 +319,19 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     return conn;
   }
 
-  private synchronized CompletableFuture<Rep> wire() {
+  synchronized CompletableFuture<Rep> wire() {
     return wire;
   }
 
-  /** The outcome reached the stack (from the wire, or from the attempt filters). */
-  private void callerEnded(Rep rep, Throwable err) {
+  /**
+   * The caller's part ends with this outcome (from the wire, or from the attempt filters);
+   * returns false if it had ended already.
+   */
+  boolean endCaller(Rep rep, Throwable err) {
     PooledConnection<Req, Rep> release;
     synchronized (this) {
       if (callerDone) {
-        return;
+        return false;
       }
       callerDone = true;
       // a refusal (a GOAWAY, REFUSED_STREAM) is no failure of the endpoint
@@ -292,7 +339,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
           || err instanceof ConnectFailedException;
       release = detachWire(); // a filter answered before the wire did
       if (latency < 0) {
-        latency = call.stack.ticker.nanoTime() - start;
+        latency = chain.ticker.nanoTime() - start;
       }
     }
     if (release != null) {
@@ -301,7 +348,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     if (err instanceof CompletionException && err.getCause() != null) {
       err = err.getCause();
     }
-    call.stack.attemptEnded(this, rep, err);
+    response = rep;
+    failure = err;
+    return true;
   }
 
   /**
@@ -311,7 +360,6 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
    */
   void abandon(Throwable reason) {
     PooledConnection<Req, Rep> release;
-    CompletableFuture<Rep> w;
     synchronized (this) {
       if (callerDone) {
         return;
@@ -319,20 +367,26 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
       callerDone = true;
       lost = reason == null;
       counts = written;
-      latency = call.stack.ticker.nanoTime() - start;
+      latency = chain.ticker.nanoTime() - start;
       // only attempt filters see why (a cancelled attempt costs no exception without them)
-      abandoned = !lost ? reason : call.stack.attemptFilters == null ? null
+      abandoned = !lost ? reason : !chain.attemptFilters ? null
           : new AttemptCancelledException(ep.address, number, written);
       release = detachWire();
-      w = wire;
     }
     if (release != null) {
       ep.pool.release(release, !release.dispatcher.isPoisoned());
     }
-    call.stack.attemptAbandoned(this, reason);
-    if (w != null && abandoned != null) {
-      w.completeExceptionally(abandoned);
-    }
+    response = null;
+    failure = null;
+    endReason = reason;
+    callEnded = true;
+    AttemptLayer<Req, Rep> held = heldBy;
+    up(held != null ? held : reached);
+  }
+
+  /** Why the attempt filters' {@code next} fails once the call ended without the attempt. */
+  synchronized Throwable abandonedFor() {
+    return abandoned;
   }
 
   /**
@@ -343,12 +397,11 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     if (conn == null || wireDone) {
       return null; // not sent (a connection that comes later is released), or already over
     }
-    Stack<Req, Rep> stack = call.stack;
-    if (written && stack.lateAnswerWaitNanos > 0 && !stack.isClosed()
+    if (written && chain.lateAnswerWaitNanos > 0 && !chain.closed.get()
         && conn.dispatcher.keepsLateAnswers()) {
       awaiting = true;
-      deadline = stack.ticker.nanoTime() + stack.lateAnswerWaitNanos;
-      stack.deadlines.awaitLateAnswer(this);
+      deadline = chain.ticker.nanoTime() + chain.lateAnswerWaitNanos;
+      chain.deadlines.awaitLateAnswer(this);
       return null;
     }
     wireDone = true;
@@ -368,7 +421,7 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     }
     c.dispatcher.cancel(token);
     ep.pool.release(c, false);
-    call.stack.lateAnswer(this, call.stack.ticker.nanoTime() - sent, null, null);
+    chain.balancer.lateAnswer(this, chain.ticker.nanoTime() - sent, null, null);
   }
 
   @Override

@@ -10,7 +10,9 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * One call: the {@link CallContext} every module sees, its entry in the deadline wheel, and its
- * attempts (each links to the one started before it, so the latest reaches them all).
+ * attempts (each links to the one started before it, so the latest reaches them all). It is the
+ * call level's future: the call-level modules pass it down, and its outcome goes back up through
+ * them ({@link CallLayer#leave}) to the caller's future.
  *
  * <p>A call ends in two steps. It is <em>decided</em> once: by a successful attempt, by the last
  * failed attempt that is not retried, by its deadline or by the client closing; the other
@@ -36,7 +38,7 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   private static final int DECIDED = 1;
   private static final int DELIVERED = 2;
 
-  final Stack<Req, Rep> stack;
+  final Chain<Req, Rep> chain;
   final Req request;
   final CallOptions options;
   final boolean idempotent;
@@ -44,8 +46,13 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   final long start;
   /** The caller's future. */
   final CompletableFuture<Rep> future = new CompletableFuture<>();
-  /** With call filters, what the stack completes for them; else null. */
+  /** With call filters, what the modules below complete for them; else null. */
   CompletableFuture<Rep> core;
+  /** With call filters, the module the outcome goes on up from once they answered. */
+  CallLayer<Req, Rep> resumeAt;
+  // the outcome on its way up: the decision, then what the call filters made of it
+  private volatile Rep outRep;
+  private volatile Throwable outErr;
   /** The request the attempts send: the caller's, or what the call filters passed down. */
   volatile Req sent;
   /** The latest attempt. */
@@ -59,15 +66,16 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   private volatile int live;
   private volatile int state;
   private volatile boolean succeeded;
+  private volatile Attempt<Req, Rep> decidedBy;
   private volatile Object[] attributes;
 
-  Call(Stack<Req, Rep> stack, Req request, CallOptions options, Duration timeout, long start,
-      long timeoutNanos) {
+  Call(Chain<Req, Rep> chain, Req request, CallOptions options, boolean idempotent,
+      Duration timeout, long start, long timeoutNanos) {
     super(start + timeoutNanos);
-    this.stack = stack;
+    this.chain = chain;
     this.request = request;
     this.options = options;
-    this.idempotent = options.isIdempotent() || stack.protocol.isIdempotent(request);
+    this.idempotent = idempotent;
     this.timeout = timeout;
     this.start = start;
   }
@@ -99,7 +107,7 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
 
   @Override
   public long remainingNanos() {
-    return deadline - stack.ticker.nanoTime();
+    return deadline - chain.ticker.nanoTime();
   }
 
   @Override
@@ -179,33 +187,81 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
     return succeeded;
   }
 
+  /** The attempt that decided the call, or null (its deadline, a close, the call filters). */
+  Attempt<Req, Rep> decidedBy() {
+    return decidedBy;
+  }
+
   /**
    * Decides the call's outcome, once: {@code by} is the attempt that decided it (null for the
    * deadline or a close), and every other attempt still running is abandoned: as cancelled when
-   * {@code othersFailure} is null (another attempt answered), else failing with it.
+   * {@code othersFailure} is null (another attempt answered), else failing with it. The outcome
+   * then goes up the call-level modules, from the last one.
    */
   boolean decide(Rep rep, Throwable err, Attempt<Req, Rep> by, Throwable othersFailure) {
-    CompletableFuture<Rep> filtered = core;
     // without call filters the decision is the delivery: one state change for both
-    if (!set(filtered == null ? DECIDED | DELIVERED : DECIDED)) {
+    if (!set(core == null ? DECIDED | DELIVERED : DECIDED)) {
       return false;
     }
     Classification c = by == null ? null : by.classification();
     succeeded = by != null ? c != null && c.isSuccess() : err == null;
+    decidedBy = by;
     for (Attempt<Req, Rep> a = last; a != null; a = a.previous) {
       if (a != by) {
         a.abandon(othersFailure);
       }
     }
-    stack.decided(this, by);
-    if (filtered == null) {
-      delivered(rep, err);
-    } else if (err != null) {
-      filtered.completeExceptionally(err);
-    } else {
-      filtered.complete(rep);
-    }
+    outRep = rep;
+    outErr = err;
+    up(chain.lastCall);
     return true;
+  }
+
+  /** An attempt's outcome came up the attempt-level modules; {@code live} attempts still run. */
+  void answered(Attempt<Req, Rep> a, int live) {
+    for (CallLayer<Req, Rep> m = chain.lastCall; m != null; m = m.above) {
+      if (!m.answered(a, live)) {
+        return;
+      }
+    }
+    Classification c = a.classification();
+    if (c != null && c.isSuccess()) {
+      decide(a.response, null, a, null);
+    } else if (live == 0) {
+      decide(a.response, a.failure, a, null);
+    }
+  }
+
+  /** The call filters' outcome (or the deadline's) for the caller. */
+  Rep outcome() {
+    return outRep;
+  }
+
+  Throwable failure() {
+    return outErr;
+  }
+
+  // The outcome goes up from module m; past the first, the caller's future completes.
+  private void up(CallLayer<Req, Rep> from) {
+    for (CallLayer<Req, Rep> m = from; m != null; m = m.above) {
+      if (!m.leave(this)) {
+        return;
+      }
+    }
+    Rep rep = outRep;
+    Throwable err = outErr;
+    Executor executor = chain.completionExecutor;
+    if (executor == null) {
+      complete(rep, err);
+      return;
+    }
+    try {
+      executor.execute(() -> complete(rep, err));
+    } catch (RuntimeException | Error e) {
+      // Rejected, or broken (a pool that cannot start a thread throws OutOfMemoryError): the
+      // call has left the deadline wheel, so it ends here or never.
+      complete(rep, err);
+    }
   }
 
   /** Ends the call with {@code t} now (deadline, close), whatever its filters do. */
@@ -222,27 +278,18 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
             ? " while waiting for a connection" + PoolWaiter.poolState(a.ep.pool) : ""));
   }
 
-  /** Completes the caller's future, once. */
+  /** Completes the caller's future, once, with the call filters' outcome (or the deadline's). */
   void deliver(Rep rep, Throwable err) {
     if (set(DELIVERED)) {
-      delivered(rep, err);
+      outRep = rep;
+      outErr = err;
+      up(resumeAt);
     }
   }
 
-  private void delivered(Rep rep, Throwable err) {
-    stack.delivered(this, err == null && succeeded);
-    Executor executor = stack.completionExecutor;
-    if (executor == null) {
-      complete(rep, err);
-      return;
-    }
-    try {
-      executor.execute(() -> complete(rep, err));
-    } catch (RuntimeException | Error e) {
-      // Rejected, or broken (a pool that cannot start a thread throws OutOfMemoryError): the
-      // call has left the deadline wheel, so it ends here or never.
-      complete(rep, err);
-    }
+  /** Whether the caller's future completes with a success. */
+  boolean deliveredSuccess() {
+    return outErr == null && succeeded;
   }
 
   private void complete(Rep rep, Throwable err) {

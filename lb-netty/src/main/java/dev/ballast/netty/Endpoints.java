@@ -49,6 +49,11 @@ final class Endpoints<Req, Rep> {
   private final CompletableFuture<Void> firstEndpoints = new CompletableFuture<>();
   private volatile boolean awaitsSource;
 
+  /** Returns the client's name. */
+  String client() {
+    return client;
+  }
+
   Endpoints(String client, Router<EndpointClient<Req, Rep>> router, OutlierDetection outliers,
       Protocol<Req, Rep> protocol, PoolConfig poolConfig, EventLoopGroup group, Ticker ticker,
       RandomGenerator random, ClientMetrics metrics, AtomicBoolean closed, long drainNanos) {

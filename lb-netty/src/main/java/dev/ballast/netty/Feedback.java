@@ -1,108 +1,120 @@
 package dev.ballast.netty;
 
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A module that hears each attempt's outcome for the caller, after the {@link
- * ResponseClassifier} has classified it: the balancer, outlier detection, the metrics and the
- * endpoint source, each with one job. An attempt cancelled because another one answered first
- * has no classification: only the balancer hears of it (when its late answer comes, or at once
- * if none can come).
+ * The attempt-level modules that hear each attempt's outcome on its way up: the classifier, which
+ * classifies it first, then metrics and outlier detection (the balancer's own is {@link Picker}).
+ * An attempt cancelled because another one answered first has no classification: only the
+ * balancer hears of it (when its late answer comes, or at once if none can come).
  */
-interface Feedback<Req, Rep> {
+final class Feedback {
 
-  /** The attempt's part for the caller ended; its classification is set (or null if lost). */
-  void attemptEnded(Attempt<Req, Rep> a);
+  private Feedback() {
+  }
 
-  /**
-   * The balancer: every pick ends with {@code Node.complete} (latency and outcome) when the
-   * request was written, else with {@code Node.cancel}, so that pending counts return to 0 and
-   * load-aware balancers see real latency: from when the request got its connection, so that
-   * the first call's sample does not count the connection's opening. A request awaiting its late answer completes its node
-   * only when that answer comes ({@link #lateAnswer}).
-   */
-  final class Balancer<Req, Rep> implements Feedback<Req, Rep> {
-    @Override
-    public void attemptEnded(Attempt<Req, Rep> a) {
-      if (a.awaitsLateAnswer()) {
-        return;
-      }
-      if (!a.reachedWire()) {
-        a.node.cancel();
-        return;
-      }
-      Classification c = a.classification();
-      // A cancelled loser did not fail: its node hears how long it ran, from when it was sent.
-      a.node.complete(a.sampleNanos(), c == null || c.isSuccess());
-    }
-
-    /** A late answer came, or the wait for it ended: the node hears the request's true latency. */
-    void lateAnswer(Attempt<Req, Rep> a, long latencyNanos, boolean success) {
-      a.node.complete(latencyNanos, success);
+  static <Req, Rep> Classification classifyQuietly(ResponseClassifier<Req, Rep> classifier,
+      Attempt<Req, Rep> a, Rep rep, Throwable err) {
+    try {
+      Classification c = classifier.classify(a, rep, err);
+      return c != null ? c : Classification.FAILURE;
+    } catch (RuntimeException | Error e) {
+      return Classification.FAILURE;
     }
   }
 
-  /** The endpoint source: a refused connection asks it to re-read early (DNS does). */
-  final class Source<Req, Rep> implements Feedback<Req, Rep> {
-    private final Endpoints<Req, Rep> endpoints;
+  /**
+   * The {@link ResponseClassifier}: classifies the outcome on its way up (a classifier that
+   * throws or returns null makes it a failure with that error). The outcome of an attempt the
+   * call ended without is classified only when the call failed (deadline, close).
+   */
+  static final class Classifier<Req, Rep> extends AttemptLayer<Req, Rep> {
+    private final ResponseClassifier<Req, Rep> classifier;
 
-    Source(Endpoints<Req, Rep> endpoints) {
-      this.endpoints = endpoints;
+    Classifier(ResponseClassifier<Req, Rep> classifier) {
+      super(Role.CLASSIFIER);
+      this.classifier = classifier;
     }
 
     @Override
-    public void attemptEnded(Attempt<Req, Rep> a) {
-      if (a.failure instanceof ConnectFailedException) {
-        endpoints.connectFailed();
+    boolean leave(Attempt<Req, Rep> a) {
+      if (a.isAbandoned()) {
+        Throwable reason = a.abandonReason();
+        if (reason != null) {
+          a.outcome(classifyQuietly(classifier, a, null, reason), null, reason);
+        }
+        return true;
       }
+      Rep rep = a.response;
+      Throwable err = a.failure;
+      Classification c;
+      try {
+        c = Objects.requireNonNull(classifier.classify(a, rep, err), "classifier returned null");
+      } catch (RuntimeException | Error e) {
+        c = Classification.FAILURE;
+        rep = null;
+        err = e;
+      }
+      a.outcome(c, rep, err);
+      return true;
     }
   }
 
   /** Outlier detection: each classified outcome that reached the endpoint. */
-  final class Outliers<Req, Rep> implements Feedback<Req, Rep> {
+  static final class Outliers<Req, Rep> extends AttemptLayer<Req, Rep> {
     private final OutlierDetector detector;
 
     Outliers(OutlierDetector detector) {
+      super(Role.OUTLIER_DETECTION);
       this.detector = detector;
     }
 
     @Override
-    public void attemptEnded(Attempt<Req, Rep> a) {
+    boolean leave(Attempt<Req, Rep> a) {
       Classification c = a.classification();
       if (c != null && a.countsForEndpoint()) {
         // the clock read when the attempt ended, not a new one
         detector.record(a.ep.host, c.isSuccess(), a.start + a.latencyNanos());
       }
+      return true;
     }
   }
 
   /**
    * The endpoint's counters and metrics, and the slow-request log ({@code
-   * dev.ballast.netty.slow}, WARNING, for successful attempts at or above the threshold).
+   * dev.ballast.netty.slow}, WARNING, for successful attempts at or above the threshold); a
+   * refused connection asks the endpoint source to re-read early (DNS does).
    */
-  final class Metrics<Req, Rep> implements Feedback<Req, Rep> {
+  static final class Metrics<Req, Rep> extends AttemptLayer<Req, Rep> {
     private static final System.Logger SLOW_LOG = System.getLogger("dev.ballast.netty.slow");
 
     private final String client;
     private final long slowNanos;
+    private final Endpoints<Req, Rep> endpoints;
 
-    Metrics(String client, long slowNanos) {
+    Metrics(String client, long slowNanos, Endpoints<Req, Rep> endpoints) {
+      super(Role.METRICS);
       this.client = client;
       this.slowNanos = slowNanos;
+      this.endpoints = endpoints;
     }
 
     @Override
-    public void attemptEnded(Attempt<Req, Rep> a) {
+    boolean leave(Attempt<Req, Rep> a) {
+      if (a.failure instanceof ConnectFailedException) {
+        endpoints.connectFailed();
+      }
       Classification c = a.classification();
       if (c == null || !a.countsForEndpoint()) {
-        return;
+        return true;
       }
       EndpointClient<Req, Rep> ep = a.ep;
       long latency = a.latencyNanos();
       if (!c.isSuccess()) {
         ep.failures.increment();
         ep.metrics.failure(latency, a.failure);
-        return;
+        return true;
       }
       ep.successes.increment();
       ep.metrics.success(latency);
@@ -112,6 +124,38 @@ interface Feedback<Req, Rep> {
             + " ms (threshold " + TimeUnit.NANOSECONDS.toMillis(slowNanos) + " ms), client "
             + client);
       }
+      return true;
+    }
+  }
+
+  /** An {@link AttemptModule} of the caller's own, under its role. */
+  static final class Added<Req, Rep> extends AttemptLayer<Req, Rep> {
+    private final AttemptModule<Req, Rep> module;
+
+    Added(Role role, AttemptModule<Req, Rep> module) {
+      super(role);
+      this.module = module;
+    }
+
+    @Override
+    void enter(Attempt<Req, Rep> a) {
+      try {
+        module.enter(a);
+      } catch (RuntimeException | Error e) {
+        a.failUnsent(e);
+        return;
+      }
+      pass(a);
+    }
+
+    @Override
+    boolean leave(Attempt<Req, Rep> a) {
+      try {
+        module.leave(a, a.response, a.failure);
+      } catch (RuntimeException | Error e) {
+        // ignored: every module above still hears the outcome
+      }
+      return true;
     }
   }
 }

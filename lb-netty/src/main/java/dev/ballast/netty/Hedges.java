@@ -13,8 +13,12 @@ import java.util.concurrent.atomic.LongAdder;
  * hedged, it starts a second attempt on a different endpoint if the hedge budget allows. Timers
  * are entries of a timing wheel swept every millisecond on a shared timer (of the client's
  * ticker, so tests move time themselves); the percentile delay is recomputed every 100 ms.
+ *
+ * <p>In the chain it is entered once per try (the first attempt, each retry) and sends the try
+ * down to the balancer's module; a hedge goes down from here too. On the way up, the call's
+ * outcome removes its timer.
  */
-final class Hedges<Req, Rep> {
+final class Hedges<Req, Rep> extends CallLayer<Req, Rep> implements Picker.HedgeGate {
 
   private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long PERCENTILE_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -29,7 +33,7 @@ final class Hedges<Req, Rep> {
     }
   }
 
-  private final Stack<Req, Rep> stack;
+  private final ClientMetrics metrics;
   private final Hedging config;
   private final Ticker ticker;
   private final RetryBudget budget;
@@ -40,8 +44,9 @@ final class Hedges<Req, Rep> {
   private long lastPercentile;
   private SharedSweeper.Registration sweeper;
 
-  Hedges(Stack<Req, Rep> stack, Hedging config, Ticker ticker) {
-    this.stack = stack;
+  Hedges(Hedging config, Ticker ticker, ClientMetrics metrics) {
+    super(Role.HEDGING);
+    this.metrics = metrics;
     this.config = config;
     this.ticker = ticker;
     this.budget = RetryBudget.create(Duration.ofSeconds(10), 0, config.budget(), ticker);
@@ -68,9 +73,18 @@ final class Hedges<Req, Rep> {
     return won.sum();
   }
 
-  /** A call started at {@code startNanos} (the ticker's reading it took). */
-  void callStarted(long startNanos) {
-    budget.depositAt(startNanos);
+  /**
+   * A try goes down: a call's first deposits in the hedge budget and arms the timer (idempotent
+   * calls only); its attempt starts.
+   */
+  @Override
+  void enter(Call<Req, Rep> call) {
+    if (call.attempts == 0 && call.hedgeTimer == null) {
+      budget.depositAt(call.start);
+      // the first attempt starts as the call does, or, after call filters, now
+      arm(call, call.core == null ? call.start : ticker.nanoTime());
+    }
+    pass(call);
   }
 
   /** Returns the delay a call starting now gets, or -1 for none (no percentile yet). */
@@ -78,46 +92,50 @@ final class Hedges<Req, Rep> {
     return window == null ? config.delayNanos() : window.percentileNanos();
   }
 
-  /** The call's first attempt started: arms the timer for idempotent calls. */
-  void firstAttemptStarted(Call<Req, Rep> call, Attempt<Req, Rep> first) {
+  // Arms the timer of an idempotent call whose first attempt starts at start.
+  private void arm(Call<Req, Rep> call, long start) {
     if (!call.idempotent) {
       return;
     }
     long delay = delayNanos();
-    if (delay < 0 || first.start + delay - call.deadline >= 0) {
+    if (delay < 0 || start + delay - call.deadline >= 0) {
       return;
     }
-    Timer t = new Timer(call, first.start + delay);
+    Timer t = new Timer(call, start + delay);
     call.hedgeTimer = t;
     timers.add(t);
   }
 
   /** Takes a hedge from the budget, once the balancer found a different endpoint for it. */
-  boolean tryHedge() {
+  @Override
+  public boolean tryHedge() {
     if (!budget.tryWithdraw()) {
       return false;
     }
     sent.increment();
-    stack.metrics.hedge();
+    metrics.hedge();
     return true;
   }
 
   /** The call was decided: its timer goes, and a success counts for the percentile. */
-  void decided(Call<Req, Rep> call, Attempt<Req, Rep> by, long now) {
+  @Override
+  boolean leave(Call<Req, Rep> call) {
     Timer t = call.hedgeTimer;
     if (t != null) {
       timers.remove(t);
     }
+    Attempt<Req, Rep> by = call.decidedBy();
     if (by == null || !call.succeeded()) {
-      return;
+      return true;
     }
     if (window != null) {
-      window.record(now - call.start);
+      window.record(ticker.nanoTime() - call.start);
     }
     if (by.hedge) {
       won.increment();
-      stack.metrics.hedgeWon();
+      metrics.hedgeWon();
     }
+    return true;
   }
 
   @SuppressWarnings("unchecked")
@@ -132,7 +150,7 @@ final class Hedges<Req, Rep> {
 
   private void fire(Call<Req, Rep> call) {
     if (!call.isDecided() && call.live() > 0 && call.hedges == 0) {
-      stack.startAttempt(call, true);
+      attempts.start(call, true, this);
     }
   }
 }

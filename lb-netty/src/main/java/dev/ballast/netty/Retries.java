@@ -1,7 +1,10 @@
 package dev.ballast.netty;
 
+import dev.ballast.core.Ticker;
+import io.netty.channel.EventLoopGroup;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.random.RandomGenerator;
 
@@ -13,16 +16,27 @@ import java.util.random.RandomGenerator;
  * server refused unprocessed ({@link RequestRefusedException}: it cost the server nothing) is
  * retried at once, outside the budget and the policy's count, up to {@link
  * RequestRefusedException#FREE_RETRIES} times per call (as gRPC's transparent retries).
+ *
+ * <p>In the chain it is entered once per call and sends each try down to the module below it
+ * (the hedging module's, or the balancer's); it hears every attempt's outcome on its way up.
  */
-final class Retries<Req, Rep> {
+final class Retries<Req, Rep> extends CallLayer<Req, Rep> {
 
-  private final Stack<Req, Rep> stack;
+  private final Ticker ticker;
+  private final EventLoopGroup group;
+  private final AtomicBoolean closed;
+  private final ClientMetrics metrics;
   private final RetryPolicy policy;
   private final RandomGenerator random;
   private final LongAdder retries = new LongAdder();
 
-  Retries(Stack<Req, Rep> stack, RetryPolicy policy, RandomGenerator random) {
-    this.stack = stack;
+  Retries(RetryPolicy policy, RandomGenerator random, Ticker ticker, EventLoopGroup group,
+      AtomicBoolean closed, ClientMetrics metrics) {
+    super(Role.RETRY);
+    this.ticker = ticker;
+    this.group = group;
+    this.closed = closed;
+    this.metrics = metrics;
     this.policy = policy;
     this.random = random;
   }
@@ -35,49 +49,56 @@ final class Retries<Req, Rep> {
     return retries.sum();
   }
 
-  /** A call started at {@code startNanos} on the client's ticker. */
-  void callStarted(long startNanos) {
+  /** The call deposits in the budget (at its start, on the client's ticker) and goes on. */
+  @Override
+  void enter(Call<Req, Rep> call) {
     RetryBudget budget = policy.budget();
-    if (budget.ticker() == stack.ticker) {
-      budget.depositAt(startNanos); // the call's clock reading serves
+    if (budget.ticker() == ticker) {
+      budget.depositAt(call.start); // the call's clock reading serves
     } else {
       budget.deposit();
     }
+    pass(call);
   }
 
-  /** The call's last running attempt failed: retries it, or lets it decide the call. */
-  void attemptFailed(Call<Req, Rep> call, Attempt<Req, Rep> failed, Classification c) {
+  /** When the call's last running attempt failed: retries it (false), or lets it go up. */
+  @Override
+  boolean answered(Attempt<Req, Rep> failed, int live) {
+    Classification c = failed.classification();
+    if (c.isSuccess() || live != 0 || failed.call.isDecided()) {
+      return true;
+    }
+    Call<Req, Rep> call = failed.call;
     if (failed.failure instanceof RequestRefusedException
-        && call.refusals < RequestRefusedException.FREE_RETRIES && !stack.isClosed()
+        && call.refusals < RequestRefusedException.FREE_RETRIES && !closed.get()
         && policy.isRetryable(failed, c) && call.remainingNanos() > 0) {
       call.refusals++; // only the failed last attempt's thread gets here
       retries.increment();
-      stack.metrics.retry();
-      stack.startAttempt(call, false);
-      return;
+      metrics.retry();
+      pass(call);
+      return false;
     }
     int tries = call.attempts - call.hedges - call.refusals;
-    if (tries < policy.maxAttempts() && !stack.isClosed() && policy.isRetryable(failed, c)) {
+    if (tries < policy.maxAttempts() && !closed.get() && policy.isRetryable(failed, c)) {
       long delay = Math.max(policy.backoff().delayNanos(tries, random), c.retryAfterNanos());
       if (call.remainingNanos() > delay) {
         if (policy.budget().tryWithdraw()) {
           retries.increment();
-          stack.metrics.retry();
+          metrics.retry();
           if (delay <= 0) {
-            stack.startAttempt(call, false);
-            return;
+            pass(call);
+            return false;
           }
           try {
-            stack.group.next().schedule(() -> stack.startAttempt(call, false), delay,
-                TimeUnit.NANOSECONDS);
-            return;
+            group.next().schedule(() -> pass(call), delay, TimeUnit.NANOSECONDS);
+            return false;
           } catch (RejectedExecutionException e) {
             // the event loops are shut down: no retry can run
           }
         }
-        stack.metrics.budgetExhausted();
+        metrics.budgetExhausted();
       }
     }
-    call.decide(failed.response, failed.failure, failed, null);
+    return true; // the failed attempt decides the call
   }
 }

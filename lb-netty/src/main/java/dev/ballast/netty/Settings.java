@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -71,6 +72,8 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   FallbackPolicy fallbackPolicy = FallbackPolicy.NO_FALLBACK;
   Map<String, String> defaultSubset;
   boolean allowRedundantKeys;
+  final ModuleOrder<Req, Rep> modules = new ModuleOrder<>();
+  Chain.Trace trace; // tests only
 
   Settings(Function<Settings<Req, Rep, ?>, Protocol<Req, Rep>> protocol) {
     this.protocol = protocol;
@@ -342,6 +345,24 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   /** Adds an attempt-level filter; they run in the order added, for every attempt. */
   public B attemptFilter(AttemptFilter<Req, Rep> filter) {
     attemptFilters.add(Objects.requireNonNull(filter, "filter"));
+    return self();
+  }
+
+  /**
+   * Edits the order of the client's modules: removes, moves or adds one by {@link Role} (see
+   * {@link ModuleOrder} for the default order and the rules each edit is checked against).
+   * Default: {@link ModuleOrder}'s order, every built-in module present.
+   *
+   * @throws IllegalArgumentException if an edit breaks a rule (the order is then as before it)
+   */
+  public B modules(Consumer<ModuleOrder<Req, Rep>> edit) {
+    Objects.requireNonNull(edit, "edit").accept(modules);
+    return self();
+  }
+
+  /** Records the modules each call and attempt enter and leave (tests only). */
+  B trace(Chain.Trace trace) {
+    this.trace = trace;
     return self();
   }
 

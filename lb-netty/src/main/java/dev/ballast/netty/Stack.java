@@ -1,6 +1,5 @@
 package dev.ballast.netty;
 
-import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.internal.Durations;
@@ -9,11 +8,10 @@ import dev.ballast.netty.internal.SplitMix;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -21,21 +19,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The client's modules, assembled in one order (this class is the one place it is written), and
- * the way a call goes through them:
+ * A client's engine: builds its modules and links them into a {@link Chain} in {@link
+ * ModuleOrder}'s order, starts calls at the top of the chain, and runs the client's lifecycle
+ * (close, its grace, the endpoints). It takes no part in a call once started: the call goes down
+ * the chain's modules and its outcome comes back up through them.
  *
- * <pre>
- * call level:     call filters -> deadline -> retries -> hedging
- * attempt level:  pick (subset selection, balancer) -> attempt filters -> pool -> connection
- * each attempt's outcome, for the caller: the classifier first, then the feedback modules in
- *                 this order: balancer, outlier detection, metrics, endpoint source; then
- *                 retries and hedging decide whether the call goes on; a success, or the
- *                 last failure, decides it
- * </pre>
- *
- * <p>Every module sees the per-call context ({@link Call}) and the attempt's ({@link Attempt}).
- * The modules: {@link Deadlines}, {@link Retries}, {@link Hedges}, {@link Picker}, {@link
- * Endpoints} (pools and outlier detection's state), {@link Feedback}.
+ * <p>The modules: {@link Deadlines}, {@link CallFilters}, {@link Retries}, {@link Hedges}, {@link
+ * Picker} (the balancer), {@link Feedback} (outlier detection, metrics, the classifier), {@link
+ * AttemptFilters}, {@link PoolModule}; {@link Endpoints} holds the pools and outlier detection's
+ * state.
  */
 final class Stack<Req, Rep> {
 
@@ -43,20 +35,12 @@ final class Stack<Req, Rep> {
   final Ticker ticker;
   final EventLoopGroup group;
   final Protocol<Req, Rep> protocol;
-  final Executor completionExecutor;
-  final long lateAnswerWaitNanos;
   final ClientMetrics metrics;
-  // the modules, in order
-  final Filter<Req, Rep> callFilters;
   final Deadlines<Req, Rep> deadlines;
   final Retries<Req, Rep> retries;
   final Hedges<Req, Rep> hedges;
-  final Picker<Req, Rep> picker;
-  final AttemptFilter<Req, Rep> attemptFilters;
   final Endpoints<Req, Rep> endpoints;
-  final ResponseClassifier<Req, Rep> classifier;
-  private final Feedback.Balancer<Req, Rep> balancer = new Feedback.Balancer<>();
-  private final Feedback<Req, Rep>[] feedback;
+  final Chain<Req, Rep> chain;
 
   private final Duration timeout;
   private final long timeoutNanos;
@@ -70,31 +54,52 @@ final class Stack<Req, Rep> {
     this.ticker = b.ticker;
     this.group = b.group;
     this.protocol = b.protocol.apply(b);
-    this.completionExecutor = b.completionExecutor;
-    this.lateAnswerWaitNanos = Durations.nanos(b.lateAnswerWait);
+    long lateAnswerWaitNanos = Durations.nanos(b.lateAnswerWait);
     this.timeout = b.timeout;
     this.timeoutNanos = Durations.nanos(b.timeout);
     this.closeGrace = b.closeGrace;
     this.metrics = b.meterRegistry != null
         ? MicrometerClientMetrics.create(b.meterRegistry, name) : ClientMetrics.NOOP;
     SplitMix random = new SplitMix(b.seed);
-    this.callFilters = b.filters.stream().reduce(Filter::andThen).orElse(null);
-    this.deadlines = new Deadlines<>(ticker);
-    this.retries = new Retries<>(this, b.retry.build(), random);
-    this.hedges = b.hedging == null ? null : new Hedges<>(this, b.hedging, ticker);
-    Router<EndpointClient<Req, Rep>> router = router(b);
-    this.picker = new Picker<>(router);
-    this.attemptFilters = b.attemptFilters.stream().reduce(Stack::andThen).orElse(null);
-    this.endpoints = new Endpoints<>(name, router, b.outlier, protocol, b.pool, group, ticker,
+    this.deadlines = new Deadlines<>(name, closed, metrics, ticker);
+    this.retries = new Retries<>(b.retry.build(), random, ticker, group, closed, metrics);
+    this.hedges = b.hedging == null ? null : new Hedges<>(b.hedging, ticker, metrics);
+    this.endpoints = new Endpoints<>(name, router(b), b.outlier, protocol, b.pool, group, ticker,
         random, metrics, closed, Endpoints.drainNanos(Durations.nanos(b.closeGrace),
             timeoutNanos, lateAnswerWaitNanos));
-    this.classifier = b.classifier != null ? b.classifier : protocol.classifier();
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    Feedback<Req, Rep>[] inOrder = new Feedback[] {balancer,
-        new Feedback.Outliers<>(endpoints.detector),
-        new Feedback.Metrics<>(name, Durations.nanos(b.slowThreshold)),
-        new Feedback.Source<>(endpoints)};
-    this.feedback = inOrder;
+    ResponseClassifier<Req, Rep> classifier =
+        b.classifier != null ? b.classifier : protocol.classifier();
+    CallFilters<Req, Rep> callFilters = new CallFilters<>(b.filters);
+    AttemptFilters<Req, Rep> attemptFilters = new AttemptFilters<>(b.attemptFilters);
+    Picker<Req, Rep> picker = new Picker<>(endpoints, classifier);
+    long slowNanos = Durations.nanos(b.slowThreshold);
+    ModuleOrder<Req, Rep> order = b.modules;
+    List<Role> roles = order.roles();
+    this.chain = new Chain<>(roles, role -> {
+      if (role.equals(Role.DEADLINE)) {
+        return deadlines;
+      } else if (role.equals(Role.CALL_FILTERS)) {
+        return callFilters;
+      } else if (role.equals(Role.RETRY)) {
+        return retries;
+      } else if (role.equals(Role.HEDGING)) {
+        return hedges;
+      } else if (role.equals(Role.BALANCER)) {
+        return picker;
+      } else if (role.equals(Role.OUTLIER_DETECTION)) {
+        return new Feedback.Outliers<Req, Rep>(endpoints.detector);
+      } else if (role.equals(Role.METRICS)) {
+        return new Feedback.Metrics<>(name, slowNanos, endpoints);
+      } else if (role.equals(Role.CLASSIFIER)) {
+        return new Feedback.Classifier<>(classifier);
+      } else if (role.equals(Role.ATTEMPT_FILTERS)) {
+        return attemptFilters;
+      } else if (role.equals(Role.POOL)) {
+        return new PoolModule<Req, Rep>();
+      }
+      return new Feedback.Added<>(role, order.added(role));
+    }, b.trace, ticker, b.completionExecutor, lateAnswerWaitNanos, closed, deadlines, picker,
+        roles.contains(Role.ATTEMPT_FILTERS) && !attemptFilters.isEmpty());
     endpoints.update(b.endpoints);
     // last: a constructor that throws leaves no sweep registered and no source started
     deadlines.start(group);
@@ -123,18 +128,11 @@ final class Stack<Req, Rep> {
     return Router.of(sb.build());
   }
 
-  private static <Req, Rep> AttemptFilter<Req, Rep> andThen(AttemptFilter<Req, Rep> first,
-      AttemptFilter<Req, Rep> second) {
-    return (req, ctx, next) -> first.apply(req, ctx, r -> second.apply(r, ctx, next));
-  }
-
   boolean isClosed() {
     return closed.get();
   }
 
-  // --- down: a call, then its attempts ---
-
-  /** Starts a call; never throws (every failure goes into the returned future). */
+  /** Starts a call at the top of the chain; never throws (failures go into the future). */
   CompletableFuture<Rep> call(Req request, CallOptions options) {
     Call<Req, Rep> call = null;
     try {
@@ -146,23 +144,10 @@ final class Stack<Req, Rep> {
       }
       Duration t = options.timeout() != null ? options.timeout() : timeout;
       long nanos = options.timeout() != null ? Durations.nanos(t) : timeoutNanos;
-      call = new Call<>(this, request, options, t, ticker.nanoTime(), nanos);
+      call = new Call<>(chain, request, options,
+          options.isIdempotent() || protocol.isIdempotent(request), t, ticker.nanoTime(), nanos);
       calls.increment();
-      deadlines.add(call);
-      if (closed.get()) {
-        call.end(new ClientClosedException("client " + name + " is closed", null, 0, false));
-        return call.future;
-      }
-      retries.callStarted(call.start);
-      if (hedges != null) {
-        hedges.callStarted(call.start);
-      }
-      if (callFilters == null) {
-        call.sent = request;
-        startAttempt(call, false);
-      } else {
-        filter(call);
-      }
+      chain.top.enter(call);
       return call.future;
     } catch (RuntimeException | Error e) { // user code (a filter, a balancer) threw
       if (call == null) {
@@ -171,157 +156,6 @@ final class Stack<Req, Rep> {
       call.decide(null, e, null, null);
       call.deliver(null, e); // and it leaves the deadline wheel
       return call.future;
-    }
-  }
-
-  private void filter(Call<Req, Rep> call) {
-    call.core = new CompletableFuture<>();
-    CompletableFuture<Rep> out;
-    try {
-      out = callFilters.apply(call.request, call, req -> {
-        synchronized (call) {
-          if (call.sent != null) {
-            return CompletableFuture.failedFuture(new IllegalStateException(
-                "next called twice for one call (expected: at most once)"));
-          }
-          call.sent = Objects.requireNonNull(req, "request");
-        }
-        startAttempt(call, false);
-        return call.core;
-      });
-      if (out == null) {
-        out = CompletableFuture.failedFuture(new NullPointerException("a filter returned null"));
-      }
-    } catch (RuntimeException | Error e) {
-      out = CompletableFuture.failedFuture(e);
-    }
-    out.whenComplete((rep, err) -> {
-      Throwable t = err instanceof CompletionException && err.getCause() != null
-          ? err.getCause() : err;
-      call.decide(rep, t, null, null); // attempts still running are not needed any more
-      call.deliver(rep, t);
-    });
-  }
-
-  /** Picks a node and starts an attempt of the call on it, unless the call is decided. */
-  void startAttempt(Call<Req, Rep> call, boolean hedge) {
-    if (call.isDecided()) {
-      return;
-    }
-    Node<EndpointClient<Req, Rep>> node;
-    try {
-      node = picker.pick(call, hedge);
-    } catch (RuntimeException | Error e) { // NoAvailableEndpointException, mostly
-      if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startWaited(call))) {
-        return; // before the source's first endpoints: the call waits for them
-      }
-      if (!hedge && call.live() == 0) {
-        // a retry found nothing to pick: the last attempt's outcome stands
-        Attempt<Req, Rep> last = call.last;
-        if (last != null) {
-          call.decide(last.response, last.failure, last, null);
-        } else {
-          call.decide(null, e, null, null);
-        }
-      }
-      return;
-    }
-    if (node == null || (hedge && !hedges.tryHedge())) {
-      if (node != null) {
-        node.cancel();
-      }
-      return;
-    }
-    int number = call.nextAttempt(hedge);
-    // the first attempt of a call without filters starts as the call does: one clock reading
-    long start = number == 1 && callFilters == null ? call.start : ticker.nanoTime();
-    Attempt<Req, Rep> a = new Attempt<>(call, node, number, hedge, start);
-    call.link(a);
-    if (call.isDecided()) {
-      a.abandon(null);
-      return;
-    }
-    if (a.number == 1 && hedges != null) {
-      hedges.firstAttemptStarted(call, a);
-    }
-    a.start(call.sent);
-  }
-
-  // A call that waited for the source's first endpoints: they came, or the wait ended.
-  private void startWaited(Call<Req, Rep> call) {
-    if (closed.get()) {
-      call.end(new ClientClosedException("client " + name + " closed before its source gave "
-          + "endpoints", null, 0, false));
-    } else {
-      startAttempt(call, false);
-    }
-  }
-
-  // --- up: each attempt's outcome ---
-
-  /** An attempt's outcome reached the stack: classify, feed back, then go on or decide. */
-  void attemptEnded(Attempt<Req, Rep> a, Rep rep, Throwable err) {
-    Classification c;
-    try {
-      c = Objects.requireNonNull(classifier.classify(a, rep, err), "classifier returned null");
-    } catch (RuntimeException | Error e) {
-      c = Classification.FAILURE;
-      rep = null;
-      err = e;
-    }
-    a.outcome(c, rep, err);
-    for (Feedback<Req, Rep> f : feedback) {
-      f.attemptEnded(a);
-    }
-    Call<Req, Rep> call = a.call;
-    int live = call.attemptEnded();
-    if (c.isSuccess()) {
-      call.decide(rep, null, a, null);
-    } else if (live == 0 && !call.isDecided()) {
-      retries.attemptFailed(call, a, c);
-    }
-  }
-
-  /** The call ended without the attempt: cancelled ({@code reason} null) or failed. */
-  void attemptAbandoned(Attempt<Req, Rep> a, Throwable reason) {
-    if (reason != null) {
-      a.outcome(classifyQuietly(a, null, reason), null, reason);
-    }
-    for (Feedback<Req, Rep> f : feedback) {
-      f.attemptEnded(a);
-    }
-    a.call.attemptEnded();
-  }
-
-  /** The answer to an abandoned request came, or its wait ended (both null). */
-  void lateAnswer(Attempt<Req, Rep> a, long latencyNanos, Rep rep, Throwable err) {
-    // A deadline's orphan fails (the caller gave up); a cancelled hedge loser is classified.
-    boolean success = a.isLost() && (rep != null || err != null)
-        && classifyQuietly(a, rep, err).isSuccess();
-    balancer.lateAnswer(a, latencyNanos, success);
-  }
-
-  private Classification classifyQuietly(Attempt<Req, Rep> a, Rep rep, Throwable err) {
-    try {
-      Classification c = classifier.classify(a, rep, err);
-      return c != null ? c : Classification.FAILURE;
-    } catch (RuntimeException | Error e) {
-      return Classification.FAILURE;
-    }
-  }
-
-  /** The call's outcome is fixed ({@code by} the deciding attempt, or null). */
-  void decided(Call<Req, Rep> call, Attempt<Req, Rep> by) {
-    if (hedges != null) {
-      hedges.decided(call, by, ticker.nanoTime());
-    }
-  }
-
-  /** The caller's future is about to complete. */
-  void delivered(Call<Req, Rep> call, boolean success) {
-    deadlines.remove(call);
-    if (metrics != ClientMetrics.NOOP) {
-      metrics.call(success, ticker.nanoTime() - call.start);
     }
   }
 
