@@ -57,7 +57,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private final Stack<Req, Rep> stack;
 
   private BallastClient(Builder<Req, Rep> b) {
-    this.stack = new Stack<>(b);
+    this.stack = new Stack<>(b.spec());
   }
 
   Stack<Req, Rep> stack() {

@@ -175,8 +175,8 @@ public final class ModuleOrder<Req, Rep> {
         + ")");
   }
 
-  /** The module added under {@code role}, or null for a built-in role. */
-  AttemptModule<Req, Rep> added(Role role) {
-    return added.get(role);
+  /** The modules added, by role. */
+  Map<Role, AttemptModule<Req, Rep>> added() {
+    return Map.copyOf(added);
   }
 }

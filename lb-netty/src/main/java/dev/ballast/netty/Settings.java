@@ -409,5 +409,13 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
     this.meterRegistry = registry;
     return self();
   }
-}
 
+  /** The settings as the engine takes them. */
+  ClientSpec<Req, Rep> spec() {
+    return new ClientSpec<>(name, protocol.apply(this), endpoints, source, balancerFactory,
+        balancerConfig, subsetSelectors, fallbackPolicy, defaultSubset, allowRedundantKeys,
+        timeout, retry.build(), hedging, classifier, pool, outlier, slowThreshold, closeGrace,
+        lateAnswerWait, group, completionExecutor, ticker, seed, List.copyOf(filters),
+        List.copyOf(attemptFilters), meterRegistry, modules.roles(), modules.added(), trace);
+  }
+}

@@ -49,32 +49,31 @@ final class Stack<Req, Rep> {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
-  Stack(Settings<Req, Rep, ?> b) {
-    this.name = b.name;
-    this.ticker = b.ticker;
-    this.group = b.group;
-    this.protocol = b.protocol.apply(b);
-    long lateAnswerWaitNanos = Durations.nanos(b.lateAnswerWait);
-    this.timeout = b.timeout;
-    this.timeoutNanos = Durations.nanos(b.timeout);
-    this.closeGrace = b.closeGrace;
-    this.metrics = b.meterRegistry != null
-        ? MicrometerClientMetrics.create(b.meterRegistry, name) : ClientMetrics.NOOP;
-    SplitMix random = new SplitMix(b.seed);
+  Stack(ClientSpec<Req, Rep> b) {
+    this.name = b.name();
+    this.ticker = b.ticker();
+    this.group = b.group();
+    this.protocol = b.protocol();
+    long lateAnswerWaitNanos = Durations.nanos(b.lateAnswerWait());
+    this.timeout = b.timeout();
+    this.timeoutNanos = Durations.nanos(b.timeout());
+    this.closeGrace = b.closeGrace();
+    this.metrics = b.meterRegistry() != null
+        ? MicrometerClientMetrics.create(b.meterRegistry(), name) : ClientMetrics.NOOP;
+    SplitMix random = new SplitMix(b.seed());
     this.deadlines = new Deadlines<>(name, closed, metrics, ticker);
-    this.retries = new Retries<>(b.retry.build(), random, ticker, group, closed, metrics);
-    this.hedges = b.hedging == null ? null : new Hedges<>(b.hedging, ticker, metrics);
-    this.endpoints = new Endpoints<>(name, router(b), b.outlier, protocol, b.pool, group, ticker,
-        random, metrics, closed, Endpoints.drainNanos(Durations.nanos(b.closeGrace),
+    this.retries = new Retries<>(b.retry(), random, ticker, group, closed, metrics);
+    this.hedges = b.hedging() == null ? null : new Hedges<>(b.hedging(), ticker, metrics);
+    this.endpoints = new Endpoints<>(name, router(b), b.outlier(), protocol, b.pool(), group,
+        ticker, random, metrics, closed, Endpoints.drainNanos(Durations.nanos(b.closeGrace()),
             timeoutNanos, lateAnswerWaitNanos));
     ResponseClassifier<Req, Rep> classifier =
-        b.classifier != null ? b.classifier : protocol.classifier();
-    CallFilters<Req, Rep> callFilters = new CallFilters<>(b.filters);
-    AttemptFilters<Req, Rep> attemptFilters = new AttemptFilters<>(b.attemptFilters);
+        b.classifier() != null ? b.classifier() : protocol.classifier();
+    CallFilters<Req, Rep> callFilters = new CallFilters<>(b.filters());
+    AttemptFilters<Req, Rep> attemptFilters = new AttemptFilters<>(b.attemptFilters());
     Picker<Req, Rep> picker = new Picker<>(endpoints, classifier);
-    long slowNanos = Durations.nanos(b.slowThreshold);
-    ModuleOrder<Req, Rep> order = b.modules;
-    List<Role> roles = order.roles();
+    long slowNanos = Durations.nanos(b.slowThreshold());
+    List<Role> roles = b.order();
     this.chain = new Chain<>(roles, role -> {
       if (role.equals(Role.DEADLINE)) {
         return deadlines;
@@ -97,33 +96,33 @@ final class Stack<Req, Rep> {
       } else if (role.equals(Role.POOL)) {
         return new PoolModule<Req, Rep>();
       }
-      return new Feedback.Added<>(role, order.added(role));
-    }, b.trace, ticker, b.completionExecutor, lateAnswerWaitNanos, closed, deadlines, picker,
+      return new Feedback.Added<>(role, b.modules().get(role));
+    }, b.trace(), ticker, b.completionExecutor(), lateAnswerWaitNanos, closed, deadlines, picker,
         roles.contains(Role.ATTEMPT_FILTERS) && !attemptFilters.isEmpty());
-    endpoints.update(b.endpoints);
+    endpoints.update(b.endpoints());
     // last: a constructor that throws leaves no sweep registered and no source started
     deadlines.start(group);
     if (hedges != null) {
       hedges.start(group);
     }
-    if (b.source != null) {
-      endpoints.feed(b.source, timeoutNanos);
+    if (b.source() != null) {
+      endpoints.feed(b.source(), timeoutNanos);
     }
   }
 
   private static <Req, Rep> Router<EndpointClient<Req, Rep>> router(
-      Settings<Req, Rep, ?> b) {
-    if (b.subsetSelectors == null) {
-      return Router.of(b.balancerFactory.create(b.balancerConfig));
+      ClientSpec<Req, Rep> b) {
+    if (b.subsetSelectors() == null) {
+      return Router.of(b.balancerFactory().create(b.balancerConfig()));
     }
     SubsetSelector.Builder<EndpointClient<Req, Rep>> sb =
         SubsetSelector.<EndpointClient<Req, Rep>>builder()
-            .selectors(b.subsetSelectors)
-            .fallbackPolicy(b.fallbackPolicy)
-            .allowRedundantKeys(b.allowRedundantKeys)
-            .balancerFactory(() -> b.balancerFactory.create(b.balancerConfig));
-    if (b.defaultSubset != null) {
-      sb.defaultSubset(b.defaultSubset);
+            .selectors(b.subsetSelectors())
+            .fallbackPolicy(b.fallbackPolicy())
+            .allowRedundantKeys(b.allowRedundantKeys())
+            .balancerFactory(() -> b.balancerFactory().create(b.balancerConfig()));
+    if (b.defaultSubset() != null) {
+      sb.defaultSubset(b.defaultSubset());
     }
     return Router.of(sb.build());
   }
