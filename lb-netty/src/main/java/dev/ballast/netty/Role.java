@@ -1,5 +1,7 @@
 package dev.ballast.netty;
 
+import dev.ballast.netty.retry.Hedging;
+import dev.ballast.netty.retry.RetryPolicy;
 import java.util.Objects;
 
 /**

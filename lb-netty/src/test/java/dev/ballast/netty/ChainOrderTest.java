@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.netty.error.RemoteException;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.internal.Chain;
+import dev.ballast.netty.outlier.OutlierDetection;
+import dev.ballast.netty.retry.Hedging;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -32,7 +32,7 @@ import java.util.function.Function;
  * each payload to a {@link Handler} and writes its answer back with the same request id, in
  * whatever order the answers complete. A handler whose future fails (or which throws) answers
  * with an error frame carrying the message; the client sees a {@link
- * dev.ballast.netty.RemoteException}.
+ * dev.ballast.netty.error.RemoteException}.
  *
  * <p>Backpressure: a connection stops being read while its channel is not writable (its peer
  * does not read the answers) and while it holds more than {@linkplain Builder#maxHeldBytes the

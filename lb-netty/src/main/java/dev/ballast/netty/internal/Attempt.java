@@ -1,0 +1,436 @@
+package dev.ballast.netty.internal;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.netty.AttemptContext;
+import dev.ballast.netty.CallContext;
+import dev.ballast.netty.Classification;
+import dev.ballast.netty.error.AttemptCancelledException;
+import dev.ballast.netty.error.ConnectFailedException;
+import dev.ballast.netty.error.RequestRefusedException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
+
+/**
+ * One attempt of a call on one picked node: the {@link AttemptContext}, the pool's acquire
+ * callback and the connection's {@link Exchange}, and, while it awaits a late answer, an entry
+ * of the late-answer wheel.
+ *
+ * <p>It is the attempt level's future: the attempt-level modules pass it down ({@link
+ * AttemptLayer#pass}), and its outcome goes back up through them ({@link #up}) to the call.
+ *
+ * <p>An attempt has two parts that end separately. The <em>wire</em> part is the request on its
+ * connection: it ends with the answer, a failure, or by being given up, and then returns the
+ * connection's permit. The <em>caller</em> part ends when the outcome leaves the wire (or the
+ * attempt filters, if any) or when the call ends without it (its deadline, a close, or another
+ * attempt answered). A request already written on a connection that keeps late answers
+ * then stays on its wire until the answer comes, so that the balancer hears its true latency: a
+ * deadline frees the caller, not the server.
+ */
+final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptContext<Req>,
+    Exchange<Rep>, BiConsumer<PooledConnection<Req, Rep>, Throwable> {
+
+  final Call<Req, Rep> call;
+  private final Chain<Req, Rep> chain;
+  final Node<EndpointClient<Req, Rep>> node;
+  final EndpointClient<Req, Rep> ep;
+  final int number;
+  final boolean hedge;
+  /** The call's attempt started before this one, or null; set once by {@link Call#link}. */
+  Attempt<Req, Rep> previous;
+  final long start;
+  // When the request got its connection: the balancer's sample starts there, so that opening a
+  // connection (TCP, TLS, HTTP/2 settings) is not counted as the server's latency.
+  private volatile long sent;
+  volatile boolean written;
+  // The caller's outcome, set once before any feedback.
+  private volatile Classification classification;
+  volatile Rep response;
+  volatile Throwable failure;
+  /** The deepest module the attempt entered: its outcome comes up from there. */
+  AttemptLayer<Req, Rep> reached;
+  /** The module holding the outcome on its way up (the attempt filters, while they run). */
+  volatile AttemptLayer<Req, Rep> heldBy;
+  /** The request the pool's module sends, and when it started on its way there. */
+  Req toSend;
+  long sendAt;
+  private volatile boolean callEnded;
+  private volatile Throwable endReason;
+  // written under this lock before the caller's part ends, read by the feedback after it
+  private volatile boolean awaiting;
+  private volatile boolean lost;
+  private volatile boolean counts;
+  private volatile long latency = -1;
+  // written before the pool hands a connection over, read under this lock
+  private Req request;
+  // guarded by this
+  private PooledConnection<Req, Rep> conn;
+  private long token;
+  private boolean wireDone;
+  private boolean callerDone;
+  private Throwable abandoned;
+  private CompletableFuture<Rep> wire;
+
+  Attempt(Call<Req, Rep> call, Node<EndpointClient<Req, Rep>> node, int number, boolean hedge,
+      long start) {
+    super(0);
+    this.call = call;
+    this.chain = call.chain;
+    this.node = node;
+    this.ep = node.value();
+    this.number = number;
+    this.hedge = hedge;
+    this.start = start;
+    this.sent = start;
+    this.toSend = call.sent;
+    this.sendAt = start;
+  }
+
+  @Override
+  public CallContext<Req> call() {
+    return call;
+  }
+
+  @Override
+  public int number() {
+    return number;
+  }
+
+  @Override
+  public boolean isHedge() {
+    return hedge;
+  }
+
+  @Override
+  public Endpoint endpoint() {
+    return node.endpoint();
+  }
+
+  @Override
+  public Classification classification() {
+    return classification;
+  }
+
+  /** Sets the caller's outcome; the feedback modules read it next. */
+  void outcome(Classification c, Rep rep, Throwable err) {
+    response = rep;
+    failure = err;
+    classification = c;
+  }
+
+  /** Whether the attempt still waits for the pool to give it a connection. */
+  synchronized boolean awaitsConnection() {
+    return conn == null && !wireDone && !callerDone;
+  }
+
+  boolean awaitsLateAnswer() {
+    return awaiting;
+  }
+
+  /**
+   * Whether the balancer sees this attempt as sent (else it cancels the pick): not when the
+   * server refused it unprocessed.
+   */
+  boolean reachedWire() {
+    return written && !(failure instanceof RequestRefusedException);
+  }
+
+  /** Whether outlier detection and the endpoint's counters count this attempt. */
+  boolean countsForEndpoint() {
+    return counts;
+  }
+
+  boolean isLost() {
+    return lost;
+  }
+
+  /** Whether the call ended without this attempt (its outcome goes up for the feedback only). */
+  boolean isAbandoned() {
+    return callEnded;
+  }
+
+  /** Why the call ended without this attempt: null when another attempt answered first. */
+  Throwable abandonReason() {
+    return endReason;
+  }
+
+  /** The latency the caller saw, in nanoseconds. */
+  long latencyNanos() {
+    return latency;
+  }
+
+  /**
+   * The latency the balancer hears, in nanoseconds: the caller's less the wait for a connection
+   * (a connection being opened for the request, or the pool's queue).
+   */
+  long sampleNanos() {
+    return latency - (sent - start);
+  }
+
+  /** The attempt filters' {@code next}: sends once, and returns the wire's future. */
+  CompletableFuture<Rep> sendOnce(Req req, AttemptLayer<Req, Rep> filters) {
+    Throwable gone;
+    synchronized (this) {
+      if (wire != null) {
+        return CompletableFuture.failedFuture(new IllegalStateException(
+            "next called twice for attempt " + number + " (expected: at most once)"));
+      }
+      wire = new CompletableFuture<>();
+      gone = abandoned != null || !callerDone ? abandoned
+          : new IllegalStateException("attempt " + number + " already ended");
+    }
+    if (gone != null) {
+      wire.completeExceptionally(gone);
+    } else {
+      toSend = req;
+      sendAt = chain.ticker.nanoTime();
+      filters.pass(this);
+    }
+    return wire;
+  }
+
+  /** The pool's module: asks the endpoint's pool for a connection and sends on it. */
+  void send() {
+    // No lock: accept reads it on this thread, or after the pool's hand-over (under the pool's
+    // lock); an attempt abandoned meanwhile gives the connection back in accept.
+    request = toSend;
+    long now = sendAt;
+    PooledConnection<Req, Rep> free = ep.pool.acquireBefore(call.deadline, number, this, now);
+    if (free != null) {
+      handOver(free, now);
+    }
+  }
+
+  /** A module above the pool failed the attempt before it was sent (an added module threw). */
+  void failUnsent(Throwable cause) {
+    synchronized (this) {
+      if (wireDone) {
+        return;
+      }
+      wireDone = true;
+    }
+    wireEnded(null, cause, chain.ticker.nanoTime());
+  }
+
+  /** The pool's answer to the acquire. */
+  @Override
+  public void accept(PooledConnection<Req, Rep> c, Throwable error) {
+    if (error != null) {
+      synchronized (this) {
+        if (wireDone) {
+          return;
+        }
+        wireDone = true;
+      }
+      wireEnded(null, Failures.of(error, ep.address, number, false), chain.ticker.nanoTime());
+      return;
+    }
+    handOver(c, chain.ticker.nanoTime()); // after a wait: the request starts now
+  }
+
+  /** Sends the request on the connection at {@code now}, unless the attempt ended meanwhile. */
+  private void handOver(PooledConnection<Req, Rep> c, long now) {
+    synchronized (this) {
+      if (!callerDone && !wireDone) {
+        conn = c;
+        sent = now;
+        token = c.dispatcher.send(request, this);
+        return;
+      }
+    }
+    ep.pool.release(c, true);
+  }
+
+  @Override
+  public void onWritten() {
+    written = true;
+  }
+
+  @Override
+  public void onResponse(Rep rep) {
+    if (!written) { // once: a dispatcher need not call onWritten first
+      written = true;
+    }
+    wireEnd(rep, null);
+  }
+
+  @Override
+  public void onFailure(Throwable cause) {
+    wireEnd(null, cause);
+  }
+
+  private void wireEnd(Rep rep, Throwable cause) {
+    PooledConnection<Req, Rep> c = endWire();
+    if (c == null) {
+      return;
+    }
+    boolean late = awaiting;
+    long now = chain.ticker.nanoTime(); // one reading for the pool and the latency
+    // The connection stays unless it broke (an error answer or a refused request leave it).
+    ep.pool.release(c, cause == null || !c.dispatcher.isPoisoned(), now);
+    if (late) {
+      chain.deadlines.lateAnswerHeard(this);
+      chain.balancer.lateAnswer(this, now - sent, rep,
+          cause == null ? null : Failures.of(cause, ep.address, number, true));
+      return;
+    }
+    wireEnded(rep, cause == null ? null : Failures.of(cause, ep.address, number, written), now);
+  }
+
+  // The wire part ended: the outcome goes up from the deepest module entered. Without attempt
+  // filters the caller's part ends here too; with them, when their future completes.
+  private void wireEnded(Rep rep, Throwable err, long now) {
+    latency = now - start;
+    if (!chain.attemptFilters) {
+      if (!endCaller(rep, err)) {
+        return;
+      }
+    } else {
+      synchronized (this) {
+        if (callerDone) {
+          return;
+        }
+      }
+      response = rep;
+      failure = err;
+    }
+    up(reached);
+  }
+
+  /**
+   * The outcome goes up from module {@code from}: past the first attempt-level module, the call
+   * hears it (unless the call ended without this attempt).
+   */
+  void up(AttemptLayer<Req, Rep> from) {
+    for (AttemptLayer<Req, Rep> m = from; m != null; m = m.above) {
+      if (!m.leave(this)) {
+        heldBy = m;
+        return;
+      }
+    }
+    int live = call.attemptEnded();
+    if (!callEnded) {
+      call.answered(this, live);
+    }
+  }
+
+  /** Ends the wire part, once: returns its connection, or null if it had ended already. */
+  private synchronized PooledConnection<Req, Rep> endWire() {
+    if (wireDone) {
+      return null;
+    }
+    wireDone = true;
+    return conn;
+  }
+
+  synchronized CompletableFuture<Rep> wire() {
+    return wire;
+  }
+
+  /**
+   * The caller's part ends with this outcome (from the wire, or from the attempt filters);
+   * returns false if it had ended already.
+   */
+  boolean endCaller(Rep rep, Throwable err) {
+    PooledConnection<Req, Rep> release;
+    synchronized (this) {
+      if (callerDone) {
+        return false;
+      }
+      callerDone = true;
+      // a refusal (a GOAWAY, REFUSED_STREAM) is no failure of the endpoint
+      counts = (conn != null && !(err instanceof RequestRefusedException))
+          || err instanceof ConnectFailedException;
+      release = detachWire(); // a filter answered before the wire did
+      if (latency < 0) {
+        latency = chain.ticker.nanoTime() - start;
+      }
+    }
+    if (release != null) {
+      ep.pool.release(release, !release.dispatcher.isPoisoned());
+    }
+    if (err instanceof CompletionException && err.getCause() != null) {
+      err = err.getCause();
+    }
+    response = rep;
+    failure = err;
+    return true;
+  }
+
+  /**
+   * The call ended without this attempt: as cancelled when {@code reason} is null (another
+   * attempt answered first), else failing with {@code reason} (deadline, close). A written
+   * request on a connection that keeps late answers stays there, awaiting its answer.
+   */
+  void abandon(Throwable reason) {
+    PooledConnection<Req, Rep> release;
+    synchronized (this) {
+      if (callerDone) {
+        return;
+      }
+      callerDone = true;
+      lost = reason == null;
+      counts = written;
+      latency = chain.ticker.nanoTime() - start;
+      // only attempt filters see why (a cancelled attempt costs no exception without them)
+      abandoned = !lost ? reason : !chain.attemptFilters ? null
+          : new AttemptCancelledException(ep.address, number, written);
+      release = detachWire();
+    }
+    if (release != null) {
+      ep.pool.release(release, !release.dispatcher.isPoisoned());
+    }
+    response = null;
+    failure = null;
+    endReason = reason;
+    callEnded = true;
+    AttemptLayer<Req, Rep> held = heldBy;
+    up(held != null ? held : reached);
+  }
+
+  /** Why the attempt filters' {@code next} fails once the call ended without the attempt. */
+  synchronized Throwable abandonedFor() {
+    return abandoned;
+  }
+
+  /**
+   * Guarded by this. Leaves the wire to await its late answer, or gives it up; returns the
+   * connection to release, if any.
+   */
+  private PooledConnection<Req, Rep> detachWire() {
+    if (conn == null || wireDone) {
+      return null; // not sent (a connection that comes later is released), or already over
+    }
+    if (written && chain.lateAnswerWaitNanos > 0 && !chain.closed.get()
+        && conn.dispatcher.keepsLateAnswers()) {
+      awaiting = true;
+      deadline = chain.ticker.nanoTime() + chain.lateAnswerWaitNanos;
+      chain.deadlines.awaitLateAnswer(this);
+      return null;
+    }
+    wireDone = true;
+    conn.dispatcher.cancel(token);
+    return conn;
+  }
+
+  /**
+   * No late answer within the wait, or the client closes: the request ends now. Its connection,
+   * which a stalled request may mean is stuck, takes no new requests and closes once its last
+   * one ends.
+   */
+  void lateAnswerGivenUp() {
+    PooledConnection<Req, Rep> c = endWire();
+    if (c == null) {
+      return;
+    }
+    c.dispatcher.cancel(token);
+    ep.pool.release(c, false);
+    chain.balancer.lateAnswer(this, chain.ticker.nanoTime() - sent, null, null);
+  }
+
+  @Override
+  public String toString() {
+    return "attempt " + number + " on " + ep.address;
+  }
+}
