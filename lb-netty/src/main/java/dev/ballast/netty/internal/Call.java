@@ -63,7 +63,7 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   /** The latest attempt. */
   volatile Attempt<Req, Rep> last;
   /** The hedge timer, when one is armed. */
-  volatile Hedges.Timer hedgeTimer;
+  volatile HedgingModule.Timer hedgeTimer;
   volatile int attempts;
   volatile int hedges;
   /** Attempts refused unprocessed and retried outside the policy's count. */

@@ -18,13 +18,14 @@ abstract class CallLayer<Req, Rep> {
   /** The module above, or null for the first (above it: the caller). */
   CallLayer<Req, Rep> above;
   /** The first attempt-level module (the balancer's). */
-  Picker<Req, Rep> attempts;
+  BalancerModule<Req, Rep> attempts;
 
   CallLayer(Role role) {
     this.role = role;
   }
 
-  void link(CallLayer<Req, Rep> next, CallLayer<Req, Rep> above, Picker<Req, Rep> attempts) {
+  void link(CallLayer<Req, Rep> next, CallLayer<Req, Rep> above,
+      BalancerModule<Req, Rep> attempts) {
     this.next = next;
     this.above = above;
     this.attempts = attempts;
@@ -72,7 +73,8 @@ abstract class CallLayer<Req, Rep> {
     }
 
     @Override
-    void link(CallLayer<Req, Rep> next, CallLayer<Req, Rep> above, Picker<Req, Rep> attempts) {
+    void link(CallLayer<Req, Rep> next, CallLayer<Req, Rep> above,
+        BalancerModule<Req, Rep> attempts) {
       super.link(next, above, attempts);
       inner.link(next, above, attempts);
     }

@@ -32,8 +32,8 @@ public final class Chain<Req, Rep> {
   final Executor completionExecutor;
   final long lateAnswerWaitNanos;
   final AtomicBoolean closed;
-  final Deadlines<Req, Rep> deadlines;
-  final Picker<Req, Rep> balancer;
+  final DeadlineModule<Req, Rep> deadlines;
+  final BalancerModule<Req, Rep> balancer;
   /** Whether attempts pass through attempt filters (else the caller's part ends at the wire). */
   final boolean attemptFilters;
   final CallLayer<Req, Rep> top;
@@ -45,7 +45,8 @@ public final class Chain<Req, Rep> {
    */
   Chain(List<Role> order, Function<Role, Object> module, Trace trace, Ticker ticker,
       Executor completionExecutor, long lateAnswerWaitNanos, AtomicBoolean closed,
-      Deadlines<Req, Rep> deadlines, Picker<Req, Rep> balancer, boolean attemptFilters) {
+      DeadlineModule<Req, Rep> deadlines, BalancerModule<Req, Rep> balancer,
+      boolean attemptFilters) {
     this.ticker = ticker;
     this.completionExecutor = completionExecutor;
     this.lateAnswerWaitNanos = lateAnswerWaitNanos;

@@ -11,13 +11,13 @@ final class EndpointClient<Req, Rep> {
   final Endpoint endpoint;
   final String address;
   final ConnectionPool<Req, Rep> pool;
-  final OutlierDetector.Host host;
+  final Ejections.Host host;
   final LongAdder successes = new LongAdder();
   final LongAdder failures = new LongAdder();
   volatile Node<EndpointClient<Req, Rep>> node;
   volatile ClientMetrics.ForEndpoint metrics = ClientMetrics.ForEndpoint.NOOP;
 
-  EndpointClient(Endpoint endpoint, ConnectionPool<Req, Rep> pool, OutlierDetector.Host host) {
+  EndpointClient(Endpoint endpoint, ConnectionPool<Req, Rep> pool, Ejections.Host host) {
     this.endpoint = endpoint;
     this.address = endpoint.address();
     this.pool = pool;

@@ -30,7 +30,7 @@ import java.util.random.RandomGenerator;
 final class Endpoints<Req, Rep> {
 
   final Router<EndpointClient<Req, Rep>> router;
-  final OutlierDetector detector;
+  final Ejections detector;
   private final String client;
   private final AtomicBoolean closed;
   private final Object updateLock = new Object();
@@ -68,10 +68,10 @@ final class Endpoints<Req, Rep> {
     this.random = random;
     this.metrics = metrics;
     this.drainNanos = drainNanos;
-    this.detector = new OutlierDetector(outliers, ticker, random,
-        new OutlierDetector.Listener() {
+    this.detector = new Ejections(outliers, ticker, random,
+        new Ejections.Listener() {
           @Override
-          public void ejected(OutlierDetector.Host host, long nanos, String reason) {
+          public void ejected(Ejections.Host host, long nanos, String reason) {
             EndpointClient<Req, Rep> ep = current(host);
             if (ep != null) {
               ep.setAvailability(Availability.CLOSED);
@@ -82,7 +82,7 @@ final class Endpoints<Req, Rep> {
           }
 
           @Override
-          public void reinstated(OutlierDetector.Host host) {
+          public void reinstated(Ejections.Host host) {
             EndpointClient<Req, Rep> ep = current(host);
             if (ep != null) {
               ep.setAvailability(Availability.OPEN);
@@ -91,7 +91,7 @@ final class Endpoints<Req, Rep> {
         });
   }
 
-  private EndpointClient<Req, Rep> current(OutlierDetector.Host host) {
+  private EndpointClient<Req, Rep> current(Ejections.Host host) {
     EndpointClient<Req, Rep> ep = byAddress.get(host.address);
     return ep != null && ep.host == host ? ep : null;
   }

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The attempt-level modules that hear each attempt's outcome on its way up: the classifier, which
- * classifies it first, then metrics and outlier detection (the balancer's own is {@link Picker}).
+ * classifies it first, then metrics and outlier detection (the balancer's own is {@link
+ * BalancerModule}).
  * An attempt cancelled because another one answered first has no classification: only the
  * balancer hears of it (when its late answer comes, or at once if none can come).
  */
@@ -68,9 +69,9 @@ final class Feedback {
 
   /** Outlier detection: each classified outcome that reached the endpoint. */
   static final class Outliers<Req, Rep> extends AttemptLayer<Req, Rep> {
-    private final OutlierDetector detector;
+    private final Ejections detector;
 
-    Outliers(OutlierDetector detector) {
+    Outliers(Ejections detector) {
       super(Role.OUTLIER_DETECTION);
       this.detector = detector;
     }

@@ -31,10 +31,10 @@ import java.util.concurrent.atomic.LongAdder;
  * (close, its grace, the endpoints). It takes no part in a call once started: the call goes down
  * the chain's modules and its outcome comes back up through them.
  *
- * <p>The modules: {@link Deadlines}, {@link CallFilters}, {@link Retries}, {@link Hedges}, {@link
- * Picker} (the balancer), {@link Feedback} (outlier detection, metrics, the classifier), {@link
- * AttemptFilters}, {@link PoolModule}; {@link Endpoints} holds the pools and outlier detection's
- * state.
+ * <p>The modules: {@link DeadlineModule}, {@link CallFilters}, {@link RetryModule}, {@link
+ * HedgingModule}, {@link BalancerModule} (the balancer), {@link Feedback} (outlier detection,
+ * metrics, the classifier), {@link AttemptFilters}, {@link PoolModule}; {@link Endpoints} holds
+ * the pools and outlier detection's state ({@link Ejections}).
  */
 public final class Stack<Req, Rep> {
 
@@ -43,9 +43,9 @@ public final class Stack<Req, Rep> {
   final EventLoopGroup group;
   final Protocol<Req, Rep> protocol;
   final ClientMetrics metrics;
-  final Deadlines<Req, Rep> deadlines;
-  final Retries<Req, Rep> retries;
-  final Hedges<Req, Rep> hedges;
+  final DeadlineModule<Req, Rep> deadlines;
+  final RetryModule<Req, Rep> retries;
+  final HedgingModule<Req, Rep> hedges;
   final Endpoints<Req, Rep> endpoints;
   final Chain<Req, Rep> chain;
 
@@ -69,9 +69,9 @@ public final class Stack<Req, Rep> {
     this.metrics = b.meterRegistry() != null
         ? MicrometerClientMetrics.create(b.meterRegistry(), name) : ClientMetrics.NOOP;
     SplitMix random = new SplitMix(b.seed());
-    this.deadlines = new Deadlines<>(name, closed, metrics, ticker);
-    this.retries = new Retries<>(b.retry(), random, ticker, group, closed, metrics);
-    this.hedges = b.hedging() == null ? null : new Hedges<>(b.hedging(), ticker, metrics);
+    this.deadlines = new DeadlineModule<>(name, closed, metrics, ticker);
+    this.retries = new RetryModule<>(b.retry(), random, ticker, group, closed, metrics);
+    this.hedges = b.hedging() == null ? null : new HedgingModule<>(b.hedging(), ticker, metrics);
     this.endpoints = new Endpoints<>(name, router(b), b.outlier(), protocol, b.pool(), group,
         ticker, random, metrics, closed, Endpoints.drainNanos(Durations.nanos(b.closeGrace()),
             timeoutNanos, lateAnswerWaitNanos));
@@ -79,7 +79,7 @@ public final class Stack<Req, Rep> {
         b.classifier() != null ? b.classifier() : protocol.classifier();
     CallFilters<Req, Rep> callFilters = new CallFilters<>(b.filters());
     AttemptFilters<Req, Rep> attemptFilters = new AttemptFilters<>(b.attemptFilters());
-    Picker<Req, Rep> picker = new Picker<>(endpoints, classifier);
+    BalancerModule<Req, Rep> picker = new BalancerModule<>(endpoints, classifier);
     long slowNanos = Durations.nanos(b.slowThreshold());
     List<Role> roles = b.order();
     this.chain = new Chain<>(roles, role -> {

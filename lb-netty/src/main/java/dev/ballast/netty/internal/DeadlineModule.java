@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * chain: a call enters the wheel on its way down and leaves it on its way up, where the call's
  * latency goes to the metrics.
  */
-final class Deadlines<Req, Rep> extends CallLayer<Req, Rep> {
+final class DeadlineModule<Req, Rep> extends CallLayer<Req, Rep> {
 
   static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -29,7 +29,7 @@ final class Deadlines<Req, Rep> extends CallLayer<Req, Rep> {
   private final DeadlineWheel<Attempt<Req, Rep>> lateAnswers;
   private SharedSweeper.Registration sweeper;
 
-  Deadlines(String client, AtomicBoolean closed, ClientMetrics metrics, Ticker ticker) {
+  DeadlineModule(String client, AtomicBoolean closed, ClientMetrics metrics, Ticker ticker) {
     super(Role.DEADLINE);
     this.client = client;
     this.closed = closed;

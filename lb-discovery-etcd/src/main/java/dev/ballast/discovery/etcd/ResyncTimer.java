@@ -4,11 +4,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 /** The daemon thread on which sources wait before reading etcd again. */
-final class Retries {
+final class ResyncTimer {
 
   static final ScheduledExecutorService SCHEDULER = create();
 
-  private Retries() {}
+  private ResyncTimer() {}
 
   private static ScheduledExecutorService create() {
     ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {

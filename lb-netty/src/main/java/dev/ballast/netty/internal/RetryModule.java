@@ -25,7 +25,7 @@ import java.util.random.RandomGenerator;
  * <p>In the chain it is entered once per call and sends each try down to the module below it
  * (the hedging module's, or the balancer's); it hears every attempt's outcome on its way up.
  */
-final class Retries<Req, Rep> extends CallLayer<Req, Rep> {
+final class RetryModule<Req, Rep> extends CallLayer<Req, Rep> {
 
   private final Ticker ticker;
   private final EventLoopGroup group;
@@ -35,7 +35,7 @@ final class Retries<Req, Rep> extends CallLayer<Req, Rep> {
   private final RandomGenerator random;
   private final LongAdder retries = new LongAdder();
 
-  Retries(RetryPolicy policy, RandomGenerator random, Ticker ticker, EventLoopGroup group,
+  RetryModule(RetryPolicy policy, RandomGenerator random, Ticker ticker, EventLoopGroup group,
       AtomicBoolean closed, ClientMetrics metrics) {
     super(Role.RETRY);
     this.ticker = ticker;

@@ -11,7 +11,7 @@ import java.util.random.RandomGenerator;
  * are injected; {@link #reinstateExpired()} returns the hosts whose ejection ended, and the
  * client calls it from a timer (tests call it after moving their ticker).
  */
-final class OutlierDetector {
+final class Ejections {
 
   /** Hears about ejections and reinstatements. */
   interface Listener {
@@ -53,7 +53,7 @@ final class OutlierDetector {
   private volatile int hostCount;
   private volatile int ejectedCount;
 
-  OutlierDetector(OutlierDetection config, Ticker ticker, RandomGenerator random,
+  Ejections(OutlierDetection config, Ticker ticker, RandomGenerator random,
       Listener listener) {
     this.config = config;
     this.ticker = ticker;

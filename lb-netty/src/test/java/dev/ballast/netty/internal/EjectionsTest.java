@@ -10,23 +10,23 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** Deterministic: a fake ticker and a seeded random. */
-class OutlierDetectorTest {
+class EjectionsTest {
 
   private long now = 1_000_000_000L;
   private final List<String> events = new ArrayList<>();
   private final List<Long> durations = new ArrayList<>();
 
-  private OutlierDetector detector(OutlierDetection config) {
-    return new OutlierDetector(config, () -> now, new SplittableRandom(42),
-        new OutlierDetector.Listener() {
+  private Ejections detector(OutlierDetection config) {
+    return new Ejections(config, () -> now, new SplittableRandom(42),
+        new Ejections.Listener() {
           @Override
-          public void ejected(OutlierDetector.Host host, long nanos, String reason) {
+          public void ejected(Ejections.Host host, long nanos, String reason) {
             events.add("eject " + host.address + " (" + reason + ")");
             durations.add(nanos);
           }
 
           @Override
-          public void reinstated(OutlierDetector.Host host) {
+          public void reinstated(Ejections.Host host) {
             events.add("back " + host.address);
           }
         });
@@ -39,8 +39,8 @@ class OutlierDetectorTest {
 
   @Test
   void fiveConsecutiveFailuresEject() {
-    OutlierDetector d = detector(config().successRateThreshold(0).build());
-    OutlierDetector.Host a = d.add("a:1");
+    Ejections d = detector(config().successRateThreshold(0).build());
+    Ejections.Host a = d.add("a:1");
     d.add("b:1");
     for (int i = 0; i < 4; i++) {
       d.record(a, false);
@@ -58,9 +58,9 @@ class OutlierDetectorTest {
 
   @Test
   void lowSuccessRateEjects() {
-    OutlierDetector d = detector(config().successRateThreshold(0.5).successRateMinRequests(20)
+    Ejections d = detector(config().successRateThreshold(0.5).successRateMinRequests(20)
         .build());
-    OutlierDetector.Host a = d.add("a:1");
+    Ejections.Host a = d.add("a:1");
     d.add("b:1");
     // success, failure, failure, ... : never 5 in a row, success rate 1/3
     for (int i = 0; i < 19; i++) {
@@ -74,8 +74,8 @@ class OutlierDetectorTest {
 
   @Test
   void backOffGrowsWithJitterAndEndsOnTime() {
-    OutlierDetector d = detector(config().successRateThreshold(0).build());
-    OutlierDetector.Host a = d.add("a:1");
+    Ejections d = detector(config().successRateThreshold(0).build());
+    Ejections.Host a = d.add("a:1");
     d.add("b:1");
     long base = Duration.ofSeconds(1).toNanos();
     for (int round = 1; round <= 4; round++) {
@@ -99,7 +99,7 @@ class OutlierDetectorTest {
 
   @Test
   void ejectionTimeIsCapped() {
-    OutlierDetector d = detector(config().successRateThreshold(0).build());
+    Ejections d = detector(config().successRateThreshold(0).build());
     long max = Duration.ofSeconds(30).toNanos();
     for (int n = 1; n < 70; n++) {
       assertThat(d.ejectionNanos(n)).isPositive().isLessThanOrEqualTo(max);
@@ -109,27 +109,27 @@ class OutlierDetectorTest {
 
   @Test
   void neverEjectsMoreThanTheMaxShare() {
-    OutlierDetector d = detector(config().successRateThreshold(0).maxEjectionPercent(50)
+    Ejections d = detector(config().successRateThreshold(0).maxEjectionPercent(50)
         .build());
-    List<OutlierDetector.Host> hosts = new ArrayList<>();
+    List<Ejections.Host> hosts = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       hosts.add(d.add("h:" + i));
     }
-    for (OutlierDetector.Host h : hosts) {
+    for (Ejections.Host h : hosts) {
       for (int i = 0; i < 10; i++) {
         d.record(h, false);
       }
     }
     assertThat(d.ejectedCount()).isEqualTo(2); // 50% of 5, rounded down
-    assertThat(hosts.stream().filter(OutlierDetector.Host::isEjected)).hasSize(2);
+    assertThat(hosts.stream().filter(Ejections.Host::isEjected)).hasSize(2);
   }
 
   @Test
   void oneOfTwoMayGoButNotTheOnlyOneAndAHostHeldBackGoesOnceThereIsRoom() {
-    OutlierDetector d = detector(config().successRateThreshold(0).maxEjectionPercent(10)
+    Ejections d = detector(config().successRateThreshold(0).maxEjectionPercent(10)
         .build());
-    OutlierDetector.Host a = d.add("a:1");
-    OutlierDetector.Host b = d.add("b:1");
+    Ejections.Host a = d.add("a:1");
+    Ejections.Host b = d.add("b:1");
     for (int i = 0; i < 5; i++) {
       d.record(a, false);
       d.record(b, false);
@@ -152,8 +152,8 @@ class OutlierDetectorTest {
 
   @Test
   void disabledNeverEjects() {
-    OutlierDetector d = detector(OutlierDetection.disabled());
-    OutlierDetector.Host a = d.add("a:1");
+    Ejections d = detector(OutlierDetection.disabled());
+    Ejections.Host a = d.add("a:1");
     d.add("b:1");
     for (int i = 0; i < 100; i++) {
       d.record(a, false);

@@ -17,7 +17,7 @@ import dev.ballast.netty.error.ClientClosedException;
  * first call's sample does not count the connection's opening. A request awaiting its late
  * answer completes its node only when that answer comes ({@link #lateAnswer}).
  */
-final class Picker<Req, Rep> extends AttemptLayer<Req, Rep> {
+final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
 
   /** Takes a hedge from the hedge budget (the hedging module). */
   interface HedgeGate {
@@ -33,7 +33,7 @@ final class Picker<Req, Rep> extends AttemptLayer<Req, Rep> {
   /** This module as linked in the chain (itself, or itself traced). */
   AttemptLayer<Req, Rep> entry;
 
-  Picker(Endpoints<Req, Rep> endpoints, ResponseClassifier<Req, Rep> classifier) {
+  BalancerModule(Endpoints<Req, Rep> endpoints, ResponseClassifier<Req, Rep> classifier) {
     super(Role.BALANCER);
     this.router = endpoints.router;
     this.endpoints = endpoints;

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  * down to the balancer's module; a hedge goes down from here too. On the way up, the call's
  * outcome removes its timer.
  */
-final class Hedges<Req, Rep> extends CallLayer<Req, Rep> implements Picker.HedgeGate {
+final class HedgingModule<Req, Rep> extends CallLayer<Req, Rep>
+    implements BalancerModule.HedgeGate {
 
   private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
   private static final long PERCENTILE_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -47,7 +48,7 @@ final class Hedges<Req, Rep> extends CallLayer<Req, Rep> implements Picker.Hedge
   private long lastPercentile;
   private SharedSweeper.Registration sweeper;
 
-  Hedges(Hedging config, Ticker ticker, ClientMetrics metrics) {
+  HedgingModule(Hedging config, Ticker ticker, ClientMetrics metrics) {
     super(Role.HEDGING);
     this.fixedDelayNanos = config.delay() == null ? -1 : Durations.nanos(config.delay());
     this.metrics = metrics;
