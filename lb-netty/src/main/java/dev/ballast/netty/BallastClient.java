@@ -219,9 +219,9 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * @param <Req> the request type
    * @param <Rep> the response type
    */
-  public static final class Builder<Req, Rep> extends Settings<Req, Rep, Builder<Req, Rep>> {
+  public static final class Builder<Req, Rep> extends ClientSettings<Req, Rep, Builder<Req, Rep>> {
 
-    private Builder(Function<Settings<Req, Rep, ?>, Protocol<Req, Rep>> protocol) {
+    private Builder(Function<ClientSettings<Req, Rep, ?>, Protocol<Req, Rep>> protocol) {
       super(protocol);
     }
 

@@ -5,7 +5,7 @@ import dev.ballast.netty.internal.Durations;
 import java.time.Duration;
 
 /**
- * Settings of each endpoint's {@link ConnectionPool}. Immutable; durations longer than 100
+ * Settings of each endpoint's connection pool. Immutable; durations longer than 100
  * years count as 100 years; {@link #defaults()} holds:
  *
  * <table>
