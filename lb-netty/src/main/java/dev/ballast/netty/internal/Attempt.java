@@ -10,12 +10,10 @@ import dev.ballast.netty.error.ConnectFailedException;
 import dev.ballast.netty.error.RequestRefusedException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.BiConsumer;
 
 /**
- * One attempt of a call on one picked node: the {@link AttemptContext}, the pool's acquire
- * callback and the connection's {@link Exchange}, and, while it awaits a late answer, an entry
- * of the late-answer wheel.
+ * One attempt of a call on one picked node: the {@link AttemptContext}, and the caller's part of
+ * the attempt, on top of its wire part ({@link AttemptWire}).
  *
  * <p>It is the attempt level's future: the attempt-level modules pass it down ({@link
  * AttemptLayer#pass}), and its outcome goes back up through them ({@link #up}) to the call.
@@ -28,22 +26,13 @@ import java.util.function.BiConsumer;
  * then stays on its wire until the answer comes, so that the balancer hears its true latency: a
  * deadline frees the caller, not the server.
  */
-final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptContext<Req>,
-    Exchange<Rep>, BiConsumer<PooledConnection<Req, Rep>, Throwable> {
+final class Attempt<Req, Rep> extends AttemptWire<Req, Rep> implements AttemptContext<Req> {
 
   final Call<Req, Rep> call;
-  private final Chain<Req, Rep> chain;
   final Node<EndpointClient<Req, Rep>> node;
-  final EndpointClient<Req, Rep> ep;
-  final int number;
   final boolean hedge;
   /** The call's attempt started before this one, or null; set once by {@link Call#link}. */
   Attempt<Req, Rep> previous;
-  final long start;
-  // When the request got its connection: the balancer's sample starts there, so that opening a
-  // connection (TCP, TLS, HTTP/2 settings) is not counted as the server's latency.
-  private volatile long sent;
-  volatile boolean written;
   // The caller's outcome, set once before any feedback.
   private volatile Classification classification;
   volatile Rep response;
@@ -52,39 +41,21 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
   AttemptLayer<Req, Rep> reached;
   /** The module holding the outcome on its way up (the attempt filters, while they run). */
   volatile AttemptLayer<Req, Rep> heldBy;
-  /** The request the pool's module sends, and when it started on its way there. */
-  Req toSend;
-  long sendAt;
   private volatile boolean callEnded;
   private volatile Throwable endReason;
-  // written under this lock before the caller's part ends, read by the feedback after it
-  private volatile boolean awaiting;
   private volatile boolean lost;
   private volatile boolean counts;
   private volatile long latency = -1;
-  // written before the pool hands a connection over, read under this lock
-  private Req request;
   // guarded by this
-  private PooledConnection<Req, Rep> conn;
-  private long token;
-  private boolean wireDone;
-  private boolean callerDone;
   private Throwable abandoned;
   private CompletableFuture<Rep> wire;
 
   Attempt(Call<Req, Rep> call, Node<EndpointClient<Req, Rep>> node, int number, boolean hedge,
       long start) {
-    super(0);
+    super(call.chain, node.value(), number, start, call.deadline, call.sent);
     this.call = call;
-    this.chain = call.chain;
     this.node = node;
-    this.ep = node.value();
-    this.number = number;
     this.hedge = hedge;
-    this.start = start;
-    this.sent = start;
-    this.toSend = call.sent;
-    this.sendAt = start;
   }
 
   @Override
@@ -117,15 +88,6 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     response = rep;
     failure = err;
     classification = c;
-  }
-
-  /** Whether the attempt still waits for the pool to give it a connection. */
-  synchronized boolean awaitsConnection() {
-    return conn == null && !wireDone && !callerDone;
-  }
-
-  boolean awaitsLateAnswer() {
-    return awaiting;
   }
 
   /**
@@ -190,97 +152,10 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     return wire;
   }
 
-  /** The pool's module: asks the endpoint's pool for a connection and sends on it. */
-  void send() {
-    // No lock: accept reads it on this thread, or after the pool's hand-over (under the pool's
-    // lock); an attempt abandoned meanwhile gives the connection back in accept.
-    request = toSend;
-    long now = sendAt;
-    PooledConnection<Req, Rep> free = ep.pool.acquireBefore(call.deadline, number, this, now);
-    if (free != null) {
-      handOver(free, now);
-    }
-  }
-
-  /** A module above the pool failed the attempt before it was sent (an added module threw). */
-  void failUnsent(Throwable cause) {
-    synchronized (this) {
-      if (wireDone) {
-        return;
-      }
-      wireDone = true;
-    }
-    wireEnded(null, cause, chain.ticker.nanoTime());
-  }
-
-  /** The pool's answer to the acquire. */
-  @Override
-  public void accept(PooledConnection<Req, Rep> c, Throwable error) {
-    if (error != null) {
-      synchronized (this) {
-        if (wireDone) {
-          return;
-        }
-        wireDone = true;
-      }
-      wireEnded(null, Failures.of(error, ep.address, number, false), chain.ticker.nanoTime());
-      return;
-    }
-    handOver(c, chain.ticker.nanoTime()); // after a wait: the request starts now
-  }
-
-  /** Sends the request on the connection at {@code now}, unless the attempt ended meanwhile. */
-  private void handOver(PooledConnection<Req, Rep> c, long now) {
-    synchronized (this) {
-      if (!callerDone && !wireDone) {
-        conn = c;
-        sent = now;
-        token = c.dispatcher.send(request, this);
-        return;
-      }
-    }
-    ep.pool.release(c, true);
-  }
-
-  @Override
-  public void onWritten() {
-    written = true;
-  }
-
-  @Override
-  public void onResponse(Rep rep) {
-    if (!written) { // once: a dispatcher need not call onWritten first
-      written = true;
-    }
-    wireEnd(rep, null);
-  }
-
-  @Override
-  public void onFailure(Throwable cause) {
-    wireEnd(null, cause);
-  }
-
-  private void wireEnd(Rep rep, Throwable cause) {
-    PooledConnection<Req, Rep> c = endWire();
-    if (c == null) {
-      return;
-    }
-    boolean late = awaiting;
-    long now = chain.ticker.nanoTime(); // one reading for the pool and the latency
-    // The connection stays unless it broke (an error answer or a refused request leave it).
-    ep.pool.release(c, cause == null || !c.dispatcher.isPoisoned(), now);
-    if (late) {
-      chain.deadlines.lateAnswerHeard(this);
-      chain.balancer.lateAnswer(this, now - sent, rep,
-          cause == null ? null : Failures.of(cause, ep.address, number, true));
-      return;
-    }
-    wireEnded(rep, cause == null ? null : Failures.of(cause, ep.address, number, written), now);
-  }
-
   // The wire part ended: the outcome goes up from the deepest module entered. Without attempt
   // filters the caller's part ends here too; with them, when their future completes.
-  private void wireEnded(Rep rep, Throwable err, long now) {
+  @Override
+  void wireEnded(Rep rep, Throwable err, long now) {
     latency = now - start;
     if (!chain.attemptFilters) {
       if (!endCaller(rep, err)) {
@@ -313,15 +188,6 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     if (!callEnded) {
       call.answered(this, live);
     }
-  }
-
-  /** Ends the wire part, once: returns its connection, or null if it had ended already. */
-  private synchronized PooledConnection<Req, Rep> endWire() {
-    if (wireDone) {
-      return null;
-    }
-    wireDone = true;
-    return conn;
   }
 
   synchronized CompletableFuture<Rep> wire() {
@@ -394,39 +260,9 @@ final class Attempt<Req, Rep> extends DeadlineWheel.Entry implements AttemptCont
     return abandoned;
   }
 
-  /**
-   * Guarded by this. Leaves the wire to await its late answer, or gives it up; returns the
-   * connection to release, if any.
-   */
-  private PooledConnection<Req, Rep> detachWire() {
-    if (conn == null || wireDone) {
-      return null; // not sent (a connection that comes later is released), or already over
-    }
-    if (written && chain.lateAnswerWaitNanos > 0 && !chain.closed.get()
-        && conn.dispatcher.keepsLateAnswers()) {
-      awaiting = true;
-      deadline = chain.ticker.nanoTime() + chain.lateAnswerWaitNanos;
-      chain.deadlines.awaitLateAnswer(this);
-      return null;
-    }
-    wireDone = true;
-    conn.dispatcher.cancel(token);
-    return conn;
-  }
-
-  /**
-   * No late answer within the wait, or the client closes: the request ends now. Its connection,
-   * which a stalled request may mean is stuck, takes no new requests and closes once its last
-   * one ends.
-   */
-  void lateAnswerGivenUp() {
-    PooledConnection<Req, Rep> c = endWire();
-    if (c == null) {
-      return;
-    }
-    c.dispatcher.cancel(token);
-    ep.pool.release(c, false);
-    chain.balancer.lateAnswer(this, chain.ticker.nanoTime() - sent, null, null);
+  @Override
+  void lateAnswer(long latencyNanos, Rep rep, Throwable err) {
+    chain.balancer.lateAnswer(this, latencyNanos, rep, err);
   }
 
   @Override

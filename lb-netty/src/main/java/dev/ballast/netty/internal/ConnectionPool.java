@@ -36,24 +36,24 @@ import java.util.random.RandomGenerator;
  */
 public final class ConnectionPool<Req, Rep> {
 
-  private enum State { OPEN, DRAINING, CLOSED }
+  enum State { OPEN, DRAINING, CLOSED }
 
   private final Endpoint endpoint;
-  private final String address;
-  private final PoolConfig config;
+  final String address;
+  final PoolConfig config;
   private final int cap;
   private final Connector<Req, Rep> connector;
-  private final Ticker ticker;
+  final Ticker ticker;
   private final EventLoopGroup group;
 
-  private final ArrayList<PooledConnection<Req, Rep>> connections = new ArrayList<>();
-  private final ArrayDeque<PoolWaiter<Req, Rep>> waiters = new ArrayDeque<>();
-  private final CompletableFuture<Void> terminated = new CompletableFuture<>();
-  private int connecting;
+  final ArrayList<PooledConnection<Req, Rep>> connections = new ArrayList<>();
+  final ArrayDeque<PoolWaiter<Req, Rep>> waiters = new ArrayDeque<>();
+  final CompletableFuture<Void> terminated = new CompletableFuture<>();
+  int connecting;
   private int connectionCap; // the last opened connection's cap (HTTP/2: the server's)
-  private int inFlight;
-  private State state = State.OPEN;
-  private ScheduledFuture<?> reaper;
+  int inFlight;
+  State state = State.OPEN;
+  ScheduledFuture<?> reaper;
   private volatile Throwable lastConnectFailure;
 
   ConnectionPool(Endpoint endpoint, PoolConfig config, Protocol<Req, Rep> protocol,
@@ -269,7 +269,7 @@ public final class ConnectionPool<Req, Rep> {
     }
   }
 
-  private void connect() {
+  void connect() {
     try {
       connector.open(this::onConnect);
     } catch (Throwable t) { // open reports to onConnect; this is the belt to its braces
@@ -320,7 +320,7 @@ public final class ConnectionPool<Req, Rep> {
           }
         }
       } else if (connecting == 0 && connections.isEmpty()) {
-        failed = takeWaiters();
+        failed = PoolUpkeep.takeWaiters(this);
       }
     }
     if (closeIt) {
@@ -361,112 +361,23 @@ public final class ConnectionPool<Req, Rep> {
 
   /**
    * Closes idle and expired connections (while draining, every idle one), and opens up to the
-   * minimum.
+   * minimum ({@link PoolUpkeep#maintain}).
    */
   void maintain() {
-    long now = ticker.nanoTime();
-    long idle = config.idleTimeout().toNanos();
-    List<PooledConnection<Req, Rep>> toClose = new ArrayList<>();
-    int toOpen = 0;
-    synchronized (this) {
-      if (state == State.CLOSED) {
-        return;
-      }
-      boolean draining = state == State.DRAINING;
-      for (int i = connections.size() - 1; i >= 0; i--) {
-        PooledConnection<Req, Rep> c = connections.get(i);
-        boolean expired = draining || !c.usable(now);
-        boolean idleTooLong = now - c.lastUsed >= idle
-            && connections.size() > config.minConnections();
-        if (c.inFlight == 0 && (expired || idleTooLong)) {
-          c.retired = true;
-          connections.remove(i);
-          toClose.add(c);
-        } else if (expired) {
-          c.retired = true;
-        }
-      }
-      int have = connections.size() + connecting;
-      if (!draining && have < config.minConnections()) {
-        toOpen = config.minConnections() - have;
-        connecting += toOpen;
-      }
-    }
-    for (PooledConnection<Req, Rep> c : toClose) {
-      c.channel.close();
-    }
-    for (int i = 0; i < toOpen; i++) {
-      connect();
-    }
+    PoolUpkeep.maintain(this);
   }
 
   /**
-   * Stops new acquires (they fail with {@link PoolClosedException}, which the client retries
-   * elsewhere) and closes connections as their requests end; returns a future completed when
-   * the pool is closed.
+   * Stops new acquires and closes connections as their requests end; returns a future completed
+   * when the pool is closed ({@link PoolUpkeep#drain}).
    */
   CompletableFuture<Void> drain() {
-    List<PoolWaiter<Req, Rep>> failed;
-    boolean done;
-    synchronized (this) {
-      if (state == State.OPEN) {
-        state = State.DRAINING;
-      }
-      failed = takeWaiters();
-      done = inFlight == 0;
-    }
-    failWaiters(failed, "connection pool draining");
-    if (done) {
-      close();
-    } else {
-      maintain();
-    }
-    return terminated;
+    return PoolUpkeep.drain(this);
   }
 
-  /**
-   * Closes the pool now: waiting acquires fail with {@link PoolClosedException}, every channel
-   * is closed (requests on them fail with {@link ConnectionClosedException}). Returns a future
-   * completed when every channel has closed.
-   */
+  /** Closes the pool now; returns a future completed when every channel has closed. */
   CompletableFuture<Void> close() {
-    List<PoolWaiter<Req, Rep>> failed;
-    List<PooledConnection<Req, Rep>> all;
-    synchronized (this) {
-      if (state == State.CLOSED) {
-        return terminated;
-      }
-      state = State.CLOSED;
-      failed = takeWaiters();
-      all = new ArrayList<>(connections);
-      for (PooledConnection<Req, Rep> c : all) {
-        c.retired = true;
-      }
-      connections.clear();
-    }
-    reaper.cancel(false);
-    failWaiters(failed, "connection pool closed");
-    CompletableFuture<?>[] closes = new CompletableFuture<?>[all.size()];
-    for (int i = 0; i < closes.length; i++) {
-      CompletableFuture<Void> cf = new CompletableFuture<>();
-      all.get(i).channel.close().addListener(x -> cf.complete(null));
-      closes[i] = cf;
-    }
-    CompletableFuture.allOf(closes).whenComplete((v, e) -> terminated.complete(null));
-    return terminated;
-  }
-
-  // Guarded by this.
-  private List<PoolWaiter<Req, Rep>> takeWaiters() {
-    List<PoolWaiter<Req, Rep>> all = new ArrayList<>(waiters);
-    waiters.clear();
-    return all;
-  }
-
-  private void failWaiters(List<PoolWaiter<Req, Rep>> failed, String what) {
-    for (PoolWaiter<Req, Rep> w : failed) {
-      w.fail(new PoolClosedException(what, address, w.attempt, null));
-    }
+    return PoolUpkeep.close(this);
   }
 
   @Override

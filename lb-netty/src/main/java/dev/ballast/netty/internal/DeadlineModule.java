@@ -26,7 +26,7 @@ final class DeadlineModule<Req, Rep> extends CallLayer<Req, Rep> {
   private final ClientMetrics metrics;
   private final Ticker ticker;
   private final DeadlineWheel<Call<Req, Rep>> calls;
-  private final DeadlineWheel<Attempt<Req, Rep>> lateAnswers;
+  private final DeadlineWheel<AttemptWire<Req, Rep>> lateAnswers;
   private SharedSweeper.Registration sweeper;
 
   DeadlineModule(String client, AtomicBoolean closed, ClientMetrics metrics, Ticker ticker) {
@@ -45,7 +45,7 @@ final class DeadlineModule<Req, Rep> extends CallLayer<Req, Rep> {
     sweeper = SharedSweeper.register(group.next(), TICK_NANOS, () -> {
       long now = ticker.nanoTime();
       calls.sweep(now, Call::expire);
-      lateAnswers.sweep(now, Attempt::lateAnswerGivenUp);
+      lateAnswers.sweep(now, AttemptWire::lateAnswerGivenUp);
     });
   }
 
@@ -69,11 +69,11 @@ final class DeadlineModule<Req, Rep> extends CallLayer<Req, Rep> {
   }
 
   /** The attempt's caller gave up; its deadline is set to the end of the late-answer wait. */
-  void awaitLateAnswer(Attempt<Req, Rep> a) {
+  void awaitLateAnswer(AttemptWire<Req, Rep> a) {
     lateAnswers.add(a);
   }
 
-  void lateAnswerHeard(Attempt<Req, Rep> a) {
+  void lateAnswerHeard(AttemptWire<Req, Rep> a) {
     lateAnswers.remove(a);
   }
 
@@ -93,7 +93,7 @@ final class DeadlineModule<Req, Rep> extends CallLayer<Req, Rep> {
 
   /** Ends every awaited late answer now. */
   void giveUpLateAnswers() {
-    for (Attempt<Req, Rep> a : lateAnswers.all()) {
+    for (AttemptWire<Req, Rep> a : lateAnswers.all()) {
       if (lateAnswers.remove(a)) {
         a.lateAnswerGivenUp();
       }
