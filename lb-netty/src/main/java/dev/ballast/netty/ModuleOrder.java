@@ -53,9 +53,9 @@ public final class ModuleOrder<Req, Rep> {
   }
 
   /**
-   * Removes the module of {@code role}: {@code call-filters} (the builder's filters then do not
-   * run), {@code retry}, {@code hedging}, {@code outlier-detection}, {@code metrics}, {@code
-   * attempt-filters}, or one added.
+   * Removes the module of {@code role}: {@code call-filters} or {@code attempt-filters} (the
+   * builder's filters of that level then do not run), {@code retry}, {@code hedging}, {@code
+   * outlier-detection}, {@code metrics}, or one added.
    *
    * @throws IllegalArgumentException if the role is absent or cannot be removed
    */

@@ -212,6 +212,32 @@ class ChainOrderTest {
   }
 
   @Test
+  void withoutTheFilterModulesTheBuildersFiltersDoNotRunAndCallsStillGo() throws Exception {
+    FramedServer s = server(FramedServer.echo());
+    AtomicInteger filtered = new AtomicInteger();
+    try (BallastClient<byte[], byte[]> client = BallastClient.framed()
+        .endpoints(List.of(s.endpoint()))
+        .filter((req, ctx, next) -> {
+          filtered.incrementAndGet();
+          return next.call(req);
+        })
+        .attemptFilter((req, ctx, next) -> {
+          filtered.incrementAndGet();
+          return next.call(req);
+        })
+        .modules(m -> m.remove(Role.CALL_FILTERS).remove(Role.ATTEMPT_FILTERS))
+        .trace(recorder).build()) {
+      assertThat(client.call(new byte[] {8}).get(10, TimeUnit.SECONDS)).containsExactly(8);
+    }
+    assertThat(filtered).hasValue(0);
+    List<Role> calls = List.of(Role.DEADLINE, Role.RETRY);
+    List<Role> attempts = List.of(Role.BALANCER, Role.OUTLIER_DETECTION, Role.METRICS,
+        Role.CLASSIFIER, Role.POOL);
+    assertThat(trace).containsExactlyElementsOf(concat(down(calls, 0), down(attempts, 1),
+        up(attempts, 1), up(calls, 0)));
+  }
+
+  @Test
   void editsThatBreakTheOrderFailNamingIt() {
     ModuleOrder<byte[], byte[]> order = new ModuleOrder<>();
     AttemptModule<byte[], byte[]> nothing = new AttemptModule<>() { };

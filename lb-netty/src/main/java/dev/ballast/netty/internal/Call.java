@@ -60,6 +60,8 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
   private volatile Throwable outErr;
   /** The request the attempts send: the caller's, or what the call filters passed down. */
   volatile Req sent;
+  /** Whether the call filters called their {@code next}; guarded by this. */
+  boolean passed;
   /** The latest attempt. */
   volatile Attempt<Req, Rep> last;
   /** The hedge timer, when one is armed. */
@@ -79,6 +81,7 @@ final class Call<Req, Rep> extends DeadlineWheel.Entry implements CallContext<Re
     super(start + timeoutNanos);
     this.chain = chain;
     this.request = request;
+    this.sent = request;
     this.options = options;
     this.idempotent = idempotent;
     this.timeout = timeout;

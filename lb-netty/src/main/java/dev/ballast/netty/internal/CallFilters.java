@@ -26,7 +26,6 @@ final class CallFilters<Req, Rep> extends CallLayer<Req, Rep> {
   @Override
   void enter(Call<Req, Rep> call) {
     if (filters == null) {
-      call.sent = call.request;
       pass(call);
       return;
     }
@@ -36,10 +35,11 @@ final class CallFilters<Req, Rep> extends CallLayer<Req, Rep> {
     try {
       out = filters.apply(call.request, call, req -> {
         synchronized (call) {
-          if (call.sent != null) {
+          if (call.passed) {
             return CompletableFuture.failedFuture(new IllegalStateException(
                 "next called twice for one call (expected: at most once)"));
           }
+          call.passed = true;
           call.sent = Objects.requireNonNull(req, "request");
         }
         pass(call);
