@@ -29,12 +29,12 @@ import java.util.random.RandomGenerator;
  * once its last request ends. A periodic task closes connections idle past the idle timeout
  * (keeping the minimum) and opens the minimum. Thread-safe: one lock, held only for bookkeeping;
  * futures complete and channels close outside it. One per endpoint of a {@link BallastClient};
- * its counters are public for tests and metrics.
+ * engine only (its counters reach users through {@link BallastClient#stats()}).
  *
  * @param <Req> the request type
  * @param <Rep> the response type
  */
-public final class ConnectionPool<Req, Rep> {
+final class ConnectionPool<Req, Rep> {
 
   enum State { OPEN, DRAINING, CLOSED }
 

@@ -1,6 +1,5 @@
 package dev.ballast.netty.pool;
 
-import dev.ballast.netty.internal.ConnectionPool;
 import dev.ballast.netty.internal.Durations;
 import java.time.Duration;
 
