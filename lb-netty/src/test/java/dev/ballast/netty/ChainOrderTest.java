@@ -238,6 +238,33 @@ class ChainOrderTest {
   }
 
   @Test
+  void anAddedModuleThatThrowsOnTheWayDownFailsTheAttemptWhichComesUpFromThere()
+      throws Exception {
+    FramedServer s = server(FramedServer.echo());
+    Role refusing = Role.of("refusing");
+    AttemptModule<byte[], byte[]> module = new AttemptModule<>() {
+      @Override
+      public void enter(AttemptContext<byte[]> attempt) {
+        throw new IllegalStateException("refused by the module");
+      }
+    };
+    try (BallastClient<byte[], byte[]> client = BallastClient.framed()
+        .endpoints(List.of(s.endpoint()))
+        .modules(m -> m.addAfter(Role.BALANCER, refusing, module))
+        .trace(recorder).build()) {
+      Throwable t = catchThrowable(() -> client.call(new byte[] {9}).get(10, TimeUnit.SECONDS));
+      assertThat(t).cause().isInstanceOf(IllegalStateException.class)
+          .hasMessage("refused by the module");
+      assertThat(s.requests()).isZero();
+      assertThat(client.stats().get(0).pending()).as("the pick was cancelled").isZero();
+    }
+    List<Role> calls = roles(Role.Level.CALL, false);
+    List<Role> reached = List.of(Role.BALANCER, refusing);
+    assertThat(trace).containsExactlyElementsOf(concat(down(calls, 0), down(reached, 1),
+        up(reached, 1), up(calls, 0)));
+  }
+
+  @Test
   void editsThatBreakTheOrderFailNamingIt() {
     ModuleOrder<byte[], byte[]> order = new ModuleOrder<>();
     AttemptModule<byte[], byte[]> nothing = new AttemptModule<>() { };

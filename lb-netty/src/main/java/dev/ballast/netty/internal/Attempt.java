@@ -186,6 +186,9 @@ final class Attempt<Req, Rep> extends AttemptWire<Req, Rep> implements AttemptCo
     }
     int live = call.attemptEnded();
     if (!callEnded) {
+      if (classification == null) { // failed above the classifier (an added module threw)
+        classification = Classification.FAILURE;
+      }
       call.answered(this, live);
     }
   }
