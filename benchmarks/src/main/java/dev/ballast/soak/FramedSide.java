@@ -5,7 +5,7 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.EndpointStats;
 import dev.ballast.netty.framed.FramedServer;
-import dev.ballast.netty.PoolConfig;
+import dev.ballast.netty.pool.PoolConfig;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.time.Duration;

@@ -1,12 +1,12 @@
 package dev.ballast.examples;
 
 import dev.ballast.core.Algorithm;
-import dev.ballast.netty.Backoff;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.CallOptions;
-import dev.ballast.netty.Hedging;
-import dev.ballast.netty.RetryPolicy;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.retry.Backoff;
+import dev.ballast.netty.retry.Hedging;
+import dev.ballast.netty.retry.RetryPolicy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

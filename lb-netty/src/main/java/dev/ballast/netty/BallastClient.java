@@ -5,6 +5,9 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.netty.error.BallastException;
+import dev.ballast.netty.error.ClientClosedException;
+import dev.ballast.netty.error.RequestRefusedException;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.internal.Durations;
@@ -12,6 +15,12 @@ import dev.ballast.netty.internal.FramedProtocol;
 import dev.ballast.netty.internal.Http2Protocol;
 import dev.ballast.netty.internal.HttpProtocol;
 import dev.ballast.netty.internal.Protocol;
+import dev.ballast.netty.internal.Stack;
+import dev.ballast.netty.outlier.OutlierDetection;
+import dev.ballast.netty.pool.PoolConfig;
+import dev.ballast.netty.retry.Hedging;
+import dev.ballast.netty.retry.RetryBudget;
+import dev.ballast.netty.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -57,7 +66,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   private final Stack<Req, Rep> stack;
 
   private BallastClient(Builder<Req, Rep> b) {
-    this.stack = new Stack<>(b);
+    this.stack = new Stack<>(b.spec());
   }
 
   Stack<Req, Rep> stack() {
@@ -96,7 +105,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
 
   /** Returns the client's name (a metrics tag); default {@code ballast}. */
   public String name() {
-    return stack.name;
+    return stack.name();
   }
 
   /** Calls with the default options: the client's timeout, no labels, no attributes. */
@@ -125,22 +134,22 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * @throws IllegalStateException if the client is closed
    */
   public void updateEndpoints(Collection<Endpoint> endpoints) {
-    stack.endpoints.update(endpoints);
+    stack.updateEndpoints(endpoints);
   }
 
   /** Returns the current endpoints, in update order. */
   public List<Endpoint> endpoints() {
-    return stack.endpoints.endpoints();
+    return stack.endpoints();
   }
 
   /** Returns the feed of the endpoint source given to the builder, or null if none was. */
   public EndpointFeed feed() {
-    return stack.endpoints.feed();
+    return stack.feed();
   }
 
   /** Returns a snapshot of every current endpoint's counters. */
   public List<EndpointStats> stats() {
-    return stack.endpoints.stats();
+    return stack.stats();
   }
 
   /** Returns the counts of calls, retries and hedges since the client was built. */
@@ -153,7 +162,7 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * configured.
    */
   public String balancerName() {
-    return stack.endpoints.router.name();
+    return stack.balancerName();
   }
 
   /** Returns the retry budget. */
@@ -210,9 +219,9 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * @param <Req> the request type
    * @param <Rep> the response type
    */
-  public static final class Builder<Req, Rep> extends Settings<Req, Rep, Builder<Req, Rep>> {
+  public static final class Builder<Req, Rep> extends ClientSettings<Req, Rep, Builder<Req, Rep>> {
 
-    private Builder(Function<Settings<Req, Rep, ?>, Protocol<Req, Rep>> protocol) {
+    private Builder(Function<ClientSettings<Req, Rep, ?>, Protocol<Req, Rep>> protocol) {
       super(protocol);
     }
 

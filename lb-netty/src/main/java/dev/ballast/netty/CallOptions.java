@@ -2,6 +2,7 @@ package dev.ballast.netty;
 
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.netty.internal.Durations;
+import dev.ballast.netty.retry.Hedging;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package dev.ballast.netty;
 
+import dev.ballast.netty.error.RequestRefusedException;
+
 /**
  * Counts of a client's calls since it was built, for dashboards, tests and the demo.
  *

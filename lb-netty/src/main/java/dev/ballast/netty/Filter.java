@@ -4,8 +4,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A call-level layer of the client stack (after Finagle's {@code SimpleFilter}): it runs once per
- * call, for every call form, in front of the deadline, retries and hedging; it sees the call's
+ * A call-level layer of the client's chain (after Finagle's {@code SimpleFilter}): it runs once
+ * per call, for every call form, below the deadline and in front of retries and hedging ({@link
+ * Role#CALL_FILTERS}); it sees the call's
  * {@link CallContext} and may change the request, the response, or answer without calling
  * {@code next}. {@link AttemptFilter} is the same for each attempt.
  *

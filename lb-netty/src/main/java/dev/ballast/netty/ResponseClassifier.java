@@ -1,5 +1,7 @@
 package dev.ballast.netty;
 
+import dev.ballast.netty.error.BallastException;
+import dev.ballast.netty.error.RemoteException;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.internal.HttpClassifier;

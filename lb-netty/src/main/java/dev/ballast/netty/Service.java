@@ -1,5 +1,6 @@
 package dev.ballast.netty;
 
+import dev.ballast.netty.error.BallastException;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,12 +1,14 @@
 /**
- * The client stack over Netty: {@link dev.ballast.netty.BallastClient}, made of small modules in
- * one order around one per-call context ({@link dev.ballast.netty.CallContext}, {@link
- * dev.ballast.netty.AttemptContext}): call and attempt {@link dev.ballast.netty.Filter}s, the
- * deadline, retries under a {@link dev.ballast.netty.RetryPolicy}, {@link
- * dev.ballast.netty.Hedging}, an lb-core balancer, the {@link
- * dev.ballast.netty.ResponseClassifier} that decides what each attempt's outcome is before the
- * balancer, outlier detection and metrics hear of it, and a {@link
- * dev.ballast.netty.ConnectionPool} per endpoint; and the typed failures it reports, all
- * subclasses of {@link dev.ballast.netty.BallastException}.
+ * The client over Netty, as its user sees it: {@link dev.ballast.netty.BallastClient} and its
+ * builder's settings ({@link dev.ballast.netty.EndpointSettings}, {@link
+ * dev.ballast.netty.ClientSettings}), the per-call options and contexts ({@link
+ * dev.ballast.netty.CallOptions}, {@link dev.ballast.netty.CallContext}, {@link
+ * dev.ballast.netty.AttemptContext}), call and attempt {@link dev.ballast.netty.Filter}s, the
+ * {@link dev.ballast.netty.ResponseClassifier}, and the chain of modules a call goes down and
+ * comes back up ({@link dev.ballast.netty.ModuleOrder}, {@link dev.ballast.netty.Role}, {@link
+ * dev.ballast.netty.AttemptModule}). Features have their packages: {@code retry} (retries,
+ * budget, backoff, hedging), {@code pool}, {@code outlier}, {@code error} (the typed failures,
+ * all subclasses of {@link dev.ballast.netty.error.BallastException}), {@code http}, {@code
+ * framed}; the engine is in {@code internal}.
  */
 package dev.ballast.netty;

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Endpoint;
+import dev.ballast.netty.error.BallastException;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.outlier.OutlierDetection;
+import dev.ballast.netty.pool.PoolConfig;
 import dev.ballast.netty.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;

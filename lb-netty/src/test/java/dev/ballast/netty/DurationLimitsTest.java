@@ -3,7 +3,11 @@ package dev.ballast.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.netty.error.DeadlineExceededException;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.outlier.OutlierDetection;
+import dev.ballast.netty.pool.PoolConfig;
+import dev.ballast.netty.retry.Hedging;
 import dev.ballast.netty.testing.Await;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;

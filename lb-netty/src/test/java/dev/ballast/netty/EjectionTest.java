@@ -3,7 +3,9 @@ package dev.ballast.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.netty.error.RemoteException;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.testing.Await;
 import java.time.Duration;
 import java.util.List;

@@ -7,6 +7,7 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
+import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.testing.Nginx;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;

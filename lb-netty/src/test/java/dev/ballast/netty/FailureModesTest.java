@@ -5,9 +5,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Endpoint;
+import dev.ballast.netty.error.BallastException;
+import dev.ballast.netty.error.ConnectFailedException;
+import dev.ballast.netty.error.DeadlineExceededException;
+import dev.ballast.netty.error.ProtocolErrorException;
 import dev.ballast.netty.framed.FrameTooLargeException;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.framed.MalformedFrameException;
+import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.testing.Await;
 import dev.ballast.netty.testing.RawServer;
 import dev.ballast.netty.testing.RefusedPort;

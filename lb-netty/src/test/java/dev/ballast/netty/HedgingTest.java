@@ -7,6 +7,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.retry.Hedging;
 import dev.ballast.netty.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -180,7 +181,7 @@ class HedgingTest {
   void aPercentileDelayFollowsTheClientsOwnLatency() throws Exception {
     try (BallastClient<byte[], byte[]> client =
         client(Hedging.atPercentile(0.9).withBudget(1))) {
-      assertThat(client.stack().hedges.delayNanos()).isEqualTo(-1);
+      assertThat(client.stack().hedgeDelayNanos()).isEqualTo(-1);
       // 100 calls of 10 ms each (not hedged: no percentile yet).
       for (int i = 0; i < 100; i++) {
         CompletableFuture<byte[]> c = client.call(new byte[] {1}, CallOptions.idempotent());
@@ -192,8 +193,8 @@ class HedgingTest {
       now.addAndGet(100 * MS);
       // p90 of 10 ms, rounded up to its bucket's top: 10.239 ms
       Await.until(Duration.ofSeconds(10), () -> "percentile computed",
-          () -> client.stack().hedges.delayNanos() > 0);
-      assertThat(client.stack().hedges.delayNanos()).isEqualTo(10_239_000L);
+          () -> client.stack().hedgeDelayNanos() > 0);
+      assertThat(client.stack().hedgeDelayNanos()).isEqualTo(10_239_000L);
       CompletableFuture<byte[]> c = client.call(new byte[] {2}, CallOptions.idempotent());
       Held first = nextHeld();
       now.addAndGet(10_300_000L);

@@ -3,6 +3,7 @@ package dev.ballast.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.netty.error.BallastException;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.testing.Nginx;

@@ -3,6 +3,8 @@ package dev.ballast.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.netty.error.BallastException;
+import dev.ballast.netty.error.ConnectionClosedException;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.internal.Transport;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.netty.error.DeadlineExceededException;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.testing.Await;
 import java.time.Duration;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Endpoint;
+import dev.ballast.netty.error.ClientClosedException;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.testing.Await;
 import java.time.Duration;

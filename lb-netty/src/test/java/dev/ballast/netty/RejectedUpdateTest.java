@@ -8,6 +8,8 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.internal.Router;
+import dev.ballast.netty.pool.PoolConfig;
 import dev.ballast.netty.testing.Await;
 import java.time.Duration;
 import java.util.List;

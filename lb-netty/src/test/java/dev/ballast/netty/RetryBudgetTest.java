@@ -3,6 +3,7 @@ package dev.ballast.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.netty.retry.RetryBudget;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

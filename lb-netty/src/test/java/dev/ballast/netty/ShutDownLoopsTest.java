@@ -2,6 +2,7 @@ package dev.ballast.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ballast.netty.error.BallastException;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.internal.Transport;
 import io.netty.channel.EventLoopGroup;

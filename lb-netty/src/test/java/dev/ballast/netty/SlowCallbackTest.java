@@ -3,6 +3,7 @@ package dev.ballast.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.netty.error.DeadlineExceededException;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.internal.Transport;
 import dev.ballast.netty.testing.Await;

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.netty.error.ConnectFailedException;
+import dev.ballast.netty.error.RemoteException;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.outlier.OutlierDetection;
+import dev.ballast.netty.retry.RetryBudget;
 import dev.ballast.netty.testing.RefusedPort;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.netty.error.TlsHandshakeException;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;

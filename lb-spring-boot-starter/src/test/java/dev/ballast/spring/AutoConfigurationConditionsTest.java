@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ballast.core.Endpoint;
 import dev.ballast.grpc.EndpointRegistry;
 import dev.ballast.netty.BallastClient;
-import dev.ballast.netty.ClientClosedException;
+import dev.ballast.netty.error.ClientClosedException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;

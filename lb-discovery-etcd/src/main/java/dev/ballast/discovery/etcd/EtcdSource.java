@@ -179,7 +179,7 @@ public final class EtcdSource implements EndpointSource {
       delay = e instanceof CompactedException ? 0 : backoffMillis;
       backoffMillis = Math.min(5_000, backoffMillis * 2);
     }
-    Retries.SCHEDULER.schedule(() -> resync(next), delay, TimeUnit.MILLISECONDS);
+    ResyncTimer.SCHEDULER.schedule(() -> resync(next), delay, TimeUnit.MILLISECONDS);
   }
 
   /** Reads a value: the textual form, ASCII blanks and line ends around it ignored. */

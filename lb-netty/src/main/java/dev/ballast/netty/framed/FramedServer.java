@@ -6,11 +6,9 @@ import dev.ballast.netty.internal.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -18,7 +16,6 @@ import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +29,7 @@ import java.util.function.Function;
  * each payload to a {@link Handler} and writes its answer back with the same request id, in
  * whatever order the answers complete. A handler whose future fails (or which throws) answers
  * with an error frame carrying the message; the client sees a {@link
- * dev.ballast.netty.RemoteException}.
+ * dev.ballast.netty.error.RemoteException}.
  *
  * <p>Backpressure: a connection stops being read while its channel is not writable (its peer
  * does not read the answers) and while it holds more than {@linkplain Builder#maxHeldBytes the
@@ -170,7 +167,8 @@ public final class FramedServer implements AutoCloseable {
             }
             // Answers written while a read is being handled go out in one flush.
             ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
-                new FrameDecoder(maxFrameSize), encoder, new ServerHandler(handler, maxHeldBytes));
+                new FrameDecoder(maxFrameSize), encoder,
+                new ServerConnection(handler, maxHeldBytes, requests));
           }
         });
     this.serverChannel = sb.bind(b.host, b.port).sync().channel();
@@ -229,85 +227,6 @@ public final class FramedServer implements AutoCloseable {
   @Override
   public String toString() {
     return "FramedServer{" + address + "}";
-  }
-
-  /**
-   * Answers one connection's requests; counts the bytes it holds (requests being handled,
-   * answers not yet written) and reads only while they are within bounds and the channel is
-   * writable. Event loop only, but for the handler's futures, which complete anywhere.
-   */
-  private final class ServerHandler extends SimpleChannelInboundHandler<Frame> {
-    private final Handler handler;
-    private final long maxHeldBytes;
-    private long held;
-
-    ServerHandler(Handler handler, long maxHeldBytes) {
-      this.handler = handler;
-      this.maxHeldBytes = maxHeldBytes;
-    }
-
-    @Override
-    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
-      if (frame.type() != Frame.REQUEST) {
-        exceptionCaught(ctx, new MalformedFrameException(
-            "frame type: " + frame.type() + " (expected: 1, a request)"));
-        return;
-      }
-      requests.incrementAndGet();
-      long id = frame.id();
-      Channel ch = ctx.channel();
-      int requestBytes = frame.payload().length;
-      held += requestBytes;
-      updateReading(ch);
-      CompletableFuture<byte[]> answer;
-      try {
-        answer = Objects.requireNonNull(handler.handle(new Request(frame.payload(), ch)),
-            "handler returned null");
-      } catch (RuntimeException e) {
-        answer = CompletableFuture.failedFuture(e);
-      }
-      answer.whenComplete((payload, error) -> {
-        if (ch.eventLoop().inEventLoop()) {
-          answer(ch, id, requestBytes, payload, error);
-        } else {
-          ch.eventLoop().execute(() -> answer(ch, id, requestBytes, payload, error));
-        }
-      });
-    }
-
-    private void answer(Channel ch, long id, int requestBytes, byte[] payload, Throwable error) {
-      if (!ch.isActive()) {
-        return;
-      }
-      Frame reply = error == null
-          ? new Frame(Frame.RESPONSE, id, payload)
-          : new Frame(Frame.ERROR, id, String.valueOf(error.getMessage())
-              .getBytes(StandardCharsets.UTF_8));
-      int replyBytes = reply.payload().length;
-      held += replyBytes;
-      ch.writeAndFlush(reply).addListener(f -> {
-        held -= requestBytes + replyBytes;
-        updateReading(ch);
-      });
-    }
-
-    private void updateReading(Channel ch) {
-      boolean read = ch.isWritable() && held <= maxHeldBytes;
-      if (ch.config().isAutoRead() != read) {
-        ch.config().setAutoRead(read); // turned on, it asks for the next read itself
-      }
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-      updateReading(ctx.channel());
-      ctx.fireChannelWritabilityChanged();
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      ctx.close();
-    }
   }
 
   /** Builds and starts a {@link FramedServer}. */

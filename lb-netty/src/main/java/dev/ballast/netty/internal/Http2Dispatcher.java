@@ -46,17 +46,16 @@ import javax.net.ssl.SSLHandshakeException;
  */
 final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
 
-  private static final byte[] NO_BODY = new byte[0];
 
   private final Http2Protocol protocol;
   private final String authority;
   private final Listener listener = new Listener();
-  private final ConcurrentLinkedQueue<Stream> writes = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<RequestStream> writes = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean drainScheduled = new AtomicBoolean();
   private final AtomicLong tokens = new AtomicLong();
   // event loop only
-  private final IntObjectHashMap<Stream> byId = new IntObjectHashMap<>();
-  private final LongObjectHashMap<Stream> byToken = new LongObjectHashMap<>();
+  private final IntObjectHashMap<RequestStream> byId = new IntObjectHashMap<>();
+  private final LongObjectHashMap<RequestStream> byToken = new LongObjectHashMap<>();
   private Http2ConnectionHandler h2;
   private ChannelHandlerContext h2ctx;
   private Promise<Void> settings;
@@ -91,7 +90,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
 
   /** A stream closed (reset, GOAWAY, connection closed): a request still on it fails. */
   private void streamClosed(int id) {
-    Stream s = remove(id);
+    RequestStream s = remove(id);
     if (s != null) {
       int last = goAwayLastStreamId;
       Throwable f = failure;
@@ -135,13 +134,13 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
       exchange.onFailure(notSent(null));
       return token;
     }
-    writes.add(new Stream(request, exchange, token));
+    writes.add(new RequestStream(this, request, exchange, token));
     if (!drainScheduled.get() && drainScheduled.compareAndSet(false, true)) {
       try {
         channel.eventLoop().execute(this::drain);
       } catch (RejectedExecutionException e) {
         // the loop is shut down, the channel with it: what is queued was never written
-        for (Stream s; (s = writes.poll()) != null; ) {
+        for (RequestStream s; (s = writes.poll()) != null; ) {
           s.exchange.onFailure(new ClosedChannelException());
         }
       }
@@ -152,7 +151,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
   private void drain() {
     drainScheduled.set(false);
     boolean wrote = false;
-    for (Stream s; (s = writes.poll()) != null; ) {
+    for (RequestStream s; (s = writes.poll()) != null; ) {
       wrote |= write(s);
     }
     if (wrote) {
@@ -161,7 +160,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
   }
 
   /** Opens the stream and writes the request, unless the connection cannot take it. */
-  private boolean write(Stream s) {
+  private boolean write(RequestStream s) {
     Http2Connection.Endpoint<?> local = h2.connection().local();
     if (isPoisoned()) {
       s.exchange.onFailure(notSent(null)); // never written: retried elsewhere
@@ -197,7 +196,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
     // after the drain that wrote the stream: tasks run in order
     try {
       channel.eventLoop().execute(() -> {
-        Stream s = byToken.remove(token);
+        RequestStream s = byToken.remove(token);
         if (s != null) {
           byId.remove(s.id);
           h2.resetStream(h2ctx, s.id, Http2Error.CANCEL.code(), h2ctx.newPromise());
@@ -209,8 +208,8 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
     }
   }
 
-  private Stream remove(int id) {
-    Stream s = byId.remove(id);
+  private RequestStream remove(int id) {
+    RequestStream s = byId.remove(id);
     if (s != null) {
       byToken.remove(s.token);
     }
@@ -218,7 +217,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
   }
 
   /** Resets a stream whose answer is unacceptable; the connection stays. */
-  private void resetAndFail(Stream s, Http2Error code, Throwable cause) {
+  private void resetAndFail(RequestStream s, Http2Error code, Throwable cause) {
     remove(s.id);
     h2.resetStream(h2ctx, s.id, code.code(), h2ctx.newPromise());
     s.exchange.onFailure(cause);
@@ -253,10 +252,18 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
 
   private void failAll(Throwable cause) {
     settings.tryFailure(cause);
-    for (Stream s; (s = writes.poll()) != null; ) {
+    for (RequestStream s; (s = writes.poll()) != null; ) {
       s.exchange.onFailure(notSent(cause));
     }
-    for (Stream s : new ArrayList<>(byId.values())) {
+    for (RequestStream s : new ArrayList<>(byId.values())) {
+      remove(s.id);
+      s.exchange.onFailure(cause);
+    }
+  }
+
+  /** A write of stream {@code s} failed: it fails, if it has not ended. */
+  void writeFailed(RequestStream s, Throwable cause) {
+    if (byId.get(s.id) == s) {
       remove(s.id);
       s.exchange.onFailure(cause);
     }
@@ -283,12 +290,12 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
     @Override
     public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers,
         int padding, boolean endOfStream) {
-      Stream s = byId.get(streamId);
+      RequestStream s = byId.get(streamId);
       if (s == null) {
         return; // cancelled
       }
       if (s.status == 0) { // else trailers, which the response does not carry
-        int status = status(headers.status());
+        int status = RequestStream.status(headers.status());
         if (status < 100 || status == 101 || (status < 200 && endOfStream)) {
           resetAndFail(s, Http2Error.PROTOCOL_ERROR, new CorruptedFrameException(
               "bad HTTP/2 response: :status " + headers.status()));
@@ -316,7 +323,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
     public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding,
         boolean endOfStream) {
       int processed = data.readableBytes() + padding; // returned to the flow-control window
-      Stream s = byId.get(streamId);
+      RequestStream s = byId.get(streamId);
       if (s == null) {
         return processed;
       }
@@ -336,7 +343,7 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
 
     @Override
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
-      Stream s = remove(streamId);
+      RequestStream s = remove(streamId);
       if (s != null) {
         s.exchange.onFailure(errorCode == Http2Error.REFUSED_STREAM.code()
             ? new Refused("stream reset with REFUSED_STREAM")
@@ -352,67 +359,5 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
       goAwayLastStreamId = lastStreamId;
     }
 
-  }
-
-  /** Returns the status code, or -1 if it is not three digits. */
-  static int status(CharSequence status) {
-    if (status == null || status.length() != 3) {
-      return -1;
-    }
-    int code = 0;
-    for (int i = 0; i < 3; i++) {
-      char c = status.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      code = code * 10 + c - '0';
-    }
-    return code;
-  }
-
-  /** One request's stream: its request, its exchange, and the answer so far. */
-  private final class Stream implements ChannelFutureListener {
-    final HttpRequest request;
-    final Exchange<HttpResponse> exchange;
-    final long token;
-    int id;
-    int status;
-    Headers headers;
-    byte[] body = NO_BODY;
-    int length;
-
-    Stream(HttpRequest request, Exchange<HttpResponse> exchange, long token) {
-      this.request = request;
-      this.exchange = exchange;
-      this.token = token;
-    }
-
-    /** Adds the bytes to the body; returns false if it would exceed {@code max}. */
-    boolean append(ByteBuf data, int max) {
-      int n = data.readableBytes();
-      if (n > max - length) {
-        return false;
-      }
-      if (length + n > body.length) {
-        body = Arrays.copyOf(body, (int) Math.min(max, Math.max(length + n, 2L * body.length)));
-      }
-      data.getBytes(data.readerIndex(), body, length, n);
-      length += n;
-      return true;
-    }
-
-    HttpResponse response() {
-      return new HttpResponse(status, headers,
-          length == body.length ? body : Arrays.copyOf(body, length));
-    }
-
-    /** A write of this stream failed: it fails, if it has not ended. */
-    @Override
-    public void operationComplete(ChannelFuture f) {
-      if (!f.isSuccess() && byId.get(id) == this) {
-        remove(id);
-        exchange.onFailure(f.cause());
-      }
-    }
   }
 }

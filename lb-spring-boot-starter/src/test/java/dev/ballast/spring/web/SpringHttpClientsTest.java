@@ -3,8 +3,8 @@ package dev.ballast.spring.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ballast.netty.ConnectFailedException;
-import dev.ballast.netty.DeadlineExceededException;
+import dev.ballast.netty.error.ConnectFailedException;
+import dev.ballast.netty.error.DeadlineExceededException;
 import dev.ballast.netty.testing.Nginx;
 import dev.ballast.netty.testing.RawServer;
 import java.time.Duration;

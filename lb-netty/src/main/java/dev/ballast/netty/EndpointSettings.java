@@ -1,0 +1,176 @@
+package dev.ballast.netty;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.HashConfig;
+import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSource;
+import dev.ballast.core.source.EndpointSourceProvider;
+import dev.ballast.core.subset.FallbackPolicy;
+import dev.ballast.core.subset.SubsetConfig;
+import dev.ballast.core.subset.SubsetSelector;
+import dev.ballast.netty.internal.Router;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+/**
+ * Where a {@link BallastClient}'s calls go: its name, its endpoints or their source, the
+ * balancer and the label subsets, each with its default; every setter checks its argument and
+ * returns the builder. The first half of {@link BallastClient.Builder}'s settings ({@link
+ * ClientSettings} holds how calls go); not meant to be extended outside this package.
+ *
+ * @param <Req> the request type
+ * @param <Rep> the response type
+ * @param <B> the builder's own type
+ */
+public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req, Rep, B>> {
+  String name = "ballast";
+  List<Endpoint> endpoints = List.of();
+  EndpointSource source;
+  BalancerFactory balancerFactory = Algorithm.P2C_PEAK_EWMA::create;
+  BalancerConfig balancerConfig = BalancerConfig.defaults();
+  Algorithm algorithm = Algorithm.P2C_PEAK_EWMA;
+  HashConfig hashConfig = HashConfig.defaults();
+  SubsetConfig subsetConfig = SubsetConfig.defaults();
+  List<List<String>> subsetSelectors;
+  FallbackPolicy fallbackPolicy = FallbackPolicy.NO_FALLBACK;
+  Map<String, String> defaultSubset;
+  boolean allowRedundantKeys;
+
+  EndpointSettings() {
+  }
+
+  abstract B self();
+
+  /** Sets the client's name, used as the {@code client} metrics tag; default ballast. */
+  public B name(String name) {
+    this.name = Objects.requireNonNull(name, "name");
+    return self();
+  }
+
+  /** Sets the initial endpoints; default none. */
+  public B endpoints(Collection<Endpoint> endpoints) {
+    this.endpoints = List.copyOf(endpoints);
+    return self();
+  }
+
+  /** Sets the initial endpoints in the textual form, comma-separated. */
+  public B endpoints(String endpoints) {
+    return endpoints(Endpoint.parseList(endpoints));
+  }
+
+  /**
+   * Takes the endpoints from a source (a registry, DNS) through an {@link EndpointFeed} with
+   * its defaults: each push replaces or changes the set as {@link
+   * BallastClient#updateEndpoints} does (a subset client gets deltas), malformed entries are
+   * skipped, and an outage of the source keeps the last endpoints. Connection failures ask the
+   * source for an early re-read. The client starts the source when built and closes it when
+   * closed. Until the source's first endpoints arrive, a call waits for them (within its
+   * deadline) rather than failing; if none have arrived within the client's {@linkplain ClientSettings#timeout
+   * timeout} of the build, calls that find no endpoint fail at once again ({@code
+   * NoAvailableEndpointException}). Default: none.
+   */
+  public B source(EndpointSource source) {
+    this.source = Objects.requireNonNull(source, "source");
+    return self();
+  }
+
+  /**
+   * Takes the endpoints from the source of a target URI, found by its scheme on the class
+   * path: {@code zookeeper://host:port/services/orders} (lb-discovery-zookeeper), {@code
+   * etcd://host:port/services/orders/} (lb-discovery-etcd), {@code
+   * ballast-dns:///orders.internal:8080} (lb-discovery-dns).
+   *
+   * @throws IllegalArgumentException if no source handles the scheme, or it rejects the target
+   */
+  public B source(String target) {
+    return source(EndpointSourceProvider.open(target));
+  }
+
+  /** Sets the balancing algorithm; default {@link Algorithm#P2C_PEAK_EWMA}. */
+  public B balancer(Algorithm algorithm) {
+    return balancer(algorithm, HashConfig.defaults());
+  }
+
+  /**
+   * Sets the balancing algorithm with the settings of the algorithms that pick by key ({@link
+   * HashConfig}: ring sizes, Maglev's table size, bounded load, ketama's key hash); a call
+   * gives its key with {@link CallOptions#withKey}.
+   */
+  public B balancer(Algorithm algorithm, HashConfig hashConfig) {
+    Objects.requireNonNull(algorithm, "algorithm");
+    Objects.requireNonNull(hashConfig, "hashConfig");
+    this.algorithm = algorithm;
+    this.hashConfig = hashConfig;
+    this.balancerFactory = new BalancerFactory() {
+      @Override
+      public <T> Balancer<T> create(BalancerConfig config) {
+        return algorithm.create(config, hashConfig);
+      }
+    };
+    return self();
+  }
+
+  /** Sets the balancing algorithm by name, e.g. {@code vnswrr} (see {@link Algorithm}). */
+  public B balancer(String algorithm) {
+    return balancer(Algorithm.fromName(algorithm));
+  }
+
+  /** Sets any balancer factory, e.g. a composite one. */
+  public B balancer(BalancerFactory factory) {
+    this.balancerFactory = Objects.requireNonNull(factory, "factory");
+    return self();
+  }
+
+  /**
+   * Routes each call by its {@linkplain CallOptions#withLabels labels} through lb-core's {@link
+   * SubsetSelector}: to the endpoints whose labels have the call's values for one of the {@code
+   * selectors} (label key sets), where the {@linkplain #balancer(Algorithm) balancer} picks;
+   * subsets share the nodes, so an endpoint's load is seen in each. Calls matching no subset
+   * get the {@code fallback} ({@link FallbackPolicy#DEFAULT_SUBSET} needs {@code
+   * defaultSubset}); under NO_FALLBACK they fail with {@link NoAvailableEndpointException}
+   * naming the labels. Default: no subsets (labels are ignored).
+   *
+   * @throws IllegalArgumentException if there is no selector, a selector has no key, an empty
+   *     or repeated key, or is given twice, or if DEFAULT_SUBSET comes without labels
+   */
+  public B subsets(Collection<? extends Collection<String>> selectors,
+      FallbackPolicy fallback, Map<String, String> defaultSubset) {
+    this.subsetSelectors = Router.checkSubsets(selectors, fallback, defaultSubset);
+    this.fallbackPolicy = fallback;
+    this.defaultSubset = fallback == FallbackPolicy.DEFAULT_SUBSET
+        ? Map.copyOf(defaultSubset) : null;
+    return self();
+  }
+
+  /**
+   * Lets call labels carry keys that are in no selector (Envoy's {@code allow_redundant_keys},
+   * see {@link SubsetSelector.Builder#allowRedundantKeys}); only with {@link #subsets}; default
+   * false.
+   */
+  /** Sets the label subsets from their options ({@link SubsetConfig}); off without selectors. */
+  public B subsets(SubsetConfig subsets) {
+    this.subsetConfig = Objects.requireNonNull(subsets, "subsets");
+    this.subsetSelectors = null;
+    if (subsets.enabled()) {
+      subsets(subsets.selectors(), subsets.fallbackPolicy(),
+          subsets.defaultSubset() == null ? Map.of() : subsets.defaultSubset());
+    }
+    return subsetsAllowRedundantKeys(subsets.allowRedundantKeys());
+  }
+
+  public B subsetsAllowRedundantKeys(boolean allow) {
+    this.allowRedundantKeys = allow;
+    return self();
+  }
+
+  /** Sets the balancer's settings; default {@link BalancerConfig#defaults()}. */
+  public B balancerConfig(BalancerConfig config) {
+    this.balancerConfig = Objects.requireNonNull(config, "config");
+    return self();
+  }
+}

@@ -1,0 +1,148 @@
+package dev.ballast.netty.internal;
+
+import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.Node;
+import dev.ballast.netty.Classification;
+import dev.ballast.netty.ResponseClassifier;
+import dev.ballast.netty.Role;
+import dev.ballast.netty.error.ClientClosedException;
+
+/**
+ * The balancer's module, the first at attempt level. Down: subset selection by the call's labels
+ * and the balancer's pick, both done by the {@link Router} (a retry or a hedge avoids the
+ * endpoints the call has already tried, with bounded effort: 3 more picks); the attempt starts on
+ * the picked node. Up: every pick ends with {@code Node.complete} (latency and outcome) when the
+ * request was written, else with {@code Node.cancel}, so that pending counts return to 0 and
+ * load-aware balancers see real latency: from when the request got its connection, so that the
+ * first call's sample does not count the connection's opening. A request awaiting its late
+ * answer completes its node only when that answer comes ({@link #lateAnswer}).
+ */
+final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
+
+  /** Takes a hedge from the hedge budget (the hedging module). */
+  interface HedgeGate {
+    /** Returns whether a hedge may be sent now, the balancer having found an endpoint for it. */
+    boolean tryHedge();
+  }
+
+  private static final int AVOID_EFFORT = 3;
+
+  private final Router<EndpointClient<Req, Rep>> router;
+  private final Endpoints<Req, Rep> endpoints;
+  private final ResponseClassifier<Req, Rep> classifier;
+  /** This module as linked in the chain (itself, or itself traced). */
+  AttemptLayer<Req, Rep> entry;
+
+  BalancerModule(Endpoints<Req, Rep> endpoints, ResponseClassifier<Req, Rep> classifier) {
+    super(Role.BALANCER);
+    this.router = endpoints.router;
+    this.endpoints = endpoints;
+    this.classifier = classifier;
+  }
+
+  /**
+   * Picks a node and starts an attempt of the call on it, unless the call is decided; for a
+   * hedge, only on an endpoint not tried yet and if {@code gate} allows.
+   */
+  void start(Call<Req, Rep> call, boolean hedge, HedgeGate gate) {
+    if (call.isDecided()) {
+      return;
+    }
+    Node<EndpointClient<Req, Rep>> node;
+    try {
+      node = pick(call, hedge);
+    } catch (RuntimeException | Error e) { // NoAvailableEndpointException, mostly
+      if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startWaited(call))) {
+        return; // before the source's first endpoints: the call waits for them
+      }
+      if (!hedge && call.live() == 0) {
+        // a retry found nothing to pick: the last attempt's outcome stands
+        Attempt<Req, Rep> last = call.last;
+        if (last != null) {
+          call.decide(last.response, last.failure, last, null);
+        } else {
+          call.decide(null, e, null, null);
+        }
+      }
+      return;
+    }
+    if (node == null || (hedge && !gate.tryHedge())) {
+      if (node != null) {
+        node.cancel();
+      }
+      return;
+    }
+    int number = call.nextAttempt(hedge);
+    // the first attempt of a call without filters starts as the call does: one clock reading
+    long start = number == 1 && call.core == null ? call.start : call.chain.ticker.nanoTime();
+    Attempt<Req, Rep> a = new Attempt<>(call, node, number, hedge, start);
+    a.reached = entry;
+    call.link(a);
+    if (call.isDecided()) {
+      a.abandon(null);
+      return;
+    }
+    entry.enter(a);
+  }
+
+  // A call that waited for the source's first endpoints: they came, or the wait ended.
+  private void startWaited(Call<Req, Rep> call) {
+    if (call.chain.closed.get()) {
+      call.end(new ClientClosedException("client " + endpoints.client() + " closed before its "
+          + "source gave endpoints", null, 0, false));
+    } else {
+      start(call, false, null);
+    }
+  }
+
+  /**
+   * Picks a node for the call's next attempt (counting one pending request on it); for a hedge,
+   * returns null when only tried endpoints came up.
+   *
+   * @throws NoAvailableEndpointException when there is nothing to pick
+   */
+  private Node<EndpointClient<Req, Rep>> pick(Call<Req, Rep> call, boolean hedge) {
+    Node<EndpointClient<Req, Rep>> node = router.pick(call.options);
+    for (int i = 0; i < AVOID_EFFORT && tried(call, node.value()); i++) {
+      node.cancel();
+      node = router.pick(call.options);
+    }
+    if (hedge && tried(call, node.value())) {
+      node.cancel();
+      return null;
+    }
+    return node;
+  }
+
+  private static <Req, Rep> boolean tried(Call<Req, Rep> call, EndpointClient<Req, Rep> ep) {
+    for (Attempt<Req, Rep> a = call.last; a != null; a = a.previous) {
+      if (a.ep == ep) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  boolean leave(Attempt<Req, Rep> a) {
+    if (a.awaitsLateAnswer()) {
+      return true;
+    }
+    if (!a.reachedWire()) {
+      a.node.cancel();
+      return true;
+    }
+    Classification c = a.classification();
+    // A cancelled loser did not fail: its node hears how long it ran, from when it was sent.
+    a.node.complete(a.sampleNanos(), c == null || c.isSuccess());
+    return true;
+  }
+
+  /** The answer to an abandoned request came, or its wait ended (both null). */
+  void lateAnswer(Attempt<Req, Rep> a, long latencyNanos, Rep rep, Throwable err) {
+    // A deadline's orphan fails (the caller gave up); a cancelled hedge loser is classified.
+    boolean success = a.isLost() && (rep != null || err != null)
+        && Feedback.classifyQuietly(classifier, a, rep, err).isSuccess();
+    a.node.complete(latencyNanos, success);
+  }
+}

@@ -1,0 +1,41 @@
+package dev.ballast.netty.internal;
+
+import dev.ballast.core.Availability;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.netty.EndpointStats;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The value a client's balancer balances: one endpoint's pool and detection state. */
+final class EndpointClient<Req, Rep> {
+  final Endpoint endpoint;
+  final String address;
+  final ConnectionPool<Req, Rep> pool;
+  final Ejections.Host host;
+  final LongAdder successes = new LongAdder();
+  final LongAdder failures = new LongAdder();
+  volatile Node<EndpointClient<Req, Rep>> node;
+  volatile ClientMetrics.ForEndpoint metrics = ClientMetrics.ForEndpoint.NOOP;
+
+  EndpointClient(Endpoint endpoint, ConnectionPool<Req, Rep> pool, Ejections.Host host) {
+    this.endpoint = endpoint;
+    this.address = endpoint.address();
+    this.pool = pool;
+    this.host = host;
+  }
+
+  void setAvailability(Availability a) {
+    Node<EndpointClient<Req, Rep>> n = node;
+    if (n != null) {
+      n.setAvailability(a);
+    }
+  }
+
+  EndpointStats stats() {
+    Node<EndpointClient<Req, Rep>> n = node;
+    return new EndpointStats(address, n == null ? endpoint.weight() : n.weight(),
+        n == null ? 0 : n.pending(), pool.inFlight(), pool.connections(), pool.idleConnections(),
+        pool.pendingAcquires(), host.isEjected(), successes.sum(), failures.sum(),
+        n == null ? -1 : n.rttEstimateNanos());
+  }
+}

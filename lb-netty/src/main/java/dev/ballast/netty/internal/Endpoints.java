@@ -1,0 +1,264 @@
+package dev.ballast.netty.internal;
+
+import dev.ballast.core.Availability;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.core.Ticker;
+import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.source.EndpointSink;
+import dev.ballast.core.source.EndpointSource;
+import dev.ballast.netty.EndpointStats;
+import dev.ballast.netty.outlier.OutlierDetection;
+import dev.ballast.netty.pool.PoolConfig;
+import io.netty.channel.EventLoopGroup;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.random.RandomGenerator;
+
+/**
+ * The client's endpoint set: one {@link EndpointClient} (connection pool and outlier-detection
+ * state) per endpoint, held as the values of the {@link Router}'s nodes. Applies updates, and
+ * turns ejections and reinstatements into node availability.
+ */
+final class Endpoints<Req, Rep> {
+
+  final Router<EndpointClient<Req, Rep>> router;
+  final Ejections detector;
+  private final String client;
+  private final AtomicBoolean closed;
+  private final Object updateLock = new Object();
+  private final Protocol<Req, Rep> protocol;
+  private final PoolConfig poolConfig;
+  private final LoopSpread loops;
+  private final Ticker ticker;
+  private final RandomGenerator random;
+  private final ClientMetrics metrics;
+  // how long a removed endpoint's pool may stay open for the requests it still carries
+  private final long drainNanos;
+  private final ConcurrentHashMap<String, EndpointClient<Req, Rep>> byAddress =
+      new ConcurrentHashMap<>();
+  private volatile EndpointFeed feed;
+  // Completed once the client holds an endpoint, or when a source's startup wait ends, or at
+  // close: until then a call that finds no endpoint waits for the first ones (awaitFirst).
+  private final CompletableFuture<Void> firstEndpoints = new CompletableFuture<>();
+  private volatile boolean awaitsSource;
+
+  /** Returns the client's name. */
+  String client() {
+    return client;
+  }
+
+  Endpoints(String client, Router<EndpointClient<Req, Rep>> router, OutlierDetection outliers,
+      Protocol<Req, Rep> protocol, PoolConfig poolConfig, EventLoopGroup group, Ticker ticker,
+      RandomGenerator random, ClientMetrics metrics, AtomicBoolean closed, long drainNanos) {
+    this.client = client;
+    this.closed = closed;
+    this.router = router;
+    this.protocol = protocol;
+    this.poolConfig = poolConfig;
+    this.loops = new LoopSpread(group);
+    this.ticker = ticker;
+    this.random = random;
+    this.metrics = metrics;
+    this.drainNanos = drainNanos;
+    this.detector = new Ejections(outliers, ticker, random,
+        new Ejections.Listener() {
+          @Override
+          public void ejected(Ejections.Host host, long nanos, String reason) {
+            EndpointClient<Req, Rep> ep = current(host);
+            if (ep != null) {
+              ep.setAvailability(Availability.CLOSED);
+              ep.metrics.ejected();
+              loops.group().next().schedule(detector::reinstateExpired, nanos,
+                  TimeUnit.NANOSECONDS);
+            }
+          }
+
+          @Override
+          public void reinstated(Ejections.Host host) {
+            EndpointClient<Req, Rep> ep = current(host);
+            if (ep != null) {
+              ep.setAvailability(Availability.OPEN);
+            }
+          }
+        });
+  }
+
+  private EndpointClient<Req, Rep> current(Ejections.Host host) {
+    EndpointClient<Req, Rep> ep = byAddress.get(host.address);
+    return ep != null && ep.host == host ? ep : null;
+  }
+
+  /**
+   * Replaces the set: new endpoints get a pool, those that stay keep theirs, removed ones stop
+   * taking requests and drain. Changes are serialised.
+   *
+   * @throws IllegalArgumentException if the balancer rejects the set (the old set stays)
+   * @throws IllegalStateException if the client is closed
+   */
+  void update(Collection<Endpoint> endpoints) {
+    Objects.requireNonNull(endpoints, "endpoints");
+    change(r -> r.update(endpoints, this::newEndpoint));
+  }
+
+  // A source's pushes: deltas into a subset selector, whole sets into a balancer; none once the
+  // client is closed.
+  private final EndpointSink sink = new EndpointSink() {
+    @Override
+    public void update(List<Endpoint> endpoints) {
+      if (!closed.get()) {
+        Endpoints.this.update(endpoints);
+      }
+    }
+
+    @Override
+    public boolean takesDeltas() {
+      return router.takesDeltas();
+    }
+
+    @Override
+    public void apply(Collection<Endpoint> upserts, Collection<String> removedAddresses) {
+      if (!closed.get()) {
+        change(r -> r.apply(upserts, removedAddresses, Endpoints.this::newEndpoint));
+      }
+    }
+  };
+
+  private void change(Function<Router<EndpointClient<Req, Rep>>,
+      List<Node<EndpointClient<Req, Rep>>>> how) {
+    synchronized (updateLock) {
+      if (closed.get()) {
+        throw new IllegalStateException("client " + client + " is closed");
+      }
+      changed(how.apply(router));
+    }
+    if (!firstEndpoints.isDone() && !router.nodes().isEmpty()) {
+      firstEndpoints.complete(null); // outside the lock: the waiting calls start now
+    }
+  }
+
+  // Guarded by updateLock.
+  private void changed(List<Node<EndpointClient<Req, Rep>>> removed) {
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      EndpointClient<Req, Rep> ep = n.value();
+      if (ep.node == null) {
+        ep.node = n;
+        if (ep.host.isEjected()) {
+          n.setAvailability(Availability.CLOSED);
+        }
+        ep.metrics = metrics.endpoint(ep);
+      }
+    }
+    for (Node<EndpointClient<Req, Rep>> n : removed) {
+      EndpointClient<Req, Rep> ep = n.value();
+      byAddress.remove(ep.address, ep);
+      detector.remove(ep.host);
+      n.setAvailability(Availability.CLOSED);
+      ep.pool.drain().whenComplete((v, e) -> ep.metrics.close());
+      // A request stuck past every deadline and late-answer wait cannot hold the pool open.
+      loops.group().next().schedule(ep.pool::close, drainNanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private EndpointClient<Req, Rep> newEndpoint(Endpoint e) {
+    ConnectionPool<Req, Rep> pool =
+        new ConnectionPool<>(e, poolConfig, protocol, loops, ticker, random);
+    EndpointClient<Req, Rep> ep = new EndpointClient<>(e, pool, detector.add(e.address()));
+    byAddress.put(ep.address, ep);
+    return ep;
+  }
+
+  /**
+   * Starts taking the endpoints from a source through an {@link EndpointFeed} (its defaults).
+   * Until its first endpoints arrive, for at most {@code startupWaitNanos}, a call that finds
+   * none waits for them (within its deadline) instead of failing at once.
+   */
+  EndpointFeed feed(EndpointSource source, long startupWaitNanos) {
+    if (!firstEndpoints.isDone()) {
+      awaitsSource = true;
+      io.netty.util.concurrent.ScheduledFuture<?> end = loops.group().next().schedule(
+          () -> firstEndpoints.complete(null), startupWaitNanos, TimeUnit.NANOSECONDS);
+      firstEndpoints.whenComplete((v, e) -> end.cancel(false));
+    }
+    EndpointFeed f = EndpointFeed.builder(source).start(sink);
+    feed = f;
+    metrics.source(f);
+    return f;
+  }
+
+  /** A connection to an endpoint failed: a source that can (DNS) re-reads early. */
+  void connectFailed() {
+    EndpointFeed f = feed;
+    if (f != null) {
+      f.refresh(); // at most once a second, by the feed's own rule
+    }
+  }
+
+  /** Returns the current endpoints, in update order. */
+  List<Endpoint> endpoints() {
+    List<Endpoint> out = new ArrayList<>();
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      out.add(n.endpoint());
+    }
+    return out;
+  }
+
+  /** Returns a snapshot of every current endpoint's counters. */
+  List<EndpointStats> stats() {
+    List<EndpointStats> out = new ArrayList<>();
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      out.add(n.value().stats());
+    }
+    return out;
+  }
+
+  EndpointFeed feed() {
+    return feed;
+  }
+
+  /** Stops taking endpoints from the source, if there is one. */
+  void closeFeed() {
+    EndpointFeed f = feed;
+    if (f != null) {
+      f.close();
+    }
+    firstEndpoints.complete(null);
+  }
+
+  /**
+   * If the client still awaits its source's first endpoints, runs {@code start} once they arrive
+   * (or the startup wait ends) and returns true; else returns false.
+   */
+  boolean awaitFirst(Runnable start) {
+    if (!awaitsSource || firstEndpoints.isDone()) {
+      return false;
+    }
+    firstEndpoints.thenRun(start);
+    return true;
+  }
+
+  /** Closes every current pool; the future completes when their channels have closed. */
+  CompletableFuture<Void> close() {
+    List<CompletableFuture<Void>> pools = new ArrayList<>();
+    synchronized (updateLock) {
+      for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+        pools.add(n.value().pool.close());
+        n.value().metrics.close();
+      }
+    }
+    return CompletableFuture.allOf(pools.toArray(new CompletableFuture<?>[0]));
+  }
+
+  /** How long a removed pool may drain: grace, deadline and late-answer wait together. */
+  static long drainNanos(long graceNanos, long timeoutNanos, long lateWaitNanos) {
+    return Durations.saturatedAdd(Durations.saturatedAdd(graceNanos, timeoutNanos),
+        lateWaitNanos);
+  }
+}
