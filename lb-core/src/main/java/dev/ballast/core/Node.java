@@ -199,6 +199,14 @@ public final class Node<T> {
     metric.onReport(this, Objects.requireNonNull(report, "report"));
   }
 
+  /**
+   * Returns whether this node's balancer reads load reports, so that a caller parses a server's
+   * report only when it counts ({@link WeightedRoundRobin}, {@link P2cUtilization}).
+   */
+  public boolean readsReports() {
+    return reported != null;
+  }
+
   /** Ends one picked request that was never sent: releases its pending slot only. */
   public void cancel() {
     release();

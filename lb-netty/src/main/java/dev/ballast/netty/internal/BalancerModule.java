@@ -2,6 +2,7 @@ package dev.ballast.netty.internal;
 
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
+import dev.ballast.core.load.EndpointLoadMetrics;
 import dev.ballast.netty.Classification;
 import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.Role;
@@ -30,11 +31,14 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
   private final Router<EndpointClient<Req, Rep>> router;
   private final Endpoints<Req, Rep> endpoints;
   private final ResponseClassifier<Req, Rep> classifier;
+  private final Protocol<Req, Rep> protocol;
   /** This module as linked in the chain (itself, or itself traced). */
   AttemptLayer<Req, Rep> entry;
 
-  BalancerModule(Endpoints<Req, Rep> endpoints, ResponseClassifier<Req, Rep> classifier) {
+  BalancerModule(Endpoints<Req, Rep> endpoints, ResponseClassifier<Req, Rep> classifier,
+      Protocol<Req, Rep> protocol) {
     super(Role.BALANCER);
+    this.protocol = protocol;
     this.router = endpoints.router;
     this.endpoints = endpoints;
     this.classifier = classifier;
@@ -131,6 +135,13 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
     if (!a.reachedWire()) {
       a.node.cancel();
       return true;
+    }
+    Rep rep = a.response;
+    if (rep != null && a.node.readsReports()) { // parsed only when the balancer reads it
+      String report = protocol.loadReport(rep);
+      if (report != null) {
+        a.node.reportLoad(EndpointLoadMetrics.parse(report));
+      }
     }
     Classification c = a.classification();
     // A cancelled loser did not fail: its node hears how long it ran, from when it was sent.

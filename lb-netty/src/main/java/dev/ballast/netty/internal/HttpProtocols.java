@@ -1,6 +1,7 @@
 package dev.ballast.netty.internal;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.load.EndpointLoadMetrics;
 import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
@@ -28,6 +29,12 @@ abstract class HttpProtocols implements Protocol<HttpRequest, HttpResponse> {
   @Override
   public boolean isIdempotent(HttpRequest request) {
     return request.isIdempotent();
+  }
+
+  /** Envoy's {@code endpoint-load-metrics} response header, in its TEXT or JSON form. */
+  @Override
+  public String loadReport(HttpResponse response) {
+    return response.header(EndpointLoadMetrics.HEADER);
   }
 
   @Override

@@ -35,6 +35,14 @@ public interface Protocol<Req, Rep> {
     return false;
   }
 
+  /**
+   * Returns the load report the server sent with this response (the text of Envoy's {@code
+   * endpoint-load-metrics} header), or null, the default, when the protocol carries none.
+   */
+  default String loadReport(Rep response) {
+    return null;
+  }
+
   /** Returns the default response classifier. */
   ResponseClassifier<Req, Rep> classifier();
 }

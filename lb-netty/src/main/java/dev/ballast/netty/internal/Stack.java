@@ -79,7 +79,7 @@ public final class Stack<Req, Rep> {
         b.classifier() != null ? b.classifier() : protocol.classifier();
     CallFilters<Req, Rep> callFilters = new CallFilters<>(b.filters());
     AttemptFilters<Req, Rep> attemptFilters = new AttemptFilters<>(b.attemptFilters());
-    BalancerModule<Req, Rep> picker = new BalancerModule<>(endpoints, classifier);
+    BalancerModule<Req, Rep> picker = new BalancerModule<>(endpoints, classifier, protocol);
     long slowNanos = Durations.nanos(b.slowThreshold());
     List<Role> roles = b.order();
     this.chain = new Chain<>(roles, role -> {

@@ -225,9 +225,10 @@ public final class Nginx implements AutoCloseable {
       return this;
     }
 
-    /** Adds a response header field. */
+    /** Adds a response header field (its value may hold quotes and backslashes). */
     public Builder header(String name, String value) {
-      headers.append("      add_header ").append(name).append(" \"").append(value)
+      String quoted = value.replace("\\", "\\\\").replace("\"", "\\\"");
+      headers.append("      add_header ").append(name).append(" \"").append(quoted)
           .append("\" always;\n");
       return this;
     }

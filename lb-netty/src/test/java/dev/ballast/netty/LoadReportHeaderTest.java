@@ -1,0 +1,99 @@
+package dev.ballast.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.WeightedRoundRobin;
+import dev.ballast.core.load.WeightedRoundRobinConfig;
+import dev.ballast.netty.http.HttpRequest;
+import dev.ballast.netty.http.HttpResponse;
+import dev.ballast.netty.outlier.OutlierDetection;
+import dev.ballast.netty.testing.Nginx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Envoy's {@code endpoint-load-metrics} header, sent by real nginx servers, read by the client
+ * and fed to a balancer that weighs by reports (gRFC A58's weights on VNSWRR).
+ */
+class LoadReportHeaderTest {
+
+  // servers of capacities 1 : 1 : 2 : 4: the same utilization at qps in those ratios
+  private static final String[] REPORTS = {
+      "TEXT cpu_utilization=0.5, rps_fractional=100",
+      "TEXT cpu_utilization=0.5, rps_fractional=100",
+      "JSON {\"cpu_utilization\": 0.5, \"rps_fractional\": 200}",
+      "TEXT cpu_utilization=0.5, rps_fractional=400"};
+
+  @Test
+  void weightedRoundRobinSharesCallsByTheServersReports() throws Exception {
+    List<Nginx> servers = new ArrayList<>();
+    AtomicLong now = new AtomicLong();
+    AtomicReference<WeightedRoundRobin<?>> made = new AtomicReference<>();
+    BalancerFactory wrr = new BalancerFactory() {
+      @Override
+      public <T> Balancer<T> create(BalancerConfig config) {
+        WeightedRoundRobin<T> b = new WeightedRoundRobin<>(config.toBuilder()
+            .ticker(now::get).build(),
+            WeightedRoundRobinConfig.builder().blackoutPeriod(Duration.ZERO).build());
+        made.set(b);
+        return b;
+      }
+    };
+    try {
+      for (int i = 0; i < REPORTS.length; i++) {
+        servers.add(Nginx.start(200, "s" + i, "endpoint-load-metrics", REPORTS[i]));
+      }
+      try (BallastClient<HttpRequest, HttpResponse> client = BallastClient.http()
+          .endpoints(servers.stream().map(Nginx::endpoint).toList())
+          .balancer(wrr)
+          .timeout(Duration.ofSeconds(5))
+          .outlierDetection(OutlierDetection.disabled())
+          .build()) {
+        // before any report: plain round robin
+        assertThat(shares(client, 400)).containsExactly(
+            Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 100), Map.entry("s3", 100));
+        now.addAndGet(Duration.ofSeconds(2).toNanos()); // past the weight update period
+        made.get().updateWeights();
+        assertThat(made.get().rejectedValues()).isZero();
+        assertThat(shares(client, 800)).containsExactly(
+            Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 200), Map.entry("s3", 400));
+      }
+    } finally {
+      for (Nginx n : servers) {
+        n.close();
+      }
+    }
+  }
+
+  @Test
+  void aBalancerThatReadsNoReportIgnoresTheHeader() throws Exception {
+    try (Nginx a = Nginx.start(200, "a", "endpoint-load-metrics", "TEXT cpu_utilization=0.9");
+        Nginx b = Nginx.start(200, "b", "endpoint-load-metrics", "TEXT rps_fractional=-1");
+        BallastClient<HttpRequest, HttpResponse> client = BallastClient.http()
+            .endpoints(List.of(a.endpoint(), b.endpoint()))
+            .balancer(Algorithm.ROUND_ROBIN)
+            .build()) {
+      assertThat(shares(client, 100)).containsExactly(Map.entry("a", 50), Map.entry("b", 50));
+    }
+  }
+
+  private static Map<String, Integer> shares(BallastClient<HttpRequest, HttpResponse> client,
+      int calls) throws Exception {
+    Map<String, Integer> seen = new TreeMap<>();
+    for (int i = 0; i < calls; i++) { // one at a time: each report is in before the next pick
+      HttpResponse r = client.call(HttpRequest.get("/")).get(10, TimeUnit.SECONDS);
+      seen.merge(new String(r.body(), java.nio.charset.StandardCharsets.UTF_8), 1, Integer::sum);
+    }
+    return seen;
+  }
+}
