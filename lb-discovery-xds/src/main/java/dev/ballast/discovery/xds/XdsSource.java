@@ -56,6 +56,7 @@ public final class XdsSource implements EndpointSource {
   private final Backoff backoff;
   private final ScheduledExecutorService scheduler;
   private final ManagedChannel channel;
+  private final EdsEntries eds = new EdsEntries(); // guarded by lock
   private final Object lock = new Object();
 
   // guarded by lock
@@ -206,7 +207,7 @@ public final class XdsSource implements EndpointSource {
         if (found != null) {
           throw new IllegalArgumentException("EDS resource " + cluster + " sent twice");
         }
-        found = EdsEntries.entries(cla);
+        found = eds.read(cla);
       }
     }
     return found;

@@ -15,12 +15,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Turns one EDS resource (a {@link ClusterLoadAssignment}) into a source's entries: one per
+ * Turns EDS resources (a {@link ClusterLoadAssignment}) into a source's entries: one per
  * endpoint, keyed by its address, valued in lb-core's textual form with the labels lb-core reads
  * ({@code zone}, {@code priority}, {@code health}) and the locality's {@code region} and {@code
  * subzone}. The whole resource is checked first: an xDS client accepts or rejects a resource as a
  * whole (the rejection is a NACK naming the reason), so one bad endpoint rejects the resource.
- * Not API.
+ *
+ * <p>State of the World sends the whole resource on every change: an instance remembers the
+ * entries of the last resource it read, by endpoint and locality, so that a change of 50
+ * endpoints among 8000 checks and formats 50. Used by one thread at a time. Not API.
  */
 public final class EdsEntries {
 
@@ -34,7 +37,24 @@ public final class EdsEntries {
   /** The label of a locality's sub-zone. */
   public static final String SUBZONE = "subzone";
 
-  private EdsEntries() {}
+  private Map<Key, Entry> last = new HashMap<>();
+
+  /** Creates an instance remembering nothing yet. */
+  public EdsEntries() {}
+
+  /**
+   * Returns the entries of a resource as {@link #entries(ClusterLoadAssignment)} does, reusing
+   * those of endpoints unchanged since the last resource read (same endpoint, same locality and
+   * priority). A rejected resource leaves what is remembered as it was.
+   *
+   * @throws IllegalArgumentException as {@link #entries(ClusterLoadAssignment)}
+   */
+  public Map<String, String> read(ClusterLoadAssignment cla) {
+    Map<Key, Entry> next = new HashMap<>(last.size() * 2);
+    Map<String, String> out = entries(cla, last, next);
+    last = next;
+    return out;
+  }
 
   /**
    * Returns the entries of a resource, address to textual form.
@@ -45,6 +65,11 @@ public final class EdsEntries {
    *     value lb-core refuses
    */
   public static Map<String, String> entries(ClusterLoadAssignment cla) {
+    return entries(cla, Map.of(), new HashMap<>());
+  }
+
+  private static Map<String, String> entries(ClusterLoadAssignment cla, Map<Key, Entry> known,
+      Map<Key, Entry> seen) {
     String resource = "EDS resource " + cla.getClusterName();
     Map<String, String> out = new LinkedHashMap<>();
     for (int l = 0; l < cla.getEndpointsCount(); l++) {
@@ -57,11 +82,18 @@ public final class EdsEntries {
       Map<String, String> labels = localityLabels(group.getLocality());
       labels.put(Endpoint.PRIORITY, Integer.toString(group.getPriority()));
       for (int e = 0; e < group.getLbEndpointsCount(); e++) {
-        Endpoint ep = endpoint(group.getLbEndpoints(e), labels, where + ", endpoint " + e);
-        String previous = out.put(ep.address(), ep.toString());
+        LbEndpoint lb = group.getLbEndpoints(e);
+        Key key = new Key(group.getLocality(), group.getPriority(), lb);
+        Entry entry = known.get(key);
+        if (entry == null) {
+          Endpoint ep = endpoint(lb, labels, where + ", endpoint " + e);
+          entry = new Entry(ep.address(), ep.toString());
+        }
+        seen.put(key, entry);
+        String previous = out.put(entry.address, entry.text);
         if (previous != null) {
           throw new IllegalArgumentException(where + ", endpoint " + e + ": address "
-              + ep.address() + " repeated (expected: each address once in a resource)");
+              + entry.address + " repeated (expected: each address once in a resource)");
         }
       }
     }
@@ -133,4 +165,9 @@ public final class EdsEntries {
         return Health.UNHEALTHY;
     }
   }
+
+  // an endpoint as a resource gives it: equal keys give equal entries
+  private record Key(Locality locality, int priority, LbEndpoint endpoint) {}
+
+  private record Entry(String address, String text) {}
 }

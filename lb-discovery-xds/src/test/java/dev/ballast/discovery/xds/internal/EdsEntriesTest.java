@@ -48,6 +48,32 @@ class EdsEntriesTest {
   }
 
   @Test
+  void readingSuccessiveResourcesGivesWhatEachGivesAlone() {
+    EdsEntries eds = new EdsEntries();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    for (int round = 0; round < 20; round++) {
+      LocalityLbEndpoints.Builder a = LocalityLbEndpoints.newBuilder()
+          .setLocality(Locality.newBuilder().setZone("a"));
+      LocalityLbEndpoints.Builder b = LocalityLbEndpoints.newBuilder().setPriority(r.nextInt(2))
+          .setLocality(Locality.newBuilder().setZone("b"));
+      for (int i = 0; i < 20; i++) {
+        HealthStatus h = HealthStatus.forNumber(r.nextInt(6));
+        LbEndpoint e = endpoint("10.0.0." + i, 80, 1 + r.nextInt(3), h);
+        // an endpoint moves between localities now and then: same proto, other labels
+        (r.nextInt(4) == 0 ? b : a).addLbEndpoints(e);
+      }
+      ClusterLoadAssignment cla = ClusterLoadAssignment.newBuilder().setClusterName("orders")
+          .addEndpoints(a).addEndpoints(b).build();
+      if (round % 7 == 3) {
+        ClusterLoadAssignment bad = cla.toBuilder().addEndpoints(LocalityLbEndpoints.newBuilder()
+            .addLbEndpoints(endpoint("10.0.0.1", 0, 1, HealthStatus.HEALTHY))).build();
+        assertThatThrownBy(() -> eds.read(bad)).hasMessageContaining("port: 0");
+      }
+      assertThat(eds.read(cla)).as("round " + round).isEqualTo(EdsEntries.entries(cla));
+    }
+  }
+
+  @Test
   void healthStatusesMapAsEnvoyCountsThem() {
     assertThat(EdsEntries.health(HealthStatus.UNKNOWN)).isEqualTo(Health.HEALTHY);
     assertThat(EdsEntries.health(HealthStatus.HEALTHY)).isEqualTo(Health.HEALTHY);
