@@ -37,6 +37,7 @@ class XdsSourceTest {
   private ControlPlane controlPlane;
   private final List<FramedServer> servers = new ArrayList<>();
   private final List<AtomicLong> calls = new ArrayList<>();
+  private final List<Integer> backoffs = new java.util.concurrent.CopyOnWriteArrayList<>();
   private Recorder source;
   private BallastClient<byte[], byte[]> client;
 
@@ -52,7 +53,10 @@ class XdsSourceTest {
       }));
     }
     source = new Recorder(XdsSource.builder(XdsBootstrap.of(controlPlane.address(), NODE), CLUSTER)
-        .backoff(n -> Duration.ofMillis(50)).build());
+        .backoff(n -> {
+          backoffs.add(n);
+          return Duration.ofMillis(50);
+        }).build());
     client = BallastClient.framed().name(CLUSTER).source(source).balancer(Algorithm.VNSWRR)
         .timeout(Duration.ofSeconds(2)).build();
   }
@@ -120,6 +124,18 @@ class XdsSourceTest {
     awaitShares(0, 1, 1, 2);
     assertThat(client.feed().isUp()).isTrue();
     assertThat(source.source().acceptedVersion()).isEqualTo("2");
+    // one backoff per failed attempt, growing: 1, 2, 3...
+    List<Integer> attempts = List.copyOf(backoffs);
+    assertThat(attempts).isNotEmpty();
+    for (int i = 0; i < attempts.size(); i++) {
+      assertThat(attempts.get(i)).isEqualTo(i + 1);
+    }
+    // a stream that got a response starts the count again
+    controlPlane.stop();
+    source.awaitFailure(source.failures());
+    controlPlane.restart();
+    awaitShares(0, 1, 1, 2);
+    assertThat(backoffs.get(attempts.size())).isEqualTo(1);
   }
 
   @Test
