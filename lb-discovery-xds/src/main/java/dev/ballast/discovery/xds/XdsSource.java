@@ -75,7 +75,10 @@ public final class XdsSource implements EndpointSource {
     this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.INSTANCE;
     ChannelCredentials creds = bootstrap.tls() ? TlsChannelCredentials.create()
         : InsecureChannelCredentials.create();
-    this.channel = Grpc.newChannelBuilder(bootstrap.serverUri(), creds).build();
+    // a ping every 5 minutes finds a connection the control plane's host dropped silently, and
+    // stays within what servers allow by default (gRPC's xDS client does the same)
+    this.channel = Grpc.newChannelBuilder(bootstrap.serverUri(), creds)
+        .keepAliveTime(5, TimeUnit.MINUTES).build();
   }
 
   /**
