@@ -84,6 +84,26 @@ class XdsBootstrapTest {
   }
 
   @Test
+  void theEnvironmentsBootstrapAsGrpcFindsIt() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv(XdsBootstrap.FILE_ENV) == null
+        && System.getenv(XdsBootstrap.CONFIG_ENV) == null, "gRPC's bootstrap variables unset");
+    assertThatThrownBy(XdsBootstrap::fromEnvironment)
+        .hasMessageStartingWith("xDS bootstrap: none found (expected: a file named by "
+            + "GRPC_XDS_BOOTSTRAP or -Dio.grpc.xds.bootstrap");
+    System.setProperty(XdsBootstrap.CONFIG_PROPERTY, GRPC_BOOTSTRAP);
+    try {
+      assertThat(XdsBootstrap.fromEnvironment().nodeId()).isEqualTo("orders-client-1");
+      try (EndpointSource s = EndpointSourceProvider.open("xds:///orders")) {
+        assertThat(s.name()).isEqualTo("xds:orders");
+      }
+      assertThatThrownBy(() -> EndpointSourceProvider.open("xds:///orders?node=n1"))
+          .hasMessageContaining("a node is named by the bootstrap");
+    } finally {
+      System.clearProperty(XdsBootstrap.CONFIG_PROPERTY);
+    }
+  }
+
+  @Test
   void targetsOfTheXdsScheme() {
     try (EndpointSource s = EndpointSourceProvider.open("xds://127.0.0.1:18000/orders?node=n1")) {
       assertThat(s).isInstanceOf(XdsSource.class);
