@@ -50,6 +50,7 @@ public final class XdsSource implements EndpointSource {
 
   private static final System.Logger LOG = System.getLogger(XdsSource.class.getName());
   private static final int INVALID_ARGUMENT = 3; // google.rpc.Code
+  private static final int MAX_RESPONSE_BYTES = 64 << 20;
 
   private final XdsBootstrap bootstrap;
   private final String cluster;
@@ -76,9 +77,10 @@ public final class XdsSource implements EndpointSource {
     ChannelCredentials creds = bootstrap.tls() ? TlsChannelCredentials.create()
         : InsecureChannelCredentials.create();
     // a ping every 5 minutes finds a connection the control plane's host dropped silently, and
-    // stays within what servers allow by default (gRPC's xDS client does the same)
+    // stays within what servers allow by default (gRPC's xDS client does the same); a whole
+    // resource may outgrow gRPC's 4 MiB default (about 150,000 endpoints)
     this.channel = Grpc.newChannelBuilder(bootstrap.serverUri(), creds)
-        .keepAliveTime(5, TimeUnit.MINUTES).build();
+        .keepAliveTime(5, TimeUnit.MINUTES).maxInboundMessageSize(MAX_RESPONSE_BYTES).build();
   }
 
   /**
