@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * A client's {@code discovery.*} options: at most one registry, turned into the target of its
- * endpoint source ({@code zookeeper://}, {@code etcd://}, {@code ballast-dns://}).
+ * endpoint source ({@code zookeeper://}, {@code etcd://}, {@code ballast-dns://}, {@code
+ * xds://}).
  */
 public final class Discovery {
 
@@ -15,7 +16,9 @@ public final class Discovery {
 
   /**
    * The options: {@code zookeeper.connect} and {@code zookeeper.path}, {@code etcd.endpoints}
-   * and {@code etcd.prefix}, {@code dns.name} (host:port or an SRV name) and {@code dns.server}.
+   * and {@code etcd.prefix}, {@code dns.name} (host:port or an SRV name) and {@code dns.server},
+   * {@code xds.cluster} (an EDS resource) with {@code xds.server} and {@code xds.nodeId} (without
+   * a server: gRPC's bootstrap, {@code GRPC_XDS_BOOTSTRAP}).
    */
   public static final OptionSet<Values, Values> OPTIONS = OptionSet.ofValues("discovery",
       Discovery::target, List.of(
@@ -25,7 +28,10 @@ public final class Discovery {
           Values.option("etcd.prefix", ValueType.STRING, null, "/services/orders/", "orders"),
           Values.option("dns.name", ValueType.STRING, null, "_grpc._tcp.orders.internal",
               "orders"),
-          Values.option("dns.server", ValueType.STRING, null, "10.0.0.53:53", "a b")));
+          Values.option("dns.server", ValueType.STRING, null, "10.0.0.53:53", "a b"),
+          Values.option("xds.cluster", ValueType.STRING, null, "orders", ""),
+          Values.option("xds.server", ValueType.STRING, null, "xds.internal:18000", "a b"),
+          Values.option("xds.nodeId", ValueType.STRING, null, "orders-client-1", "a b")));
 
   /**
    * Returns the target, or null when no registry is given.
@@ -42,9 +48,16 @@ public final class Discovery {
     boolean useZk = zk != null || zkPath != null;
     boolean useEtcd = etcd != null || etcdPrefix != null;
     boolean useDns = dns != null || dnsServer != null;
-    if ((useZk ? 1 : 0) + (useEtcd ? 1 : 0) + (useDns ? 1 : 0) > 1) {
+    String xds = v.get("xds.cluster", null);
+    String xdsServer = v.get("xds.server", null);
+    String xdsNode = v.get("xds.nodeId", null);
+    boolean useXds = xds != null || xdsServer != null || xdsNode != null;
+    if ((useZk ? 1 : 0) + (useEtcd ? 1 : 0) + (useDns ? 1 : 0) + (useXds ? 1 : 0) > 1) {
       throw new IllegalArgumentException("discovery: two registries (expected: at most one of"
-          + " zookeeper, etcd, dns)");
+          + " zookeeper, etcd, dns, xds)");
+    }
+    if (useXds) {
+      return xdsTarget(xds, xdsServer, xdsNode);
     }
     if (useZk) {
       return "zookeeper://" + servers("zookeeper.connect", zk)
@@ -69,6 +82,32 @@ public final class Discovery {
       return "ballast-dns://" + server + "/" + name;
     }
     return null;
+  }
+
+  private static String xdsTarget(String cluster, String server, String node) {
+    if (cluster == null || cluster.isBlank()) {
+      throw new IllegalArgumentException("xds.cluster: " + cluster
+          + " (expected: the EDS resource to follow, e.g. orders)");
+    }
+    String path = "/" + java.net.URLEncoder.encode(cluster.trim(),
+        java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+    if (server == null) {
+      if (node != null) {
+        throw new IllegalArgumentException("xds.nodeId: " + node + " (expected: with xds.server;"
+            + " without it the bootstrap names the node)");
+      }
+      return "xds://" + path;
+    }
+    String s = servers("xds.server", server);
+    if (s.contains(",")) {
+      throw new IllegalArgumentException("xds.server: " + server
+          + " (expected: one host:port, e.g. xds.internal:18000)");
+    }
+    if (node != null && !node.trim().matches("[\\w.\\-:]+")) {
+      throw new IllegalArgumentException("xds.nodeId: " + node
+          + " (expected: letters, digits, '.', '-', '_' or ':')");
+    }
+    return "xds://" + s + path + (node == null ? "" : "?node=" + node.trim());
   }
 
   private static String servers(String option, String value) {

@@ -1,0 +1,350 @@
+package dev.ballast.discovery.xds;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.ballast.core.source.EndpointSource;
+import dev.ballast.discovery.xds.internal.EdsEntries;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cluster's endpoints from an xDS control plane: its EDS resource ({@code
+ * ClusterLoadAssignment}) followed over an ADS stream, State of the World. Each endpoint becomes
+ * an entry keyed by its address, with its load-balancing weight as the endpoint weight and
+ * labels {@code zone}, {@code region} and {@code subzone} (its locality), {@code priority} (its
+ * locality's) and {@code health} (UNKNOWN and HEALTHY: healthy; DEGRADED: degraded; UNHEALTHY,
+ * DRAINING, TIMEOUT: unhealthy, as Envoy counts them).
+ *
+ * <p>The protocol, as xDS clients speak it: each request names the node and the resource (the
+ * version and nonce empty in a stream's first); every response is answered, an ACK carrying its {@code version_info} and {@code
+ * response_nonce}, or a NACK carrying the nonce, the last accepted version and an {@code
+ * error_detail} (INVALID_ARGUMENT) naming why, for a response whose resource is malformed (a
+ * bad address, port, weight or priority, a repeated address, a resource of another type). A
+ * NACKed response changes nothing: calls go on over the last accepted set. Responses without
+ * this cluster's resource are ACKed and change nothing (EDS resources are not removed by
+ * omission). When the stream fails, the source reports it (the last set stays in force) and
+ * opens a new one after a {@linkplain Builder#backoff backoff}, asking afresh (empty version),
+ * so that a restarted control plane sends its whole state.
+ *
+ * <p>Not supported: incremental (delta) xDS, CDS, LDS and RDS (the target names the EDS
+ * resource itself), locality weights (an endpoint's share is its own weight), federation
+ * ({@code xdstp://} names), and sharing one stream between sources (each source has its own).
+ */
+public final class XdsSource implements EndpointSource {
+
+  private static final System.Logger LOG = System.getLogger(XdsSource.class.getName());
+  private static final int INVALID_ARGUMENT = 3; // google.rpc.Code
+  private static final int MAX_RESPONSE_BYTES = 64 << 20;
+
+  private final XdsBootstrap bootstrap;
+  private final String cluster;
+  private final Backoff backoff;
+  private final ScheduledExecutorService scheduler;
+  private final ManagedChannel channel;
+  private final EdsEntries eds = new EdsEntries(); // guarded by lock
+  private final Object lock = new Object();
+
+  // guarded by lock
+  private Listener listener;
+  private StreamObserver<DiscoveryRequest> requests;
+  private long generation; // bumped by every new stream and by close: stale callbacks stop
+  private int failures; // consecutive failed streams, for the backoff
+  private String version = ""; // the last accepted version_info
+  private String rejection; // why the last response was NACKed; null after an ACK
+  private boolean closed;
+
+  private XdsSource(Builder b) {
+    this.bootstrap = b.bootstrap;
+    this.cluster = b.cluster;
+    this.backoff = b.backoff;
+    this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.INSTANCE;
+    ChannelCredentials creds = bootstrap.tls() ? TlsChannelCredentials.create()
+        : InsecureChannelCredentials.create();
+    // a ping every 5 minutes finds a connection the control plane's host dropped silently, and
+    // stays within what servers allow by default (gRPC's xDS client does the same); a whole
+    // resource may outgrow gRPC's 4 MiB default (about 150,000 endpoints)
+    this.channel = Grpc.newChannelBuilder(bootstrap.serverUri(), creds)
+        .keepAliveTime(5, TimeUnit.MINUTES).maxInboundMessageSize(MAX_RESPONSE_BYTES).build();
+  }
+
+  /**
+   * Returns a builder of a source following the EDS resource {@code cluster} (the {@code
+   * ClusterLoadAssignment}'s {@code cluster_name}) on the bootstrap's control plane.
+   *
+   * @throws IllegalArgumentException if the cluster name is empty
+   */
+  public static Builder builder(XdsBootstrap bootstrap, String cluster) {
+    return new Builder(bootstrap, cluster);
+  }
+
+  @Override
+  public void start(Listener l) {
+    synchronized (lock) {
+      if (listener != null) {
+        throw new IllegalStateException("already started: " + name());
+      }
+      listener = Objects.requireNonNull(l, "listener");
+      open(generation);
+    }
+  }
+
+  @Override
+  public String name() {
+    return "xds:" + cluster;
+  }
+
+  /** Returns the version of the last accepted (ACKed) response, empty before the first. */
+  public String acceptedVersion() {
+    synchronized (lock) {
+      return version;
+    }
+  }
+
+  /** Returns why the last response was rejected (NACKed), or null if it was accepted. */
+  public String lastRejection() {
+    synchronized (lock) {
+      return rejection;
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      generation++;
+      if (requests instanceof ClientCallStreamObserver<DiscoveryRequest> call) {
+        call.cancel("source closed", null);
+      }
+      requests = null;
+    }
+    channel.shutdownNow();
+  }
+
+  // opens a stream and asks for the cluster; under lock
+  private void open(long gen) {
+    if (closed || gen != generation) {
+      return;
+    }
+    long current = ++generation;
+    channel.resetConnectBackoff(); // our backoff paces the retries, not the channel's
+    requests = AggregatedDiscoveryServiceGrpc.newStub(channel)
+        .streamAggregatedResources(new Responses(current));
+    requests.onNext(request().build());
+  }
+
+  // every request names the node, as Envoy does by default: the protocol asks it of the first
+  // only, but control planes that key their state by node (java-control-plane's snapshot
+  // cache) look for it in each
+  private DiscoveryRequest.Builder request() {
+    return DiscoveryRequest.newBuilder().setNode(bootstrap.node()).setTypeUrl(EdsEntries.TYPE_URL)
+        .addResourceNames(cluster);
+  }
+
+  private void respond(long gen, DiscoveryResponse r) {
+    synchronized (lock) {
+      if (closed || gen != generation) {
+        return;
+      }
+      failures = 0;
+      if (!r.getTypeUrl().equals(EdsEntries.TYPE_URL)) {
+        return; // never asked for: nothing to answer
+      }
+      Map<String, String> entries;
+      try {
+        entries = entries(r);
+      } catch (IllegalArgumentException bad) {
+        if (!bad.getMessage().equals(rejection)) {
+          LOG.log(System.Logger.Level.WARNING, "{0}: rejected version {1}: {2}", name(),
+              r.getVersionInfo(), bad.getMessage());
+        }
+        rejection = bad.getMessage();
+        requests.onNext(request().setVersionInfo(version).setResponseNonce(r.getNonce())
+            .setErrorDetail(com.google.rpc.Status.newBuilder().setCode(INVALID_ARGUMENT)
+                .setMessage(bad.getMessage()))
+            .build());
+        return;
+      }
+      version = r.getVersionInfo();
+      rejection = null;
+      if (entries != null) {
+        listener.onEntries(entries);
+      }
+      requests.onNext(request().setVersionInfo(version).setResponseNonce(r.getNonce()).build());
+    }
+  }
+
+  // this cluster's entries, or null if the response does not hold its resource
+  private Map<String, String> entries(DiscoveryResponse r) {
+    Map<String, String> found = null;
+    for (int i = 0; i < r.getResourcesCount(); i++) {
+      Any any = r.getResources(i);
+      if (!any.getTypeUrl().equals(EdsEntries.TYPE_URL)) {
+        throw new IllegalArgumentException("resource " + i + ": type " + any.getTypeUrl()
+            + " (expected: " + EdsEntries.TYPE_URL + ")");
+      }
+      ClusterLoadAssignment cla;
+      try {
+        cla = any.unpack(ClusterLoadAssignment.class);
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalArgumentException("resource " + i + ": unparsable ("
+            + e.getMessage() + ")", e);
+      }
+      if (cla.getClusterName().equals(cluster)) {
+        if (found != null) {
+          throw new IllegalArgumentException("EDS resource " + cluster + " sent twice");
+        }
+        found = eds.read(cla);
+      }
+    }
+    return found;
+  }
+
+  private void failed(long gen, Throwable cause) {
+    long delayNanos;
+    long next;
+    synchronized (lock) {
+      if (closed || gen != generation) {
+        return;
+      }
+      next = gen;
+      requests = null;
+      failures++;
+      delayNanos = Math.max(0, backoff.delay(failures).toNanos());
+      LOG.log(System.Logger.Level.DEBUG, "{0}: stream to {1} failed ({2}); again in {3} ms",
+          name(), bootstrap.serverUri(), cause, delayNanos / 1_000_000);
+      listener.onFailure(cause);
+    }
+    scheduler.schedule(() -> {
+      synchronized (lock) {
+        open(next);
+      }
+    }, delayNanos, TimeUnit.NANOSECONDS);
+  }
+
+  private final class Responses implements StreamObserver<DiscoveryResponse> {
+    private final long gen;
+
+    Responses(long gen) {
+      this.gen = gen;
+    }
+
+    @Override
+    public void onNext(DiscoveryResponse r) {
+      respond(gen, r);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      failed(gen, t);
+    }
+
+    @Override
+    public void onCompleted() {
+      failed(gen, new IllegalStateException("the control plane ended the stream"));
+    }
+  }
+
+  /** How long to wait before the n-th attempt to open a stream after failures (n &ge; 1). */
+  @FunctionalInterface
+  public interface Backoff {
+
+    /** Returns the delay before attempt {@code n} (1 after the first failure). */
+    Duration delay(int n);
+
+    /**
+     * Returns an exponential backoff: {@code initial} doubled per failure up to {@code max}, each
+     * delay drawn uniformly within &plusmn;20% (so that many clients do not retry in step).
+     *
+     * @throws IllegalArgumentException if initial is not positive or max is below it
+     */
+    static Backoff exponential(Duration initial, Duration max) {
+      if (initial.isNegative() || initial.isZero() || max.compareTo(initial) < 0) {
+        throw new IllegalArgumentException("backoff: " + initial + " to " + max
+            + " (expected: 0 < initial <= max)");
+      }
+      long first = initial.toNanos();
+      long cap = max.toNanos();
+      return n -> {
+        long d = first;
+        for (int i = 1; i < n && d < cap; i++) {
+          d = Math.min(cap, d * 2);
+        }
+        return Duration.ofNanos((long) (d * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble())));
+      };
+    }
+  }
+
+  /** Builds an {@link XdsSource}. */
+  public static final class Builder {
+    private final XdsBootstrap bootstrap;
+    private final String cluster;
+    private Backoff backoff = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30));
+    private ScheduledExecutorService scheduler;
+
+    private Builder(XdsBootstrap bootstrap, String cluster) {
+      this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
+      Objects.requireNonNull(cluster, "cluster");
+      if (cluster.isEmpty()) {
+        throw new IllegalArgumentException("cluster: empty (expected: an EDS resource name, e.g."
+            + " orders)");
+      }
+      this.cluster = cluster;
+    }
+
+    /**
+     * Sets the wait before opening a stream again after it failed; default {@link
+     * Backoff#exponential} from 1 s to 30 s.
+     */
+    public Builder backoff(Backoff backoff) {
+      this.backoff = Objects.requireNonNull(backoff, "backoff");
+      return this;
+    }
+
+    /**
+     * Sets the scheduler the retries wait on; default one daemon thread shared by the sources.
+     */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /** Returns the source, not yet started; it opens its channel to the control plane now. */
+    public XdsSource build() {
+      return new XdsSource(this);
+    }
+  }
+
+  /** The daemon thread on which sources wait before opening a stream again. */
+  private static final class Scheduler {
+    static final ScheduledExecutorService INSTANCE = create();
+
+    private static ScheduledExecutorService create() {
+      ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "ballast-xds-retry");
+        t.setDaemon(true);
+        return t;
+      });
+      s.setRemoveOnCancelPolicy(true);
+      return s;
+    }
+  }
+}

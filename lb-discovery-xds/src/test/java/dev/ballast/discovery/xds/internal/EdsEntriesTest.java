@@ -1,0 +1,144 @@
+package dev.ballast.discovery.xds.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.UInt32Value;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Health;
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
+import io.envoyproxy.envoy.config.core.v3.Locality;
+import io.envoyproxy.envoy.config.core.v3.Pipe;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EdsEntriesTest {
+
+  @Test
+  void endpointsCarryWeightLocalityPriorityAndHealth() {
+    ClusterLoadAssignment cla = ClusterLoadAssignment.newBuilder().setClusterName("orders")
+        .addEndpoints(LocalityLbEndpoints.newBuilder()
+            .setLocality(Locality.newBuilder().setRegion("eu").setZone("eu-1a").setSubZone("r7"))
+            .addLbEndpoints(endpoint("10.0.0.1", 80, 3, HealthStatus.HEALTHY))
+            .addLbEndpoints(LbEndpoint.newBuilder().setEndpoint(
+                io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+                    .setAddress(socket("10.0.0.2", 80)))))
+        .addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(1)
+            .setLocality(Locality.newBuilder().setZone("eu-1b"))
+            .addLbEndpoints(endpoint("::1", 81, 1, HealthStatus.DEGRADED)))
+        .build();
+
+    Map<String, String> entries = EdsEntries.entries(cla);
+
+    assertThat(entries.keySet()).containsExactly("10.0.0.1:80", "10.0.0.2:80", "[::1]:81");
+    assertThat(Endpoint.parse(entries.get("10.0.0.1:80"))).isEqualTo(Endpoint.parse(
+        "10.0.0.1:80;weight=3;region=eu;zone=eu-1a;subzone=r7;priority=0;health=healthy"));
+    assertThat(Endpoint.parse(entries.get("10.0.0.2:80")).weight()).as("no weight: 1")
+        .isEqualTo(1);
+    Endpoint p1 = Endpoint.parse(entries.get("[::1]:81"));
+    assertThat(p1.priority()).isEqualTo(1);
+    assertThat(p1.zone()).isEqualTo("eu-1b");
+    assertThat(p1.label(EdsEntries.REGION)).as("an empty region is no label").isNull();
+    assertThat(p1.health()).isEqualTo(Health.DEGRADED);
+  }
+
+  @Test
+  void readingSuccessiveResourcesGivesWhatEachGivesAlone() {
+    EdsEntries eds = new EdsEntries();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    for (int round = 0; round < 20; round++) {
+      LocalityLbEndpoints.Builder a = LocalityLbEndpoints.newBuilder()
+          .setLocality(Locality.newBuilder().setZone("a"));
+      LocalityLbEndpoints.Builder b = LocalityLbEndpoints.newBuilder().setPriority(r.nextInt(2))
+          .setLocality(Locality.newBuilder().setZone("b"));
+      for (int i = 0; i < 20; i++) {
+        HealthStatus h = HealthStatus.forNumber(r.nextInt(6));
+        LbEndpoint e = endpoint("10.0.0." + i, 80, 1 + r.nextInt(3), h);
+        // an endpoint moves between localities now and then: same proto, other labels
+        (r.nextInt(4) == 0 ? b : a).addLbEndpoints(e);
+      }
+      ClusterLoadAssignment cla = ClusterLoadAssignment.newBuilder().setClusterName("orders")
+          .addEndpoints(a).addEndpoints(b).build();
+      if (round % 7 == 3) {
+        ClusterLoadAssignment bad = cla.toBuilder().addEndpoints(LocalityLbEndpoints.newBuilder()
+            .addLbEndpoints(endpoint("10.0.0.1", 0, 1, HealthStatus.HEALTHY))).build();
+        assertThatThrownBy(() -> eds.read(bad)).hasMessageContaining("port: 0");
+      }
+      assertThat(eds.read(cla)).as("round " + round).isEqualTo(EdsEntries.entries(cla));
+    }
+  }
+
+  @Test
+  void healthStatusesMapAsEnvoyCountsThem() {
+    assertThat(EdsEntries.health(HealthStatus.UNKNOWN)).isEqualTo(Health.HEALTHY);
+    assertThat(EdsEntries.health(HealthStatus.HEALTHY)).isEqualTo(Health.HEALTHY);
+    assertThat(EdsEntries.health(HealthStatus.DEGRADED)).isEqualTo(Health.DEGRADED);
+    assertThat(EdsEntries.health(HealthStatus.UNHEALTHY)).isEqualTo(Health.UNHEALTHY);
+    assertThat(EdsEntries.health(HealthStatus.DRAINING)).isEqualTo(Health.UNHEALTHY);
+    assertThat(EdsEntries.health(HealthStatus.TIMEOUT)).isEqualTo(Health.UNHEALTHY);
+    assertThat(EdsEntries.health(HealthStatus.UNRECOGNIZED)).isEqualTo(Health.UNHEALTHY);
+  }
+
+  @Test
+  void aBadFieldRejectsTheResourceNamingIt() {
+    assertRejected(LocalityLbEndpoints.newBuilder().setPriority(128)
+        .addLbEndpoints(endpoint("10.0.0.1", 80, 1, HealthStatus.HEALTHY)),
+        "EDS resource orders, locality 0: priority 128 (expected: 0..127)");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .addLbEndpoints(endpoint("10.0.0.1", 80, 1, HealthStatus.HEALTHY))
+        .addLbEndpoints(endpoint("10.0.0.1", 80, 2, HealthStatus.HEALTHY)),
+        "EDS resource orders, locality 0, endpoint 1: address 10.0.0.1:80 repeated");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .addLbEndpoints(endpoint("10.0.0.1", 80, -1, HealthStatus.HEALTHY)),
+        "EDS resource orders, locality 0, endpoint 0: load_balancing_weight 4294967295 "
+            + "(expected: 1..2147483647)");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .addLbEndpoints(endpoint("10.0.0.1", 70000, 1, HealthStatus.HEALTHY)),
+        "EDS resource orders, locality 0, endpoint 0: port: 70000");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .addLbEndpoints(endpoint("not a host", 80, 1, HealthStatus.HEALTHY)),
+        "EDS resource orders, locality 0, endpoint 0: host");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .addLbEndpoints(LbEndpoint.newBuilder().setEndpoint(
+            io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(
+                Address.newBuilder().setPipe(Pipe.newBuilder().setPath("/run/x.sock"))))),
+        "EDS resource orders, locality 0, endpoint 0: address pipe (expected: a socket address)");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .addLbEndpoints(LbEndpoint.newBuilder().setEndpointName("a")),
+        "EDS resource orders, locality 0, endpoint 0: no endpoint");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .addLbEndpoints(LbEndpoint.newBuilder().setEndpoint(
+            io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(
+                Address.newBuilder().setSocketAddress(SocketAddress.newBuilder()
+                    .setAddress("10.0.0.1").setNamedPort("http"))))),
+        "EDS resource orders, locality 0, endpoint 0: named_port (expected: port_value)");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .setLocality(Locality.newBuilder().setZone("a;b"))
+        .addLbEndpoints(endpoint("10.0.0.1", 80, 1, HealthStatus.HEALTHY)),
+        "EDS resource orders, locality 0, endpoint 0: label zone");
+  }
+
+  private static void assertRejected(LocalityLbEndpoints.Builder locality, String message) {
+    ClusterLoadAssignment cla = ClusterLoadAssignment.newBuilder().setClusterName("orders")
+        .addEndpoints(locality).build();
+    assertThatThrownBy(() -> EdsEntries.entries(cla))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(message);
+  }
+
+  private static LbEndpoint endpoint(String host, int port, int weight, HealthStatus health) {
+    return LbEndpoint.newBuilder()
+        .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+            .setAddress(socket(host, port)))
+        .setLoadBalancingWeight(UInt32Value.of(weight)).setHealthStatus(health).build();
+  }
+
+  private static Address socket(String host, int port) {
+    return Address.newBuilder().setSocketAddress(
+        SocketAddress.newBuilder().setAddress(host).setPortValue(port)).build();
+  }
+}
