@@ -5,6 +5,7 @@ import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
+import dev.ballast.netty.health.HealthCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +27,8 @@ import java.util.List;
  * {@code slowRequestThreshold}, {@code closeGrace}, {@code lateAnswerWait}, {@code
  * maxFrameSize}, lb-core's {@link CoreOptions#BALANCER} and {@link CoreOptions#HASH} options;
  * groups: {@code subset.} ({@link CoreOptions#SUBSET}), {@code pool.} ({@link #POOL}), {@code
- * outlierDetection.} ({@link #OUTLIER_DETECTION}), {@code retryBudget.} ({@link #RETRY_BUDGET}),
+ * outlierDetection.} ({@link #OUTLIER_DETECTION}), {@code healthCheck.} ({@link
+ * HealthCheck#OPTIONS}), {@code retryBudget.} ({@link #RETRY_BUDGET}),
  * {@code retryBackoff.} ({@link #RETRY_BACKOFF}), {@code hedging.} ({@link #HEDGING}), {@code
  * tls.} ({@link #TLS}).
  */
@@ -157,6 +159,7 @@ public final class ClientOptions {
       .with("pool.", POOL, b -> b.pool, (b, p) -> b.pool(p))
       .with("outlierDetection.", OUTLIER_DETECTION, b -> b.outlier,
           (b, o) -> b.outlierDetection(o))
+      .with("healthCheck.", HealthCheck.OPTIONS, b -> b.healthCheck, (b, h) -> b.healthCheck(h))
       .with("retryBudget.", RETRY_BUDGET, b -> b.values("retryBudget"),
           (b, v) -> b.values("retryBudget", v).retryBudget(retryBudget(v)))
       .with("retryBackoff.", RETRY_BACKOFF, b -> b.values("retryBackoff"),

@@ -7,6 +7,7 @@ import dev.ballast.core.Ticker;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
+import dev.ballast.netty.health.internal.ActiveChecks;
 import dev.ballast.netty.internal.Durations;
 import dev.ballast.netty.internal.Protocol;
 import io.netty.channel.EventLoopGroup;
@@ -48,6 +49,8 @@ final class Endpoints<Req, Rep> {
   // close: until then a call that finds no endpoint waits for the first ones (awaitFirst).
   private final CompletableFuture<Void> firstEndpoints = new CompletableFuture<>();
   private volatile boolean awaitsSource;
+  // active health checks, or null; written under updateLock
+  volatile ActiveChecks<EndpointClient<Req, Rep>> checks;
 
   Endpoints(String client, Router<EndpointClient<Req, Rep>> router, OutlierDetection outliers,
       Protocol<Req, Rep> protocol, PoolConfig poolConfig, EventLoopGroup group, Ticker ticker,
@@ -132,6 +135,9 @@ final class Endpoints<Req, Rep> {
         throw new IllegalStateException("client " + client + " is closed");
       }
       changed(how.apply(router));
+      if (checks != null) {
+        checks.update(router.nodes());
+      }
     }
     if (!firstEndpoints.isDone() && !router.nodes().isEmpty()) {
       firstEndpoints.complete(null); // outside the lock: the waiting calls start now
@@ -167,6 +173,16 @@ final class Endpoints<Req, Rep> {
     EndpointClient<Req, Rep> ep = new EndpointClient<>(e, pool, detector.add(e.address()));
     byAddress.put(ep.address, ep);
     return ep;
+  }
+
+  /** Starts active health checks (null: none) of the current endpoints and later ones. */
+  void startChecks(ActiveChecks<EndpointClient<Req, Rep>> started) {
+    if (started != null) {
+      synchronized (updateLock) {
+        checks = started;
+        started.update(router.nodes());
+      }
+    }
   }
 
   /**
@@ -242,6 +258,9 @@ final class Endpoints<Req, Rep> {
   CompletableFuture<Void> close() {
     List<CompletableFuture<Void>> pools = new ArrayList<>();
     synchronized (updateLock) {
+      if (checks != null) {
+        checks.close();
+      }
       for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
         pools.add(n.value().pool.close());
         n.value().metrics.close();

@@ -15,6 +15,7 @@ import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetConfig;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.framed.FrameDecoder;
+import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.internal.Durations;
 import dev.ballast.netty.internal.Protocol;
 import dev.ballast.netty.internal.Transport;
@@ -56,6 +57,7 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
   PoolConfig pool = PoolConfig.defaults();
   TlsConfig tls;
   OutlierDetection outlier = OutlierDetection.defaults();
+  HealthCheck healthCheck = HealthCheck.disabled();
   Duration slowThreshold = Duration.ofSeconds(1);
   Duration closeGrace = Duration.ofSeconds(5);
   Duration lateAnswerWait = Duration.ofSeconds(10);
@@ -285,6 +287,12 @@ abstract class Settings<Req, Rep, B extends Settings<Req, Rep, B>> {
    */
   public B tls(TlsConfig tls) {
     this.tls = Objects.requireNonNull(tls, "tls");
+    return self();
+  }
+
+  /** Sets active health checks of the endpoints; default {@link HealthCheck#disabled()}. */
+  public B healthCheck(HealthCheck check) {
+    this.healthCheck = Objects.requireNonNull(check, "healthCheck");
     return self();
   }
 

@@ -3,6 +3,7 @@ package dev.ballast.netty;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.subset.SubsetSelector;
+import dev.ballast.netty.health.internal.ActiveChecks;
 import dev.ballast.netty.internal.Durations;
 import dev.ballast.netty.internal.Protocol;
 import dev.ballast.netty.internal.SplitMix;
@@ -97,6 +98,8 @@ final class Stack<Req, Rep> {
     this.feedback = inOrder;
     endpoints.update(b.endpoints);
     // last: a constructor that throws leaves no sweep registered and no source started
+    endpoints.startChecks(ActiveChecks.start(b.healthCheck, protocol, group,
+        (int) Math.min(Integer.MAX_VALUE, b.pool.connectTimeout().toMillis()), ticker, random));
     deadlines.start(group);
     if (hedges != null) {
       hedges.start(group);

@@ -47,6 +47,7 @@ public final class HealthChecker<T> {
   private Map<Node<T>, Target<T>> targets = new HashMap<>();
   private final CheckQueue<T> queue = new CheckQueue<>();
   private int inFlight;
+  private long completed;
   private boolean closed;
 
   /**
@@ -150,6 +151,11 @@ public final class HealthChecker<T> {
     return inFlight;
   }
 
+  /** Returns how many checks have ended (passed, failed or timed out) since the start. */
+  public synchronized long completed() {
+    return completed;
+  }
+
   /** Returns how many checks are due and wait for a free slot. */
   public synchronized int waiting() {
     return queue.waiting();
@@ -197,6 +203,7 @@ public final class HealthChecker<T> {
   private void ended(Target<T> t, Health verdict, long now) {
     t.running = null;
     inFlight--;
+    completed++;
     if (verdict == Health.UNHEALTHY) {
       t.passes = 0;
       if (++t.failures >= config.unhealthyThreshold() && t.verdict != Health.UNHEALTHY) {

@@ -181,6 +181,7 @@ class HealthCheckerTest {
       p.result.report(Health.HEALTHY);
     }
     assertThat(checks).hasSize(10).allSatisfy((k, v) -> assertThat(v).isEqualTo(1));
+    assertThat(c.completed()).isEqualTo(10);
   }
 
   @Test

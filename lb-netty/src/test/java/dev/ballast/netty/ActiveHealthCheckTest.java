@@ -1,0 +1,195 @@
+package dev.ballast.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Health;
+import dev.ballast.core.Node;
+import dev.ballast.core.health.HealthCheckConfig;
+import dev.ballast.core.health.HealthChecker;
+import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.health.HealthCheck;
+import dev.ballast.netty.http.HttpRequest;
+import dev.ballast.netty.testing.Await;
+import dev.ballast.netty.testing.HealthServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Active health checks over real servers on loopback: an endpoint failing its health path (HTTP/1.1,
+ * HTTP/2) or its ping (framed) takes no call once the check one interval later has failed, and
+ * its share comes back after the next check passes. The client's clock is a manual one: a check
+ * is due only when the test moves it by an interval, so "within one interval" is exact, and the
+ * test waits (bounded) for the checks' answers, never a fixed time.
+ */
+class ActiveHealthCheckTest {
+
+  private static final Duration INTERVAL = Duration.ofSeconds(5);
+  private static final int CALLS = 30;
+
+  private final AtomicLong now = new AtomicLong();
+
+  /** One backend as the test sees it: its calls, and a switch for its health answer. */
+  private interface Backend extends AutoCloseable {
+    Endpoint endpoint();
+
+    int calls();
+
+    void setHealthy(boolean healthy);
+
+    @Override
+    void close();
+  }
+
+  private static Backend http(boolean http2) throws InterruptedException {
+    HealthServer s = HealthServer.start(http2);
+    return new Backend() {
+      public Endpoint endpoint() {
+        return s.endpoint();
+      }
+
+      public int calls() {
+        return s.calls();
+      }
+
+      public void setHealthy(boolean healthy) {
+        s.setHealthy(healthy);
+      }
+
+      public void close() {
+        s.close();
+      }
+    };
+  }
+
+  private static Backend framed() {
+    FramedServer s = FramedServer.start(FramedServer.echo());
+    return new Backend() {
+      public Endpoint endpoint() {
+        return s.endpoint();
+      }
+
+      public int calls() {
+        return (int) s.requests();
+      }
+
+      public void setHealthy(boolean healthy) {
+        s.setServing(healthy);
+      }
+
+      public void close() {
+        s.close();
+      }
+    };
+  }
+
+  private <Req, Rep> BallastClient.Builder<Req, Rep> configure(BallastClient.Builder<Req, Rep> b,
+      List<Backend> backends) {
+    return b.endpoints(backends.stream().map(Backend::endpoint).toList())
+        .balancer(Algorithm.ROUND_ROBIN)
+        .outlierDetection(OutlierDetection.disabled())
+        .ticker(now::get)
+        .healthCheck(HealthCheck.builder().enabled(true).config(HealthCheckConfig.builder()
+            .interval(INTERVAL).initialJitter(Duration.ZERO).build()).build());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http/1.1", "h2c", "framed"})
+  void aFailingEndpointGetsNoCallsWithinOneIntervalAndItsShareBackAfterItRecovers(String protocol)
+      throws Exception {
+    List<Backend> backends = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        backends.add(protocol.equals("framed") ? framed() : http(protocol.equals("h2c")));
+      }
+      if (protocol.equals("framed")) {
+        try (BallastClient<byte[], byte[]> client =
+            configure(BallastClient.framed(), backends).build()) {
+          run(client, backends, () -> call(client, "x".getBytes()));
+        }
+      } else {
+        try (BallastClient<HttpRequest, dev.ballast.netty.http.HttpResponse> client =
+            configure(protocol.equals("h2c") ? BallastClient.http2() : BallastClient.http(),
+                backends).build()) {
+          run(client, backends, () -> call(client, HttpRequest.get("/work")));
+        }
+      }
+    } finally {
+      backends.forEach(Backend::close);
+    }
+  }
+
+  private static <Req> int call(BallastClient<Req, ?> client, Req request) {
+    try {
+      client.call(request).get(10, TimeUnit.SECONDS);
+      return 1;
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private void run(BallastClient<?, ?> client, List<Backend> backends, IntSupplier call) {
+    HealthChecker<?> checker = client.stack().endpoints.checks.checker();
+    Node<?> sick = node(client, backends.get(0).endpoint());
+    awaitChecks(checker, 3); // the first round, due at once
+    assertThat(shares(backends, call)).containsExactly(10, 10, 10);
+
+    backends.get(0).setHealthy(false);
+    now.addAndGet(INTERVAL.toNanos()); // one interval: the next round is due
+    awaitChecks(checker, 6);
+    assertThat(sick.health()).isEqualTo(Health.UNHEALTHY);
+    assertThat(shares(backends, call)).as("no call to the failing endpoint")
+        .containsExactly(0, 15, 15);
+
+    backends.get(0).setHealthy(true);
+    now.addAndGet(INTERVAL.toNanos());
+    awaitChecks(checker, 9);
+    assertThat(sick.health()).isEqualTo(Health.HEALTHY);
+    assertThat(shares(backends, call)).as("its share is back").containsExactly(10, 10, 10);
+  }
+
+  private static void awaitChecks(HealthChecker<?> checker, long n) {
+    Await.until(Duration.ofSeconds(10), () -> checker.completed() + " checks ended of " + n,
+        () -> checker.completed() >= n);
+  }
+
+  private static Node<?> node(BallastClient<?, ?> client, Endpoint e) {
+    return client.stack().endpoints.router.nodes().stream()
+        .filter(n -> n.address().equals(e.address())).findFirst().orElseThrow();
+  }
+
+  private static List<Integer> shares(List<Backend> backends, IntSupplier call) {
+    int[] before = backends.stream().mapToInt(Backend::calls).toArray();
+    for (int i = 0; i < CALLS; i++) {
+      call.getAsInt();
+    }
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < backends.size(); i++) {
+      out.add(backends.get(i).calls() - before[i]);
+    }
+    return out;
+  }
+
+  @Test
+  void theOptionsReachTheClientByName() {
+    BallastClient.Builder<byte[], byte[]> b = BallastClient.framed();
+    ClientOptions.CLIENT.apply(b, Map.of("healthCheck", Map.of("enabled", true, "path", "/ready",
+        "interval", "2s", "unhealthyThreshold", 3)));
+    HealthCheck h = b.healthCheck;
+    assertThat(h.enabled()).isTrue();
+    assertThat(h.path()).isEqualTo("/ready");
+    assertThat(h.config().interval()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(h.config().unhealthyThreshold()).isEqualTo(3);
+    assertThat(ClientOptions.CLIENT.names()).contains("healthCheck.enabled", "healthCheck.path",
+        "healthCheck.interval", "healthCheck.maxInFlight");
+  }
+}
