@@ -13,6 +13,7 @@ import dev.ballast.netty.internal.Protocol;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.Collection;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 
@@ -38,7 +39,13 @@ public final class ActiveChecks<T> {
     HealthCheckConfig c = checker.config();
     long tick = Math.max(MIN_TICK, Math.min(MAX_TICK,
         Math.min(c.interval().toNanos(), c.timeout().toNanos()) / 4));
-    this.timer = group.next().scheduleAtFixedRate(this::tick, tick, tick, TimeUnit.NANOSECONDS);
+    ScheduledFuture<?> t;
+    try {
+      t = group.next().scheduleAtFixedRate(this::tick, tick, tick, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) { // loops shut down: calls fail, nothing to check
+      t = null;
+    }
+    this.timer = t;
   }
 
   /**
@@ -82,7 +89,9 @@ public final class ActiveChecks<T> {
 
   /** Stops the timer and every running check. */
   public void close() {
-    timer.cancel(false);
+    if (timer != null) {
+      timer.cancel(false);
+    }
     checker.close();
   }
 }
