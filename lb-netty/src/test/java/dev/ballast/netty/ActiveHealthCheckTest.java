@@ -12,7 +12,9 @@ import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.testing.Await;
+import dev.ballast.netty.testing.Certificates;
 import dev.ballast.netty.testing.HealthServer;
+import io.netty.handler.ssl.SslContextBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -177,6 +179,37 @@ class ActiveHealthCheckTest {
       out.add(backends.get(i).calls() - before[i]);
     }
     return out;
+  }
+
+  @Test
+  void pingsGoOverTlsToAHostNameAndTheVerdictsFollowTheServer() throws Exception {
+    Certificates localhost = Certificates.localhost();
+    FramedServer server = FramedServer.builder().tls(SslContextBuilder.forServer(
+        localhost.certificate().toFile(), localhost.privateKey().toFile()).build()).start();
+    server.setServing(false); // before the first check, due at the first tick
+    try (BallastClient<byte[], byte[]> client = BallastClient.framed()
+        .endpoints(List.of(Endpoint.of("localhost", server.port())))
+        .tls(TlsConfig.builder().trustCertificates(localhost.certificate()).build())
+        .ticker(now::get)
+        .healthCheck(HealthCheck.builder().enabled(true).config(HealthCheckConfig.builder()
+            .interval(INTERVAL).initialJitter(Duration.ZERO).unhealthyThreshold(2).build())
+            .build())
+        .build()) {
+      HealthChecker<?> checker = client.stack().endpoints.checks.checker();
+      Node<?> node = client.stack().endpoints.router.nodes().get(0);
+      for (int round = 1; round <= 2; round++) {
+        awaitChecks(checker, round);
+        assertThat(node.health()).as("after %d failed checks of 2", round)
+            .isEqualTo(round < 2 ? Health.HEALTHY : Health.UNHEALTHY);
+        now.addAndGet(INTERVAL.toNanos());
+      }
+      server.setServing(true);
+      awaitChecks(checker, 3);
+      assertThat(node.health()).isEqualTo(Health.HEALTHY);
+      assertThat(server.requests()).as("pings are not requests").isZero();
+    } finally {
+      server.close();
+    }
   }
 
   @Test
