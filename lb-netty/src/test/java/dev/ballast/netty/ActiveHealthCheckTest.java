@@ -149,6 +149,8 @@ class ActiveHealthCheckTest {
     now.addAndGet(INTERVAL.toNanos()); // one interval: the next round is due
     awaitChecks(checker, 6);
     assertThat(sick.health()).isEqualTo(Health.UNHEALTHY);
+    assertThat(client.stats().get(0).health()).as("what stats() shows")
+        .isEqualTo(Health.UNHEALTHY);
     assertThat(shares(backends, call)).as("no call to the failing endpoint")
         .containsExactly(0, 15, 15);
 
