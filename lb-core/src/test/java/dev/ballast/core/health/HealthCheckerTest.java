@@ -185,6 +185,27 @@ class HealthCheckerTest {
   }
 
   @Test
+  void tenThousandHangingEndpointsNeverRunMoreThanMaxInFlightChecks() {
+    HealthChecker<Integer> c = checker(HealthCheckConfig.builder().interval(Duration.ofSeconds(5))
+        .timeout(Duration.ofSeconds(1)).initialJitter(Duration.ofSeconds(5)).maxInFlight(64)
+        .build());
+    List<Node<Integer>> nodes = nodes(10_000);
+    c.update(nodes);
+    int most = 0;
+    for (int tick = 0; tick < 200; tick++) { // 20 s of 100 ms ticks; no check ever answers
+      c.runDue();
+      most = Math.max(most, c.inFlight());
+      advance(Duration.ofMillis(100));
+    }
+    assertThat(most).isEqualTo(64);
+    // each slot frees once per timeout: 64 checks a second, whatever the number of endpoints
+    assertThat(started).hasSizeBetween(64 * 20, 64 * 21);
+    assertThat(stopped).as("every timed-out check was stopped").isEqualTo(started.size() - 64);
+    long unhealthy = nodes.stream().filter(n -> n.health() == Health.UNHEALTHY).count();
+    assertThat(unhealthy).isEqualTo(started.size() - 64);
+  }
+
+  @Test
   void removedNodesAreForgottenAndTheirChecksStopped() {
     HealthChecker<Integer> c = checker(noJitter().maxInFlight(1).build());
     List<Node<Integer>> nodes = nodes(3);
