@@ -14,6 +14,7 @@ import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.testing.Await;
 import dev.ballast.netty.testing.Certificates;
 import dev.ballast.netty.testing.HealthServer;
+import dev.ballast.netty.testing.Nginx;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -211,6 +212,35 @@ class ActiveHealthCheckTest {
       assertThat(server.requests()).as("pings are not requests").isZero();
     } finally {
       server.close();
+    }
+  }
+
+  @Test
+  void http2ChecksOverTlsAgainstNginxTakeTheFailingServerOut() throws Exception {
+    Certificates localhost = Certificates.localhost();
+    try (Nginx sick = Nginx.builder().http2().tls(localhost)
+            .directive("location = /ready { return 503; }").body("sick").start();
+        Nginx well = Nginx.builder().http2().tls(localhost).body("well").start();
+        BallastClient<HttpRequest, dev.ballast.netty.http.HttpResponse> client =
+            BallastClient.http2()
+                .endpoints(List.of(Endpoint.of("localhost", sick.endpoint().port()),
+                    Endpoint.of("localhost", well.endpoint().port())))
+                .tls(TlsConfig.builder().trustCertificates(localhost.certificate()).build())
+                .balancer(Algorithm.ROUND_ROBIN)
+                .outlierDetection(OutlierDetection.disabled())
+                .ticker(now::get)
+                .healthCheck(HealthCheck.builder().enabled(true).path("/ready").config(
+                    HealthCheckConfig.builder().initialJitter(Duration.ZERO).build()).build())
+                .build()) {
+      awaitChecks(client.stack().endpoints.checks.checker(), 2);
+      assertThat(client.stats()).extracting(EndpointStats::health)
+          .containsExactly(Health.UNHEALTHY, Health.HEALTHY);
+      for (int i = 0; i < 10; i++) {
+        assertThat(client.call(HttpRequest.get("/work")).get(10, TimeUnit.SECONDS).bodyText())
+            .isEqualTo("well");
+      }
+      assertThat(sick.accessLog()).hasSize(1).allSatisfy(line ->
+          assertThat(line).contains("GET /ready HTTP/2.0\" 503"));
     }
   }
 
