@@ -15,6 +15,7 @@ import dev.ballast.netty.testing.Await;
 import dev.ballast.netty.testing.Certificates;
 import dev.ballast.netty.testing.HealthServer;
 import dev.ballast.netty.testing.Nginx;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -218,6 +219,7 @@ class ActiveHealthCheckTest {
   @Test
   void http2ChecksOverTlsAgainstNginxTakeTheFailingServerOut() throws Exception {
     Certificates localhost = Certificates.localhost();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (Nginx sick = Nginx.builder().http2().tls(localhost)
             .directive("location = /ready { return 503; }").body("sick").start();
         Nginx well = Nginx.builder().http2().tls(localhost).body("well").start();
@@ -229,12 +231,15 @@ class ActiveHealthCheckTest {
                 .balancer(Algorithm.ROUND_ROBIN)
                 .outlierDetection(OutlierDetection.disabled())
                 .ticker(now::get)
+                .meterRegistry(registry)
                 .healthCheck(HealthCheck.builder().enabled(true).path("/ready").config(
                     HealthCheckConfig.builder().initialJitter(Duration.ZERO).build()).build())
                 .build()) {
       awaitChecks(client.stack().endpoints.checks.checker(), 2);
       assertThat(client.stats()).extracting(EndpointStats::health)
           .containsExactly(Health.UNHEALTHY, Health.HEALTHY);
+      assertThat(registry.get("ballast.client.health").tag("endpoint",
+          "localhost:" + sick.endpoint().port()).gauge().value()).isEqualTo(2);
       for (int i = 0; i < 10; i++) {
         assertThat(client.call(HttpRequest.get("/work")).get(10, TimeUnit.SECONDS).bodyText())
             .isEqualTo("well");
