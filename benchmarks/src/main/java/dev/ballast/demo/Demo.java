@@ -65,6 +65,8 @@ public final class Demo {
         --chart FILE         SVG chart (default target/ballast-demo.svg; none: no chart)
         --json FILE          also write the results as JSON
         --markdown           also print the table as Markdown
+        --zones              instead: zone-aware routing against uniform balancing over servers
+                             in three zones (cross-zone calls), and a zone turning unhealthy
       """;
 
   private Demo() {}
@@ -83,6 +85,10 @@ public final class Demo {
     if (config.help) {
       System.out.print(HELP);
       return;
+    }
+    if (config.zones) {
+      ZoneDemo.run(System.out);
+      System.exit(0);
     }
     run(config, System.out);
     // End at once: the shared Netty event loops are never shut down (their threads are
@@ -162,6 +168,7 @@ public final class Demo {
     boolean markdown;
     boolean help;
     boolean failFast;
+    boolean zones;
 
     long stddevNanos() {
       return latencyNanos * 3 / 100;
@@ -195,7 +202,7 @@ public final class Demo {
     static DemoConfig parse(String[] args) {
       DemoConfig c = new DemoConfig();
       try {
-        Flags.forEach(List.of(args), Set.of("--help", "-h", "--markdown", "--fail-fast"),
+        Flags.forEach(List.of(args), Set.of("--help", "-h", "--markdown", "--fail-fast", "--zones"),
             (flag, value) -> c.apply(flag, value));
       } catch (IOException e) {
         throw new UncheckedIOException(e); // no flag of the demo reads a file
@@ -216,6 +223,7 @@ public final class Demo {
         case "--help", "-h" -> help = true;
         case "--markdown" -> markdown = true;
         case "--fail-fast" -> failFast = true;
+        case "--zones" -> zones = true;
         case "--balancers" -> balancers = Simulate.parseBalancers(value);
         case "--backends" -> backends = Flags.parseInt(flag, value, 1);
         case "--latency" -> latencyNanos = Durations.parseNanos(value);

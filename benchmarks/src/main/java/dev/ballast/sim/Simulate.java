@@ -26,8 +26,9 @@ public final class Simulate {
       usage: ./ballast simulate [flags]      (flags apply in order, after --scenario)
         --scenario NAME        start from a built-in scenario: linkerd (default), linkerd-deadline
                                (the same with the timeout enforced), scale-out, fail-fast,
-                               aperture (clients and servers, not requests), or custom (no
-                               backends); disruption: keys moved by ring_hash, ketama, maglev
+                               aperture (clients and servers, not requests), zones (callers
+                               in three zones: cross-zone calls, uniform against zone-aware),
+                               or custom (no backends); disruption: keys moved by ring_hash, ketama, maglev
                                when one of --backends (100) leaves, over --keys (1000000), --seed
         --file FILE            read more flags from FILE (one or more per line, # comments)
         --backends N           N backends, all with the latency of backend 0 (custom: needs --latency)
@@ -91,6 +92,10 @@ public final class Simulate {
       out.print(ApertureSimulation.run(o.seed));
       return 0;
     }
+    if (o.zones) {
+      out.print(ZoneSimulation.run(o.seed));
+      return 0;
+    }
     Scenario scenario = o.scenario.build();
     out.println("scenario " + scenario.describe());
     long start = System.nanoTime();
@@ -140,8 +145,9 @@ public final class Simulate {
   /** The parsed flags. */
   static final class Options {
     boolean aperture;
+    boolean zones;
     long seed = 1;
-    Scenario.Builder scenario = Scenario.named("linkerd").toBuilder();
+    Scenario.Builder scenario = Scenarios.named("linkerd").toBuilder();
     List<Algorithm> balancers = DEFAULT_BALANCERS;
     Path json;
     Path chart;
@@ -154,7 +160,7 @@ public final class Simulate {
   static Options parse(String[] args) throws IOException {
     Options o = new Options();
     apply(o, new ArrayList<>(Arrays.asList(args)), 0);
-    if (!o.chartSet && !o.aperture) {
+    if (!o.chartSet && !o.aperture && !o.zones) {
       o.chart = Path.of("target", "ballast-sim-" + o.scenario.build().name() + ".svg");
     }
     return o;
@@ -179,10 +185,11 @@ public final class Simulate {
     switch (flag) {
       case "--scenario" -> {
         o.aperture = value.equalsIgnoreCase("aperture");
-        if (value.equalsIgnoreCase("custom") || o.aperture) {
+        o.zones = value.equalsIgnoreCase("zones");
+        if (value.equalsIgnoreCase("custom") || o.aperture || o.zones) {
           o.scenario = Scenario.builder();
         } else {
-          o.scenario = Scenario.named(value).toBuilder();
+          o.scenario = Scenarios.named(value).toBuilder();
         }
         o.slowGiven = false;
       }

@@ -114,7 +114,7 @@ class SimulatorTest {
 
   @Test
   void sameSeedGivesTheSameOutputAndAnotherSeedDoesNot() {
-    Scenario a = Scenario.linkerd(7).toBuilder().durationNanos(20 * S).poisson(true).build();
+    Scenario a = Scenarios.linkerd(7).toBuilder().durationNanos(20 * S).poisson(true).build();
     List<Algorithm> all = List.of(Algorithm.values());
     String first = Report.json(a.describe(), new Simulator(a).run(all));
     String second = Report.json(a.describe(), new Simulator(a).run(all));
@@ -126,7 +126,7 @@ class SimulatorTest {
 
   @Test
   void linkerdScenarioMeetsThePublishedFigures() {
-    List<Result> results = new Simulator(Scenario.named("linkerd")).run(Simulate.DEFAULT_BALANCERS);
+    List<Result> results = new Simulator(Scenarios.named("linkerd")).run(Simulate.DEFAULT_BALANCERS);
     assertThat(results).extracting(Result::balancer)
         .containsExactly("round_robin", "least_loaded", "p2c_peak_ewma");
     assertThat(results).allSatisfy(r -> assertThat(r.requests()).isEqualTo(60_000));
@@ -144,13 +144,13 @@ class SimulatorTest {
   void lateAnswersTellPeakEwmaTheSlowBackendsRealLatency() {
     // The client gives up at 1 s either way; what differs is what the balancer hears: the real
     // 2 s when the late answer comes (lb-netty's default), or a 1 s failure at the deadline.
-    Scenario feed = Scenario.named("linkerd-deadline");
+    Scenario feed = Scenarios.named("linkerd-deadline");
     Scenario drop = feed.toBuilder().lateAnswers(false).build();
     assertThat(feed.describe()).contains("(enforced)");
     assertThat(drop.describe()).contains("(enforced, late answers dropped)");
     Result fed = new Simulator(feed).run(Algorithm.P2C_PEAK_EWMA);
     Result dropped = new Simulator(drop).run(Algorithm.P2C_PEAK_EWMA);
-    Result measured = new Simulator(Scenario.named("linkerd")).run(Algorithm.P2C_PEAK_EWMA);
+    Result measured = new Simulator(Scenarios.named("linkerd")).run(Algorithm.P2C_PEAK_EWMA);
     assertThat(fed.successRate()).isGreaterThanOrEqualTo(0.999);
     // A 1 s failure at the deadline is a smaller peak than the real 2 s, but the failure
     // penalty raises it further: the dropped answers cost nothing here.
@@ -171,7 +171,7 @@ class SimulatorTest {
         .hasMessageContaining("slow window backend: 1 (expected: < 1");
     assertThatThrownBy(() -> oneBackend(MS).ratePerSecond(0).build())
         .hasMessage("rate: 0.0 (expected: > 0)");
-    assertThatThrownBy(() -> Scenario.named("nope"))
+    assertThatThrownBy(() -> Scenarios.named("nope"))
         .hasMessageContaining("scenario: nope (expected: one of [linkerd, linkerd-deadline, scale-out, fail-fast])");
   }
 

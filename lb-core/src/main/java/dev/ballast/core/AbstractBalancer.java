@@ -1,6 +1,6 @@
 package dev.ballast.core;
 
-import dev.ballast.core.internal.BalancerAccess;
+import dev.ballast.core.composite.ChildBalancer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -22,7 +22,7 @@ import java.util.function.Function;
  * the next step due (one at a time) builds the next snapshot and swaps it in with a CAS, which
  * fails harmlessly if an update swapped meanwhile.
  */
-abstract class AbstractBalancer<T> implements Balancer<T> {
+abstract class AbstractBalancer<T> implements ChildBalancer<T> {
 
   private static final VarHandle SNAPSHOT;
 
@@ -33,7 +33,6 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
-    BalancerAccess.lend(new Lender());
   }
 
   final BalancerConfig config;
@@ -195,6 +194,12 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   }
 
   @Override
+  public final Node<T> newNode(Endpoint endpoint, T value, Runnable onHealthChange) {
+    Objects.requireNonNull(onHealthChange, "onHealthChange");
+    return new Node<>(endpoint, value, metric, onHealthChange);
+  }
+
+  @Override
   public final synchronized List<Node<T>> update(
       Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values) {
     Objects.requireNonNull(endpoints, "endpoints");
@@ -257,7 +262,58 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   @Override
   public final void renew(Node<T> node, Endpoint endpoint) {
     checkAlgorithm(node);
-    Balancer.super.renew(node, endpoint);
+    Objects.requireNonNull(endpoint, "endpoint");
+    if (!node.address().equals(endpoint.address())) {
+      throw new IllegalArgumentException("endpoint " + endpoint.address()
+          + " renews node " + node.address() + " (expected: the same address)");
+    }
+    node.updateEndpoint(endpoint);
+  }
+
+  // whether a class overrides checkWeights, i.e. its algorithm limits weights beyond their sum
+  private static final ClassValue<Boolean> LIMITS = new ClassValue<>() {
+    @Override
+    protected Boolean computeValue(Class<?> type) {
+      for (Class<?> c = type; c != AbstractBalancer.class; c = c.getSuperclass()) {
+        try {
+          c.getDeclaredMethod("checkWeights", int[].class);
+          return true;
+        } catch (NoSuchMethodException e) {
+          // not here: look in the superclass
+        }
+      }
+      return false;
+    }
+  };
+
+  @Override
+  public final boolean limitsWeights() {
+    return LIMITS.get(getClass());
+  }
+
+  @Override
+  public final void validateMembers(Endpoint[] endpoints, int[] weights) {
+    checkWeights(weights);
+  }
+
+  /**
+   * Takes the nodes and weights as they are (no address hashed): the composite made the nodes
+   * with one balancer of this algorithm and checked their set, so only the first node's
+   * algorithm is checked.
+   */
+  @Override
+  public final synchronized void setMembers(Node<T>[] nodes, int[] weights) {
+    if (nodes.length != weights.length) {
+      throw new IllegalArgumentException("weights: " + weights.length + " for "
+          + nodes.length + " nodes (expected: one per node)");
+    }
+    if (nodes.length > 0) {
+      checkAlgorithm(nodes[0]);
+    }
+    // the hash balancers build from the members' endpoints (names, labels): only they get them
+    Endpoint[] es = this instanceof AbstractHashBalancer ? endpoints(nodes) : null;
+    snapshot = build(nodes, weights, es);
+    this.weights = weights;
   }
 
   private void checkAlgorithm(Node<T> node) {
@@ -303,62 +359,6 @@ abstract class AbstractBalancer<T> implements Balancer<T> {
   @Override
   public String toString() {
     return name + List.of(snapshot.nodes);
-  }
-
-  /**
-   * The trusted calls of {@link BalancerAccess}: a composite of lb-core that made the nodes with
-   * one balancer of an algorithm and checked their set gives parts of it to others of the same
-   * algorithm, with no address hashed again. Only the first node's algorithm is checked: one
-   * balancer made them all.
-   */
-  private static final class Lender implements BalancerAccess.Lender {
-    // whether a class overrides checkWeights, i.e. its algorithm limits weights beyond their sum
-    private static final ClassValue<Boolean> LIMITS = new ClassValue<>() {
-      @Override
-      protected Boolean computeValue(Class<?> type) {
-        for (Class<?> c = type; c != AbstractBalancer.class; c = c.getSuperclass()) {
-          try {
-            c.getDeclaredMethod("checkWeights", int[].class);
-            return true;
-          } catch (NoSuchMethodException e) {
-            // not here: look in the superclass
-          }
-        }
-        return false;
-      }
-    };
-
-    @Override
-    public boolean owns(Balancer<?> balancer) {
-      return balancer instanceof AbstractBalancer;
-    }
-
-    @Override
-    public boolean limitsWeights(Balancer<?> balancer) {
-      return LIMITS.get(balancer.getClass());
-    }
-
-    @Override
-    public void checkWeights(Balancer<?> balancer, int[] weights) {
-      ((AbstractBalancer<?>) balancer).checkWeights(weights);
-    }
-
-    @Override
-    public <T> void setValidatedNodes(Balancer<T> balancer, Node<T>[] nodes, int[] weights) {
-      AbstractBalancer<T> b = (AbstractBalancer<T>) balancer;
-      synchronized (b) {
-        if (nodes.length > 0) {
-          b.checkAlgorithm(nodes[0]);
-        }
-        // the hash balancers build from the members' endpoints (names, labels): only they get them
-        Endpoint[] es = b instanceof AbstractHashBalancer ? new Endpoint[nodes.length] : null;
-        for (int i = 0; es != null && i < nodes.length; i++) {
-          es[i] = nodes[i].endpoint();
-        }
-        b.snapshot = b.build(nodes, weights, es);
-        b.weights = weights;
-      }
-    }
   }
 
   /** The empty set: every pick fails. */

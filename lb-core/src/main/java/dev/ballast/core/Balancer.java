@@ -2,7 +2,6 @@ package dev.ballast.core;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -15,7 +14,9 @@ import java.util.function.Function;
  * <p>Create one with {@link Algorithm#create(BalancerConfig)} or the algorithm's constructor:
  * {@link RoundRobin}, {@link WeightedRandom}, {@link SmoothWeightedRoundRobin}, {@link Vnswrr},
  * {@link LeastLoaded}, {@link P2cPeakEwma}; and the ones that pick by key ({@link HashBalancer}):
- * {@link RingHash}, {@link Ketama}, {@link Maglev}.
+ * {@link RingHash}, {@link Ketama}, {@link Maglev}. Composite balancers (label subsets,
+ * priorities and localities) drive their children through {@link
+ * dev.ballast.core.composite.ChildBalancer}, which every balancer of these algorithms is.
  *
  * @param <T> the thing being balanced (a connection pool, a gRPC subchannel)
  */
@@ -57,53 +58,9 @@ public interface Balancer<T> {
    */
   List<Node<T>> update(Collection<Endpoint> endpoints, Function<? super Endpoint, ? extends T> values);
 
-  /**
-   * Checks, changing nothing and making no node or value, that {@link #update} would accept this
-   * set; a caller that must prepare something per endpoint (a pool, a subchannel) or that holds
-   * several balancers (label subsets) checks first.
-   *
-   * @throws IllegalArgumentException naming the bad part, exactly when {@link #update} would
-   *     reject the set
-   */
-  void validate(Collection<Endpoint> endpoints);
-
   /** Returns the current nodes, in update order. */
   List<Node<T>> nodes();
 
   /** Returns the algorithm's name, e.g. {@code vnswrr}. */
   String name();
-
-  /**
-   * Creates a node this balancer's algorithm can balance, without adding it; for composite
-   * balancers (label subsets) that share one set of nodes among several child balancers.
-   */
-  Node<T> newNode(Endpoint endpoint, T value);
-
-  /**
-   * Balances exactly the given nodes, which must have been made by {@link #newNode} of a
-   * balancer of the same algorithm; for composite balancers that own the nodes themselves.
-   *
-   * @throws IllegalArgumentException if a node was made for another algorithm, two nodes share
-   *     an address, or the weights add up to more than {@link Integer#MAX_VALUE}
-   */
-  void setNodes(List<Node<T>> nodes);
-
-  /**
-   * Gives a node made by {@link #newNode} of this algorithm a new endpoint of the same address
-   * (weight, labels), keeping its load state; for composite balancers that own the nodes. A new
-   * weight resets the node's effective weight at once (which {@code swrr} reads on every pick);
-   * the other weighted balancers already holding the node go on using the weight they had until
-   * they are given their nodes again ({@link #setNodes}).
-   *
-   * @throws IllegalArgumentException if the address differs or the node was made for another
-   *     algorithm
-   */
-  default void renew(Node<T> node, Endpoint endpoint) {
-    Objects.requireNonNull(endpoint, "endpoint");
-    if (!node.address().equals(endpoint.address())) {
-      throw new IllegalArgumentException("endpoint " + endpoint.address()
-          + " renews node " + node.address() + " (expected: the same address)");
-    }
-    node.updateEndpoint(endpoint);
-  }
 }

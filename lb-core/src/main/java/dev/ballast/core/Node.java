@@ -67,8 +67,15 @@ public final class Node<T> {
   private volatile Health checked = Health.HEALTHY;
   // the worse of the two, kept so that availability() reads one field more, not two
   private volatile Health health;
+  // told when a verdict changes the node's health (a composite's tables read it); may be null
+  private final Runnable healthListener;
 
   Node(Endpoint endpoint, T value, LoadMetric metric) {
+    this(endpoint, value, metric, null);
+  }
+
+  Node(Endpoint endpoint, T value, LoadMetric metric, Runnable healthListener) {
+    this.healthListener = healthListener;
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     this.address = endpoint.address();
     this.value = value;
@@ -116,11 +123,18 @@ public final class Node<T> {
 
   /**
    * Gives the verdict of an active check or of outlier detection; takes effect on the next pick.
-   * The endpoint's own health still counts: the node is the worse of the two.
+   * The endpoint's own health still counts: the node is the worse of the two. When the node's
+   * health changes, a composite balancer holding it (priorities and localities) is told, and
+   * makes its tables again at its next pick; a repeated verdict costs nothing.
    */
   public void setHealth(Health verdict) {
     checked = Objects.requireNonNull(verdict, "health");
-    health = endpoint.health().worst(verdict);
+    Health before = health;
+    Health after = endpoint.health().worst(verdict);
+    health = after;
+    if (after != before && healthListener != null) {
+      healthListener.run();
+    }
   }
 
   /** Reports availability from the layer below; takes effect on the next pick. */

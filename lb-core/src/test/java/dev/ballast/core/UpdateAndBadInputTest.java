@@ -7,6 +7,7 @@ import static dev.ballast.core.Fixtures.seeded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.core.composite.ChildBalancer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,7 +50,7 @@ class UpdateAndBadInputTest {
       int[] weights = new int[n];
       java.util.Arrays.fill(weights, 1);
       List<Endpoint> distinct = endpoints(weights);
-      Balancer<Integer> b = Algorithm.ROUND_ROBIN.create(seeded(1));
+      ChildBalancer<Integer> b = ChildBalancer.of(Algorithm.ROUND_ROBIN.create(seeded(1)));
       b.update(distinct, e -> 0);
       assertThat(b.nodes()).hasSize(n);
       b.setNodes(b.nodes());
@@ -99,12 +100,12 @@ class UpdateAndBadInputTest {
 
   /**
    * The update contract: a rejected set makes no value (no pool, no subchannel) and changes
-   * nothing, whichever check rejects it; {@link Balancer#validate} rejects exactly the same sets.
+   * nothing, whichever check rejects it; {@link ChildBalancer#validate} rejects exactly the same sets.
    */
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void aRejectedUpdateMakesNoValue(Algorithm algorithm) {
-    Balancer<Integer> b = balancer(algorithm, seeded(7), 1, 1);
+    ChildBalancer<Integer> b = ChildBalancer.of(balancer(algorithm, seeded(7), 1, 1));
     List<Node<Integer>> before = b.nodes();
     List<List<Endpoint>> bad = new ArrayList<>();
     bad.add(List.of(Endpoint.parse("x:1"), Endpoint.parse("y:1"), Endpoint.parse("x:1;weight=2")));
@@ -164,7 +165,7 @@ class UpdateAndBadInputTest {
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void renewGivesASharedNodeItsNewEndpointAndKeepsItsState(Algorithm algorithm) {
-    Balancer<Integer> b = algorithm.create(seeded(6));
+    ChildBalancer<Integer> b = ChildBalancer.of(algorithm.create(seeded(6)));
     Node<Integer> n = b.newNode(Endpoint.parse("a:1;weight=2"), 7);
     n.acquire();
     b.renew(n, Endpoint.parse("a:1;weight=5;zone=x"));
@@ -188,7 +189,7 @@ class UpdateAndBadInputTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("same address");
     Algorithm foreignAlgorithm = algorithm == Algorithm.P2C_PEAK_EWMA
         ? Algorithm.ROUND_ROBIN : Algorithm.P2C_PEAK_EWMA;
-    Balancer<Integer> foreignBalancer = foreignAlgorithm.create(seeded(6));
+    ChildBalancer<Integer> foreignBalancer = ChildBalancer.of(foreignAlgorithm.create(seeded(6)));
     Node<Integer> foreign = foreignBalancer.newNode(Endpoint.parse("c:1"), 9);
     assertThatThrownBy(() -> b.renew(foreign, Endpoint.parse("c:1;weight=3")))
         .isInstanceOf(IllegalArgumentException.class)
@@ -198,8 +199,8 @@ class UpdateAndBadInputTest {
 
   @Test
   void nodesFromAnotherAlgorithmAreRejected() {
-    Balancer<Integer> ewma = Algorithm.P2C_PEAK_EWMA.create(seeded(5));
-    Balancer<Integer> rr = Algorithm.ROUND_ROBIN.create(seeded(5));
+    ChildBalancer<Integer> ewma = ChildBalancer.of(Algorithm.P2C_PEAK_EWMA.create(seeded(5)));
+    ChildBalancer<Integer> rr = ChildBalancer.of(Algorithm.ROUND_ROBIN.create(seeded(5)));
     Node<Integer> foreign = rr.newNode(Endpoint.parse("a:1"), 1);
     assertThatThrownBy(() -> ewma.setNodes(List.of(foreign)))
         .isInstanceOf(IllegalArgumentException.class)

@@ -2,6 +2,9 @@ package dev.ballast.netty;
 
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.locality.LocalityBalancer;
+import dev.ballast.core.locality.LocalityConfig;
+import java.util.Objects;
 
 /**
  * Makes the balancer a client picks with; any lb-core {@link Balancer} fits, e.g. {@code
@@ -12,4 +15,23 @@ public interface BalancerFactory {
 
   /** Creates an empty balancer with these settings. */
   <T> Balancer<T> create(BalancerConfig config);
+
+  /**
+   * Returns a factory of {@link LocalityBalancer}s (priorities, localities and zone-aware
+   * routing from the endpoints' {@code priority} and {@code zone} labels), whose child balancer
+   * in each locality this factory makes. Not with label subsets, whose children must be plain
+   * algorithms (the client then fails to build, naming the balancer); a call's key is not passed
+   * on, so algorithms that pick by key pick at random inside a locality.
+   */
+  default BalancerFactory byLocality(LocalityConfig locality) {
+    Objects.requireNonNull(locality, "locality");
+    BalancerFactory children = this;
+    return new BalancerFactory() {
+      @Override
+      public <T> Balancer<T> create(BalancerConfig config) {
+        return LocalityBalancer.<T>builder().config(config).locality(locality)
+            .balancerFactory(() -> children.create(config)).build();
+      }
+    };
+  }
 }

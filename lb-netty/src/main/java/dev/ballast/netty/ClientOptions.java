@@ -5,6 +5,7 @@ import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
+import dev.ballast.core.locality.LocalityConfig;
 import dev.ballast.netty.health.HealthCheck;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +27,9 @@ import java.util.List;
  * <p>Top level: {@code endpoints}, {@code balancer}, {@code timeout}, {@code maxAttempts},
  * {@code slowRequestThreshold}, {@code closeGrace}, {@code lateAnswerWait}, {@code
  * maxFrameSize}, lb-core's {@link CoreOptions#BALANCER} and {@link CoreOptions#HASH} options;
- * groups: {@code subset.} ({@link CoreOptions#SUBSET}), {@code pool.} ({@link #POOL}), {@code
+ * groups: {@code subset.} ({@link CoreOptions#SUBSET}), {@code locality.} ({@link
+ * CoreOptions#LOCALITY}: any of them turns priorities and localities on, see {@link
+ * BalancerFactory#byLocality}), {@code pool.} ({@link #POOL}), {@code
  * outlierDetection.} ({@link #OUTLIER_DETECTION}), {@code healthCheck.} ({@link
  * HealthCheck#OPTIONS}), {@code retryBudget.} ({@link #RETRY_BUDGET}),
  * {@code retryBackoff.} ({@link #RETRY_BACKOFF}), {@code hedging.} ({@link #HEDGING}), {@code
@@ -156,6 +159,8 @@ public final class ClientOptions {
       .with("", CoreOptions.BALANCER, b -> b.balancerConfig, (b, c) -> b.balancerConfig(c))
       .with("", CoreOptions.HASH, b -> b.hashConfig, (b, h) -> b.balancer(b.algorithm, h))
       .with("subset.", CoreOptions.SUBSET, b -> b.subsetConfig, (b, s) -> b.subsets(s))
+      .with("locality.", CoreOptions.LOCALITY,
+          b -> b.values("locality").get("", LocalityConfig.defaults()), ClientOptions::locality)
       .with("pool.", POOL, b -> b.pool, (b, p) -> b.pool(p))
       .with("outlierDetection.", OUTLIER_DETECTION, b -> b.outlier,
           (b, o) -> b.outlierDetection(o))
@@ -167,6 +172,13 @@ public final class ClientOptions {
       .with("hedging.", HEDGING, b -> b.values("hedging"),
           (b, v) -> b.values("hedging", v).hedgingOrNone(hedging(v)))
       .with("tls.", TLS, b -> b.values("tls"), (b, v) -> b.values("tls", v).tlsOrNone(tls(v)));
+
+  /** Wraps the client's balancer factory, once, in priorities and localities. */
+  private static void locality(BallastClient.Builder<?, ?> b, LocalityConfig c) {
+    BalancerFactory children = b.values("locality").get("children", b.balancerFactory);
+    b.values("locality", new Values().put("", c).put("children", children))
+        .balancer(children.byLocality(c));
+  }
 
   private static RetryBudget retryBudget(Values v) {
     double percent = v.get("percent", 20.0);

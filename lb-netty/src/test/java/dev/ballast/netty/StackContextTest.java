@@ -211,11 +211,6 @@ class StackContextTest {
     }
 
     @Override
-    public void validate(Collection<Endpoint> endpoints) {
-      inner.validate(endpoints);
-    }
-
-    @Override
     public List<Node<T>> nodes() {
       return inner.nodes();
     }
@@ -223,16 +218,6 @@ class StackContextTest {
     @Override
     public String name() {
       return "pick_throws";
-    }
-
-    @Override
-    public Node<T> newNode(Endpoint endpoint, T value) {
-      return inner.newNode(endpoint, value);
-    }
-
-    @Override
-    public void setNodes(List<Node<T>> nodes) {
-      inner.setNodes(nodes);
     }
   }
 

@@ -1,8 +1,8 @@
 package dev.ballast.bench.subset;
 
-import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.composite.ChildBalancer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -24,7 +24,7 @@ public final class NaiveSubsetBuilder {
    * selector's non-empty subsets as lists of nodes, keyed by their labels.
    */
   public static Map<Map<String, String>, List<Node<String>>> build(List<Endpoint> hosts,
-      List<List<String>> selectors, Balancer<String> prototype) {
+      List<List<String>> selectors, ChildBalancer<String> prototype) {
     List<Node<String>> nodes = new ArrayList<>(hosts.size());
     for (Endpoint e : hosts) {
       nodes.add(prototype.newNode(e, e.address()));

@@ -5,6 +5,7 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.composite.ChildBalancer;
 import dev.ballast.core.subset.SubsetSelector;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,7 @@ public class SubsetBuildBenchmark {
   private List<Endpoint> pushB;
   private boolean flip;
   private List<List<String>> selectors;
-  private Balancer<String> prototype;
+  private ChildBalancer<String> prototype;
   private SubsetSelector<String> fullRebuilder;
   private Balancer<String> naiveNodes;
 
@@ -66,7 +67,7 @@ public class SubsetBuildBenchmark {
     pushA = endpoints;
     pushB = SubsetData.relabel(endpoints, dataSet, 50, 7);
     selectors = SubsetData.selectors();
-    prototype = Algorithm.ROUND_ROBIN.create(BalancerConfig.defaults());
+    prototype = ChildBalancer.create(Algorithm.ROUND_ROBIN, BalancerConfig.defaults());
     fullRebuilder = SubsetSelector.<String>builder().selectors(selectors).rebuildThreshold(0)
         .build();
     fullRebuilder.update(pushA, Endpoint::address);

@@ -5,7 +5,7 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
-import dev.ballast.core.internal.BalancerAccess;
+import dev.ballast.core.composite.ChildBalancer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.State;
  * {@code setNodes}, the public path the selector used before (a list of the members, each
  * node's algorithm checked, every address hashed, the weights checked), against {@code
  * validatedNodes}, the path it uses now (nodes and weights read by slot, given to the child as
- * they are, as {@code Subset.makeChild} does). Divide by {@code members} for the cost per
+ * they are with {@link ChildBalancer#setMembers}, as {@code Subset.makeChild} does). Divide by {@code members} for the cost per
  * membership.
  */
 @State(Scope.Benchmark)
@@ -52,7 +52,7 @@ public class SubsetChildBenchmark {
   public void setUp() {
     List<Endpoint> hosts = SubsetData.hosts("harder", 8000, 42);
     child = Algorithm.fromName(algorithm);
-    Balancer<String> prototype = child.create(BalancerConfig.defaults());
+    ChildBalancer<String> prototype = ChildBalancer.create(child, BalancerConfig.defaults());
     bySlot = new Node[hosts.size()];
     weights = new int[hosts.size()];
     members = new BitSet(hosts.size());
@@ -67,14 +67,14 @@ public class SubsetChildBenchmark {
     }
   }
 
-  /** Before: the members as a list, then {@link Balancer#setNodes}. */
+  /** Before: the members as a list, then {@link ChildBalancer#setNodes}. */
   @Benchmark
   public Balancer<String> setNodes() {
     List<Node<String>> nodes = new ArrayList<>(members.cardinality());
     for (int s = members.nextSetBit(0); s >= 0; s = members.nextSetBit(s + 1)) {
       nodes.add(bySlot[s]);
     }
-    Balancer<String> b = child.create(BalancerConfig.defaults());
+    ChildBalancer<String> b = ChildBalancer.create(child, BalancerConfig.defaults());
     b.setNodes(nodes);
     return b;
   }
@@ -93,8 +93,8 @@ public class SubsetChildBenchmark {
         w[n] = weights[(i << 6) + Long.numberOfTrailingZeros(x)];
       }
     }
-    Balancer<String> b = child.create(BalancerConfig.defaults());
-    BalancerAccess.setValidatedNodes(b, nodes, w);
+    ChildBalancer<String> b = ChildBalancer.create(child, BalancerConfig.defaults());
+    b.setMembers(nodes, w);
     return b;
   }
 }

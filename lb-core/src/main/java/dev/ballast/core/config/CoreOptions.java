@@ -5,11 +5,13 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.KeyHash;
+import dev.ballast.core.locality.LocalityConfig;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetConfig;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * lb-core's options by name: {@link #BALANCER} (every algorithm's {@link BalancerConfig}) and
@@ -139,4 +141,48 @@ public final class CoreOptions {
               SubsetConfig.Builder::allowRedundantKeys, "true", "yes"),
           Option.of("headerPrefix", ValueType.STRING, SubsetConfig::headerPrefix,
               SubsetConfig.Builder::headerPrefix, "x-route-", "X-Route-")));
+
+  /**
+   * Shares by zone: an object of numbers such as {@code {a: 3, b: 2, c: 1}} (numbers or numeric
+   * text, as properties give them).
+   */
+  public static final ValueType<Map<String, Double>> ZONE_SHARES = ValueType.of(
+      "an object of numbers such as {a: 3, b: 2, c: 1}", CoreOptions::shares, TreeMap::new);
+
+  private static Map<String, Double> shares(Object raw) {
+    if (!(raw instanceof Map<?, ?> m)) {
+      throw new IllegalArgumentException(raw + " (expected: an object of numbers such as"
+          + " {a: 3, b: 2, c: 1})");
+    }
+    Map<String, Double> out = new TreeMap<>();
+    for (Map.Entry<?, ?> e : m.entrySet()) {
+      try {
+        out.put(String.valueOf(e.getKey()), ValueType.DOUBLE.read(e.getValue()));
+      } catch (IllegalArgumentException bad) {
+        throw new IllegalArgumentException(e.getKey() + ": " + e.getValue()
+            + " (expected: a number)", bad);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The options of {@link LocalityConfig} (priorities, localities and zone-aware routing):
+   * {@code overprovisioningFactor}, {@code panicThreshold}, {@code localZone}, {@code
+   * callerZones}, {@code minClusterSize}.
+   */
+  public static final OptionSet<LocalityConfig, LocalityConfig.Builder> LOCALITY = OptionSet.of(
+      "locality", LocalityConfig::builder, LocalityConfig.Builder::build, List.of(
+          Option.of("overprovisioningFactor", ValueType.DOUBLE,
+              LocalityConfig::overprovisioningFactor,
+              LocalityConfig.Builder::overprovisioningFactor, "1.2", "0.9"),
+          Option.of("panicThreshold", ValueType.DOUBLE, LocalityConfig::panicThreshold,
+              LocalityConfig.Builder::panicThreshold, "30", "101"),
+          Option.of("localZone", ValueType.STRING, LocalityConfig::localZone,
+              LocalityConfig.Builder::localZone, "us-east-1a", "us east"),
+          Option.of("callerZones", ZONE_SHARES, LocalityConfig::callerZones,
+              LocalityConfig.Builder::callerZones, Map.of("a", 3.0, "b", 2.0, "c", 1.0),
+              Map.of("a", -1.0)),
+          Option.of("minClusterSize", ValueType.INT, LocalityConfig::minClusterSize,
+              LocalityConfig.Builder::minClusterSize, "3", "-1")));
 }

@@ -2,7 +2,7 @@ package dev.ballast.core.subset;
 
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Node;
-import dev.ballast.core.internal.BalancerAccess;
+import dev.ballast.core.composite.ChildBalancer;
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.Supplier;
@@ -40,7 +40,7 @@ final class Subset<T> {
 
   /**
    * Makes the child from nodes and weights the selector made and validated: no address is hashed
-   * and no weight checked again ({@link BalancerAccess#setValidatedNodes}).
+   * and no weight checked again ({@link ChildBalancer#setMembers}).
    */
   private synchronized Balancer<T> makeChild(Node<T>[] bySlot, int[] weights,
       Supplier<? extends Balancer<T>> factory) {
@@ -56,9 +56,9 @@ final class Subset<T> {
           w[n] = weights[(i << 6) + Long.numberOfTrailingZeros(x)];
         }
       }
-      c = factory.get();
-      BalancerAccess.setValidatedNodes(c, nodes, w);
-      child = c;
+      ChildBalancer<T> made = ChildBalancer.of(factory.get());
+      made.setMembers(nodes, w);
+      child = c = made;
     }
     return c;
   }

@@ -3,9 +3,9 @@ package dev.ballast.core.subset;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ballast.core.Balancer;
+import dev.ballast.core.composite.ChildBalancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
-import dev.ballast.core.internal.BalancerAccess;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -46,7 +46,7 @@ final class SubsetIndex<T> {
   }
 
   final Supplier<? extends Balancer<T>> factory;
-  final Balancer<T> prototype;
+  final ChildBalancer<T> prototype;
   /** The index keys (the selectors' and the default subset's, sorted), and their positions. */
   final String[] keys;
   final Map<String, Integer> keyPosition = new HashMap<>();
@@ -80,7 +80,8 @@ final class SubsetIndex<T> {
   SubsetIndex(Supplier<? extends Balancer<T>> factory, List<List<String>> selectorList,
       FallbackPolicy policy, RequestLabels defaultLabels, double rebuildThreshold, int cacheSize) {
     this.factory = factory;
-    this.prototype = Objects.requireNonNull(factory.get(), "balancer factory returned null");
+    this.prototype = ChildBalancer.of(
+        Objects.requireNonNull(factory.get(), "balancer factory returned null"));
     TreeSet<String> all = new TreeSet<>();
     selectorList.forEach(all::addAll);
     this.selectorKeys = Set.copyOf(all);
@@ -344,8 +345,8 @@ final class SubsetIndex<T> {
    * sum fits an int (the update checked those). Reads nothing unless the algorithm has a rule.
    */
   void validate(BitSet members, int[] weights, IntFunction<Endpoint> endpointOf) {
-    if (BalancerAccess.limitsWeights(prototype)) {
-      BalancerAccess.validate(prototype, members.stream().mapToObj(endpointOf)
+    if (prototype.limitsWeights()) {
+      prototype.validateMembers(members.stream().mapToObj(endpointOf)
           .toArray(Endpoint[]::new), members.stream().map(s -> weights[s]).toArray());
     }
   }

@@ -8,13 +8,11 @@ import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -107,7 +105,7 @@ public final class SubsetSelector<T> {
   /** The child balancer of the labels' subset, or of the fallback; throws if there is none. */
   private Balancer<T> balancerFor(RequestLabels labels) {
     SubsetState<T> s = state;
-    Subset<T> subset = find(s, labels);
+    Subset<T> subset = s.find(labels, allowRedundantKeys);
     return subset != null ? subset.child(s) : fallback(s, labels);
   }
 
@@ -117,19 +115,6 @@ public final class SubsetSelector<T> {
    */
   public Node<T> pick(Map<String, String> labels) {
     return pick(RequestLabels.of(labels));
-  }
-
-  private Subset<T> find(SubsetState<T> s, RequestLabels labels) {
-    int h = labels.keysHash;
-    for (SubsetState.Table<T> t : s.tables()) {
-      if (t.keysHash() == h && labels.sameKeys(t.keys())) {
-        return t.subsets().get(labels);
-      }
-    }
-    if (allowRedundantKeys && !labels.isEmpty()) {
-      return s.resolve(labels);
-    }
-    return null;
   }
 
   private Balancer<T> fallback(SubsetState<T> s, RequestLabels labels) {
@@ -211,7 +196,7 @@ public final class SubsetSelector<T> {
    */
   public List<Node<T>> members(RequestLabels labels) {
     SubsetState<T> s = state;
-    Subset<T> subset = find(s, labels);
+    Subset<T> subset = s.find(labels, allowRedundantKeys);
     return subset == null ? List.of() : subset.nodes(s);
   }
 
@@ -233,22 +218,7 @@ public final class SubsetSelector<T> {
 
   /** Returns the current subsets, their sizes and the miss and fallback counts. */
   public SubsetStats stats() {
-    SubsetState<T> s = state;
-    List<SubsetStats.SubsetInfo> infos = new ArrayList<>();
-    Set<Subset<T>> distinct = new HashSet<>();
-    for (SubsetState.Table<T> t : s.tables()) {
-      Map<String, SubsetStats.SubsetInfo> sorted = new TreeMap<>(); // by the labels' text
-      t.subsets().forEach((l, x) -> sorted.put("" + l, new SubsetStats.SubsetInfo(l, x.size)));
-      infos.addAll(sorted.values());
-      distinct.addAll(t.subsets().values());
-    }
-    Subset<T> f = s.fallback();
-    if (f != null) {
-      distinct.add(f);
-    }
-    int dflt = f != null && defaultLabels != null ? f.size : 0;
-    return new SubsetStats(s.nodes().size(), infos, distinct.size(), dflt, misses.sum(),
-        fallbacks.sum(), index.fullBuilds, index.incrementalUpdates);
+    return SubsetStats.of(state, defaultLabels != null, misses.sum(), fallbacks.sum(), index);
   }
 
   @Override
@@ -356,8 +326,12 @@ public final class SubsetSelector<T> {
 
     /**
      * Sets a factory of child balancers instead of {@link #algorithm} and {@link #config}. Every
-     * balancer it makes must be of the same algorithm: the selector makes the nodes with one of
-     * them and hands them to the others.
+     * balancer it makes must be a {@link dev.ballast.core.composite.ChildBalancer} (as lb-core's
+     * algorithms' are) of the same algorithm: the selector makes the nodes with one of them and
+     * hands them to the others.
+     *
+     * <p>{@link #build()} throws {@link IllegalArgumentException} if the first balancer made is
+     * no {@code ChildBalancer}.
      */
     public Builder<T> balancerFactory(Supplier<? extends Balancer<T>> factory) {
       this.factory = Objects.requireNonNull(factory, "balancerFactory");

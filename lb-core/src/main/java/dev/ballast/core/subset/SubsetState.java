@@ -35,6 +35,21 @@ record SubsetState<T>(SubsetIndex<T> owner, List<Node<T>> nodes, Node<T>[] bySlo
   private static final Object MISS = new Object();
 
   /**
+   * Returns the subset of the selector whose keys are exactly the labels', or, with redundant
+   * keys allowed, the one {@link #resolve} finds; null on a miss. Lock-free; allocation-free for
+   * labels whose keys are a selector's.
+   */
+  Subset<T> find(RequestLabels labels, boolean allowRedundantKeys) {
+    int h = labels.keysHash;
+    for (Table<T> t : tables) {
+      if (t.keysHash() == h && labels.sameKeys(t.keys())) {
+        return t.subsets().get(labels);
+      }
+    }
+    return allowRedundantKeys && !labels.isEmpty() ? resolve(labels) : null;
+  }
+
+  /**
    * Returns the subset of labels that are not exactly a selector's keys (redundant keys allowed),
    * or null: the endpoints having every label whose key is a selector's (see {@link
    * SubsetSelector.Builder#allowRedundantKeys}), found once per state.

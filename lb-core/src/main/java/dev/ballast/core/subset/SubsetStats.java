@@ -1,7 +1,12 @@
 package dev.ballast.core.subset;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * A point-in-time view of a {@link SubsetSelector}: its subsets and their sizes, and how many
@@ -28,6 +33,26 @@ public final class SubsetStats {
     this.fallbacks = fallbacks;
     this.fullBuilds = fullBuilds;
     this.incrementalUpdates = incrementalUpdates;
+  }
+
+  /** Summarises a selector's state: subsets by their labels' text, selector by selector. */
+  static <T> SubsetStats of(SubsetState<T> s, boolean hasDefaultSubset, long misses,
+      long fallbacks, SubsetIndex<T> index) {
+    List<SubsetInfo> infos = new ArrayList<>();
+    Set<Subset<T>> distinct = new HashSet<>();
+    for (SubsetState.Table<T> t : s.tables()) {
+      Map<String, SubsetInfo> sorted = new TreeMap<>();
+      t.subsets().forEach((l, x) -> sorted.put("" + l, new SubsetInfo(l, x.size)));
+      infos.addAll(sorted.values());
+      distinct.addAll(t.subsets().values());
+    }
+    Subset<T> f = s.fallback();
+    if (f != null) {
+      distinct.add(f);
+    }
+    int dflt = f != null && hasDefaultSubset ? f.size : 0;
+    return new SubsetStats(s.nodes().size(), infos, distinct.size(), dflt, misses, fallbacks,
+        index.fullBuilds, index.incrementalUpdates);
   }
 
   /** Returns how many endpoints the selector holds. */

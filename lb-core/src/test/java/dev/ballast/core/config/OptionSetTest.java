@@ -98,4 +98,22 @@ class OptionSetTest {
       }
     }
   }
+
+  @Test
+  void localityOptionsDecodeCallerZonesAsNumbersOrText() {
+    dev.ballast.core.locality.LocalityConfig c = CoreOptions.LOCALITY.decode(Map.of(
+        "local-zone", "a", "callerZones", Map.of("a", 3, "b", "1.5"), "panicThreshold", 0));
+    assertThat(c.localZone()).isEqualTo("a");
+    assertThat(c.callerZones()).isEqualTo(Map.of("a", 3.0, "b", 1.5));
+    assertThat(c.zoneAware()).isTrue();
+    assertThat(CoreOptions.LOCALITY.decode(CoreOptions.LOCALITY.encode(c))).isEqualTo(c);
+    assertThat(CoreOptions.LOCALITY.encode(dev.ballast.core.locality.LocalityConfig.defaults()))
+        .isEmpty();
+    assertThatThrownBy(() -> CoreOptions.LOCALITY.decode(Map.of("callerZones",
+        Map.of("a", "many")))).hasMessage("callerZones: a: many (expected: a number)");
+    assertThatThrownBy(() -> CoreOptions.LOCALITY.decode(Map.of("localZone", "us east")))
+        .hasMessageStartingWith("localZone: us east (expected: a zone as endpoints' zone label");
+    assertThatThrownBy(() -> CoreOptions.LOCALITY.decode(Map.of("overprovisioningFactor", 0.9)))
+        .hasMessage("overprovisioningFactor: 0.9 (expected: 1-100)");
+  }
 }

@@ -6,6 +6,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.composite.ChildBalancer;
 import java.util.List;
 import java.util.function.Function;
 
@@ -37,7 +38,8 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
   @Override
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // which sets a balancer accepts depends on its algorithm only, not on the policy's fields
-    (balancer != null ? balancer : algorithm.<Backend>create(base)).validate(endpoints);
+    ChildBalancer.of(balancer != null ? balancer : algorithm.<Backend>create(base))
+        .validate(endpoints);
   }
 
   @Override

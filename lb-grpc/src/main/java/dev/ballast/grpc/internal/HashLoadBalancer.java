@@ -8,6 +8,7 @@ import dev.ballast.core.HashConfig;
 import dev.ballast.core.Node;
 import dev.ballast.core.RingHash;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.composite.ChildBalancer;
 import io.grpc.CallOptions;
 import io.grpc.EquivalentAddressGroup;
 import java.util.List;
@@ -51,7 +52,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // what a set may hold depends on the config too (Maglev's table size)
     PolicyConfig c = config(policyConfig);
-    (balancer != null && c.equals(config) ? balancer
+    ChildBalancer.of(balancer != null && c.equals(config) ? balancer
         : algorithm.<Backend>create(base, c.hash())).validate(endpoints);
   }
 

@@ -4,6 +4,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.composite.ChildBalancer;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
 import io.grpc.CallOptions;
@@ -41,7 +42,7 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
     // Every subset, and the fallback set, is part of the whole set, with a weight sum no larger
     // and a weight gcd no smaller; so a whole set the child algorithm accepts gives subsets it
     // accepts too (no duplicate, a weight sum in range, a VNSWRR ring Σ weight/gcd in range).
-    c.child().algorithm().<Backend>create(base).validate(endpoints);
+    ChildBalancer.create(c.child().algorithm(), base).validate(endpoints);
   }
 
   private static LabelSubsetPolicyConfig config(Object policyConfig) {

@@ -69,7 +69,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child) {
   }
 
   /** gRPC's convention: a list of {name: config}; the first supported entry wins. */
-  private static PolicyConfig child(Object list) {
+  static PolicyConfig child(Object list) {
     if (list == null) {
       return PolicyConfig.defaults(Algorithm.ROUND_ROBIN);
     }

@@ -5,11 +5,11 @@ import static dev.ballast.grpc.internal.FakeHelper.headers;
 import static dev.ballast.grpc.internal.FakeHelper.pickArgs;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.RoundRobin;
+import dev.ballast.core.composite.ChildBalancer;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;
@@ -207,8 +207,8 @@ class LabelSubsetLoadBalancerTest {
   }
 
   /** Round robin whose setNodes refuses every set, as a child with stricter rules would. */
-  private static final class RefusingBalancer implements Balancer<Backend> {
-    private final Balancer<Backend> inner = new RoundRobin<>();
+  private static final class RefusingBalancer implements ChildBalancer<Backend> {
+    private final ChildBalancer<Backend> inner = new RoundRobin<>();
 
     @Override
     public Node<Backend> pick() {
@@ -249,6 +249,11 @@ class LabelSubsetLoadBalancerTest {
     @Override
     public void setNodes(List<Node<Backend>> nodes) {
       throw new IllegalArgumentException("weights: refused by this child");
+    }
+
+    @Override
+    public void renew(Node<Backend> node, Endpoint endpoint) {
+      inner.renew(node, endpoint);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.ballast.spring.internal;
 
+import dev.ballast.core.config.CoreOptions;
 import dev.ballast.core.config.Names;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionException;
@@ -68,11 +69,16 @@ public final class PropertyKeys {
       String property = prefix + "." + dashed(o.name());
       ValueType<?> t = o.type();
       Bindable<?> bindable = isList(t) ? Bindable.listOf(String.class)
-          : t == ValueType.STRING_MAP ? Bindable.mapOf(String.class, String.class)
+          : isMap(t) ? Bindable.mapOf(String.class, String.class)
           : Bindable.of(String.class);
       binder.bind(property, bindable).ifBound(v -> out.put(o.name(), v));
     }
     return out;
+  }
+
+  /** Whether the option's value is a map (properties {@code <option>.<key>=<value>}). */
+  private static boolean isMap(ValueType<?> t) {
+    return t == ValueType.STRING_MAP || t == CoreOptions.ZONE_SHARES;
   }
 
   /** Returns the model's refusal as the starter's exception, naming the full property. */
@@ -173,7 +179,7 @@ public final class PropertyKeys {
         have.append(Names.normalize(rest.get(j)));
         if (have.toString().equals(wanted)) {
           ValueType<?> t = o.type();
-          boolean collection = isList(t) || t == ValueType.STRING_MAP;
+          boolean collection = isList(t) || isMap(t);
           if (j == rest.size() - 1 || collection) {
             return true;
           }

@@ -1,4 +1,4 @@
-package dev.ballast.core.internal;
+package dev.ballast.core.composite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,12 +15,12 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-class BalancerAccessTest {
+class ChildBalancerTest {
 
   private static final BalancerConfig CONFIG = BalancerConfig.defaults();
 
   @SuppressWarnings("unchecked")
-  private static Node<String>[] nodes(Balancer<String> maker, int... weights) {
+  private static Node<String>[] nodes(ChildBalancer<String> maker, int... weights) {
     Node<String>[] out = new Node[weights.length];
     for (int i = 0; i < weights.length; i++) {
       Endpoint e = Endpoint.of("10.0.0." + (i + 1), 80, weights[i], Map.of());
@@ -32,18 +32,18 @@ class BalancerAccessTest {
   @Test
   void onlyAlgorithmsWithAWeightRuleAskForWeights() {
     for (Algorithm a : Algorithm.values()) {
-      assertThat(BalancerAccess.limitsWeights(a.create(CONFIG))).as(a.id())
+      assertThat(ChildBalancer.create(a, CONFIG).limitsWeights()).as(a.id())
           .isEqualTo(a == Algorithm.VNSWRR || a == Algorithm.MAGLEV); // ring, table size
     }
     // a balancer of another make checks its own way: it is always asked
-    assertThat(BalancerAccess.limitsWeights(new Foreign())).isTrue();
+    assertThat(new Foreign().limitsWeights()).isTrue();
   }
 
   @Test
   void validatedNodesAreBalancedAsGivenAndTheRuleStillRuns() {
-    Balancer<String> vnswrr = Algorithm.VNSWRR.create(CONFIG);
+    ChildBalancer<String> vnswrr = ChildBalancer.create(Algorithm.VNSWRR, CONFIG);
     Node<String>[] nodes = nodes(vnswrr, 3, 1);
-    BalancerAccess.setValidatedNodes(vnswrr, nodes, new int[] {3, 1});
+    vnswrr.setMembers(nodes, new int[] {3, 1});
     assertThat(vnswrr.nodes()).containsExactly(nodes);
     int first = 0;
     for (int i = 0; i < 40; i++) {
@@ -52,33 +52,62 @@ class BalancerAccessTest {
       n.cancel();
     }
     assertThat(first).isEqualTo(30);
-    assertThatThrownBy(() -> BalancerAccess.validate(vnswrr, new Endpoint[2],
+    assertThatThrownBy(() -> vnswrr.validateMembers(new Endpoint[2],
         new int[] {1 << 24, (1 << 24) + 1})).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("virtual nodes");
   }
 
   @Test
   void nodesOfAnotherAlgorithmAreRefused() {
-    Balancer<String> roundRobin = Algorithm.ROUND_ROBIN.create(CONFIG);
-    Node<String>[] ewmaNodes = nodes(Algorithm.P2C_PEAK_EWMA.create(CONFIG), 1, 1);
-    assertThatThrownBy(() -> BalancerAccess.setValidatedNodes(roundRobin, ewmaNodes,
-        new int[] {1, 1})).isInstanceOf(IllegalArgumentException.class)
+    ChildBalancer<String> roundRobin = ChildBalancer.create(Algorithm.ROUND_ROBIN, CONFIG);
+    Node<String>[] ewmaNodes = nodes(ChildBalancer.create(Algorithm.P2C_PEAK_EWMA, CONFIG), 1, 1);
+    assertThatThrownBy(() -> roundRobin.setMembers(ewmaNodes, new int[] {1, 1})).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("another algorithm");
   }
 
   @Test
-  void aBalancerOfAnotherMakeGetsThePublicCalls() {
+  void aBalancerOfAnotherMakeGetsThePublicCallsByDefault() {
     Foreign foreign = new Foreign();
-    Node<String>[] nodes = nodes(Algorithm.ROUND_ROBIN.create(CONFIG), 1, 2);
-    BalancerAccess.setValidatedNodes(foreign, nodes, new int[] {1, 2});
+    Node<String>[] nodes = nodes(ChildBalancer.create(Algorithm.ROUND_ROBIN, CONFIG), 1, 2);
+    foreign.setMembers(nodes, new int[] {1, 2});
     assertThat(foreign.nodes()).containsExactly(nodes);
     Endpoint[] endpoints = {nodes[0].endpoint(), nodes[1].endpoint()};
-    BalancerAccess.validate(foreign, endpoints, new int[] {1, 2});
+    foreign.validateMembers(endpoints, new int[] {1, 2});
     assertThat(foreign.validated).containsExactly(endpoints);
   }
 
+  @Test
+  void aBalancerThatIsNoChildIsRefusedNamingIt() {
+    Balancer<String> plain = new Balancer<>() {
+      @Override
+      public Node<String> pick() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public List<Node<String>> update(Collection<Endpoint> endpoints,
+          Function<? super Endpoint, ? extends String> values) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public List<Node<String>> nodes() {
+        return List.of();
+      }
+
+      @Override
+      public String name() {
+        return "plain";
+      }
+    };
+    assertThatThrownBy(() -> ChildBalancer.of(plain))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("balancer: plain of ")
+        .hasMessageContaining("expected: a ChildBalancer");
+  }
+
   /** A balancer not made by lb-core: records what it is given. */
-  private static final class Foreign implements Balancer<String> {
+  private static final class Foreign implements ChildBalancer<String> {
     private final List<Node<String>> nodes = new ArrayList<>();
     private final List<Endpoint> validated = new ArrayList<>();
 
@@ -121,6 +150,11 @@ class BalancerAccessTest {
     @Override
     public void setNodes(List<Node<String>> list) {
       nodes.addAll(list);
+    }
+
+    @Override
+    public void renew(Node<String> node, Endpoint endpoint) {
+      throw new UnsupportedOperationException();
     }
   }
 }

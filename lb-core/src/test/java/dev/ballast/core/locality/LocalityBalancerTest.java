@@ -1,0 +1,340 @@
+package dev.ballast.core.locality;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Health;
+import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.Node;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link LocalityBalancer} over real nodes: Envoy's documented examples as shares of many seeded
+ * picks, health changes seen at the next pick, state kept across updates.
+ */
+class LocalityBalancerTest {
+
+  private static final int PICKS = 200_000;
+
+  private static LocalityBalancer<String> balancer(LocalityConfig config, long seed) {
+    return LocalityBalancer.<String>builder().algorithm(Algorithm.ROUND_ROBIN)
+        .config(BalancerConfig.builder().random(new SplittableRandom(seed)).build())
+        .locality(config).build();
+  }
+
+  /** {@code count} endpoints named {@code prefix-i}, the first {@code healthy} healthy. */
+  private static List<Endpoint> group(String prefix, int count, int healthy, String labels) {
+    List<Endpoint> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add(Endpoint.parse("10." + Math.abs(prefix.hashCode() % 200) + "." + (i / 200) + "."
+          + (i % 200) + ":80;name=" + prefix + labels
+          + (i < healthy ? "" : ";health=unhealthy")));
+    }
+    return out;
+  }
+
+  /** Picks (each completed at once) and counts them by a function of the node's endpoint. */
+  private static Map<String, Integer> shares(LocalityBalancer<String> b,
+      Function<Endpoint, String> key) {
+    Map<String, Integer> counts = new HashMap<>();
+    for (int i = 0; i < PICKS; i++) {
+      Node<String> n = b.pick();
+      n.complete(1_000_000, true);
+      counts.merge(key.apply(n.endpoint()), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  private static double percent(Map<String, Integer> counts, String key) {
+    return 100.0 * counts.getOrDefault(key, 0) / PICKS;
+  }
+
+  /**
+   * Envoy, Priority levels: P=0 at 72% healthy keeps all traffic; at 71%, 99/1; at 50%, 70/30;
+   * at 25%, 35/65 (P=1 fully healthy).
+   */
+  @ParameterizedTest(name = "P0 {0}% healthy -> {1}% to P0")
+  @CsvSource({"100, 100", "72, 100", "71, 99", "50, 70", "25, 35", "0, 0"})
+  void priorityZeroKeepsItsTrafficUntilBelow72PercentHealthy(int healthy, int toP0) {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), healthy);
+    List<Endpoint> set = new ArrayList<>(group("p0", 100, healthy, ";priority=0"));
+    set.addAll(group("p1", 100, 100, ";priority=1"));
+    b.update(set, Endpoint::address);
+    Map<String, Integer> counts = shares(b, e -> "P" + e.priority());
+    assertThat(percent(counts, "P0")).isCloseTo(toP0, within(0.5));
+    assertThat(percent(counts, "P1")).isCloseTo(100 - toP0, within(0.5));
+  }
+
+  @Test
+  void aHealthVerdictIsSeenAtTheNextPickAndUndoneWhenItRecovers() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 3);
+    List<Endpoint> set = new ArrayList<>(group("p0", 10, 10, ";priority=0"));
+    set.addAll(group("p1", 10, 10, ";priority=1"));
+    b.update(set, Endpoint::address);
+    assertThat(b.describe()).containsExactly("priority=0 healthy=100% degraded=0% panic=false",
+        "priority=1 healthy=0% degraded=0% panic=false");
+    List<Node<String>> p0 = b.nodes().subList(0, 10);
+    for (int i = 0; i < 5; i++) {
+      p0.get(i).setHealth(Health.UNHEALTHY); // 50% healthy: 70/30
+    }
+    assertThat(b.describe()).containsExactly("priority=0 healthy=70% degraded=0% panic=false",
+        "priority=1 healthy=30% degraded=0% panic=false");
+    Map<String, Integer> counts = shares(b, e -> "P" + e.priority());
+    assertThat(percent(counts, "P0")).isCloseTo(70, within(0.5));
+    for (int i = 0; i < 5; i++) {
+      p0.get(i).setHealth(Health.HEALTHY);
+    }
+    assertThat(b.describe().get(0)).isEqualTo("priority=0 healthy=100% degraded=0% panic=false");
+  }
+
+  @Test
+  void aBurstOfVerdictsIsOneRebuildAtTheNextPickNotOnePerEndpoint() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 3);
+    List<Endpoint> set = new ArrayList<>(group("p0", 100, 100, ";priority=0"));
+    set.addAll(group("p1", 100, 100, ";priority=1"));
+    b.update(set, Endpoint::address);
+    LocalityPlan<String> before = b.planAsIs();
+    b.nodes().subList(0, 50).forEach(n -> n.setHealth(Health.UNHEALTHY));
+    assertThat(b.planAsIs()).isSameAs(before); // the checker's thread made nothing
+    b.pick().cancel();
+    LocalityPlan<String> after = b.planAsIs();
+    assertThat(after).isNotSameAs(before);
+    assertThat(after.loads.healthy).containsExactly(70, 30);
+    b.pick().cancel();
+    assertThat(b.planAsIs()).isSameAs(after); // nothing changed since: no rebuild
+  }
+
+  @Test
+  void picksRacingVerdictsAndUpdatesEndOnTablesThatMatchTheLastHealth() throws Exception {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 12);
+    List<Endpoint> set = new ArrayList<>(group("p0", 20, 20, ";priority=0;zone=a"));
+    set.addAll(group("p1", 20, 20, ";priority=1;zone=b"));
+    b.update(set, Endpoint::address);
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    List<Thread> pickers = new ArrayList<>();
+    for (int t = 0; t < 2; t++) {
+      Thread picker = new Thread(() -> {
+        try {
+          while (!stop.get()) {
+            b.pick().complete(1000, true);
+          }
+        } catch (Throwable e) {
+          failure.set(e);
+        }
+      });
+      picker.start();
+      pickers.add(picker);
+    }
+    SplittableRandom r = new SplittableRandom(12);
+    for (int round = 0; round < 2000; round++) {
+      List<Node<String>> nodes = b.nodes();
+      nodes.get(r.nextInt(20)).setHealth(r.nextBoolean() ? Health.HEALTHY : Health.UNHEALTHY);
+      if (round % 200 == 0) {
+        b.update(set, Endpoint::address);
+      }
+    }
+    stop.set(true);
+    for (Thread t : pickers) {
+      t.join(10_000);
+    }
+    assertThat(failure.get()).isNull();
+    b.nodes().subList(0, 10).forEach(n -> n.setHealth(Health.UNHEALTHY));
+    b.nodes().subList(10, 20).forEach(n -> n.setHealth(Health.HEALTHY));
+    assertThat(b.describe()).containsExactly("priority=0 healthy=70% degraded=0% panic=false",
+        "priority=1 healthy=30% degraded=0% panic=false");
+  }
+
+  /**
+   * Envoy, Panic threshold: P=0 and P=1 each 25% healthy: the normalized total health is 70, both
+   * levels panic and take 50% each, spread over all their endpoints whatever their health.
+   */
+  @Test
+  void belowThePanicThresholdALevelSpreadsItsShareOverAllItsEndpoints() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 5);
+    List<Endpoint> set = new ArrayList<>(group("p0", 100, 25, ";priority=0"));
+    set.addAll(group("p1", 100, 25, ";priority=1"));
+    b.update(set, Endpoint::address);
+    assertThat(b.describe()).containsExactly("priority=0 healthy=50% degraded=0% panic=true",
+        "priority=1 healthy=50% degraded=0% panic=true");
+    Map<String, Integer> counts = shares(b, e -> "P" + e.priority() + "-" + e.health());
+    // in panic, the unhealthy three quarters of each level get three quarters of its share
+    assertThat(percent(counts, "P0-unhealthy")).isCloseTo(37.5, within(0.5));
+    assertThat(percent(counts, "P0-healthy")).isCloseTo(12.5, within(0.5));
+    assertThat(percent(counts, "P1-unhealthy")).isCloseTo(37.5, within(0.5));
+    // Above the threshold, and with P=1 able to take the rest: no panic, no unhealthy picks.
+    LocalityBalancer<String> calm = balancer(LocalityConfig.defaults(), 6);
+    List<Endpoint> healthyP1 = new ArrayList<>(group("p0", 100, 25, ";priority=0"));
+    healthyP1.addAll(group("p1", 100, 100, ";priority=1"));
+    calm.update(healthyP1, Endpoint::address);
+    Map<String, Integer> c = shares(calm, e -> "P" + e.priority() + "-" + e.health());
+    assertThat(percent(c, "P0-healthy")).isCloseTo(35, within(0.5));
+    assertThat(c).doesNotContainKey("P0-unhealthy");
+  }
+
+  @Test
+  void withPanicOffAndNothingHealthyAPickFails() {
+    LocalityBalancer<String> b = balancer(
+        LocalityConfig.builder().panicThreshold(0).build(), 1);
+    b.update(group("p0", 4, 0, ""), Endpoint::address);
+    assertThatThrownBy(b::pick).isInstanceOf(NoAvailableEndpointException.class)
+        .hasMessageContaining("locality(round_robin)");
+  }
+
+  /**
+   * Envoy, Locality weighted load balancing: localities X (weight 1) and Y (weight 2), Y fully
+   * available; X's available percent -> its share of traffic, exactly from the tables, and as
+   * picks. X holds 100 endpoints of weight 1, Y 100 of weight 2.
+   */
+  @ParameterizedTest(name = "X {0}% available -> {1}% of traffic")
+  @CsvSource({"100, 33", "70, 33", "69, 32", "50, 26", "25, 15", "0, 0"})
+  void localityWeightsAreScaledByAvailability(int available, int toX) {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), available);
+    List<Endpoint> set = new ArrayList<>(group("x", 100, available, ";zone=x"));
+    for (Endpoint e : group("y", 100, 100, ";zone=y")) {
+      set.add(e.withWeight(2));
+    }
+    b.update(set, Endpoint::address);
+    LocalityPlan.Group<String> g = b.plan().levels[0].healthy;
+    long x = g.cumulativeWeight[0];
+    long all = g.cumulativeWeight[1];
+    assertThat(Math.round(100.0 * x / all)).isEqualTo(toX);
+    Map<String, Integer> counts = shares(b, Endpoint::zone);
+    assertThat(percent(counts, "x")).isCloseTo(100.0 * x / all, within(0.5));
+  }
+
+  /**
+   * Envoy, Zone aware routing, for callers spread 50/30/20 over zones a, b and c, and an upstream
+   * of 3, 3 and 4 endpoints (30/30/40%). A caller in a, whose zone holds fewer endpoints than
+   * callers, keeps 30/50 = 60% local and spills the rest by residual capacity: b has none (30 -
+   * 30), c has 20 (40 - 20), so 40% goes to c. Callers in b and c stay local. Summed, every
+   * endpoint gets the same load.
+   */
+  @Test
+  void zoneAwareRoutingKeepsWhatTheLocalZoneCanTakeAndSpillsByResidualCapacity() {
+    Map<String, Double> callers = Map.of("a", 50.0, "b", 30.0, "c", 20.0);
+    List<Endpoint> set = new ArrayList<>(group("a", 3, 3, ";zone=a"));
+    set.addAll(group("b", 3, 3, ";zone=b"));
+    set.addAll(group("c", 4, 4, ";zone=c"));
+    double[] perZone = new double[3];
+    Map<String, Double> perEndpoint = new HashMap<>();
+    for (String zone : List.of("a", "b", "c")) {
+      LocalityBalancer<String> b = balancer(LocalityConfig.builder().localZone(zone)
+          .callerZones(callers).build(), zone.charAt(0));
+      b.update(set, Endpoint::address);
+      int[] exact = b.plan().levels[0].healthy.route.shares();
+      Map<String, Integer> counts = shares(b, Endpoint::zone);
+      int[] expected = switch (zone) {
+        case "a" -> new int[] {6000, 0, 4000};
+        case "b" -> new int[] {0, 10_000, 0};
+        default -> new int[] {0, 0, 10_000};
+      };
+      assertThat(exact).as("from %s", zone).containsExactly(expected);
+      for (int z = 0; z < 3; z++) {
+        String name = String.valueOf((char) ('a' + z));
+        assertThat(percent(counts, name)).as("from %s to %s", zone, name)
+            .isCloseTo(expected[z] / 100.0, within(0.5));
+        perZone[z] += callers.get(zone) * expected[z] / 10_000;
+      }
+      Map<String, Integer> byEndpoint = shares(b, Endpoint::address);
+      byEndpoint.forEach((address, n) -> perEndpoint.merge(address,
+          callers.get(zone) / 100 * n / PICKS, Double::sum));
+    }
+    assertThat(perZone).containsExactly(30, 30, 40);
+    // every endpoint gets a tenth of all callers' traffic, within sampling noise
+    assertThat(perEndpoint).hasSize(10).allSatisfy((a, share) ->
+        assertThat(share).isCloseTo(0.1, within(0.004)));
+  }
+
+  @Test
+  void zoneAwareRoutingSpillsWhenTheLocalZoneTurnsUnhealthyAndComesBack() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1, "c", 1)).build(), 11);
+    List<Endpoint> set = new ArrayList<>(group("a", 4, 4, ";zone=a"));
+    set.addAll(group("b", 4, 4, ";zone=b"));
+    set.addAll(group("c", 4, 4, ";zone=c"));
+    b.update(set, Endpoint::address);
+    assertThat(percent(shares(b, Endpoint::zone), "a")).isEqualTo(100);
+    List<Node<String>> zoneA = b.nodes().subList(0, 4);
+    zoneA.forEach(n -> n.setHealth(Health.UNHEALTHY)); // P0 is then 66% healthy: no spill
+    Map<String, Integer> spilled = shares(b, Endpoint::zone);
+    assertThat(spilled).doesNotContainKey("a");
+    assertThat(percent(spilled, "b")).isCloseTo(50, within(0.5));
+    zoneA.forEach(n -> n.setHealth(Health.HEALTHY));
+    assertThat(percent(shares(b, Endpoint::zone), "a")).isEqualTo(100);
+  }
+
+  @Test
+  void belowTheMinimumClusterSizeLocalitiesAreWeightedInstead() {
+    LocalityConfig config = LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1)).build();
+    LocalityBalancer<String> small = balancer(config, 2);
+    List<Endpoint> five = new ArrayList<>(group("a", 2, 2, ";zone=a"));
+    five.addAll(group("b", 3, 3, ";zone=b"));
+    small.update(five, Endpoint::address);
+    assertThat(small.plan().levels[0].healthy.route).isNull();
+    assertThat(percent(shares(small, Endpoint::zone), "a")).isCloseTo(40, within(0.5));
+    List<Endpoint> six = new ArrayList<>(five);
+    six.addAll(group("c", 1, 1, ";zone=a"));
+    small.update(six, Endpoint::address);
+    assertThat(small.plan().levels[0].healthy.route).isNotNull();
+    assertThat(percent(shares(small, Endpoint::zone), "a")).isEqualTo(100);
+  }
+
+  @Test
+  void callerSharesGivenLaterTurnZoneAwareRoutingOn() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.builder().localZone("a").build(), 4);
+    List<Endpoint> set = new ArrayList<>(group("a", 3, 3, ";zone=a"));
+    set.addAll(group("b", 3, 3, ";zone=b"));
+    b.update(set, Endpoint::address);
+    assertThat(percent(shares(b, Endpoint::zone), "a")).isCloseTo(50, within(0.5));
+    b.callerZones(Map.of("a", 1, "b", 1));
+    assertThat(b.config().zoneAware()).isTrue();
+    assertThat(percent(shares(b, Endpoint::zone), "a")).isEqualTo(100);
+  }
+
+  /** Envoy, Degraded endpoints: 71% healthy and 29% degraded: 99% to healthy, 1% to degraded. */
+  @Test
+  void degradedEndpointsTakeOnlyWhatHealthyOnesCannot() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 8);
+    List<Endpoint> set = new ArrayList<>(group("h", 71, 71, ""));
+    for (Endpoint e : group("d", 29, 29, ";health=degraded")) {
+      set.add(e);
+    }
+    b.update(set, Endpoint::address);
+    Map<String, Integer> counts = shares(b, e -> e.health().toString());
+    assertThat(percent(counts, "degraded")).isCloseTo(1, within(0.2));
+  }
+
+  @Test
+  void nodesKeepTheirStateAndValueAcrossUpdates() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 9);
+    b.update(List.of(Endpoint.parse("a:1;zone=x"), Endpoint.parse("b:1;zone=y")),
+        e -> "v-" + e.address());
+    Node<String> a = b.nodes().get(0);
+    a.start();
+    List<Node<String>> removed = b.update(List.of(Endpoint.parse("a:1;zone=y;priority=1"),
+        Endpoint.parse("c:1")), e -> "new-" + e.address());
+    assertThat(removed).extracting(Node::address).containsExactly("b:1");
+    assertThat(b.nodes().get(0)).isSameAs(a);
+    assertThat(a.pending()).isEqualTo(1);
+    assertThat(a.endpoint().priority()).isEqualTo(1);
+    assertThat(b.nodes().get(1).value()).isEqualTo("new-c:1");
+    assertThatThrownBy(() -> b.update(List.of(Endpoint.parse("a:1"), Endpoint.parse("a:1")),
+        e -> "x")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
+    assertThat(b.nodes()).hasSize(2);
+  }
+}

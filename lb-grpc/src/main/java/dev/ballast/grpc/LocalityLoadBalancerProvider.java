@@ -1,0 +1,70 @@
+package dev.ballast.grpc;
+
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.grpc.internal.LocalityLoadBalancer;
+import dev.ballast.grpc.internal.LocalityPolicyConfig;
+import io.grpc.LoadBalancer;
+import io.grpc.LoadBalancerProvider;
+import io.grpc.NameResolver.ConfigOrError;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The gRPC policy {@code locality}: priorities, localities and zone-aware routing after Envoy
+ * (lb-core's {@link dev.ballast.core.locality.LocalityBalancer}) from the endpoints' {@code
+ * priority}, {@code zone} and {@code health} labels ({@link EndpointAttributes#LABELS}), with a
+ * Ballast child policy balancing inside each locality. Config (service-config JSON):
+ *
+ * <pre>{@code
+ * {"localZone": "a",                          the caller's zone; none: zone-aware routing off
+ *  "callerZones": {"a": 3, "b": 2, "c": 1},   the callers' shares by zone
+ *  "minClusterSize": 6,                       default
+ *  "overprovisioningFactor": 1.4,             default
+ *  "panicThreshold": 50,                      default, percent
+ *  "childPolicy": [{"p2c_peak_ewma": {}}]}    default [{"round_robin": {}}] (lb-core's)
+ * }</pre>
+ */
+public final class LocalityLoadBalancerProvider extends LoadBalancerProvider {
+
+  /** The policy name, {@code locality}. */
+  public static final String POLICY_NAME = LocalityPolicyConfig.NAME;
+
+  private final BalancerConfig base;
+
+  /** Creates the provider with lb-core's default settings for the child balancers. */
+  public LocalityLoadBalancerProvider() {
+    this(BalancerConfig.defaults());
+  }
+
+  /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
+  public LocalityLoadBalancerProvider(BalancerConfig base) {
+    this.base = Objects.requireNonNull(base, "base");
+  }
+
+  @Override
+  public boolean isAvailable() {
+    return true;
+  }
+
+  /** Returns 5, the priority of gRPC's built-in policies. */
+  @Override
+  public int getPriority() {
+    return 5;
+  }
+
+  @Override
+  public String getPolicyName() {
+    return POLICY_NAME;
+  }
+
+  @Override
+  public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
+    return new LocalityLoadBalancer(helper, base);
+  }
+
+  /** Parses the config; a bad value is returned as an error naming the field, never thrown. */
+  @Override
+  public ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
+    return LocalityPolicyConfig.parse(rawConfig);
+  }
+}

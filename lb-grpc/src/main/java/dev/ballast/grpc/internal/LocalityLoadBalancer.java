@@ -1,0 +1,79 @@
+package dev.ballast.grpc.internal;
+
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+import dev.ballast.core.Ticker;
+import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.locality.LocalityBalancer;
+import io.grpc.LoadBalancer.SubchannelPicker;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * {@code locality}: lb-core's {@link LocalityBalancer} (priorities, localities, zone-aware
+ * routing) over one subchannel per address, with a child algorithm balancing inside each
+ * locality. The balancer is made at the first address update and made anew only when the config
+ * changes.
+ */
+public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
+
+  private final BalancerConfig base;
+  private LocalityPolicyConfig config;
+  private LocalityBalancer<Backend> balancer;
+
+  /**
+   * Creates the load balancer.
+   *
+   * @param base the lb-core settings the child's config is applied to (ticker, random source)
+   */
+  public LocalityLoadBalancer(Helper helper, BalancerConfig base) {
+    super(helper, LocalityPolicyConfig.NAME);
+    this.base = base;
+  }
+
+  private static LocalityPolicyConfig config(Object policyConfig) {
+    return policyConfig instanceof LocalityPolicyConfig c ? c
+        : (LocalityPolicyConfig) LocalityPolicyConfig.parse(null).getConfig();
+  }
+
+  @Override
+  void validate(Object policyConfig, List<Endpoint> endpoints) {
+    // every locality's part is a part of the whole set: a whole set the child accepts will do
+    ChildBalancer.create(config(policyConfig).child().algorithm(), base).validate(endpoints);
+  }
+
+  @Override
+  void update(Object policyConfig, List<Endpoint> endpoints, Function<Endpoint, Backend> values) {
+    LocalityPolicyConfig c = config(policyConfig);
+    LocalityBalancer<Backend> target = balancer;
+    if (target == null || !c.equals(config)) {
+      target = LocalityBalancer.<Backend>builder().algorithm(c.child().algorithm())
+          .config(c.child().balancerOver(base)).locality(c.locality()).build();
+    }
+    target.update(endpoints, values);
+    balancer = target;
+    config = c;
+  }
+
+  @Override
+  void clear() {
+    balancer = null;
+    config = null;
+  }
+
+  @Override
+  List<Node<Backend>> nodes() {
+    return balancer.nodes();
+  }
+
+  @Override
+  Ticker streamTicker() {
+    return BalancerLoadBalancer.streamTicker(config.child().algorithm(), base);
+  }
+
+  @Override
+  SubchannelPicker readyPicker() {
+    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(config.child().algorithm()));
+  }
+}
