@@ -4,6 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.HashLoadBalancer;
+import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.PolicyConfig;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
@@ -18,7 +19,9 @@ import java.util.Objects;
  * META-INF/services/io.grpc.LoadBalancerProvider}; register an instance made with a custom
  * {@link BalancerConfig} (e.g. a seeded random source) in a {@code LoadBalancerRegistry} to
  * replace one. The algorithms that pick by key get their own load balancer ({@link
- * HashLoadBalancerProvider}).
+ * HashLoadBalancerProvider}). With grpc-services on the class path, a service config's {@code
+ * healthCheckConfig} turns on gRPC's client-side health checking (gRFC A17): a subchannel whose
+ * server answers NOT_SERVING takes no call until it is SERVING again.
  */
 public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider {
 
@@ -79,8 +82,9 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
 
   @Override
   public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return algorithm.picksByKey() ? new HashLoadBalancer(helper, algorithm, policyName, base)
-        : new BalancerLoadBalancer(helper, algorithm, base);
+    return HealthChecking.wrap(helper, h -> algorithm.picksByKey()
+        ? new HashLoadBalancer(h, algorithm, policyName, base)
+        : new BalancerLoadBalancer(h, algorithm, base));
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.ballast.grpc;
 
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.LabelSubsetLoadBalancer;
 import dev.ballast.grpc.internal.LabelSubsetPolicyConfig;
 import io.grpc.CallOptions;
@@ -75,7 +76,7 @@ public final class LabelSubsetLoadBalancerProvider extends LoadBalancerProvider 
 
   @Override
   public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return new LabelSubsetLoadBalancer(helper, base, REQUEST_LABELS);
+    return HealthChecking.wrap(helper, h -> new LabelSubsetLoadBalancer(h, base, REQUEST_LABELS));
   }
 
   /** Parses the config; a bad value is returned as an error naming the field, never thrown. */

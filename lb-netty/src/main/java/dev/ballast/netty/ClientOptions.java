@@ -6,6 +6,7 @@ import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
 import dev.ballast.core.locality.LocalityConfig;
+import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.pool.PoolConfig;
 import dev.ballast.netty.retry.Backoff;
@@ -34,7 +35,8 @@ import java.util.List;
  * groups: {@code subset.} ({@link CoreOptions#SUBSET}), {@code locality.} ({@link
  * CoreOptions#LOCALITY}: any of them turns priorities and localities on, see {@link
  * BalancerFactory#byLocality}), {@code pool.} ({@link #POOL}), {@code
- * outlierDetection.} ({@link #OUTLIER_DETECTION}), {@code retryBudget.} ({@link #RETRY_BUDGET}),
+ * outlierDetection.} ({@link #OUTLIER_DETECTION}), {@code healthCheck.} ({@link
+ * HealthCheck#OPTIONS}), {@code retryBudget.} ({@link #RETRY_BUDGET}),
  * {@code retryBackoff.} ({@link #RETRY_BACKOFF}), {@code hedging.} ({@link #HEDGING}), {@code
  * tls.} ({@link #TLS}).
  */
@@ -167,6 +169,7 @@ public final class ClientOptions {
       .with("pool.", POOL, b -> b.pool, (b, p) -> b.pool(p))
       .with("outlierDetection.", OUTLIER_DETECTION, b -> b.outlier,
           (b, o) -> b.outlierDetection(o))
+      .with("healthCheck.", HealthCheck.OPTIONS, b -> b.healthCheck, (b, h) -> b.healthCheck(h))
       .with("retryBudget.", RETRY_BUDGET, b -> b.values("retryBudget"),
           (b, v) -> b.values("retryBudget", v).retryBudget(retryBudget(v)))
       .with("retryBackoff.", RETRY_BACKOFF, b -> b.values("retryBackoff"),

@@ -5,6 +5,7 @@ import dev.ballast.core.config.Values;
 import dev.ballast.netty.error.ProtocolErrorException;
 import dev.ballast.netty.error.TlsHandshakeException;
 import dev.ballast.netty.framed.FrameDecoder;
+import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.internal.Chain;
 import dev.ballast.netty.internal.ClientSpec;
 import dev.ballast.netty.internal.Durations;
@@ -49,6 +50,7 @@ public abstract class ClientSettings<Req, Rep, B extends ClientSettings<Req, Rep
   PoolConfig pool = PoolConfig.defaults();
   TlsConfig tls;
   OutlierDetection outlier = OutlierDetection.defaults();
+  HealthCheck healthCheck = HealthCheck.disabled();
   Duration slowThreshold = Duration.ofSeconds(1);
   Duration closeGrace = Duration.ofSeconds(5);
   Duration lateAnswerWait = Duration.ofSeconds(10);
@@ -146,6 +148,12 @@ public abstract class ClientSettings<Req, Rep, B extends ClientSettings<Req, Rep
    */
   public B tls(TlsConfig tls) {
     this.tls = Objects.requireNonNull(tls, "tls");
+    return self();
+  }
+
+  /** Sets active health checks of the endpoints; default {@link HealthCheck#disabled()}. */
+  public B healthCheck(HealthCheck check) {
+    this.healthCheck = Objects.requireNonNull(check, "healthCheck");
     return self();
   }
 
@@ -272,8 +280,8 @@ public abstract class ClientSettings<Req, Rep, B extends ClientSettings<Req, Rep
   ClientSpec<Req, Rep> spec() {
     return new ClientSpec<>(name, protocol.apply(this), endpoints, source, balancerFactory,
         balancerConfig, subsetSelectors, fallbackPolicy, defaultSubset, allowRedundantKeys,
-        timeout, retry.build(), hedging, classifier, pool, outlier, slowThreshold, closeGrace,
-        lateAnswerWait, group, completionExecutor, ticker, seed, List.copyOf(filters),
+        timeout, retry.build(), hedging, classifier, pool, outlier, healthCheck, slowThreshold,
+        closeGrace, lateAnswerWait, group, completionExecutor, ticker, seed, List.copyOf(filters),
         List.copyOf(attemptFilters), meterRegistry, modules.roles(), modules.added(), trace);
   }
 }

@@ -17,7 +17,10 @@ package dev.ballast.netty;
  *     the request's late answer is still awaited
  * @param rttEstimateNanos the balancer's peak-EWMA latency estimate in nanoseconds, decayed to
  *     now, or -1 when the algorithm does not track latency
+ * @param health its health: the worse of its registry's {@code health} label and the verdict of
+ *     the active checks ({@link dev.ballast.netty.health.HealthCheck}); an unhealthy endpoint
+ *     takes no calls
  */
 public record EndpointStats(String address, int weight, int pending, int inFlight,
     int connections, int idleConnections, int pendingAcquires, boolean ejected, long successes,
-    long failures, double rttEstimateNanos) {}
+    long failures, double rttEstimateNanos, dev.ballast.core.Health health) {}

@@ -3,6 +3,7 @@ package dev.ballast.discovery.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.Health;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.EndpointSourceProvider;
@@ -70,6 +71,30 @@ class EtcdSourceTest {
         await(() -> feed.endpointCount() == 1);
       }
     }
+  }
+
+  @Test
+  void theValuesHealthIsTheEndpointsHealth() throws Exception {
+    try (EtcdRegistrar registrar = EtcdRegistrar.of(client, "/s5/")) {
+      Registration a = registrar.register("orders", Endpoint.parse("127.0.0.1:9001;zone=a"));
+      client.getKVClient().put(b("/s5/orders/b"), b("127.0.0.1:9002;health=degraded\n")).get();
+      List<List<Endpoint>> seen = new CopyOnWriteArrayList<>();
+      try (EndpointFeed feed = EndpointFeed.builder(EtcdSource.of(client, "/s5/orders"))
+          .window(Duration.ZERO).start(seen::add)) {
+        await(() -> feed.endpointCount() == 2);
+        assertThat(health(last(seen), 9001)).isEqualTo(Health.HEALTHY);
+        assertThat(health(last(seen), 9002)).isEqualTo(Health.DEGRADED);
+        // the server marks itself down through its registration: same endpoint, now unhealthy
+        a.update(a.endpoint().withLabels(Map.of("zone", "a", "health", "unhealthy")));
+        await(() -> health(last(seen), 9001) == Health.UNHEALTHY);
+        a.update(a.endpoint().withLabels(Map.of("zone", "a")));
+        await(() -> health(last(seen), 9001) == Health.HEALTHY);
+      }
+    }
+  }
+
+  private static Health health(List<Endpoint> es, int port) {
+    return es.stream().filter(e -> e.port() == port).findFirst().orElseThrow().health();
   }
 
   @Test

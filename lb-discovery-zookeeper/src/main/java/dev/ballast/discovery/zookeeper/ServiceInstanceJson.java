@@ -1,6 +1,8 @@
 package dev.ballast.discovery.zookeeper;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.Health;
+import dev.ballast.core.health.RegistryStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -8,7 +10,10 @@ import java.util.Map;
  * Reads Curator x-discovery's {@code ServiceInstance} JSON into an endpoint: {@code address},
  * {@code port} (or {@code sslPort} when there is no port), and from a {@code payload} object
  * the {@code weight} and every other string or number member as a label ({@code @class}, which
- * Jackson's default typing writes, is ignored). {@code "enabled": false} is refused.
+ * Jackson's default typing writes, is ignored), and so the members of its {@code metadata} object
+ * (Spring Cloud Zookeeper's instance). A status member, {@code status} or Spring Cloud's {@code
+ * instance_status} ({@code UP}, {@code OUT_OF_SERVICE}...), becomes the {@code health} label
+ * (see {@link RegistryStatus}). {@code "enabled": false} is refused.
  *
  * <p>A small reader of JSON (RFC 8259) values, enough for this document: objects, arrays,
  * strings with escapes, numbers, booleans and null. What a registry holds is outside data: a
@@ -68,29 +73,54 @@ final class ServiceInstanceJson {
       throw new IllegalArgumentException("ServiceInstance JSON: port: " + port
           + " (expected: an integer in 1-65535)");
     }
-    int weight = 1;
     Map<String, String> labels = new LinkedHashMap<>();
-    if (m.get("payload") instanceof Map) {
-      for (Map.Entry<?, ?> e : ((Map<?, ?>) m.get("payload")).entrySet()) {
-        String key = (String) e.getKey();
-        Object v = e.getValue();
-        if (key.equals("@class") || !(v instanceof String || v instanceof Double)) {
-          continue;
-        }
-        String text = v instanceof Double ? number((Double) v) : (String) v;
-        if (key.equals("weight")) {
-          try {
-            weight = Integer.parseInt(text);
-          } catch (NumberFormatException ex) {
-            throw new IllegalArgumentException("ServiceInstance JSON: weight: " + text
-                + " (expected: an integer > 0)", ex);
-          }
-        } else {
-          labels.put(key, text);
-        }
+    if (m.get("payload") instanceof Map<?, ?> payload) {
+      labels(payload, labels);
+      if (payload.get("metadata") instanceof Map<?, ?> metadata) { // Spring Cloud's instance
+        labels(metadata, labels);
       }
     }
+    int weight = 1;
+    String w = labels.remove("weight");
+    if (w != null) {
+      try {
+        weight = Integer.parseInt(w);
+      } catch (NumberFormatException ex) {
+        throw new IllegalArgumentException("ServiceInstance JSON: weight: " + w
+            + " (expected: an integer > 0)", ex);
+      }
+    }
+    status(labels, "status");
+    status(labels, "instance_status");
     return Endpoint.of((String) address, (int) (double) (Double) port, weight, labels);
+  }
+
+  // an object's string and number members as labels, but @class (Jackson's type)
+  private static void labels(Map<?, ?> members, Map<String, String> labels) {
+    for (Map.Entry<?, ?> e : members.entrySet()) {
+      String key = (String) e.getKey();
+      Object v = e.getValue();
+      if (!key.equals("@class") && (v instanceof String || v instanceof Double)) {
+        labels.put(key, v instanceof Double ? number((Double) v) : (String) v);
+      }
+    }
+  }
+
+  // a registry's status member becomes the health label (the worse of the two if both are set)
+  private static void status(Map<String, String> labels, String key) {
+    String status = labels.remove(key);
+    if (status == null) {
+      return;
+    }
+    Health h;
+    try {
+      h = RegistryStatus.health(status);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("ServiceInstance JSON: " + key + ": " + status
+          + " (expected: a status such as UP, DOWN or OUT_OF_SERVICE)", e);
+    }
+    String given = labels.get("health");
+    labels.put("health", (given == null ? h : Health.parse(given).worst(h)).toString());
   }
 
   private static String number(double d) {

@@ -22,8 +22,8 @@ import org.apache.curator.utils.ZKPaths;
  * A service's endpoints in ZooKeeper: the children of a path ({@code /services/orders}), each
  * an ephemeral node whose data is the endpoint's textual form ({@code 10.0.0.1:8080;weight=3;
  * zone=a}) or Curator x-discovery's {@code ServiceInstance} JSON (address, port or sslPort;
- * the payload's {@code weight} and other string members as labels; {@code enabled: false}
- * skips it).
+ * the payload's {@code weight} and other string members as labels, a status member as the
+ * {@code health} label; {@code enabled: false} skips it).
  *
  * <p>Watches through a {@link CuratorCache}: after the first full read, every node created,
  * changed or deleted is pushed as a change. When the connection is suspended or lost, the

@@ -3,6 +3,8 @@ package dev.ballast.discovery.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Health;
 import org.junit.jupiter.api.Test;
 
 class ServiceInstanceJsonTest {
@@ -23,6 +25,29 @@ class ServiceInstanceJsonTest {
     assertThat(ServiceInstanceJson.parse(
         "{\"address\":\"db-1\",\"port\":null,\"sslPort\":8443,\"payload\":null}"))
         .hasToString("db-1:8443");
+  }
+
+  @Test
+  void aStatusMemberIsTheHealthLabel() {
+    // Spring Cloud Zookeeper's instance: labels and instance_status in payload.metadata
+    String spring = "{\"address\":\"10.0.0.7\",\"port\":8080,\"payload\":{\"@class\":"
+        + "\"org.springframework.cloud.zookeeper.discovery.ZookeeperInstance\",\"id\":\"orders-1\","
+        + "\"name\":\"orders\",\"metadata\":{\"zone\":\"a\",\"instance_status\":\"OUT_OF_SERVICE\"}}}";
+    Endpoint e = ServiceInstanceJson.parse(spring);
+    assertThat(e.health()).isEqualTo(Health.UNHEALTHY);
+    assertThat(e.zone()).isEqualTo("a");
+    assertThat(ServiceInstanceJson.parse(spring.replace("OUT_OF_SERVICE", "UP")).health())
+        .isEqualTo(Health.HEALTHY);
+    assertThat(ServiceInstanceJson.parse("{\"address\":\"h\",\"port\":1,\"payload\":"
+        + "{\"status\":\"warning\"}}").health()).isEqualTo(Health.DEGRADED);
+    assertThat(ServiceInstanceJson.parse("{\"address\":\"h\",\"port\":1,\"payload\":"
+        + "{\"status\":\"passing\",\"health\":\"unhealthy\"}}").health())
+        .as("the worse of the two").isEqualTo(Health.UNHEALTHY);
+    assertThatThrownBy(() -> ServiceInstanceJson.parse("{\"address\":\"h\",\"port\":1,"
+        + "\"payload\":{\"status\":\"sleepy\"}}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("ServiceInstance JSON: status: sleepy (expected: a status such as UP, DOWN "
+            + "or OUT_OF_SERVICE)");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.ballast.discovery.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.Health;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.Registration;
 import java.nio.charset.StandardCharsets;
@@ -101,6 +102,36 @@ class ZooKeeperSourceTest {
         assertThat(feed.name()).isEqualTo("zookeeper:/s3/orders");
       }
     }
+  }
+
+  @Test
+  void theRegistrysStatusIsTheEndpointsHealth() throws Exception {
+    try (CuratorFramework admin = client();
+        ZooKeeperRegistrar registrar = ZooKeeperRegistrar.of(admin, "/s4")) {
+      Registration a = registrar.register("orders", Endpoint.parse("127.0.0.1:9001;zone=a"));
+      String json = "{\"address\":\"127.0.0.1\",\"port\":9002,\"payload\":{\"metadata\":"
+          + "{\"instance_status\":\"%s\"}}}";
+      admin.create().forPath("/s4/orders/spring", String.format(json, "OUT_OF_SERVICE")
+          .getBytes(StandardCharsets.UTF_8));
+      List<List<Endpoint>> seen = new CopyOnWriteArrayList<>();
+      try (EndpointFeed feed = EndpointFeed.builder(ZooKeeperSource.of(admin, "/s4/orders"))
+          .window(Duration.ZERO).start(seen::add)) {
+        await(() -> feed.endpointCount() == 2);
+        assertThat(health(last(seen), 9001)).isEqualTo(Health.HEALTHY);
+        assertThat(health(last(seen), 9002)).isEqualTo(Health.UNHEALTHY);
+        // the server marks itself down through its registration; the other one comes up
+        a.update(a.endpoint().withLabels(java.util.Map.of("zone", "a", "health", "unhealthy")));
+        admin.setData().forPath("/s4/orders/spring", String.format(json, "UP")
+            .getBytes(StandardCharsets.UTF_8));
+        await(() -> health(last(seen), 9001) == Health.UNHEALTHY
+            && health(last(seen), 9002) == Health.HEALTHY);
+        assertThat(feed.entriesRejected()).isZero();
+      }
+    }
+  }
+
+  private static Health health(List<Endpoint> es, int port) {
+    return es.stream().filter(e -> e.port() == port).findFirst().orElseThrow().health();
   }
 
   static List<Endpoint> last(List<List<Endpoint>> seen) {

@@ -37,7 +37,10 @@ class LabelSubsetLoadBalancerTest {
   private final FakeHelper helper = new FakeHelper();
   private final LabelSubsetLoadBalancerProvider provider = new LabelSubsetLoadBalancerProvider(
       BalancerConfig.builder().random(new SplittableRandom(7)).build());
-  private final LoadBalancer lb = provider.newLoadBalancer(helper);
+  // made directly, not behind gRPC's health checking, to read its selector
+  private final LoadBalancer lb = new LabelSubsetLoadBalancer(helper,
+      BalancerConfig.builder().random(new SplittableRandom(7)).build(),
+      LabelSubsetLoadBalancerProvider.REQUEST_LABELS);
 
   // a1, a2 in zone a (a2 is v2); b1, b2 in zone b.
   private static final EquivalentAddressGroup[] GROUPS = {

@@ -106,10 +106,15 @@ class RingHashParityTest {
     LoadBalancerProvider provider = new BallastRingHashLoadBalancerProvider();
     FakeHelper helper = new FakeHelper();
     LoadBalancer lb = provider.newLoadBalancer(helper);
-    Status s = lb.acceptResolvedAddresses(LoadBalancer.ResolvedAddresses.newBuilder()
-        .setAddresses(groups)
-        .setLoadBalancingPolicyConfig(provider.parseLoadBalancingPolicyConfig(config).getConfig())
-        .build());
+    Status[] out = new Status[1];
+    // in the channel's synchronization context, as a channel calls a policy
+    helper.syncContext.execute(() -> out[0] = lb.acceptResolvedAddresses(
+        LoadBalancer.ResolvedAddresses.newBuilder()
+            .setAddresses(groups)
+            .setLoadBalancingPolicyConfig(
+                provider.parseLoadBalancingPolicyConfig(config).getConfig())
+            .build()));
+    Status s = out[0];
     assertThat(s.isOk()).as("%s", s).isTrue();
     for (FakeHelper.FakeSubchannel sc : helper.subchannels) {
       sc.set(ConnectivityState.READY);

@@ -21,6 +21,11 @@ public final class Frame {
   public static final byte RESPONSE = 2;
   /** A failed response; the payload is a UTF-8 message. */
   public static final byte ERROR = 3;
+  /**
+   * A health check: a client's ping, answered by a ping with the same id when the server is
+   * serving, or by an {@link #ERROR} saying why not; never given to the server's handler.
+   */
+  public static final byte PING = 4;
 
   private final byte type;
   private final long id;
@@ -29,19 +34,19 @@ public final class Frame {
   /**
    * Creates a frame.
    *
-   * @throws IllegalArgumentException if the type is not {@link #REQUEST}, {@link #RESPONSE} or
-   *     {@link #ERROR}
+   * @throws IllegalArgumentException if the type is not {@link #REQUEST}, {@link #RESPONSE},
+   *     {@link #ERROR} or {@link #PING}
    */
   public Frame(byte type, long id, byte[] payload) {
-    if (type < REQUEST || type > ERROR) {
-      throw new IllegalArgumentException("type: " + type + " (expected: 1, 2 or 3)");
+    if (type < REQUEST || type > PING) {
+      throw new IllegalArgumentException("type: " + type + " (expected: 1, 2, 3 or 4)");
     }
     this.type = type;
     this.id = id;
     this.payload = Objects.requireNonNull(payload, "payload");
   }
 
-  /** Returns the type: {@link #REQUEST}, {@link #RESPONSE} or {@link #ERROR}. */
+  /** Returns the type: {@link #REQUEST}, {@link #RESPONSE}, {@link #ERROR} or {@link #PING}. */
   public byte type() {
     return type;
   }

@@ -60,9 +60,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return;
       }
       byte type = in.getByte(start + Frame.LENGTH_BYTES);
-      if (type < Frame.REQUEST || type > Frame.ERROR) {
+      if (type < Frame.REQUEST || type > Frame.PING) {
         fail(in);
-        throw new MalformedFrameException("frame type: " + type + " (expected: 1, 2 or 3)");
+        throw new MalformedFrameException("frame type: " + type + " (expected: 1, 2, 3 or 4)");
       }
       long id = in.getLong(start + Frame.LENGTH_BYTES + 1);
       byte[] payload = new byte[(int) length - Frame.HEADER_BYTES];

@@ -144,6 +144,7 @@ public final class FramedServer implements AutoCloseable {
   // set before closing: a connection accepted just before the listening socket closed, but set
   // up only after the open ones were closed, closes itself
   private volatile boolean closing;
+  private volatile boolean serving = true;
 
   private FramedServer(Builder b) throws InterruptedException {
     this.children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -152,6 +153,7 @@ public final class FramedServer implements AutoCloseable {
     long maxHeldBytes = b.maxHeldBytes;
     SslContext tls = b.tls;
     FrameEncoder encoder = new FrameEncoder(maxFrameSize);
+    PingResponder pings = new PingResponder(() -> serving);
     ServerBootstrap sb = Transport.configure(new ServerBootstrap(), b.group)
         .childOption(ChannelOption.ALLOCATOR, b.allocator)
         .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -167,7 +169,7 @@ public final class FramedServer implements AutoCloseable {
             }
             // Answers written while a read is being handled go out in one flush.
             ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
-                new FrameDecoder(maxFrameSize), encoder,
+                new FrameDecoder(maxFrameSize), encoder, pings,
                 new ServerConnection(handler, maxHeldBytes, requests));
           }
         });
@@ -206,6 +208,14 @@ public final class FramedServer implements AutoCloseable {
   /** Returns how many request frames this server has received. */
   public long requests() {
     return requests.get();
+  }
+
+  /**
+   * Sets what the server answers to a client's health check ({@link Frame#PING}): a ping while
+   * serving (the default), an error frame when not; requests are handled either way.
+   */
+  public void setServing(boolean serving) {
+    this.serving = serving;
   }
 
   /** Returns how many client connections are open now. */

@@ -11,6 +11,7 @@ import dev.ballast.netty.BalancerFactory;
 import dev.ballast.netty.Filter;
 import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.Role;
+import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.pool.PoolConfig;
 import dev.ballast.netty.retry.Hedging;
@@ -42,6 +43,7 @@ public record ClientSpec<Req, Rep>(
     ResponseClassifier<Req, Rep> classifier,
     PoolConfig pool,
     OutlierDetection outlier,
+    HealthCheck healthCheck,
     Duration slowThreshold,
     Duration closeGrace,
     Duration lateAnswerWait,

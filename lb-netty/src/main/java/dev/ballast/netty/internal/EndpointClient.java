@@ -36,6 +36,6 @@ final class EndpointClient<Req, Rep> {
     return new EndpointStats(address, n == null ? endpoint.weight() : n.weight(),
         n == null ? 0 : n.pending(), pool.inFlight(), pool.connections(), pool.idleConnections(),
         pool.pendingAcquires(), host.isEjected(), successes.sum(), failures.sum(),
-        n == null ? -1 : n.rttEstimateNanos());
+        n == null ? -1 : n.rttEstimateNanos(), n == null ? endpoint.health() : n.health());
   }
 }

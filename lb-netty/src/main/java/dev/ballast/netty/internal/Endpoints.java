@@ -10,6 +10,7 @@ import dev.ballast.core.source.EndpointSource;
 import dev.ballast.netty.EndpointStats;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.pool.PoolConfig;
+import dev.ballast.netty.health.internal.ActiveChecks;
 import io.netty.channel.EventLoopGroup;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,6 +50,8 @@ final class Endpoints<Req, Rep> {
   // close: until then a call that finds no endpoint waits for the first ones (awaitFirst).
   private final CompletableFuture<Void> firstEndpoints = new CompletableFuture<>();
   private volatile boolean awaitsSource;
+  // active health checks, or null; written under updateLock
+  volatile ActiveChecks<EndpointClient<Req, Rep>> checks;
 
   /** Returns the client's name. */
   String client() {
@@ -138,6 +141,9 @@ final class Endpoints<Req, Rep> {
         throw new IllegalStateException("client " + client + " is closed");
       }
       changed(how.apply(router));
+      if (checks != null) {
+        checks.update(router.nodes());
+      }
     }
     if (!firstEndpoints.isDone() && !router.nodes().isEmpty()) {
       firstEndpoints.complete(null); // outside the lock: the waiting calls start now
@@ -173,6 +179,16 @@ final class Endpoints<Req, Rep> {
     EndpointClient<Req, Rep> ep = new EndpointClient<>(e, pool, detector.add(e.address()));
     byAddress.put(ep.address, ep);
     return ep;
+  }
+
+  /** Starts active health checks (null: none) of the current endpoints and later ones. */
+  void startChecks(ActiveChecks<EndpointClient<Req, Rep>> started) {
+    if (started != null) {
+      synchronized (updateLock) {
+        checks = started;
+        started.update(router.nodes());
+      }
+    }
   }
 
   /**
@@ -248,6 +264,9 @@ final class Endpoints<Req, Rep> {
   CompletableFuture<Void> close() {
     List<CompletableFuture<Void>> pools = new ArrayList<>();
     synchronized (updateLock) {
+      if (checks != null) {
+        checks.close();
+      }
       for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
         pools.add(n.value().pool.close());
         n.value().metrics.close();

@@ -43,6 +43,11 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     this.tls = tls;
   }
 
+  /** Returns the largest frame this client reads or writes, in bytes. */
+  public int maxFrameSize() {
+    return maxFrameSize;
+  }
+
   @Override
   public SslContext tls() {
     return tls;
@@ -188,8 +193,9 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       Frame frame = (Frame) msg;
       long id = frame.id();
-      if (frame.type() == Frame.REQUEST) {
-        fail(ctx, new MalformedFrameException("frame type: 1 (expected: 2 or 3, a response)"));
+      if (frame.type() != Frame.RESPONSE && frame.type() != Frame.ERROR) {
+        fail(ctx, new MalformedFrameException(
+            "frame type: " + frame.type() + " (expected: 2 or 3, a response)"));
         return;
       }
       Exchange<byte[]> ex = pending.remove(id);

@@ -32,6 +32,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code ballast.client.pending} (gauge; endpoint) — balancer pending count
  *   <li>{@code ballast.client.connections} (gauge; endpoint, state=active|idle)
  *   <li>{@code ballast.client.acquires.pending} (gauge; endpoint)
+ *   <li>{@code ballast.client.health} (gauge; endpoint) — 0 healthy, 1 degraded, 2 unhealthy (the
+ *       registry's label and the active checks' verdict together)
  *   <li>{@code ballast.client.retries}, {@code ballast.client.retries.budget.exhausted} (counters)
  *   <li>{@code ballast.client.hedges}, {@code ballast.client.hedges.won} (counters)
  *   <li>{@code ballast.client.ejections} (counter; endpoint)
@@ -167,6 +169,8 @@ public final class MicrometerClientMetrics implements ClientMetrics {
           .tags(et).tag("state", "idle").register(registry));
       add(Gauge.builder("ballast.client.acquires.pending", pool,
           ConnectionPool::pendingAcquires).tags(et).register(registry));
+      add(Gauge.builder("ballast.client.health", ep, e -> (e.node == null
+          ? e.endpoint.health() : e.node.health()).ordinal()).tags(et).register(registry));
     }
 
     private <M extends Meter> M add(M m) {

@@ -1,7 +1,9 @@
 package dev.ballast.netty.internal;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.health.HealthChecker;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.CallOptions;
@@ -10,6 +12,7 @@ import dev.ballast.netty.EndpointStats;
 import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.Role;
 import dev.ballast.netty.error.ClientClosedException;
+import dev.ballast.netty.health.internal.ActiveChecks;
 import dev.ballast.netty.retry.RetryBudget;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
@@ -109,6 +112,8 @@ public final class Stack<Req, Rep> {
         roles.contains(Role.ATTEMPT_FILTERS) && !attemptFilters.isEmpty());
     endpoints.update(b.endpoints());
     // last: a constructor that throws leaves no sweep registered and no source started
+    endpoints.startChecks(ActiveChecks.start(b.healthCheck(), protocol, group,
+        (int) Math.min(Integer.MAX_VALUE, b.pool().connectTimeout().toMillis()), ticker, random));
     deadlines.start(group);
     if (hedges != null) {
       hedges.start(group);
@@ -167,6 +172,17 @@ public final class Stack<Req, Rep> {
   }
 
   // --- endpoints, stats and lifecycle ---
+
+  /** Returns the active health checker, or null when checks are off; for tests and diagnostics. */
+  public HealthChecker<?> healthChecker() {
+    ActiveChecks<EndpointClient<Req, Rep>> c = endpoints.checks;
+    return c == null ? null : c.checker();
+  }
+
+  /** Returns the balancer's nodes as of now. */
+  public List<? extends Node<?>> nodes() {
+    return endpoints.router.nodes();
+  }
 
   /** Returns the hedge delay a call starting now gets, or -1 for none (tests read it). */
   public long hedgeDelayNanos() {

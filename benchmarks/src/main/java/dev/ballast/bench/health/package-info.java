@@ -1,0 +1,2 @@
+/** JMH benchmarks of the active health-check engine. */
+package dev.ballast.bench.health;
