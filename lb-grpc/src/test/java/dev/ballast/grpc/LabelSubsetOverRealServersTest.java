@@ -67,7 +67,7 @@ class LabelSubsetOverRealServersTest {
 
   @Test
   void zoneHeaderReachesOnlyThatZone() throws Exception {
-    ManagedChannel ch = channel("{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewma': {}}]}");
+    ManagedChannel ch = channel("{'selectors': [['zone']], 'childPolicy': [{'vnswrr': {}}]}");
 
     callTimes(withHeader(ch, "x-lb-zone", "b"), CallOptions.DEFAULT, 200);
 

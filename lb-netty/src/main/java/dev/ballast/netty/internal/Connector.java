@@ -162,9 +162,12 @@ final class Connector<Req, Rep> {
       // failed (a wrong host name, a server not speaking TLS) says so; else the server reset it
       ch.close();
       Future<?> handshake = ssl == null ? null : ssl.handshakeFuture();
-      boolean tlsFailed = handshake != null && handshake.isDone() && !handshake.isSuccess();
-      done.accept(null, tlsFailed ? notReady(ssl, handshake.cause()) : new ConnectException(
-          "connection closed by the server as soon as it was accepted (reset during connect)"));
+      if (handshake != null && !handshake.isDone()) {
+        // closed, but the handshake hears of it only when the close reaches its handler
+        handshake.addListener(h -> closedEarly(ssl, h, done));
+        return;
+      }
+      closedEarly(ssl, handshake, done);
       return;
     }
     if (ssl == null && d.ready(ch).isSuccess()) {
@@ -211,6 +214,14 @@ final class Connector<Req, Rep> {
   // the channel's TLS handler, kept beside the pipeline that a close empties
   static final AttributeKey<SslHandler> TLS =
       AttributeKey.valueOf(Connector.class, "tls");
+
+  /** Reports a connection closed before it was ready: a failed TLS handshake, else a reset. */
+  private static void closedEarly(SslHandler ssl, Future<?> handshake,
+      BiConsumer<?, Throwable> done) {
+    boolean tlsFailed = handshake != null && handshake.isDone() && !handshake.isSuccess();
+    done.accept(null, tlsFailed ? notReady(ssl, handshake.cause()) : new ConnectException(
+        "connection closed by the server as soon as it was accepted (reset during connect)"));
+  }
 
   /** Says what failed when a closed channel is all the handshake or set-up reports. */
   private static Throwable notReady(SslHandler ssl, Throwable cause) {
