@@ -96,6 +96,9 @@ public final class LiveCapacity {
       double seconds) throws Exception {
     System.out.printf(Locale.ROOT, "%n%s%n%-30s %-23s %8s %8s %8s %8s%n", title, "policy",
         "utilization per server", "max/mean", "p50 ms", "p99 ms", "failed");
+    // a first run, not shown, so that the JIT and the connections of the transport are warm for
+    // the first policy as for the others
+    run(transport, policies.get(0), TimeUnit.SECONDS.toNanos(1));
     for (String policy : policies) {
       System.out.println(run(transport, policy, Math.round(seconds * 1e9)).row(policy));
     }
