@@ -121,6 +121,12 @@ final class HttpTransport implements LiveCapacity.Transport {
       }
     }
 
+    // a client that retires a connection may reset it: that ends the connection, quietly
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ctx.close();
+    }
+
     private void serve(ChannelHandlerContext ctx, Http2FrameStream stream) {
       work.submit(() -> {
         Http2Headers headers = new DefaultHttp2Headers().status("200");

@@ -26,11 +26,11 @@ import org.HdrHistogram.Histogram;
  * percentiles of the calls sent in it (failed ones at the time they failed).
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.live.LiveCapacity [seconds] [http|grpc|both] [policies]
+ * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.live.LiveCapacity [seconds] [http|grpc|both] [policies] [warm-up seconds]
  * </pre>
  *
  * <p>Defaults: 10 measured seconds, both transports, all their policies (or those of the
- * comma-separated list). The weighted round robin policies, ours and
+ * comma-separated list, {@code all} for all), 3 s of warm-up. The weighted round robin policies, ours and
  * gRPC's, run with a blackout period of 1 s instead of 10 s, so that weights are in force
  * within the warm-up.
  */
@@ -41,12 +41,13 @@ public final class LiveCapacity {
   static final double LOAD = 0.65;
   static final Duration DEADLINE = Duration.ofSeconds(1);
   static final Duration BLACKOUT = Duration.ofSeconds(1);
-  static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(3);
 
   static final List<String> HTTP_POLICIES = List.of("round_robin", "least_loaded",
       "p2c_peak_ewma", "weighted_round_robin", "p2c_utilization");
   static final List<String> GRPC_POLICIES = List.of("round_robin", "weighted_round_robin",
       "ballast_weighted_round_robin", "p2c_utilization", "p2c_peak_ewma");
+
+  private static long warmUpNanos = TimeUnit.SECONDS.toNanos(3);
 
   private LiveCapacity() {}
 
@@ -68,16 +69,19 @@ public final class LiveCapacity {
   public static void main(String[] args) throws Exception {
     double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 10;
     String which = args.length > 1 ? args[1] : "both";
-    List<String> only = args.length > 2 ? List.of(args[2].split(",")) : null;
-    if (seconds <= 0 || !List.of("http", "grpc", "both").contains(which)) {
+    List<String> only = args.length > 2 && !args[2].equals("all")
+        ? List.of(args[2].split(",")) : null;
+    double warmUp = args.length > 3 ? Double.parseDouble(args[3]) : 3;
+    if (seconds <= 0 || warmUp < 0 || !List.of("http", "grpc", "both").contains(which)) {
       throw new IllegalArgumentException("usage: LiveCapacity [seconds > 0] [http|grpc|both]"
-          + " [policies], got: " + String.join(" ", args));
+          + " [policies|all] [warm-up seconds >= 0], got: " + String.join(" ", args));
     }
+    warmUpNanos = Math.round(warmUp * 1e9);
     System.out.printf(Locale.ROOT, "servers of 1:1:2:4 cores on 127.0.0.1, %d ms per request,"
             + " open loop at %.0f%% of capacity (%.0f calls/s), deadline %d ms, no retries;"
             + " %.0f s warm-up, %.1f s measured per policy; weighted_round_robin policies with a"
             + " blackout of %d s (default 10 s)%n", SERVICE_NANOS / 1_000_000, LOAD * 100, rate(),
-        DEADLINE.toMillis(), WARM_UP_NANOS / 1e9, seconds, BLACKOUT.toSeconds());
+        DEADLINE.toMillis(), warmUp, seconds, BLACKOUT.toSeconds());
     if (!which.equals("grpc")) {
       table("HTTP/2, lb-netty (endpoint-load-metrics header)", new HttpTransport(),
           only == null ? HTTP_POLICIES : only, seconds);
@@ -137,7 +141,7 @@ public final class LiveCapacity {
     try (Cluster cluster = transport.open(policy, servers)) {
       double gap = 1e9 / rate();
       long start = System.nanoTime();
-      long from = start + WARM_UP_NANOS;
+      long from = start + warmUpNanos;
       long end = from + measureNanos;
       long[] busyFrom = null;
       long measuredFrom = 0;
