@@ -1,6 +1,7 @@
 package dev.ballast.grpc;
 
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.LocalityLoadBalancer;
 import dev.ballast.grpc.internal.LocalityPolicyConfig;
 import io.grpc.LoadBalancer;
@@ -59,7 +60,7 @@ public final class LocalityLoadBalancerProvider extends LoadBalancerProvider {
 
   @Override
   public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return new LocalityLoadBalancer(helper, base);
+    return HealthChecking.wrap(helper, h -> new LocalityLoadBalancer(h, base));
   }
 
   /** Parses the config; a bad value is returned as an error naming the field, never thrown. */

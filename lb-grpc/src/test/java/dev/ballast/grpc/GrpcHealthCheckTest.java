@@ -125,6 +125,38 @@ class GrpcHealthCheckTest {
     assertThat(share(ch)).as("its share is back").containsExactly(100, 100, 100);
   }
 
+  /**
+   * Zones a, b and c of two backends each, the caller in zone a: all calls stay in a; when both
+   * of a's backends turn NOT_SERVING, they spill to b and c (Envoy's rule: a holds none of the
+   * healthy endpoints), and come back once a's backends serve again.
+   */
+  @Test
+  void aZoneWhoseBackendsFailTheirHealthChecksSpillsAndComesBack() throws Exception {
+    String[] addresses = start(6).substring("ballast:///".length()).split(",");
+    StringBuilder target = new StringBuilder("ballast:///");
+    for (int i = 0; i < addresses.length; i++) {
+      target.append(i == 0 ? "" : ",").append(addresses[i]).append(";zone=")
+          .append((char) ('a' + i / 2));
+    }
+    ManagedChannel ch = channel(target.toString(), "'locality': {'localZone': 'a', "
+        + "'callerZones': {'a': 1, 'b': 1, 'c': 1}, 'childPolicy': [{'vnswrr': {}}]}", true);
+    callUntil(ch, i -> counts()[0] > 0 && counts()[1] > 0, "zone a READY");
+    assertThat(share(ch)).as("all in zone a").containsExactly(150, 150, 0, 0, 0, 0);
+
+    health.get(0).setStatus(SERVICE, ServingStatus.NOT_SERVING);
+    health.get(1).setStatus(SERVICE, ServingStatus.NOT_SERVING);
+    callUntil(ch, i -> i >= 2, "zone a skipped");
+    int[] spilled = share(ch);
+    assertThat(spilled[0] + spilled[1]).as("none to zone a").isZero();
+    assertThat(spilled[2] + spilled[3]).as("zone b's half").isBetween(100, 200);
+    assertThat(spilled[4] + spilled[5]).as("zone c's half").isBetween(100, 200);
+
+    health.get(0).setStatus(SERVICE, ServingStatus.SERVING);
+    health.get(1).setStatus(SERVICE, ServingStatus.SERVING);
+    callUntil(ch, i -> i < 2, "zone a back");
+    assertThat(share(ch)).as("back in zone a").containsExactly(150, 150, 0, 0, 0, 0);
+  }
+
   @Test
   void withoutAHealthCheckConfigNothingIsChecked() throws Exception {
     ManagedChannel ch = channel(start(2), "'vnswrr': {}", false);

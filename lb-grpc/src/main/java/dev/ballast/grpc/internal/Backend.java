@@ -1,6 +1,7 @@
 package dev.ballast.grpc.internal;
 
 import dev.ballast.core.Availability;
+import dev.ballast.core.Health;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import io.grpc.ClientStreamTracer;
@@ -79,6 +80,7 @@ final class Backend extends ClientStreamTracer.Factory {
       node = n;
     }
     n.setAvailability(availability(state));
+    health(n, state);
   }
 
   boolean isReady() {
@@ -100,6 +102,20 @@ final class Backend extends ClientStreamTracer.Factory {
     Node<Backend> n = node;
     if (n != null) {
       n.setAvailability(availability(newState));
+      health(n, newState);
+    }
+  }
+
+  /**
+   * A subchannel in TRANSIENT_FAILURE (its connection failed, or gRPC's health check said
+   * NOT_SERVING, gRFC A17) makes its node unhealthy, so that priorities and zones count it out;
+   * READY makes it healthy again. Connecting and idle say nothing new.
+   */
+  private static void health(Node<Backend> n, ConnectivityState s) {
+    if (s == ConnectivityState.READY) {
+      n.setHealth(Health.HEALTHY);
+    } else if (s == ConnectivityState.TRANSIENT_FAILURE) {
+      n.setHealth(Health.UNHEALTHY);
     }
   }
 
