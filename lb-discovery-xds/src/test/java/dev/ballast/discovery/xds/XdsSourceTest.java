@@ -114,7 +114,7 @@ class XdsSourceTest {
 
     controlPlane.stop();
     source.awaitFailure(failures);
-    assertThat(client.feed().isUp()).isFalse();
+    callUntil(() -> !client.feed().isUp()); // the feed hears of the failure on its own thread
     awaitShares(1, 1, 1, 0); // exact shares, every call answered, on the last set
     // meanwhile the control plane's state changes
     controlPlane.setEndpoints(NODE, "2", cla(CLUSTER,
