@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
@@ -209,39 +208,6 @@ public final class XdsPushLatency {
     @Override
     public void close() {
       source.close();
-    }
-  }
-
-  /** The sink, recording when each apply returned and how many endpoints it upserted. */
-  private static final class Applies implements EndpointSink {
-    final EndpointSink target;
-    final AtomicLong count = new AtomicLong();
-    volatile long lastAt;
-    volatile int lastUpserts;
-
-    Applies(EndpointSink target) {
-      this.target = target;
-    }
-
-    @Override
-    public void update(List<Endpoint> endpoints) {
-      target.update(endpoints);
-      lastUpserts = endpoints.size();
-      lastAt = System.nanoTime();
-      count.incrementAndGet();
-    }
-
-    @Override
-    public boolean takesDeltas() {
-      return true;
-    }
-
-    @Override
-    public void apply(Collection<Endpoint> upserts, Collection<String> removed) {
-      target.apply(upserts, removed);
-      lastUpserts = upserts.size();
-      lastAt = System.nanoTime();
-      count.incrementAndGet();
     }
   }
 

@@ -1,0 +1,40 @@
+package dev.ballast.bench.discovery;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.source.EndpointSink;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The sink, recording when each apply returned and how many endpoints it upserted. */
+final class Applies implements EndpointSink {
+  final EndpointSink target;
+  final AtomicLong count = new AtomicLong();
+  volatile long lastAt;
+  volatile int lastUpserts;
+
+  Applies(EndpointSink target) {
+    this.target = target;
+  }
+
+  @Override
+  public void update(List<Endpoint> endpoints) {
+    target.update(endpoints);
+    lastUpserts = endpoints.size();
+    lastAt = System.nanoTime();
+    count.incrementAndGet();
+  }
+
+  @Override
+  public boolean takesDeltas() {
+    return true;
+  }
+
+  @Override
+  public void apply(Collection<Endpoint> upserts, Collection<String> removed) {
+    target.apply(upserts, removed);
+    lastUpserts = upserts.size();
+    lastAt = System.nanoTime();
+    count.incrementAndGet();
+  }
+}
