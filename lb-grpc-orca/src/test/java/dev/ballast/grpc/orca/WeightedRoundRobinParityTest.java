@@ -24,7 +24,7 @@ class WeightedRoundRobinParityTest {
   // utilizations 0.8, 0.8, 0.4, 0.2 at 100 qps: weights 125 : 125 : 250 : 500, shares 1 : 1 : 2 : 4
   private static final double[] UTILIZATIONS = {0.8, 0.8, 0.4, 0.2};
   private static final double[] EXPECTED = {0.125, 0.125, 0.25, 0.5};
-  private static final int CALLS = 4000;
+  private static final int CALLS = 2000;
 
   private ReportingServers servers;
   private ManagedChannel channel;
