@@ -21,17 +21,23 @@ class CompletionThreadTest {
   void futuresCompleteOnTheEventLoopOrOnTheCompletionExecutor() throws Exception {
     EventLoopGroup group = Transport.newGroup(1, "client-loop");
     ExecutorService callbacks = Executors.newSingleThreadExecutor(r -> new Thread(r, "callbacks"));
-    try (FramedServer echo = FramedServer.start(FramedServer.echo());
+    // The server answers only once the test has attached its stage: a stage attached to a
+    // future that is already complete would run on the caller's thread instead.
+    CompletableFuture<Void> release = new CompletableFuture<>();
+    try (FramedServer held = FramedServer.start(req -> release.thenApply(v -> req.payload()));
         BallastClient<byte[], byte[]> onLoop = BallastClient.framed()
-            .endpoints(List.of(echo.endpoint())).eventLoopGroup(group).build();
+            .endpoints(List.of(held.endpoint())).eventLoopGroup(group).build();
         BallastClient<byte[], byte[]> onExecutor = BallastClient.framed()
-            .endpoints(List.of(echo.endpoint())).eventLoopGroup(group)
+            .endpoints(List.of(held.endpoint())).eventLoopGroup(group)
             .completionExecutor(callbacks).build()) {
       // A dependent stage runs on the thread that completed the future.
-      assertThat(onLoop.call(new byte[] {1}).thenApply(r -> Thread.currentThread().getName())
-          .get(10, TimeUnit.SECONDS)).startsWith("client-loop");
-      assertThat(onExecutor.call(new byte[] {1}).thenApply(r -> Thread.currentThread().getName())
-          .get(10, TimeUnit.SECONDS)).isEqualTo("callbacks");
+      CompletableFuture<String> loopThread =
+          onLoop.call(new byte[] {1}).thenApply(r -> Thread.currentThread().getName());
+      CompletableFuture<String> executorThread =
+          onExecutor.call(new byte[] {1}).thenApply(r -> Thread.currentThread().getName());
+      release.complete(null);
+      assertThat(loopThread.get(10, TimeUnit.SECONDS)).startsWith("client-loop");
+      assertThat(executorThread.get(10, TimeUnit.SECONDS)).isEqualTo("callbacks");
     } finally {
       callbacks.shutdownNow();
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
