@@ -63,9 +63,11 @@ public final class Node<T> {
   final LoadMetric metric;
   private volatile Endpoint endpoint;
   private volatile Availability availability = Availability.OPEN;
-  // what an active check or outlier detection says; the endpoint's own health is read with it
+  // what an active check says, and whether outlier detection ejected the node; the endpoint's
+  // own health is read with them
   private volatile Health checked = Health.HEALTHY;
-  // the worse of the two, kept so that availability() reads one field more, not two
+  private volatile boolean ejected;
+  // the worst of the three, kept so that availability() reads one field more, not three
   private volatile Health health;
   // told when a verdict changes the node's health (a composite's tables read it); may be null
   private final Runnable healthListener;
@@ -118,27 +120,54 @@ public final class Node<T> {
   }
 
   /**
-   * Returns the node's health: the worse of its endpoint's {@link Endpoint#health()} (what the
-   * source says) and the last verdict given to {@link #setHealth}; healthy by default.
+   * Returns the node's health: the worst of its endpoint's {@link Endpoint#health()} (what the
+   * source says), the last verdict given to {@link #setHealth}, and {@link Health#UNHEALTHY}
+   * while {@link #setEjected ejected}; healthy by default.
    */
   public Health health() {
     return health;
   }
 
   /**
-   * Gives the verdict of an active check or of outlier detection; takes effect on the next pick.
-   * The endpoint's own health still counts: the node is the worse of the two. When the node's
-   * health changes, a composite balancer holding it (priorities and localities) is told, and
-   * makes its tables again at its next pick; a repeated verdict costs nothing.
+   * Gives the verdict of an active check; takes effect on the next pick. The endpoint's own
+   * health and an ejection still count: the node is the worst of them. When the node's health
+   * changes, a composite balancer holding it (priorities and localities) is told, and makes its
+   * tables again at its next pick; a repeated verdict costs nothing.
    */
   public void setHealth(Health verdict) {
     checked = Objects.requireNonNull(verdict, "health");
-    Health before = health;
-    Health after = endpoint.health().worst(verdict);
-    health = after;
+    recomputeHealth();
+  }
+
+  /**
+   * Gives outlier detection's verdict; not ejected by default. An ejected node is
+   * {@link Health#UNHEALTHY} until reinstated: closed to every algorithm and, as Envoy counts
+   * ejected hosts, out of its priority's and zone's healthy count, so that their share moves
+   * to the others. Kept apart from {@link #setHealth}, so that a passing active check does not
+   * reinstate an ejected node, nor a reinstatement heal a node its check found down.
+   */
+  public void setEjected(boolean ejected) {
+    this.ejected = ejected;
+    recomputeHealth();
+  }
+
+  // Verdicts change rarely and may come from two threads (a checker, outlier detection): the
+  // lock keeps the cached worst-of from missing one of them. Picks never take it.
+  private void recomputeHealth() {
+    Health before;
+    Health after;
+    synchronized (this) {
+      before = health;
+      after = worstOf(endpoint);
+      health = after;
+    }
     if (after != before && healthListener != null) {
       healthListener.run();
     }
+  }
+
+  private Health worstOf(Endpoint e) {
+    return e.health().worst(checked).worst(ejected ? Health.UNHEALTHY : Health.HEALTHY);
   }
 
   /** Reports availability from the layer below; takes effect on the next pick. */
@@ -243,7 +272,9 @@ public final class Node<T> {
   void updateEndpoint(Endpoint e) {
     Endpoint old = endpoint;
     endpoint = e;
-    health = e.health().worst(checked);
+    synchronized (this) {
+      health = worstOf(e);
+    }
     if (old.weight() != e.weight()) {
       effectiveWeight = e.weight();
     }

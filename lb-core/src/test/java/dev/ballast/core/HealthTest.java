@@ -64,6 +64,27 @@ class HealthTest {
     assertThat(n.health()).as("the verdict outlives an update").isEqualTo(Health.UNHEALTHY);
   }
 
+  @Test
+  void anEjectionIsAVerdictOfItsOwnThatAPassingCheckDoesNotUndo() {
+    Balancer<Integer> b = balancer(Algorithm.ROUND_ROBIN, seeded(1), 1, 1);
+    Node<Integer> n = b.nodes().get(0);
+    n.setEjected(true);
+    assertThat(n.health()).isEqualTo(Health.UNHEALTHY);
+    assertThat(n.availability()).isEqualTo(Availability.CLOSED);
+    n.setHealth(Health.HEALTHY);
+    assertThat(n.health()).as("a passing check leaves the ejection").isEqualTo(Health.UNHEALTHY);
+    n.setHealth(Health.UNHEALTHY);
+    n.setEjected(false);
+    assertThat(n.health()).as("a reinstatement leaves the check's verdict")
+        .isEqualTo(Health.UNHEALTHY);
+    b.update(List.of(n.endpoint(), b.nodes().get(1).endpoint()), e -> 0);
+    n.setHealth(Health.HEALTHY);
+    assertThat(n.health()).isEqualTo(Health.HEALTHY);
+    n.setEjected(true);
+    b.update(List.of(n.endpoint(), b.nodes().get(1).endpoint()), e -> 0);
+    assertThat(n.health()).as("the ejection outlives an update").isEqualTo(Health.UNHEALTHY);
+  }
+
   @ParameterizedTest
   @EnumSource(Algorithm.class)
   void unhealthyNodesAreSkippedByEveryAlgorithm(Algorithm algorithm) {

@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,10 +25,11 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Zone-aware routing fed by active checks, over nine real framed backends on loopback labelled
- * by zone (a, b, c): a caller in zone a sends there while zone a can take its calls, spills to b
- * and c by their residual capacity once a's backends fail the check one interval later, and comes
- * back after the next check they pass. The client's clock is a manual one: checks are due only
+ * Zone-aware routing fed by active checks and by outlier detection, over nine real framed backends
+ * on loopback labelled by zone (a, b, c): a caller in zone a sends there while zone a can take its
+ * calls, spills to b and c by their residual capacity once a's backends fail the check one
+ * interval later, and comes back after the next check they pass; an ejection by outlier detection
+ * moves the zone's share the same way. The client's clock is a manual one: checks are due only
  * when the test moves it by an interval; the test waits (bounded) for the checks' answers.
  */
 class ZoneHealthCheckTest {
@@ -35,10 +39,15 @@ class ZoneHealthCheckTest {
   private final List<FramedServer> servers = new ArrayList<>();
   private final AtomicLong now = new AtomicLong();
 
+  // zone a's backends answer with an error while this is set
+  private final AtomicBoolean zoneAFailing = new AtomicBoolean();
+
   @BeforeEach
   void start() {
     for (int i = 0; i < 9; i++) {
-      servers.add(FramedServer.start(FramedServer.echo()));
+      servers.add(FramedServer.start(i >= 3 ? FramedServer.echo() : req -> zoneAFailing.get()
+          ? CompletableFuture.failedFuture(new IllegalStateException("zone a down"))
+          : CompletableFuture.completedFuture(req.payload())));
     }
   }
 
@@ -111,6 +120,48 @@ class ZoneHealthCheckTest {
       awaitChecks(checker, 27);
       calls(client, 30);
       assertThat(perZone()[0]).as("back in zone a").isEqualTo(120);
+    }
+  }
+
+  @Test
+  void ejectedBackendsLeaveTheirZonesShareToTheOtherZones() throws Exception {
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < servers.size(); i++) {
+      endpoints.add(Endpoint.of("127.0.0.1", servers.get(i).port(), 1,
+          Map.of("zone", String.valueOf((char) ('a' + i / 3)))));
+    }
+    BallastClient.Builder<byte[], byte[]> b = BallastClient.framed()
+        .endpoints(endpoints).balancer(Algorithm.ROUND_ROBIN)
+        .outlierDetection(OutlierDetection.builder().consecutiveFailures(1)
+            .maxEjectionPercent(100).baseEjectionTime(Duration.ofMinutes(5)).build())
+        .ticker(now::get);
+    ClientOptions.CLIENT.apply(b, Map.of("locality", Map.of("localZone", "a",
+        "callerZones", Map.of("a", 1, "b", 1, "c", 1))));
+    try (BallastClient<byte[], byte[]> client = b.build()) {
+      calls(client, 30);
+      assertThat(perZone()).containsExactly(30, 0, 0);
+
+      zoneAFailing.set(true);
+      // Each failure ejects its backend; bounded: zone a has three.
+      for (int i = 0; i < 30 && client.stats().subList(0, 3).stream()
+          .anyMatch(s -> !s.ejected()); i++) {
+        try {
+          client.call(new byte[] {1}).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException expected) {
+          // zone a's error, or a retry's
+        }
+      }
+      assertThat(client.stats().subList(0, 3)).allSatisfy(s -> {
+        assertThat(s.ejected()).isTrue();
+        assertThat(s.health()).isEqualTo(Health.UNHEALTHY);
+      });
+      long zoneA = perZone()[0];
+      long[] before = perZone();
+      calls(client, 600);
+      long[] after = perZone();
+      assertThat(after[0]).as("no call to zone a once ejected").isEqualTo(zoneA);
+      assertThat(after[1] - before[1] + after[2] - before[2]).isEqualTo(600);
+      assertThat(after[1] - before[1]).isBetween(240L, 360L);
     }
   }
 }

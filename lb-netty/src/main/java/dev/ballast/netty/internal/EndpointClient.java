@@ -1,6 +1,5 @@
 package dev.ballast.netty.internal;
 
-import dev.ballast.core.Availability;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.netty.EndpointStats;
@@ -24,10 +23,12 @@ final class EndpointClient<Req, Rep> {
     this.host = host;
   }
 
-  void setAvailability(Availability a) {
+  // Outlier detection's verdict: an ejected endpoint reads as unhealthy, so that its priority
+  // and zone lose its share too.
+  void setEjected(boolean ejected) {
     Node<EndpointClient<Req, Rep>> n = node;
     if (n != null) {
-      n.setAvailability(a);
+      n.setEjected(ejected);
     }
   }
 

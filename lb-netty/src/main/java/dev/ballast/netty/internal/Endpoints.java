@@ -77,7 +77,7 @@ final class Endpoints<Req, Rep> {
           public void ejected(Ejections.Host host, long nanos, String reason) {
             EndpointClient<Req, Rep> ep = current(host);
             if (ep != null) {
-              ep.setAvailability(Availability.CLOSED);
+              ep.setEjected(true);
               ep.metrics.ejected();
               loops.group().next().schedule(detector::reinstateExpired, nanos,
                   TimeUnit.NANOSECONDS);
@@ -88,7 +88,7 @@ final class Endpoints<Req, Rep> {
           public void reinstated(Ejections.Host host) {
             EndpointClient<Req, Rep> ep = current(host);
             if (ep != null) {
-              ep.setAvailability(Availability.OPEN);
+              ep.setEjected(false);
             }
           }
         });
@@ -157,7 +157,7 @@ final class Endpoints<Req, Rep> {
       if (ep.node == null) {
         ep.node = n;
         if (ep.host.isEjected()) {
-          n.setAvailability(Availability.CLOSED);
+          n.setEjected(true);
         }
         ep.metrics = metrics.endpoint(ep);
       }
