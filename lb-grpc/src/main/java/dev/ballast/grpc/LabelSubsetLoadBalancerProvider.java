@@ -2,15 +2,9 @@ package dev.ballast.grpc;
 
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.subset.RequestLabels;
-import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.LabelSubsetLoadBalancer;
 import dev.ballast.grpc.internal.LabelSubsetPolicyConfig;
 import io.grpc.CallOptions;
-import io.grpc.LoadBalancer;
-import io.grpc.LoadBalancerProvider;
-import io.grpc.NameResolver.ConfigOrError;
-import java.util.Map;
-import java.util.Objects;
 
 /**
  * The gRPC policy {@code label_subset}: routes each call to the endpoints whose labels match the
@@ -33,7 +27,7 @@ import java.util.Objects;
  * <p>A call whose labels match no subset under NO_FALLBACK fails with UNAVAILABLE naming the
  * labels.
  */
-public final class LabelSubsetLoadBalancerProvider extends LoadBalancerProvider {
+public final class LabelSubsetLoadBalancerProvider extends CompositeLoadBalancerProvider {
 
   /** The policy name, {@code label_subset}. */
   public static final String POLICY_NAME = LabelSubsetPolicyConfig.NAME;
@@ -46,8 +40,6 @@ public final class LabelSubsetLoadBalancerProvider extends LoadBalancerProvider 
   public static final CallOptions.Key<RequestLabels> REQUEST_LABELS =
       CallOptions.Key.create("ballast.requestLabels");
 
-  private final BalancerConfig base;
-
   /** Creates the provider with lb-core's default settings for the child balancers. */
   public LabelSubsetLoadBalancerProvider() {
     this(BalancerConfig.defaults());
@@ -55,33 +47,6 @@ public final class LabelSubsetLoadBalancerProvider extends LoadBalancerProvider 
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public LabelSubsetLoadBalancerProvider(BalancerConfig base) {
-    this.base = Objects.requireNonNull(base, "base");
-  }
-
-  @Override
-  public boolean isAvailable() {
-    return true;
-  }
-
-  /** Returns 5, the priority of gRPC's built-in policies. */
-  @Override
-  public int getPriority() {
-    return 5;
-  }
-
-  @Override
-  public String getPolicyName() {
-    return POLICY_NAME;
-  }
-
-  @Override
-  public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return HealthChecking.wrap(helper, h -> new LabelSubsetLoadBalancer(h, base, REQUEST_LABELS));
-  }
-
-  /** Parses the config; a bad value is returned as an error naming the field, never thrown. */
-  @Override
-  public ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
-    return LabelSubsetPolicyConfig.parse(rawConfig);
+    super(POLICY_NAME, base, (h, b) -> new LabelSubsetLoadBalancer(h, b, REQUEST_LABELS), LabelSubsetPolicyConfig::parse);
   }
 }

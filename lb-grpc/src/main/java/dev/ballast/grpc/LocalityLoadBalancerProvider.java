@@ -1,14 +1,8 @@
 package dev.ballast.grpc;
 
 import dev.ballast.core.BalancerConfig;
-import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.LocalityLoadBalancer;
 import dev.ballast.grpc.internal.LocalityPolicyConfig;
-import io.grpc.LoadBalancer;
-import io.grpc.LoadBalancerProvider;
-import io.grpc.NameResolver.ConfigOrError;
-import java.util.Map;
-import java.util.Objects;
 
 /**
  * The gRPC policy {@code locality}: priorities, localities and zone-aware routing after Envoy
@@ -25,12 +19,10 @@ import java.util.Objects;
  *  "childPolicy": [{"p2c_peak_ewma": {}}]}    default [{"round_robin": {}}] (lb-core's)
  * }</pre>
  */
-public final class LocalityLoadBalancerProvider extends LoadBalancerProvider {
+public final class LocalityLoadBalancerProvider extends CompositeLoadBalancerProvider {
 
   /** The policy name, {@code locality}. */
   public static final String POLICY_NAME = LocalityPolicyConfig.NAME;
-
-  private final BalancerConfig base;
 
   /** Creates the provider with lb-core's default settings for the child balancers. */
   public LocalityLoadBalancerProvider() {
@@ -39,33 +31,6 @@ public final class LocalityLoadBalancerProvider extends LoadBalancerProvider {
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public LocalityLoadBalancerProvider(BalancerConfig base) {
-    this.base = Objects.requireNonNull(base, "base");
-  }
-
-  @Override
-  public boolean isAvailable() {
-    return true;
-  }
-
-  /** Returns 5, the priority of gRPC's built-in policies. */
-  @Override
-  public int getPriority() {
-    return 5;
-  }
-
-  @Override
-  public String getPolicyName() {
-    return POLICY_NAME;
-  }
-
-  @Override
-  public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return HealthChecking.wrap(helper, h -> new LocalityLoadBalancer(h, base));
-  }
-
-  /** Parses the config; a bad value is returned as an error naming the field, never thrown. */
-  @Override
-  public ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
-    return LocalityPolicyConfig.parse(rawConfig);
+    super(POLICY_NAME, base, LocalityLoadBalancer::new, LocalityPolicyConfig::parse);
   }
 }
