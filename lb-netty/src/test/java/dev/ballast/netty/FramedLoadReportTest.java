@@ -12,6 +12,7 @@ import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.framed.FrameEncoder;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.internal.Transport;
+import dev.ballast.netty.testing.Await;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -90,6 +91,47 @@ class FramedLoadReportTest {
             .containsExactlyInAnyOrder(
                 org.assertj.core.groups.Tuple.tuple((byte) 1, 0L),
                 org.assertj.core.groups.Tuple.tuple((byte) 2, Frame.ASKS_LOAD_REPORT));
+      }
+    }
+  }
+
+  /**
+   * A client that predates reports (it never sets the bit) gets from a reporting server only the
+   * frames it knows; one that asks gets the report just before its answer.
+   */
+  @Test
+  void aReportingServerSendsReportsOnlyWhenAsked() throws Exception {
+    try (FramedServer server = FramedServer.builder()
+        .reportLoad(LoadReport.of(0.5, 100, 0)).start()) {
+      List<Frame> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Channel ch = Transport.configure(new io.netty.bootstrap.Bootstrap(),
+              Transport.sharedGroup(), 5000)
+          .handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel c) {
+              c.pipeline().addLast(new FrameDecoder(), new FrameEncoder(),
+                  new SimpleChannelInboundHandler<Frame>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, Frame f) {
+                      got.add(f);
+                    }
+                  });
+            }
+          }).connect(server.address()).sync().channel();
+      try {
+        ch.writeAndFlush(new Frame(Frame.REQUEST, 1, new byte[] {1})).sync();
+        ch.writeAndFlush(new Frame(Frame.REQUEST, 2 | Frame.ASKS_LOAD_REPORT, new byte[] {2}))
+            .sync();
+        Await.until(Duration.ofSeconds(10), () -> "3 frames, got " + got,
+            () -> got.size() >= 3);
+        assertThat(got).extracting(Frame::type, Frame::id).containsExactly(
+            org.assertj.core.groups.Tuple.tuple(Frame.RESPONSE, 1L),
+            org.assertj.core.groups.Tuple.tuple(Frame.LOAD_REPORT, 2 | Frame.ASKS_LOAD_REPORT),
+            org.assertj.core.groups.Tuple.tuple(Frame.RESPONSE, 2 | Frame.ASKS_LOAD_REPORT));
+        assertThat(new String(got.get(1).payload(), StandardCharsets.UTF_8))
+            .isEqualTo("TEXT cpu_utilization=0.5, rps_fractional=100.0, eps=0.0");
+      } finally {
+        ch.close().sync();
       }
     }
   }
