@@ -67,6 +67,10 @@ public final class Demo {
         --markdown           also print the table as Markdown
         --zones              instead: zone-aware routing against uniform balancing over servers
                              in three zones (cross-zone calls), and a zone turning unhealthy
+        --capacity           instead: servers of capacities 1:1:2:4 that report their load;
+                             utilization spread (max/mean) and p99 per balancer (default
+                             round_robin,least_loaded,p2c_peak_ewma,weighted_round_robin,
+                             p2c_utilization; --warmup 4s, --duration 5s each; about 50 s)
       """;
 
   private Demo() {}
@@ -88,6 +92,10 @@ public final class Demo {
     }
     if (config.zones) {
       ZoneDemo.run(System.out);
+      System.exit(0);
+    }
+    if (config.capacity) {
+      new CapacityDemo(config).run(System.out);
       System.exit(0);
     }
     run(config, System.out);
@@ -169,6 +177,9 @@ public final class Demo {
     boolean help;
     boolean failFast;
     boolean zones;
+    boolean capacity;
+    /** The flags given, so that {@code --capacity} can keep its own defaults for the others. */
+    final Set<String> given = new java.util.HashSet<>();
 
     long stddevNanos() {
       return latencyNanos * 3 / 100;
@@ -202,8 +213,8 @@ public final class Demo {
     static DemoConfig parse(String[] args) {
       DemoConfig c = new DemoConfig();
       try {
-        Flags.forEach(List.of(args), Set.of("--help", "-h", "--markdown", "--fail-fast", "--zones"),
-            (flag, value) -> c.apply(flag, value));
+        Flags.forEach(List.of(args), Set.of("--help", "-h", "--markdown", "--fail-fast", "--zones",
+            "--capacity"), (flag, value) -> c.apply(flag, value));
       } catch (IOException e) {
         throw new UncheckedIOException(e); // no flag of the demo reads a file
       }
@@ -214,16 +225,21 @@ public final class Demo {
       if (c.timeoutNanos <= 0 || c.latencyNanos <= 0) {
         throw new IllegalArgumentException("--timeout and --latency: expected > 0");
       }
+      if (c.zones && c.capacity) {
+        throw new IllegalArgumentException("--capacity: with --zones (expected: one of them)");
+      }
       return c;
     }
 
     /** Applies one flag; {@code value} is null for a switch. */
     private void apply(String flag, String value) {
+      given.add(flag);
       switch (flag) {
         case "--help", "-h" -> help = true;
         case "--markdown" -> markdown = true;
         case "--fail-fast" -> failFast = true;
         case "--zones" -> zones = true;
+        case "--capacity" -> capacity = true;
         case "--balancers" -> balancers = Simulate.parseBalancers(value);
         case "--backends" -> backends = Flags.parseInt(flag, value, 1);
         case "--latency" -> latencyNanos = Durations.parseNanos(value);

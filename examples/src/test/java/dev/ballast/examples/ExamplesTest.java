@@ -58,6 +58,24 @@ class ExamplesTest {
   }
 
   @Test
+  void framedServersReportingLoadAnswerTheClientsThatWeighThem() throws Exception {
+    FramedServer a = open(FramedLoadReportsExample.server(FramedServer.echo()));
+    FramedServer b = open(FramedLoadReportsExample.server(FramedServer.echo()));
+    for (BallastClient<byte[], byte[]> client : List.of(
+        FramedLoadReportsExample.client(List.of(a.endpoint(), b.endpoint())),
+        FramedLoadReportsExample.clientInCode(List.of(a.endpoint(), b.endpoint())))) {
+      try (client) {
+        for (int i = 0; i < 20; i++) {
+          assertThat(client.call(new byte[] {(byte) i}).get(20, TimeUnit.SECONDS))
+              .containsExactly((byte) i);
+        }
+      }
+    }
+    assertThat(a.requests()).isEqualTo(20); // round robin until weights are in force
+    assertThat(b.requests()).isEqualTo(20);
+  }
+
+  @Test
   void httpClientSplitsByWeightUnderVnswrr() throws Exception {
     Map<String, Integer> answered = new HashMap<>();
     try (BallastClient<HttpRequest, HttpResponse> client =

@@ -1,5 +1,6 @@
 package dev.ballast.core;
 
+import dev.ballast.core.load.WeightedRoundRobinConfig;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -80,8 +81,19 @@ public enum Algorithm {
    * {@linkplain #picksByKey() pick by key}.
    */
   public <T> Balancer<T> create(BalancerConfig config, HashConfig hashConfig) {
+    return create(config, hashConfig, WeightedRoundRobinConfig.defaults());
+  }
+
+  /**
+   * Creates a new balancer of this algorithm; {@code hashConfig} is read by the algorithms that
+   * {@linkplain #picksByKey() pick by key}, {@code reports} (gRFC A58's settings) by those that
+   * {@linkplain #readsReports() read load reports}.
+   */
+  public <T> Balancer<T> create(BalancerConfig config, HashConfig hashConfig,
+      WeightedRoundRobinConfig reports) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(hashConfig, "hashConfig");
+    Objects.requireNonNull(reports, "reports");
     switch (this) {
       case ROUND_ROBIN:
         return new RoundRobin<>(config);
@@ -102,9 +114,9 @@ public enum Algorithm {
       case MAGLEV:
         return new Maglev<>(config, hashConfig);
       case WEIGHTED_ROUND_ROBIN:
-        return new WeightedRoundRobin<>(config);
+        return new WeightedRoundRobin<>(config, reports);
       case P2C_UTILIZATION:
-        return new P2cUtilization<>(config);
+        return new P2cUtilization<>(config, reports);
       default:
         return new P2cPeakEwma<>(config);
     }

@@ -1,6 +1,7 @@
 package dev.ballast.netty;
 
 import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.config.LoadOptions;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
@@ -31,8 +32,10 @@ import java.util.List;
  *
  * <p>Top level: {@code endpoints}, {@code balancer}, {@code timeout}, {@code maxAttempts},
  * {@code slowRequestThreshold}, {@code closeGrace}, {@code lateAnswerWait}, {@code
- * maxFrameSize}, lb-core's {@link CoreOptions#BALANCER} and {@link CoreOptions#HASH} options;
- * groups: {@code subset.} ({@link CoreOptions#SUBSET}), {@code locality.} ({@link
+ * maxFrameSize}, lb-core's {@link CoreOptions#BALANCER} and {@link CoreOptions#HASH} options,
+ * and {@link LoadOptions#WEIGHTED_ROUND_ROBIN} (gRPC's {@code weighted_round_robin} names:
+ * {@code blackoutPeriod}, {@code weightUpdatePeriod}...; see {@link
+ * EndpointSettings#loadReports}); groups: {@code subset.} ({@link CoreOptions#SUBSET}), {@code locality.} ({@link
  * CoreOptions#LOCALITY}: any of them turns priorities and localities on, see {@link
  * BalancerFactory#byLocality}), {@code pool.} ({@link #POOL}), {@code
  * outlierDetection.} ({@link #OUTLIER_DETECTION}), {@code healthCheck.} ({@link
@@ -163,6 +166,8 @@ public final class ClientOptions {
               (b, n) -> b.maxFrameSize(n), "64KB", "32B")))
       .with("", CoreOptions.BALANCER, b -> b.balancerConfig, (b, c) -> b.balancerConfig(c))
       .with("", CoreOptions.HASH, b -> b.hashConfig, (b, h) -> b.balancer(b.algorithm, h))
+      .with("", LoadOptions.WEIGHTED_ROUND_ROBIN, b -> b.loadReports,
+          (b, w) -> b.loadReports(w))
       .with("subset.", CoreOptions.SUBSET, b -> b.subsetConfig, (b, s) -> b.subsets(s))
       .with("locality.", CoreOptions.LOCALITY,
           b -> b.values("locality").get("", LocalityConfig.defaults()), ClientOptions::locality)

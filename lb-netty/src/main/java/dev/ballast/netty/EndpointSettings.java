@@ -6,6 +6,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.load.WeightedRoundRobinConfig;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.EndpointSourceProvider;
@@ -35,6 +36,9 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   BalancerConfig balancerConfig = BalancerConfig.defaults();
   Algorithm algorithm = Algorithm.P2C_PEAK_EWMA;
   HashConfig hashConfig = HashConfig.defaults();
+  WeightedRoundRobinConfig loadReports = WeightedRoundRobinConfig.defaults();
+  // the factory the last balancer(Algorithm, ...) made, to tell it from one set by hand
+  private BalancerFactory algorithmFactory = balancerFactory;
   SubsetConfig subsetConfig = SubsetConfig.defaults();
   List<List<String>> subsetSelectors;
   FallbackPolicy fallbackPolicy = FallbackPolicy.NO_FALLBACK;
@@ -106,13 +110,29 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
     Objects.requireNonNull(hashConfig, "hashConfig");
     this.algorithm = algorithm;
     this.hashConfig = hashConfig;
+    WeightedRoundRobinConfig reports = loadReports;
     this.balancerFactory = new BalancerFactory() {
       @Override
       public <T> Balancer<T> create(BalancerConfig config) {
-        return algorithm.create(config, hashConfig);
+        return algorithm.create(config, hashConfig, reports);
       }
     };
+    this.algorithmFactory = balancerFactory;
     return self();
+  }
+
+  /**
+   * Sets the settings of the algorithms that weigh endpoints by their servers' load reports
+   * ({@link Algorithm#WEIGHTED_ROUND_ROBIN}, {@link Algorithm#P2C_UTILIZATION}): gRFC A58's
+   * blackout period, weight expiration and update periods and error penalty, under gRPC's names
+   * and defaults ({@link WeightedRoundRobinConfig#defaults()}); its out-of-band settings are
+   * read by the gRPC front end only, as lb-netty reads each response's report. In either order
+   * with {@link #balancer(Algorithm)}; a factory set by hand ({@link
+   * #balancer(BalancerFactory)}) makes its own balancers and does not read it.
+   */
+  public B loadReports(WeightedRoundRobinConfig config) {
+    this.loadReports = Objects.requireNonNull(config, "config");
+    return balancerFactory == algorithmFactory ? balancer(algorithm, hashConfig) : self();
   }
 
   /** Sets the balancing algorithm by name, e.g. {@code vnswrr} (see {@link Algorithm}). */

@@ -1,11 +1,13 @@
 package dev.ballast.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.WeightedRoundRobin;
+import dev.ballast.core.config.OptionException;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
@@ -73,6 +75,69 @@ class LoadReportHeaderTest {
         n.close();
       }
     }
+  }
+
+  /**
+   * gRPC's names by the configuration model: a blackout period of 0 s puts the reports' weights in
+   * force at the first weight update, where the default 10 s would leave round robin.
+   */
+  @Test
+  void optionsByNameSetTheBlackoutPeriod() throws Exception {
+    List<Nginx> servers = new ArrayList<>();
+    AtomicLong now = new AtomicLong();
+    try {
+      for (int i = 0; i < REPORTS.length; i++) {
+        servers.add(Nginx.start(200, "s" + i, "endpoint-load-metrics", REPORTS[i]));
+      }
+      BallastClient.Builder<HttpRequest, HttpResponse> b = BallastClient.http();
+      ClientOptions.CLIENT.apply(b, Map.of(
+          "endpoints", servers.stream().map(n -> n.endpoint().toString()).toList(),
+          "balancer", "weighted_round_robin", "blackoutPeriod", "0s",
+          "weightUpdatePeriod", "1s", "outlierDetection.enabled", false));
+      b.balancerConfig(BalancerConfig.builder().ticker(now::get).build());
+      try (BallastClient<HttpRequest, HttpResponse> client = b.build()) {
+        assertThat(shares(client, 400)).containsExactly(
+            Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 100), Map.entry("s3", 100));
+        now.addAndGet(Duration.ofSeconds(2).toNanos()); // past the update period, in blackout
+        shares(client, 32); // one pick in 32 reads the clock and updates the weights
+        assertThat(shares(client, 800)).containsExactly(
+            Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 200), Map.entry("s3", 400));
+      }
+    } finally {
+      for (Nginx n : servers) {
+        n.close();
+      }
+    }
+  }
+
+  @Test
+  void aTypoInAnOptionNameNamesTheOption() {
+    assertThatThrownBy(() -> ClientOptions.CLIENT.apply(BallastClient.http(),
+        Map.of("balancer", "weighted_round_robin", "blackoutPeriode", "0s")))
+        .isInstanceOf(OptionException.class)
+        .hasMessageStartingWith("blackoutPeriode: unknown client option, did you mean"
+            + " blackoutPeriod?");
+    assertThatThrownBy(() -> ClientOptions.CLIENT.apply(BallastClient.http(),
+        Map.of("weight-update-period", "-1s")))
+        .isInstanceOf(OptionException.class)
+        .hasMessage("weightUpdatePeriod: -1s (expected: > 0)");
+  }
+
+  /** Locality's options, read before the algorithm's, still wrap the balancer they make. */
+  @Test
+  void groupsApplyInTheModelsOrderWhateverTheKeysOrder() {
+    Map<String, Object> options = new java.util.LinkedHashMap<>();
+    options.put("locality.localZone", "a");
+    options.put("blackoutPeriod", "0s");
+    options.put("balancer", "weighted_round_robin");
+    BallastClient.Builder<HttpRequest, HttpResponse> b = BallastClient.http();
+    ClientOptions.CLIENT.apply(b, options);
+    assertThat(b.loadReports.blackoutPeriod()).isZero();
+    assertThat(b.balancerFactory.create(BalancerConfig.defaults()))
+        .isInstanceOf(dev.ballast.core.locality.LocalityBalancer.class);
+    BalancerFactory children = b.values("locality").get("children", null);
+    assertThat(((WeightedRoundRobin<?>) children.create(BalancerConfig.defaults()))
+        .weightConfig().blackoutPeriod()).isZero();
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.ballast.spring;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.config.LoadOptions;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSourceProvider;
@@ -91,8 +92,10 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    * Returns a gRPC service config (for {@code ManagedChannelBuilder.defaultServiceConfig}) that
    * selects the client's balancer, lb-grpc's policy of the same name ({@code p2c_peak_ewma},
    * {@code ring_hash}, ...; {@code round_robin} is gRPC's own, without slow start), with the
-   * options the client was given, under the same names: the policy decodes them with the same
-   * codec that checked them at start-up, nothing is written back from the checked values. With
+   * options the client was given, under the same names (for the algorithms that read load
+   * reports, gRPC's {@code weighted_round_robin} fields too, e.g. {@code blackoutPeriod}): the
+   * policy decodes them with the same codec that checked them at start-up, nothing is written
+   * back from the checked values. With
    * {@code subset.selectors} set, that policy becomes the child of lb-grpc's {@code
    * label_subset} (request labels from headers {@code <subset.header-prefix><key>}, e.g. {@code
    * x-lb-zone}).
@@ -105,8 +108,10 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
         : AlgorithmLoadBalancerProvider.OPTIONS;
     Map<String, Object> policyConfig = new LinkedHashMap<>();
     Map<String, Object> subsetConfig = new LinkedHashMap<>();
+    boolean reports = c.algorithm().readsReports();
     c.options().forEach((k, v) -> {
-      if (policyOptions.find(k) != null) {
+      if (policyOptions.find(k) != null
+          || reports && LoadOptions.WEIGHTED_ROUND_ROBIN.find(k) != null) {
         policyConfig.put(k, v);
       } else if (k.startsWith("subset.")) {
         subsetConfig.put(k.substring("subset.".length()), v);

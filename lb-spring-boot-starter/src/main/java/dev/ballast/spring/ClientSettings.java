@@ -5,9 +5,11 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.config.LoadOptions;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
+import dev.ballast.core.load.WeightedRoundRobinConfig;
 import dev.ballast.core.subset.SubsetConfig;
 import dev.ballast.spring.internal.Discovery;
 import java.util.HashMap;
@@ -59,7 +61,11 @@ public record ClientSettings(String name, Protocol protocol, String source,
       .with("discovery.", Discovery.OPTIONS, v -> v.get("discovery", new Values()),
           (v, d) -> v.put("discovery", d));
 
-  /** lb-core's options of a client: {@code endpoints}, {@code balancer} and the model's. */
+  /**
+   * lb-core's options of a client: {@code endpoints}, {@code balancer} and the model's ({@link
+   * CoreOptions}, and {@link LoadOptions#WEIGHTED_ROUND_ROBIN} under gRPC's names, e.g. {@code
+   * blackout-period}).
+   */
   public static final OptionSet<Values, Values> CORE_OPTIONS = OptionSet.ofValues("client",
       v -> { }, List.of(
           Values.option("endpoints", CoreOptions.ENDPOINTS, List.of(),
@@ -70,6 +76,8 @@ public record ClientSettings(String name, Protocol protocol, String source,
           (v, c) -> v.put("", c))
       .with("", CoreOptions.HASH, v -> v.get("hash", HashConfig.defaults()),
           (v, c) -> v.put("hash", c))
+      .with("", LoadOptions.WEIGHTED_ROUND_ROBIN,
+          v -> v.get("reports", WeightedRoundRobinConfig.defaults()), (v, c) -> v.put("reports", c))
       .with("subset.", CoreOptions.SUBSET, v -> v.get("subset", SubsetConfig.defaults()),
           (v, c) -> v.put("subset", c));
 

@@ -3,7 +3,9 @@ package dev.ballast.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.ballast.core.Algorithm;
 import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.config.LoadOptions;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.core.config.OptionSet;
@@ -31,9 +33,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Generated from the configuration model: for every option a client takes ({@link
- * ClientOptions#CLIENT}, which holds lb-core's {@link CoreOptions} too), lb-netty's builder,
- * Spring properties and, for lb-core's options, a gRPC service config give the same value for
- * the option's example, the same default, and the same expectation for its bad example. An
+ * ClientOptions#CLIENT}, which holds lb-core's {@link CoreOptions} and {@link LoadOptions} too),
+ * lb-netty's builder, Spring properties and, for lb-core's options, a gRPC service config give
+ * the same value for the option's example, the same default, and the same expectation for its
+ * bad example. An
  * option added to the model is driven through every front end here; one that a front end
  * cannot read fails.
  */
@@ -55,6 +58,9 @@ class OptionParityTest {
     }
     if (CoreOptions.HASH.find(name) != null) {
       return CoreOptions.HASH;
+    }
+    if (LoadOptions.WEIGHTED_ROUND_ROBIN.find(name) != null) {
+      return LoadOptions.WEIGHTED_ROUND_ROBIN;
     }
     return name.startsWith("subset.") ? CoreOptions.SUBSET : null;
   }
@@ -116,11 +122,12 @@ class OptionParityTest {
   void everyOptionSetOfTheModelIsAClientOption() throws Exception {
     List<String> client = ClientOptions.CLIENT.names();
     List<String> missing = new ArrayList<>();
-    for (Class<?> holder : List.of(CoreOptions.class, ClientOptions.class)) {
+    for (Class<?> holder : List.of(CoreOptions.class, LoadOptions.class, ClientOptions.class)) {
       for (Field f : holder.getFields()) {
         if (Modifier.isStatic(f.getModifiers()) && f.get(null) instanceof OptionSet<?, ?> set
             && set != ClientOptions.CLIENT) {
-          String prefix = set == CoreOptions.BALANCER || set == CoreOptions.HASH ? ""
+          String prefix = set == CoreOptions.BALANCER || set == CoreOptions.HASH
+              || set == LoadOptions.WEIGHTED_ROUND_ROBIN ? ""
               : Character.toLowerCase(f.getName().charAt(0))
                   + toCamel(f.getName().substring(1)) + ".";
           for (String n : set.names()) {
@@ -192,6 +199,7 @@ class OptionParityTest {
     Object config = c.getConfig();
     Object model = set == CoreOptions.SUBSET ? ((LabelSubsetPolicyConfig) config).subset()
         : set == CoreOptions.HASH ? ((PolicyConfig) config).hash()
+        : set == LoadOptions.WEIGHTED_ROUND_ROBIN ? ((PolicyConfig) config).reports()
         : ((PolicyConfig) config).balancer();
     return get(set.find(name), model);
   }
@@ -220,6 +228,10 @@ class OptionParityTest {
         at = next;
       }
       at.put(parts[parts.length - 1], value);
+    }
+    if (set == LoadOptions.WEIGHTED_ROUND_ROBIN) {
+      // the report-driven policies are lb-grpc-orca's: their config is lb-grpc's PolicyConfig
+      return PolicyConfig.parse(Algorithm.P2C_UTILIZATION, "p2c_utilization", json);
     }
     return LoadBalancerRegistry.getDefaultRegistry().getProvider(policy)
         .parseLoadBalancingPolicyConfig(json);

@@ -1,5 +1,6 @@
 package dev.ballast.bench.live;
 
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,10 +27,12 @@ import org.HdrHistogram.Histogram;
  * percentiles of the calls sent in it (failed ones at the time they failed).
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.live.LiveCapacity [seconds] [http|grpc|both] [policies] [warm-up seconds]
+ * java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.live.LiveCapacity [seconds] [http|grpc|framed|both] [policies] [warm-up seconds]
  * </pre>
  *
- * <p>Defaults: 10 measured seconds, both transports, all their policies (or those of the
+ * <p>{@code framed}: lb-netty's framed protocol, the servers' reports in {@code LOAD_REPORT}
+ * frames ({@link FramedTransport}); {@code ./ballast demo --capacity} runs it. Defaults: 10
+ * measured seconds, both HTTP/2 and gRPC, all their policies (or those of the
  * comma-separated list, {@code all} for all), 3 s of warm-up. The weighted round robin policies, ours and
  * gRPC's, run with a blackout period of 1 s instead of 10 s, so that weights are in force
  * within the warm-up.
@@ -47,7 +50,7 @@ public final class LiveCapacity {
   static final List<String> GRPC_POLICIES = List.of("round_robin", "weighted_round_robin",
       "ballast_weighted_round_robin", "p2c_utilization", "p2c_peak_ewma");
 
-  private static long warmUpNanos = TimeUnit.SECONDS.toNanos(3);
+  static final List<String> FRAMED_POLICIES = HTTP_POLICIES;
 
   private LiveCapacity() {}
 
@@ -72,39 +75,59 @@ public final class LiveCapacity {
     List<String> only = args.length > 2 && !args[2].equals("all")
         ? List.of(args[2].split(",")) : null;
     double warmUp = args.length > 3 ? Double.parseDouble(args[3]) : 3;
-    if (seconds <= 0 || warmUp < 0 || !List.of("http", "grpc", "both").contains(which)) {
-      throw new IllegalArgumentException("usage: LiveCapacity [seconds > 0] [http|grpc|both]"
-          + " [policies|all] [warm-up seconds >= 0], got: " + String.join(" ", args));
+    if (seconds <= 0 || warmUp < 0
+        || !List.of("http", "grpc", "framed", "both").contains(which)) {
+      throw new IllegalArgumentException("usage: LiveCapacity [seconds > 0]"
+          + " [http|grpc|framed|both] [policies|all] [warm-up seconds >= 0], got: "
+          + String.join(" ", args));
     }
-    warmUpNanos = Math.round(warmUp * 1e9);
-    System.out.printf(Locale.ROOT, "servers of 1:1:2:4 cores on 127.0.0.1, %d ms per request,"
+    long warmUpNanos = Math.round(warmUp * 1e9);
+    long measureNanos = Math.round(seconds * 1e9);
+    PrintStream out = System.out;
+    out.printf(Locale.ROOT, "servers of 1:1:2:4 cores on 127.0.0.1, %d ms per request,"
             + " open loop at %.0f%% of capacity (%.0f calls/s), deadline %d ms, no retries;"
             + " %.0f s warm-up, %.1f s measured per policy; weighted_round_robin policies with a"
             + " blackout of %d s (default 10 s)%n", SERVICE_NANOS / 1_000_000, LOAD * 100, rate(),
         DEADLINE.toMillis(), warmUp, seconds, BLACKOUT.toSeconds());
+    if (which.equals("framed")) {
+      framedTable(out, only == null ? FRAMED_POLICIES : only, warmUpNanos, measureNanos);
+      return;
+    }
     if (!which.equals("grpc")) {
-      table("HTTP/2, lb-netty (endpoint-load-metrics header)", new HttpTransport(),
-          only == null ? HTTP_POLICIES : only, seconds);
+      table(out, "HTTP/2, lb-netty (endpoint-load-metrics header)", new HttpTransport(),
+          only == null ? HTTP_POLICIES : only, warmUpNanos, measureNanos);
     }
     if (!which.equals("http")) {
-      table("gRPC (ORCA per-call reports)", new GrpcTransport(),
-          only == null ? GRPC_POLICIES : only, seconds);
+      table(out, "gRPC (ORCA per-call reports)", new GrpcTransport(),
+          only == null ? GRPC_POLICIES : only, warmUpNanos, measureNanos);
     }
   }
 
-  static double rate() {
+  /**
+   * Prints the table of lb-netty's framed protocol (the servers' reports in {@code LOAD_REPORT}
+   * frames) for these policies, each with {@code warmUpNanos} of warm-up and {@code
+   * measureNanos} measured, after a first unshown second; for {@code ./ballast demo --capacity}.
+   */
+  public static void framedTable(PrintStream out, List<String> policies, long warmUpNanos,
+      long measureNanos) throws Exception {
+    table(out, "lb-netty framed protocol (LOAD_REPORT frames)", new FramedTransport(), policies,
+        warmUpNanos, measureNanos);
+  }
+
+  /** Returns the calls per second of a run: 65% of the servers' total capacity, 1,300. */
+  public static double rate() {
     return LOAD * Arrays.stream(CORES).sum() * 1e9 / SERVICE_NANOS;
   }
 
-  private static void table(String title, Transport transport, List<String> policies,
-      double seconds) throws Exception {
-    System.out.printf(Locale.ROOT, "%n%s%n%-30s %-23s %8s %8s %8s %8s%n", title, "policy",
+  private static void table(PrintStream out, String title, Transport transport,
+      List<String> policies, long warmUpNanos, long measureNanos) throws Exception {
+    out.printf(Locale.ROOT, "%n%s%n%-30s %-23s %8s %8s %8s %8s%n", title, "policy",
         "utilization per server", "max/mean", "p50 ms", "p99 ms", "failed");
     // a first run, not shown, so that the JIT and the connections of the transport are warm for
     // the first policy as for the others
-    run(transport, policies.get(0), TimeUnit.SECONDS.toNanos(1));
+    run(transport, policies.get(0), warmUpNanos, TimeUnit.SECONDS.toNanos(1));
     for (String policy : policies) {
-      System.out.println(run(transport, policy, Math.round(seconds * 1e9)).row(policy));
+      out.println(run(transport, policy, warmUpNanos, measureNanos).row(policy));
     }
   }
 
@@ -123,7 +146,8 @@ public final class LiveCapacity {
     }
   }
 
-  static Outcome run(Transport transport, String policy, long measureNanos) throws Exception {
+  static Outcome run(Transport transport, String policy, long warmUpNanos, long measureNanos)
+      throws Exception {
     ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "live-capacity-servers");
       t.setDaemon(true);

@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * (a gRPC service config's JSON object, Spring's properties under a prefix). Decoding refuses
  * an unknown key naming the nearest known one, reads each value with its option's type and sets
  * it on a new builder, whose setters check it and whose {@code build()} checks the options
- * together; an absent key keeps the builder's default.
+ * together; an absent key keeps the builder's default. Plain options are set first, in the
+ * map's order, then nested sets ({@link #with}) in the order they were added.
  *
  * <p>Keys may be dotted ({@code slowStart.window}) or nested ({@code {"slowStart": {"window":
  * "60s"}}}); case, {@code -} and {@code _} are ignored.
@@ -207,7 +208,15 @@ public final class OptionSet<C, B> {
             .put(o.name().substring(g.prefix().length()), e.getValue());
       }
     }
-    grouped.forEach((g, m) -> applyGroup(g, builder, m));
+    // groups in definition order, not in the order their keys came: a later group may build on
+    // what an earlier one set (a client's locality wraps the balancer its algorithm's options make)
+    for (Option<C, B, ?> o : options) {
+      Group<C, B, ?, ?> g = views.get(o);
+      Map<String, Object> m = g == null ? null : grouped.remove(g);
+      if (m != null) {
+        applyGroup(g, builder, m);
+      }
+    }
   }
 
   @SuppressWarnings("unchecked")

@@ -59,6 +59,26 @@ public final class EndpointLoadMetrics {
     return f.report();
   }
 
+  /**
+   * Writes a report in the header's text form, the one {@link #parse} reads back: {@code TEXT
+   * cpu_utilization=0.3, rps_fractional=120.0, eps=2.0}, then {@code application_utilization}
+   * and {@code named_metrics.NAME} when present (a name of letters, digits, {@code _}, {@code -}
+   * or {@code .}; others are left out, as the text form could not carry them).
+   */
+  public static String text(LoadReport report) {
+    StringBuilder b = new StringBuilder("TEXT cpu_utilization=").append(report.cpuUtilization())
+        .append(", rps_fractional=").append(report.qps()).append(", eps=").append(report.eps());
+    if (report.applicationUtilization() > 0) {
+      b.append(", application_utilization=").append(report.applicationUtilization());
+    }
+    report.namedMetrics().forEach((name, value) -> {
+      if (name.matches("[A-Za-z0-9_.-]+")) {
+        b.append(", named_metrics.").append(name).append('=').append(value);
+      }
+    });
+    return b.toString();
+  }
+
   private static void readText(String body, Fields f) {
     for (String entry : body.split(",", -1)) {
       String e = entry.strip();

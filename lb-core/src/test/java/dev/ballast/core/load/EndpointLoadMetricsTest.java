@@ -19,6 +19,16 @@ class EndpointLoadMetricsTest {
   }
 
   @Test
+  void writesTheTextFormItReads() {
+    LoadReport r = LoadReport.of(0.25, 0.5, 120.5, 2, Map.of("queue", 4.0));
+    assertThat(EndpointLoadMetrics.text(r)).isEqualTo("TEXT cpu_utilization=0.25,"
+        + " rps_fractional=120.5, eps=2.0, application_utilization=0.5, named_metrics.queue=4.0");
+    assertThat(EndpointLoadMetrics.parse(EndpointLoadMetrics.text(r))).isEqualTo(r);
+    assertThat(EndpointLoadMetrics.parse(EndpointLoadMetrics.text(LoadReport.EMPTY)))
+        .isEqualTo(LoadReport.EMPTY);
+  }
+
+  @Test
   void readsTheJsonFormWithProtoOrCamelNames() {
     LoadReport r = EndpointLoadMetrics.parse("JSON {\"cpu_utilization\": 0.3,"
         + " \"rpsFractional\": 120, \"eps\": 2, \"named_metrics\": {\"queue\": 4},"

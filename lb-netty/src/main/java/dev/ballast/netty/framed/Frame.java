@@ -6,6 +6,14 @@ import java.util.Objects;
  * One message of the framed protocol. On the wire: a 4-byte big-endian length (of everything
  * after it), a 1-byte {@linkplain #type() type}, an 8-byte request id, then the payload.
  *
+ * <p>Load reports: a client whose balancer weighs servers by their load sets {@link
+ * #ASKS_LOAD_REPORT} in a request's id; a server that reports its load then writes a {@link
+ * #LOAD_REPORT} frame with that id just before the answer. Both ends stay compatible with peers
+ * that predate reports: a server that does not know the bit echoes the id as it came and sends
+ * no report (the client masks the bit off the ids it reads), and a server sends a report only to
+ * a request that asked, so a client that never asks never sees a frame type it does not know. A
+ * report is a frame of its own, so that nothing in it can break the answer or the connection.
+ *
  * <p>The payload is a plain byte array so that frames hold no reference-counted buffer and
  * cannot leak.
  */
@@ -26,6 +34,20 @@ public final class Frame {
    * serving, or by an {@link #ERROR} saying why not; never given to the server's handler.
    */
   public static final byte PING = 4;
+  /**
+   * A server's load report for the request of this id, sent just before its answer; the payload
+   * is the UTF-8 text of Envoy's {@code endpoint-load-metrics} header ({@code TEXT
+   * cpu_utilization=0.3, rps_fractional=120, eps=2}, or its {@code JSON} form), at most {@link
+   * #MAX_LOAD_REPORT_BYTES}. Sent only to requests that asked ({@link #ASKS_LOAD_REPORT}).
+   */
+  public static final byte LOAD_REPORT = 5;
+  /**
+   * The bit of a request's id that asks the server for a {@link #LOAD_REPORT}; ids are counted
+   * below it. The server echoes it in the answer's id.
+   */
+  public static final long ASKS_LOAD_REPORT = 1L << 62;
+  /** The longest load report a server sends, in bytes: 8192. */
+  public static final int MAX_LOAD_REPORT_BYTES = 8192;
 
   private final byte type;
   private final long id;
@@ -35,18 +57,21 @@ public final class Frame {
    * Creates a frame.
    *
    * @throws IllegalArgumentException if the type is not {@link #REQUEST}, {@link #RESPONSE},
-   *     {@link #ERROR} or {@link #PING}
+   *     {@link #ERROR}, {@link #PING} or {@link #LOAD_REPORT}
    */
   public Frame(byte type, long id, byte[] payload) {
-    if (type < REQUEST || type > PING) {
-      throw new IllegalArgumentException("type: " + type + " (expected: 1, 2, 3 or 4)");
+    if (type < REQUEST || type > LOAD_REPORT) {
+      throw new IllegalArgumentException("type: " + type + " (expected: 1 to 5)");
     }
     this.type = type;
     this.id = id;
     this.payload = Objects.requireNonNull(payload, "payload");
   }
 
-  /** Returns the type: {@link #REQUEST}, {@link #RESPONSE}, {@link #ERROR} or {@link #PING}. */
+  /**
+   * Returns the type: {@link #REQUEST}, {@link #RESPONSE}, {@link #ERROR}, {@link #PING} or
+   * {@link #LOAD_REPORT}.
+   */
   public byte type() {
     return type;
   }

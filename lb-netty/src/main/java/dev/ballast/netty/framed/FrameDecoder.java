@@ -60,9 +60,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return;
       }
       byte type = in.getByte(start + Frame.LENGTH_BYTES);
-      if (type < Frame.REQUEST || type > Frame.PING) {
+      if (type < Frame.REQUEST || type > Frame.LOAD_REPORT) {
         fail(in);
-        throw new MalformedFrameException("frame type: " + type + " (expected: 1, 2, 3 or 4)");
+        throw new MalformedFrameException("frame type: " + type + " (expected: 1 to 5)");
       }
       long id = in.getLong(start + Frame.LENGTH_BYTES + 1);
       byte[] payload = new byte[(int) length - Frame.HEADER_BYTES];

@@ -141,6 +141,7 @@ public final class FramedServer implements AutoCloseable {
   private final ChannelGroup children;
   private final AtomicLong requests = new AtomicLong();
   private final InetSocketAddress address;
+  private final ServerLoad load;
   // set before closing: a connection accepted just before the listening socket closed, but set
   // up only after the open ones were closed, closes itself
   private volatile boolean closing;
@@ -152,6 +153,8 @@ public final class FramedServer implements AutoCloseable {
     int maxFrameSize = b.maxFrameSize;
     long maxHeldBytes = b.maxHeldBytes;
     SslContext tls = b.tls;
+    ServerLoad load = b.load;
+    this.load = load;
     FrameEncoder encoder = new FrameEncoder(maxFrameSize);
     PingResponder pings = new PingResponder(() -> serving);
     ServerBootstrap sb = Transport.configure(new ServerBootstrap(), b.group)
@@ -170,11 +173,14 @@ public final class FramedServer implements AutoCloseable {
             // Answers written while a read is being handled go out in one flush.
             ch.pipeline().addLast(new FlushConsolidationHandler(256, true),
                 new FrameDecoder(maxFrameSize), encoder, pings,
-                new ServerConnection(handler, maxHeldBytes, requests));
+                new ServerConnection(handler, maxHeldBytes, requests, load));
           }
         });
     this.serverChannel = sb.bind(b.host, b.port).sync().channel();
     this.address = (InetSocketAddress) serverChannel.localAddress();
+    if (load != null) {
+      load.start(b.group);
+    }
   }
 
   /** Starts a server with this handler on an ephemeral port of 127.0.0.1. */
@@ -184,7 +190,7 @@ public final class FramedServer implements AutoCloseable {
 
   /**
    * Returns a builder: host 127.0.0.1, ephemeral port, 16 MiB frames, 64 MiB held per connection,
-   * plain TCP, the shared event loops.
+   * plain TCP, the shared event loops, no load reports.
    */
   public static Builder builder() {
     return new Builder();
@@ -230,6 +236,9 @@ public final class FramedServer implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
+    if (load != null) {
+      load.stop();
+    }
     serverChannel.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
     children.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
   }
@@ -249,8 +258,47 @@ public final class FramedServer implements AutoCloseable {
     private EventLoopGroup group = Transport.sharedGroup();
     private ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
     private SslContext tls;
+    private ServerLoad load;
 
     private Builder() {}
+
+    /**
+     * Reports the server's load to the clients that ask for it ({@link Frame#LOAD_REPORT}, read
+     * by lb-netty clients balancing with {@code weighted_round_robin} or {@code
+     * p2c_utilization}), in one line: the process's CPU utilization from the JVM ({@code
+     * com.sun.management.OperatingSystemMXBean.getProcessCpuLoad()}, the share of all the
+     * machine's CPUs it used), and the answers and errors per second the server sent, sampled
+     * every second on one of its event loops. Until the first sample, no report is sent. Default:
+     * no reports.
+     */
+    public Builder reportLoad() {
+      return reportLoad(ServerLoad::processCpuLoad, Duration.ofSeconds(1));
+    }
+
+    /**
+     * Reports the server's load as {@link #reportLoad()} does, with the application's own
+     * measure of how busy it is (in [0, 1]; another value reports none) sampled every {@code
+     * period}.
+     *
+     * @throws IllegalArgumentException if the period is not positive
+     */
+    public Builder reportLoad(java.util.function.DoubleSupplier utilization, Duration period) {
+      Objects.requireNonNull(utilization, "utilization");
+      this.load = ServerLoad.sampled(utilization, Durations.positive("period", period).toNanos());
+      return this;
+    }
+
+    /**
+     * Reports the same load always, e.g. from a server that knows its capacity: qps over
+     * utilization is the weight a client's {@code weighted_round_robin} gives it.
+     *
+     * @throws IllegalArgumentException if the report is longer than {@link
+     *     Frame#MAX_LOAD_REPORT_BYTES} in text
+     */
+    public Builder reportLoad(dev.ballast.core.load.LoadReport report) {
+      this.load = ServerLoad.fixed(Objects.requireNonNull(report, "report"));
+      return this;
+    }
 
     /** Sets the handler; default {@link #echo()}. */
     public Builder handler(Handler handler) {

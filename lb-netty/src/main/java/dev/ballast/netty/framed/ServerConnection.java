@@ -18,12 +18,15 @@ final class ServerConnection extends SimpleChannelInboundHandler<Frame> {
   private final FramedServer.Handler handler;
   private final long maxHeldBytes;
   private final AtomicLong requests;
+  private final ServerLoad load; // null: no reports
   private long held;
 
-  ServerConnection(FramedServer.Handler handler, long maxHeldBytes, AtomicLong requests) {
+  ServerConnection(FramedServer.Handler handler, long maxHeldBytes, AtomicLong requests,
+      ServerLoad load) {
     this.handler = handler;
     this.maxHeldBytes = maxHeldBytes;
     this.requests = requests;
+    this.load = load;
   }
 
   @Override
@@ -65,6 +68,13 @@ final class ServerConnection extends SimpleChannelInboundHandler<Frame> {
             .getBytes(StandardCharsets.UTF_8));
     int replyBytes = reply.payload().length;
     held += replyBytes;
+    if (load != null) {
+      load.answered(error != null);
+      byte[] report = (id & Frame.ASKS_LOAD_REPORT) != 0 ? load.report() : null;
+      if (report != null) { // just before the answer: the client reads it with the answer
+        ch.write(new Frame(Frame.LOAD_REPORT, id, report), ch.voidPromise());
+      }
+    }
     ch.writeAndFlush(reply).addListener(f -> {
       held -= requestBytes + replyBytes;
       updateReading(ch);

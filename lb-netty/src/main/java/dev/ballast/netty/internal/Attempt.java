@@ -79,6 +79,11 @@ final class Attempt<Req, Rep> extends AttemptWire<Req, Rep> implements AttemptCo
   }
 
   @Override
+  public boolean wantsLoadReport() {
+    return node.readsReports();
+  }
+
+  @Override
   public Classification classification() {
     return classification;
   }

@@ -23,6 +23,8 @@ abstract class AttemptWire<Req, Rep> extends DeadlineWheel.Entry
   volatile boolean written;
   // written under this lock before the caller's part ends, read by the feedback after it
   volatile boolean awaiting;
+  /** The load report the server sent with its answer, in a frame of its own, or null. */
+  volatile byte[] loadReport;
   /** The request the pool's module sends, and when it started on its way there. */
   Req toSend;
   long sendAt;
@@ -103,6 +105,11 @@ abstract class AttemptWire<Req, Rep> extends DeadlineWheel.Entry
       }
     }
     ep.pool.release(c, true);
+  }
+
+  @Override
+  public void onLoadReport(byte[] report) {
+    loadReport = report;
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.ballast.netty.Classification;
 import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.Role;
 import dev.ballast.netty.error.ClientClosedException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The balancer's module, the first at attempt level. Down: subset selection by the call's labels
@@ -137,8 +138,13 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
       return true;
     }
     Rep rep = a.response;
-    if (rep != null && a.node.readsReports()) { // parsed only when the balancer reads it
-      String report = protocol.loadReport(rep);
+    if (a.node.readsReports()) { // parsed only when the balancer reads it
+      // a header of the response (HTTP), or a frame of its own before the answer (framed)
+      String report = rep == null ? null : protocol.loadReport(rep);
+      byte[] framed = a.loadReport;
+      if (report == null && framed != null) {
+        report = new String(framed, StandardCharsets.UTF_8);
+      }
       if (report != null) {
         a.node.reportLoad(EndpointLoadMetrics.parse(report));
       }

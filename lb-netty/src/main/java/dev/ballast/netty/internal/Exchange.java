@@ -26,4 +26,19 @@ public interface Exchange<Rep> {
    * RemoteError}).
    */
   void onFailure(Throwable cause);
+
+  /**
+   * Whether the request asks the server for a load report (its balancer weighs servers by
+   * them); default false.
+   */
+  default boolean wantsLoadReport() {
+    return false;
+  }
+
+  /**
+   * The server's load report for this request came (the text of Envoy's {@code
+   * endpoint-load-metrics} header, as bytes), before its answer; by default it is ignored.
+   */
+  default void onLoadReport(byte[] report) {
+  }
 }

@@ -99,7 +99,9 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
         exchange.onFailure(f != null ? f : new ClosedChannelException());
         return id;
       }
-      Frame frame = new Frame(Frame.REQUEST, id, request);
+      // asks for a load report in the id's top bit, which servers that know none echo as is
+      Frame frame = new Frame(Frame.REQUEST,
+          exchange.wantsLoadReport() ? id | Frame.ASKS_LOAD_REPORT : id, request);
       if (frame.frameLength() > maxFrameSize) {
         // Refused before the channel sees it, so that one oversized request cannot break the
         // connection that other requests share.
@@ -140,7 +142,7 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
       }
       boolean wrote = false;
       for (Write w; (w = writes.poll()) != null; ) {
-        pending.put(w.frame.id(), w.exchange);
+        pending.put(w.frame.id() & ~Frame.ASKS_LOAD_REPORT, w.exchange);
         // Marked written when handed to the channel: if the write then fails, the request
         // counts as possibly delivered (never retried unless idempotent), the safe side.
         w.exchange.onWritten();
@@ -192,7 +194,16 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       Frame frame = (Frame) msg;
-      long id = frame.id();
+      long id = frame.id() & ~Frame.ASKS_LOAD_REPORT;
+      if (frame.type() == Frame.LOAD_REPORT) {
+        // never fatal: a report for no request waiting (given up, or never sent) is dropped,
+        // a bad one is counted by the balancer that reads it
+        Exchange<byte[]> ex = pending.get(id);
+        if (ex != null) {
+          ex.onLoadReport(frame.payload());
+        }
+        return;
+      }
       if (frame.type() != Frame.RESPONSE && frame.type() != Frame.ERROR) {
         fail(ctx, new MalformedFrameException(
             "frame type: " + frame.type() + " (expected: 2 or 3, a response)"));
