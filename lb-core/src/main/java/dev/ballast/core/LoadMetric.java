@@ -70,10 +70,14 @@ abstract class LoadMetric {
    *       default), replaces the estimate: one fresh sample corrects one stale one, as one slow
    *       sample raised it. Fresh estimates keep the peak EWMA unchanged, so a slow node still
    *       loses its traffic at its first slow answer.
-   *   <li>A node that is slow again when probed is probed again only after it is stale and
-   *       {@link #PROBE_BACKOFF}{@code  × min(new sample, old estimate)} more: a node the two
-   *       last pieces of evidence agree is slow costs a caller at most a fifth of its time in
-   *       probes; a node whose one slow sample was a fluke is probed again once stale.
+   *   <li>A node whose probe confirms its stale estimate (answers no more than {@link #TIE}
+   *       times faster) is probed again only after it is stale and {@link #PROBE_BACKOFF}{@code
+   *       × min(new sample, old estimate)} more: a node the two last pieces of evidence agree is
+   *       slow costs a caller at most a fifth of its time in probes. A probe much faster than
+   *       the stale estimate (a node recovering, or a first call's cold path behind it, though
+   *       the probe met a cold path of its own) is followed by the next once stale, so a node
+   *       whose answers fall from 400 ms to 20 ms to 0.5 ms is back after a few probes, their
+   *       latencies a geometric series.
    *   <li>A failure faster than {@link #SLOW_FAILURE_NANOS} (100 ms) is an error, not
    *       slowness, and is not probed: its evidence is renewed, as before, by the failure
    *       penalty's decay (and, in the client stacks, by outlier detection's ejections), so a
@@ -171,17 +175,19 @@ abstract class LoadMetric {
         long elapsed = Math.max(0, now - node.rttStamp());
         double next;
         long gap = 0;
+        boolean probe = node.probed();
         if (!success) {
           next = penalized(est, elapsed, rtt);
           // a slow failure (a timeout, a late answer) is evidence of slowness, and probed as
           // such; a fast one is an error, renewed by the penalty's decay alone
           gap = rtt < SLOW_FAILURE_NANOS ? NEVER
               : (long) (PROBE_BACKOFF * Math.min(rtt, est * exp(-elapsed / tauNanos)));
-        } else if (node.probed()) {
-          // a probe's answer replaces the stale estimate; if the node is slow again, the next
-          // probe waits in proportion
+        } else if (probe) {
+          // a probe's answer replaces the stale estimate; if it confirms it (is not more than
+          // TIE times faster), the next probe waits in proportion to the node's latency
           next = rtt;
-          gap = (long) (PROBE_BACKOFF * Math.min(rtt, est * exp(-elapsed / tauNanos)));
+          double old = est * exp(-elapsed / tauNanos);
+          gap = rtt * TIE < old ? 0 : (long) (PROBE_BACKOFF * Math.min(rtt, old));
         } else if (elapsed > STALE_NANOS || bits == defaultBits) {
           // stale evidence, or none yet: the fresh sample replaces it
           next = rtt;
@@ -194,7 +200,9 @@ abstract class LoadMetric {
           next = est * w + rtt * (1 - w);
         }
         if (node.casRtt(bits, Double.doubleToRawLongBits(next), now)) {
-          node.endProbe();
+          if (probe) {
+            node.endProbe();
+          }
           node.setProbeGap(gap);
           return;
         }
@@ -262,7 +270,11 @@ abstract class LoadMetric {
       }
       // the loser's evidence is older than the winner's by:
       long age = takesB ? sb - sa : sa - sb;
-      if (probes(takesB ? a : b, age - stale(takesB ? eb : ea), r, n)) {
+      // stale: older by more than STALE_SAMPLES of the winner's estimates or STALE_NANOS; the
+      // first test, in doubles, spares the usual pick the loser's probe fields
+      double ew = takesB ? eb : ea;
+      if ((age > STALE_SAMPLES * ew || age > STALE_NANOS)
+          && probes(takesB ? a : b, age - stale(ew), r, n)) {
         return !takesB;
       }
       return takesB;

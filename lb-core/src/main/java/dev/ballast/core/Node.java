@@ -288,11 +288,9 @@ public final class Node<T> {
     probed = true;
   }
 
-  /** Ends a probe, if one was in flight; writes only then. */
+  /** Ends a probe. */
   void endProbe() {
-    if (probed) {
-      probed = false;
-    }
+    probed = false;
   }
 
   void initRtt(double rttNanos, long stamp) {
