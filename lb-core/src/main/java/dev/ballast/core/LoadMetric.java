@@ -54,19 +54,30 @@ abstract class LoadMetric {
    * Cutting Tail Latency in Cloud Data Stores via Adaptive Replica Selection", NSDI 2015):
    *
    * <ul>
-   *   <li>Evidence is stale when it is more than {@link #STALE_NANOS} (100 ms) older than the
-   *       other candidate's, whose last sample stands for "now" so that a pick reads no clock.
-   *       When the P2C loser's is stale, it has no request in flight (so at most one probe per
-   *       node) and a draw of n in 32 succeeds (n nodes, at most 32 in 32: a stale node, a
-   *       candidate in 2 picks of n, is probed once in 16 picks on average, and at low traffic
-   *       a slow node gets at most that), the loser is taken instead: one real call.
-   *   <li>A success whose estimate is stale (or still the default) replaces it: one fresh
-   *       sample corrects one stale one, as one slow sample raised it. Fresh estimates keep the
-   *       peak EWMA unchanged, so a slow node still loses its traffic at its first slow answer.
-   *   <li>A node that is slow again when probed is probed again only after {@code 100 ms + }
-   *       {@link #PROBE_BACKOFF}{@code  × min(new sample, old estimate)}: a node the two last
-   *       pieces of evidence agree is slow costs a caller at most a fifth of its time in probes;
-   *       a node whose one slow sample was a fluke is probed again after 100 ms.
+   *   <li>Evidence is stale when it is older than the other candidate's, whose last sample
+   *       stands for "now" so that a pick reads no clock, by {@link #STALE_SAMPLES} (16) times
+   *       the other's estimate, at most {@link #STALE_NANOS} (100 ms): staleness is measured in
+   *       the fleet's own time, the time in which a node in traffic answers 16 calls and so
+   *       forgets a peak ({@link #KEEP}), so that a node out of traffic forgets as fast as the
+   *       nodes in it (equal forgetting; a fixed 100 ms is hundreds of calls of a
+   *       sub-millisecond fleet, and one host hiccup, a few ms on one node's call, starved that
+   *       node for as long). When the P2C loser's is stale, it has no request in flight (so at
+   *       most one probe per node) and a draw of n in 32 succeeds (n nodes, at most 32 in 32: a
+   *       stale node, a candidate in 2 picks of n, is probed once in 16 picks on average, and
+   *       at low traffic a slow node gets at most that), the loser is taken instead: one real
+   *       call, marked as a probe.
+   *   <li>A probe's answer, and a success whose estimate is older than 100 ms (or still the
+   *       default), replaces the estimate: one fresh sample corrects one stale one, as one slow
+   *       sample raised it. Fresh estimates keep the peak EWMA unchanged, so a slow node still
+   *       loses its traffic at its first slow answer.
+   *   <li>A node whose probe confirms its stale estimate (answers no more than {@link #TIE}
+   *       times faster) is probed again only after it is stale and {@link #PROBE_BACKOFF}{@code
+   *       × min(new sample, old estimate)} more: a node the two last pieces of evidence agree is
+   *       slow costs a caller at most a fifth of its time in probes. A probe much faster than
+   *       the stale estimate (a node recovering, or a first call's cold path behind it, though
+   *       the probe met a cold path of its own) is followed by the next once stale, so a node
+   *       whose answers fall from 400 ms to 20 ms to 0.5 ms is back after a few probes, their
+   *       latencies a geometric series.
    *   <li>A failure faster than {@link #SLOW_FAILURE_NANOS} (100 ms) is an error, not
    *       slowness, and is not probed: its evidence is renewed, as before, by the failure
    *       penalty's decay (and, in the client stacks, by outlier detection's ejections), so a
@@ -78,11 +89,18 @@ abstract class LoadMetric {
    * hold their recent peaks for seconds (tau) take turns starving the one whose noise peaked
    * highest (five nodes: 470 / 413 / 401 / 367 / 253 picks in a second). So: a sample below the
    * estimate weighs at least 1/16 ({@link #KEEP}; C3 likewise smooths per response), so that a
-   * busy node forgets a one-off peak within a few dozen answers; estimates within 1.5 times of
+   * busy node forgets a one-off peak within a few dozen answers; estimates within 2 times of
    * each other ({@link #TIE}) are taken as equal, and the node with fewer pending requests per
    * unit of weight is taken, then, of equal weights, the one heard from less recently, so that
-   * identical nodes take turns (P2C still tells apart a node 1.5 times slower or worse, and a
-   * failure's penalty doubles an estimate); and a node starved for 100 ms is probed.
+   * identical nodes take turns; and a starved node is probed once stale. Why 2: an estimate is
+   * a recent peak, and on a loaded host the peaks of sub-millisecond calls are the host's own
+   * hiccups (scheduling, a collector's pause), whole milliseconds added to one call or
+   * another; measured over three identical loopback servers at load 5 to 12 on 2 cores,
+   * identical nodes' estimates were 1.5 to 2 times apart most of the time, and with 1.5 P2C
+   * split 8 callers' calls further from a third than least loaded did. A difference below the
+   * smaller estimate, the pair's own scale, is noise: P2C tells apart a node twice as slow or
+   * worse (pending requests still tell apart closer ones), and a failure's penalty doubles an
+   * estimate at least.
    *
    * <p>The estimate and its time stamp are two fields updated by one CAS on the estimate; a
    * reader racing an update may decay one sample with a stale stamp, an error far below the
@@ -91,16 +109,25 @@ abstract class LoadMetric {
   static final class PeakEwma extends LoadMetric {
     // Finagle's penalty for a node with outstanding requests and no estimate.
     static final double PENALTY = (double) (Long.MAX_VALUE >> 16);
-    /** How much older than the other candidate's a node's last sample is when it is stale. */
+    /**
+     * How much older than the other candidate's a node's last sample is when it is stale, at
+     * most: less when the other's estimate is short ({@link #STALE_SAMPLES}).
+     */
     static final long STALE_NANOS = 100_000_000L;
+    /**
+     * Evidence is stale once it is older than this many of the other candidate's estimates:
+     * the time in which a busy node answers that many calls and forgets a peak ({@link #KEEP}
+     * weighs a sample 1/16), so that a node out of traffic forgets at the pace of the fleet.
+     */
+    static final int STALE_SAMPLES = 16;
     /** The most weight the estimate keeps against a sample below it: a sample weighs 1/16+. */
     static final double KEEP = 1 - 1.0 / 16;
     /**
      * Estimates within this factor of each other are equal: noise (a busy host's scheduling,
-     * a collector's pause) sets identical nodes' peaks that far apart, and below the failure
-     * penalty's doubling.
+     * a collector's pause) sets identical nodes' peaks that far apart; a failure's penalty
+     * doubles an estimate or more.
      */
-    static final double TIE = 1.5;
+    static final double TIE = 2;
     /** The wait before probing a node again, in units of the latency it was confirmed at. */
     static final int PROBE_BACKOFF = 4;
     /** A failure that took at least this long is slowness (a timeout), a faster one an error. */
@@ -127,7 +154,6 @@ abstract class LoadMetric {
     @Override
     void init(Node<?> node) {
       node.initRtt(defaultRttNanos, ticker.nanoTime());
-      node.setProbeGap(STALE_NANOS);
     }
 
     @Override
@@ -148,19 +174,23 @@ abstract class LoadMetric {
         double est = Double.longBitsToDouble(bits);
         long elapsed = Math.max(0, now - node.rttStamp());
         double next;
-        long gap = STALE_NANOS;
+        long gap = 0;
+        boolean probe = node.probed();
         if (!success) {
           next = penalized(est, elapsed, rtt);
           // a slow failure (a timeout, a late answer) is evidence of slowness, and probed as
           // such; a fast one is an error, renewed by the penalty's decay alone
           gap = rtt < SLOW_FAILURE_NANOS ? NEVER
-              : gap + (long) (PROBE_BACKOFF * Math.min(rtt, est * exp(-elapsed / tauNanos)));
+              : (long) (PROBE_BACKOFF * Math.min(rtt, est * exp(-elapsed / tauNanos)));
+        } else if (probe) {
+          // a probe's answer replaces the stale estimate; if it confirms it (is not more than
+          // TIE times faster), the next probe waits in proportion to the node's latency
+          next = rtt;
+          double old = est * exp(-elapsed / tauNanos);
+          gap = rtt * TIE < old ? 0 : (long) (PROBE_BACKOFF * Math.min(rtt, old));
         } else if (elapsed > STALE_NANOS || bits == defaultBits) {
           // stale evidence, or none yet: the fresh sample replaces it
           next = rtt;
-          if (bits != defaultBits) {
-            gap += (long) (PROBE_BACKOFF * Math.min(rtt, est * exp(-elapsed / tauNanos)));
-          }
         } else if (rtt > est) {
           next = rtt;
         } else {
@@ -170,6 +200,9 @@ abstract class LoadMetric {
           next = est * w + rtt * (1 - w);
         }
         if (node.casRtt(bits, Double.doubleToRawLongBits(next), now)) {
+          if (probe) {
+            node.endProbe();
+          }
           node.setProbeGap(gap);
           return;
         }
@@ -237,7 +270,11 @@ abstract class LoadMetric {
       }
       // the loser's evidence is older than the winner's by:
       long age = takesB ? sb - sa : sa - sb;
-      if (age > STALE_NANOS && probes(takesB ? a : b, age, r, n)) {
+      // stale: older by more than STALE_SAMPLES of the winner's estimates or STALE_NANOS; the
+      // first test, in doubles, spares the usual pick the loser's probe fields
+      double ew = takesB ? eb : ea;
+      if ((age > STALE_SAMPLES * ew || age > STALE_NANOS)
+          && probes(takesB ? a : b, age - stale(ew), r, n)) {
         return !takesB;
       }
       return takesB;
@@ -249,11 +286,23 @@ abstract class LoadMetric {
      * succeeds, so that a stale node, a candidate in 2 picks of {@code n}, is probed once in 16
      * picks on average whatever {@code n} (for {@code n} up to 32).
      */
-    private static boolean probes(Node<?> loser, long age, long r, int n) {
+    private static boolean probes(Node<?> loser, long pastStale, long r, int n) {
       // the draw: the top 5 bits of r times the golden ratio's, nearly independent of the
       // candidates, which the high and low halves of r chose
-      return age > loser.probeGap() && loser.pending() == 0
-          && (int) ((r * GOLDEN) >>> 59) < n;
+      if (pastStale > loser.probeGap() && loser.pending() == 0
+          && (int) ((r * GOLDEN) >>> 59) < n) {
+        loser.startProbe();
+        return true;
+      }
+      return false;
+    }
+
+    /**
+     * How much older than the winner's the loser's evidence must be to be stale: {@link
+     * #STALE_SAMPLES} times the winner's estimate, at most {@link #STALE_NANOS}.
+     */
+    private static long stale(double winnerEstimate) {
+      return (long) Math.min(STALE_NANOS, STALE_SAMPLES * winnerEstimate);
     }
 
     /**

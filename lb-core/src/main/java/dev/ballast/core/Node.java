@@ -53,8 +53,10 @@ public final class Node<T> {
   // Peak-EWMA state: the estimate in nanoseconds (double bits) and when it was last observed.
   private volatile long rttBits;
   private volatile long rttStamp;
-  // Peak EWMA: how much older than another node's its last sample must be for a probe.
+  // Peak EWMA: how much more than stale its last sample must be for a probe.
   private volatile long probeGap;
+  // Peak EWMA: a probe is in flight, whose answer replaces the estimate.
+  private volatile boolean probed;
   // When the node joined its balancer, for slow start; written before the node is published.
   long joined = SlowStart.NOT_RAMPING;
 
@@ -306,6 +308,20 @@ public final class Node<T> {
     if (probeGap != gap) {
       probeGap = gap;
     }
+  }
+
+  boolean probed() {
+    return probed;
+  }
+
+  /** Marks a probe sent (a rare write on the pick's path). */
+  void startProbe() {
+    probed = true;
+  }
+
+  /** Ends a probe. */
+  void endProbe() {
+    probed = false;
   }
 
   void initRtt(double rttNanos, long stamp) {

@@ -15,15 +15,17 @@ package dev.ballast.core;
  * <p>Unlike Finagle's and tower's, an estimate that nothing has renewed for a while is not left to
  * decay alone, which starves a node for a minute after one slow call (a cold first call, a backend
  * that was slow and recovered): as Prequal probes replicas to keep its signals fresh (NSDI 2024), a
- * node whose last sample is 100 ms older than its rival's gets one call (a probe; at most one in
+ * node whose last sample is older than its rival's by 16 of the rival's estimates (the time in
+ * which a node in traffic forgets a peak; at most 100 ms) gets one call (a probe; at most one in
  * flight per node, a stale node once in 16 picks), and that call's answer replaces the stale
  * estimate. A probe that finds the node still slow spaces the next by four times its latency;
  * failures faster than 100 ms (errors, not slowness) are never probed. So a node is back in its
- * share within about 100 ms of answering fast again, and a slow or failing one still loses its
- * traffic at its first slow answer or failure. So that noise does not skew identical nodes, a
- * sample weighs at least 1/16 (as C3's per-response average) and estimates within 1.5 times of each
- * other count as equal (fewer pending wins, then the node heard from less recently). The details
- * and their reasons are on the metric ({@code LoadMetric.PeakEwma}).
+ * share within 16 of its rivals' calls (100 ms at most) of answering fast again, and a slow or
+ * failing one still loses its traffic at its first slow answer or failure. So that noise does
+ * not skew identical nodes, a sample weighs at least 1/16 (as C3's per-response average) and
+ * estimates within 2 times of each other count as equal (fewer pending wins, then the node heard
+ * from less recently). The details and their reasons are on the metric ({@code
+ * LoadMetric.PeakEwma}).
  *
  * @param <T> the thing being balanced
  */

@@ -72,7 +72,7 @@ class PeakEwmaRecoveryTest {
 
   @Test
   void noiseAloneDoesNotSkewIdenticalNodes() {
-    // Estimates within 1.5 times of each other are equal: identical nodes take turns instead of
+    // Estimates within 2 times of each other are equal: identical nodes take turns instead of
     // the one whose noise peaked highest starving (before: 470 / 413 / 401 / 367 / 253).
     for (int n : new int[] {3, 5}) {
       Balancer<Integer> b = balancer(n, 7);

@@ -144,6 +144,13 @@ class OrdersChannelsTest {
   }
 
   @Test
+  void fixedListGivesIdenticalServersTheirSharesFromTheFirstSequentialCall() throws Exception {
+    ManagedChannel channel = open(OrdersChannels.fixed(list("", "", "")));
+    call(channel, 1);
+    assertShares(calls(1, 3000, channel, 0), 0.5, 2, "3,000 calls from one caller");
+  }
+
+  @Test
   void registryTargetGivesIdenticalServersTheirSharesFromTheFirstCall() throws Exception {
     EndpointRegistry.global().publish("orders-fair", Endpoint.parseList(list("", "", "")));
     try {
@@ -173,11 +180,12 @@ class OrdersChannelsTest {
   }
 
   /**
-   * 3,000 calls from 8 callers: half to twice its share each (on a loaded machine the servers'
-   * threads are not equally fast, and P2C follows that).
+   * 3,000 calls from 8 callers: half to twice its share each (33% ± 5% is the aim; at load 5 to
+   * 6 on 2 cores it held in 7 of 10 runs: a server whose threads get less CPU answers slower,
+   * and P2C follows that).
    */
   private void assertFair(Channel channel) throws Exception {
-    assertShares(calls(8, 3000, channel, 0), 0.5, 2, "8 callers");
+    assertShares(calls(8, 3000, channel, 0), 0.5, 2, "3,000 calls from 8 callers");
   }
 
   private static void assertShares(int[] counts, double low, double high, String what) {
