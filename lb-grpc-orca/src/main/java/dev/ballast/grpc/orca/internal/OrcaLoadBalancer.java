@@ -26,9 +26,10 @@ import java.util.concurrent.TimeUnit;
  * OrcaOobUtil#newOrcaReportingHelper}), which runs the out-of-band stream when a listener is set
  * and does not retry it on UNIMPLEMENTED. With {@code enableOobLoadReport} off (the default,
  * as A58), each pick carries a per-call report listener instead ({@code endpoint-load-metrics-bin}
- * trailers), built into the backends' pick results ({@link ReportedSubchannel#PER_CALL}), so that
- * the inner load balancer's picker is published as it is. After each address update, each subchannel's listener is bound to the node that
- * balances it; reports for a subchannel no node balances are dropped.
+ * trailers), built into the backends' pick results ({@link ReportedSubchannel#PER_CALL}), so
+ * that the inner load balancer's picker is published as it is. After each address update, each
+ * subchannel's listener is bound to the node that balances it; reports for a subchannel no node
+ * balances are dropped.
  */
 public final class OrcaLoadBalancer extends LoadBalancer {
 
