@@ -8,7 +8,8 @@ import dev.ballast.core.load.WeightedRoundRobinConfig;
  * reported capacity, take the one with fewer of this client's requests in flight per unit of
  * that capacity, {@code (pending + 0.5) / capacity}, the capacity being the report's own A58
  * weight {@code qps / (utilization + eps / qps × errorUtilizationPenalty)} ({@link
- * LoadReport#weight}); when the two costs are within a factor {@value #TIE} of each other, or
+ * LoadReport#weight}) times a correction that steers the servers' reported utilization to
+ * their mean (below); when the two costs are within a factor {@value #TIE} of each other, or
  * either node has no report, take the one {@link P2cPeakEwma} would take (peak-EWMA latency
  * times pending requests).
  *
@@ -28,13 +29,19 @@ import dev.ballast.core.load.WeightedRoundRobinConfig;
  * half the calls.
  *
  * <p>Why {@code + 0.5}: a pending count is an integer sample of a load that is continuous on
- * average; with {@code pending / capacity} an idle small server beats a large one holding one
- * request, though the large one has cores to spare, and small servers end up the busiest (max /
- * mean utilization 1.09 to 1.11 in the {@code capacity} scenario, seeds 1 to 3); with {@code
- * (pending + 1) / capacity}, the expected wait, the large server wins too often, as the draws
- * already favour it (1.31 to 1.37). Half a request, the usual continuity correction, gives 1.04
- * to 1.07. A lone caller with one call at a time sends most calls to the largest server, which
- * has the most room.
+ * average (the usual continuity correction); with {@code pending / capacity} an idle small
+ * server beats a large one holding one request, though the large one has cores to spare, and
+ * with {@code (pending + 1) / capacity}, the expected wait, the large server wins too often, as
+ * the draws already favour it.
+ *
+ * <p>Equal requests in flight per unit of capacity are not equal utilization, though (a server
+ * of more cores queues fewer of its requests), so each capacity is also multiplied by a
+ * correction that a feedback loop on the reported utilizations moves until every server runs
+ * at their mean (Dropbox's Robinhood; see {@code UtilizationFeedback}): in the simulator's
+ * {@code capacity} scenario, max / mean utilization 1.04 to 1.07 without it (seeds 1 to 5), 1.00
+ * to 1.02 with it. The report's utilization is read there only, never as the cost itself. A lone
+ * caller with one call at a time sends most calls to the largest server, which has the most
+ * room.
  *
  * <p>A report holds for {@link WeightedRoundRobinConfig#weightExpirationPeriod()} (3 min): one
  * that much older than the other candidate's counts as none in the costs (so that they read no
@@ -85,7 +92,7 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
   @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] ignoredLevels) {
     ReportedLoad load = (ReportedLoad) metric;
-    return new ReportSnapshot<>(NAME, nodes, config, load::capacity,
+    return new ReportSnapshot<>(NAME, nodes, config, new UtilizationFeedback(load),
         (ns, scaled) -> new P2cSnapshot<>(NAME, ns, weights, scaled, config) {
           @Override
           boolean cheaper(int b, int a) {
@@ -114,8 +121,8 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
   static int byReports(ReportedLoad load, Node<?> b, int wb, Node<?> a, int wa) {
     ReportedLoad.State ra = a.reported;
     ReportedLoad.State rb = b.reported;
-    double ca = ra.capacity * wa;
-    double cb = rb.capacity * wb;
+    double ca = ra.capacity * ra.correction * wa;
+    double cb = rb.capacity * rb.correction * wb;
     long sa = ra.utilizationStamp;
     long sb = rb.utilizationStamp;
     if (!(ca > 0 && cb > 0) || sa == ReportedLoad.NEVER || sb == ReportedLoad.NEVER

@@ -30,6 +30,9 @@ final class ReportSnapshot<T> extends Snapshot<T> {
   /** Reads a node's weight at a time; 0 for none. */
   interface Reader {
     double weight(ReportedLoad.State state, long now);
+
+    /** Called once per update before the weights are read (the updating flag held). */
+    default void beforeRead(Node<?>[] nodes, long now) {}
   }
 
   /** Makes the inner snapshot over the scaled weights, or over none (null). */
@@ -85,6 +88,7 @@ final class ReportSnapshot<T> extends Snapshot<T> {
         return; // another picker just did it
       }
       nextUpdate = now + period;
+      reader.beforeRead(nodes, now);
       for (int i = 0; i < nodes.length; i++) {
         read[i] = reader.weight(nodes[i].reported, now);
       }

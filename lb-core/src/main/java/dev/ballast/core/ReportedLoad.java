@@ -50,6 +50,10 @@ final class ReportedLoad extends LoadMetric {
     // the latest report's own weight (its capacity: qps per unit of utilization), unlike
     // weight, taken at once with no blackout; 0 if it gave none
     volatile double capacity;
+    // P2cUtilization's correction of the capacity (UtilizationFeedback), and the stamp of the
+    // report it last read (written under ReportSnapshot's updating flag)
+    volatile double correction = 1;
+    long fedStamp = NEVER;
   }
 
   @Override

@@ -231,6 +231,35 @@ class ReportedWeightsTest {
   }
 
   @Test
+  void p2cMovesCallsFromAServerReportingMoreThanTheMeanUtilization() {
+    P2cUtilization<Integer> b = new P2cUtilization<>(BalancerConfig.builder().ticker(ticker)
+        .random(new SplittableRandom(3)).build());
+    List<Endpoint> es = ones(2);
+    b.update(es, es::indexOf);
+    Node<Integer> hot = b.nodes().get(0);
+    Node<Integer> cool = b.nodes().get(1);
+    // the same capacity, 200 qps at full utilization, but other work keeps the first busier
+    hot.reportLoad(LoadReport.of(0.8, 160, 0));
+    cool.reportLoad(LoadReport.of(0.4, 80, 0));
+    int[] before = shares(b, 100);
+    assertThat(before[0]).as("equal costs: latency, alike, decides").isPositive();
+    ticker.advanceMillis(1_000); // one update period: each correction moves by exp(0.25 x error)
+    shares(b, 32); // one pick in 32 reads the clock
+    assertThat(hot.reported.correction).isCloseTo(Math.exp(-0.25 / 3), within(1e-12));
+    assertThat(cool.reported.correction).isCloseTo(Math.exp(0.25 / 3), within(1e-12));
+    assertThat(shares(b, 100)).as("idle: the cooler server's cost is 1.18 times lower")
+        .containsExactly(0, 100);
+    ticker.advanceMillis(1_000); // no new report: nothing to correct with
+    shares(b, 32);
+    assertThat(hot.reported.correction).isCloseTo(Math.exp(-0.25 / 3), within(1e-12));
+    hot.reportLoad(LoadReport.of(0.6, 120, 0));
+    cool.reportLoad(LoadReport.of(0.6, 120, 0));
+    ticker.advanceMillis(1_000); // at the mean: the corrections stay
+    shares(b, 32);
+    assertThat(cool.reported.correction).isCloseTo(Math.exp(0.25 / 3), within(1e-12));
+  }
+
+  @Test
   void p2cWithoutReportsOrWithStaleOnesFallsBackToLatency() {
     P2cUtilization<Integer> b = new P2cUtilization<>(BalancerConfig.builder().ticker(ticker)
         .random(new SplittableRandom(3)).build());

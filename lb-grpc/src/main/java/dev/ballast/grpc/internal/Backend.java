@@ -27,18 +27,24 @@ import java.util.concurrent.atomic.LongAdder;
  * feedback), {@link #countedPick} (one tracer shared by all streams of the node: pending counts
  * and outcomes, no clock) and {@link #timedPick} (a 24-byte tracer per stream that reads the
  * clock at creation; lb-core reads it once more at the close, for the latency and the estimate's
- * stamp alike).
+ * stamp alike). The load balancer's {@link PickResults} makes them with the backend, and again
+ * at a bind if it changed, so that a policy adds its own tracer (ORCA's per-call reports) once,
+ * not at every pick.
  */
 final class Backend extends ClientStreamTracer.Factory {
 
   final String address;
   final Subchannel subchannel;
+  private final Timed timed = new Timed();
+  // The results pickers hand out, made by `results` (written in the synchronization context;
+  // a picker racing a bind gets the old or the new one, both whole: PickResult is immutable).
   /** The pick handed to gRPC when the algorithm needs no feedback. */
-  final PickResult plainPick;
+  volatile PickResult plainPick;
   /** The pick whose streams count on the node and report their outcome, untimed. */
-  final PickResult countedPick;
+  volatile PickResult countedPick;
   /** The pick whose streams are also timed (peak EWMA's unary calls). */
-  final PickResult timedPick;
+  volatile PickResult timedPick;
+  private PickResults results;
 
   /** Picks counted for metrics, or null when none are kept; set before the first pick. */
   LongAdder picks;
@@ -53,13 +59,19 @@ final class Backend extends ClientStreamTracer.Factory {
   EquivalentAddressGroup group;
   ConnectivityState state = ConnectivityState.CONNECTING;
 
-  Backend(String address, Subchannel subchannel, EquivalentAddressGroup group) {
+  Backend(String address, Subchannel subchannel, EquivalentAddressGroup group,
+      PickResults pickResults) {
     this.address = address;
     this.subchannel = subchannel;
     this.group = group;
-    this.plainPick = PickResult.withSubchannel(subchannel);
-    this.countedPick = PickResult.withSubchannel(subchannel, this);
-    this.timedPick = PickResult.withSubchannel(subchannel, new Timed());
+    makeResults(pickResults); // here, so that they lie next to the backend in memory
+  }
+
+  private void makeResults(PickResults r) {
+    results = r;
+    plainPick = r.of(subchannel, null);
+    countedPick = r.of(subchannel, this);
+    timedPick = r.of(subchannel, timed);
   }
 
   Node<Backend> node() {
@@ -72,8 +84,12 @@ final class Backend extends ClientStreamTracer.Factory {
    * @param streamTicker the time source for the latencies of {@link #timedPick}'s streams, or
    *     null if the algorithm ignores latency (its streams then report only their outcome, and
    *     streams of untimed picks of a timing algorithm report nothing but their end)
+   * @param pickResults makes the results pickers hand out (made again only when it changed)
    */
-  void bind(Node<Backend> n, Ticker streamTicker) {
+  void bind(Node<Backend> n, Ticker streamTicker, PickResults pickResults) {
+    if (pickResults != results) {
+      makeResults(pickResults);
+    }
     ticker = streamTicker;
     if (node != n || shared == null) {
       shared = new Untimed(n, streamTicker == null);

@@ -94,7 +94,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    return new BalancerPicker(balancer, feedback);
+    return new BalancerPicker(balancer, feedback, metrics.queuedPicks());
   }
 
   /**

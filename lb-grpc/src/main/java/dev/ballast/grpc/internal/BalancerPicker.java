@@ -7,6 +7,7 @@ import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.MethodDescriptor.MethodType;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The picker published while some subchannel is READY: asks the lb-core balancer without
@@ -16,7 +17,8 @@ import io.grpc.MethodDescriptor.MethodType;
  * <p>Never returns a subchannel that is not READY: lb-core skips nodes that are not open (panic
  * picks are off), and a node added a moment ago, still open by default before its state is
  * bound, is caught by the backend's own ready flag. If nothing is ready (a race with a state
- * change whose new picker is on its way) the pick waits with no result.
+ * change whose new picker is on its way) the pick waits with no result, counted as queued
+ * when metrics are kept (the picker is published as it is, with no counting picker around it).
  */
 final class BalancerPicker extends SubchannelPicker {
 
@@ -25,10 +27,13 @@ final class BalancerPicker extends SubchannelPicker {
 
   private final Balancer<Backend> balancer;
   private final Feedback feedback;
+  private final LongAdder queued;
 
-  BalancerPicker(Balancer<Backend> balancer, Feedback feedback) {
+  /** Creates the picker; {@code queued} counts the picks that wait, if not null. */
+  BalancerPicker(Balancer<Backend> balancer, Feedback feedback, LongAdder queued) {
     this.balancer = balancer;
     this.feedback = feedback;
+    this.queued = queued;
   }
 
   @Override
@@ -38,13 +43,20 @@ final class BalancerPicker extends SubchannelPicker {
       try {
         node = balancer.pickUncounted();
       } catch (NoAvailableEndpointException e) {
-        return WAIT;
+        return waits();
       }
       Backend b = node.value();
       if (b.isReady()) {
         b.countPick();
         return feedback.result(b, args);
       }
+    }
+    return waits();
+  }
+
+  private PickResult waits() {
+    if (queued != null) {
+      queued.increment();
     }
     return WAIT;
   }

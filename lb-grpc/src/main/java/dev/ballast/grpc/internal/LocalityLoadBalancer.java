@@ -74,6 +74,7 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(config.child().algorithm()));
+    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(config.child().algorithm()),
+        metrics.queuedPicks());
   }
 }

@@ -142,6 +142,11 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
   }
 
   @Override
+  public LongAdder queuedPicks() {
+    return queued;
+  }
+
+  @Override
   public SubchannelPicker counting(SubchannelPicker picker) {
     return new CountingPicker(picker, queued, failed);
   }

@@ -3,6 +3,7 @@ package dev.ballast.grpc.internal;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer.Helper;
 import io.grpc.LoadBalancer.SubchannelPicker;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What one policy instance (one channel's load balancer) reports about its subchannels and
@@ -29,6 +30,14 @@ interface PolicyMetrics {
   /** Returns the picker to publish: the given one, or one that counts its queued or failed picks. */
   default SubchannelPicker counting(SubchannelPicker picker) {
     return picker;
+  }
+
+  /**
+   * Returns the counter of picks that waited for a READY subchannel, for a picker that counts
+   * its own (saving the counting picker's layer on every pick), or null when none is kept.
+   */
+  default LongAdder queuedPicks() {
+    return null;
   }
 
   /** The policy shut down: its meters go. */

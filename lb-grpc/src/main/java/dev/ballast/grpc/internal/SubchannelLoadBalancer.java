@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -41,12 +42,13 @@ import java.util.function.Function;
 abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
-  private final PolicyMetrics metrics;
+  final PolicyMetrics metrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   // the address groups of the resolution being applied, by endpoint address
   private Map<String, EquivalentAddressGroup> resolvedGroups = Map.of();
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
+  private PickResults pickResults = PickResults.PLAIN;
 
   SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
@@ -77,7 +79,10 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   /** Returns the time source for stream latencies, or null if the policy ignores them. */
   abstract Ticker streamTicker();
 
-  /** Returns a picker over the current nodes, used while at least one subchannel is READY. */
+  /**
+   * Returns a picker over the current nodes, used while at least one subchannel is READY; a
+   * {@link BalancerPicker} counts its own queued picks, the others are wrapped to be counted.
+   */
   abstract SubchannelPicker readyPicker();
 
   @Override
@@ -120,7 +125,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     Ticker ticker = streamTicker();
     for (Node<Backend> n : nodes()) {
-      n.value().bind(n, ticker);
+      n.value().bind(n, ticker, pickResults);
       metrics.bound(n.value(), ticker != null);
     }
     for (Iterator<Backend> it = backends.values().iterator(); it.hasNext(); ) {
@@ -174,7 +179,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     EquivalentAddressGroup group = groupOf.get(e.address());
     Subchannel subchannel = helper.createSubchannel(
         CreateSubchannelArgs.newBuilder().setAddresses(group).build());
-    Backend made = new Backend(e.address(), subchannel, group);
+    Backend made = new Backend(e.address(), subchannel, group, pickResults);
     backends.put(e.address(), made);
     created.add(made);
     metrics.added(made);
@@ -220,7 +225,9 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       connecting |= b.state == ConnectivityState.CONNECTING || b.state == ConnectivityState.IDLE;
     }
     if (ready) {
-      helper.updateBalancingState(ConnectivityState.READY, metrics.counting(readyPicker()));
+      SubchannelPicker picker = readyPicker();
+      helper.updateBalancingState(ConnectivityState.READY,
+          picker instanceof BalancerPicker ? picker : metrics.counting(picker));
     } else if (connecting) {
       helper.updateBalancingState(ConnectivityState.CONNECTING,
           metrics.counting(new FixedPicker(PickResult.withNoResult())));
@@ -266,6 +273,14 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     backends.clear();
     metrics.close();
+  }
+
+  /**
+   * Sets how the pick results of the backends are made from the next address update on
+   * (synchronization context); default {@link PickResults#PLAIN}.
+   */
+  public final void pickResults(PickResults results) {
+    this.pickResults = Objects.requireNonNull(results, "results");
   }
 
   /** Returns the backends by address, for tests. */

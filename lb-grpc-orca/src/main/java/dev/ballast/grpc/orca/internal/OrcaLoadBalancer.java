@@ -26,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  * OrcaOobUtil#newOrcaReportingHelper}), which runs the out-of-band stream when a listener is set
  * and does not retry it on UNIMPLEMENTED. With {@code enableOobLoadReport} off (the default,
  * as A58), each pick carries a per-call report listener instead ({@code endpoint-load-metrics-bin}
- * trailers). After each address update, each subchannel's listener is bound to the node that
- * balances it; reports for a subchannel no node balances are dropped.
+ * trailers), built into the backends' pick results ({@link ReportedSubchannel#PER_CALL}), so
+ * that the inner load balancer's picker is published as it is. After each address update, each
+ * subchannel's listener is bound to the node that balances it; reports for a subchannel no node
+ * balances are dropped.
  */
 public final class OrcaLoadBalancer extends LoadBalancer {
 
@@ -56,6 +58,8 @@ public final class OrcaLoadBalancer extends LoadBalancer {
     boolean oobChanged = next.enableOobLoadReport() != reports.enableOobLoadReport()
         || !next.oobReportingPeriod().equals(reports.oobReportingPeriod());
     reports = next;
+    delegate.pickResults(next.enableOobLoadReport()
+        ? ReportedSubchannel.OUT_OF_BAND : ReportedSubchannel.PER_CALL);
     Status status = delegate.acceptResolvedAddresses(resolved);
     bind();
     if (oobChanged) {
@@ -109,11 +113,20 @@ public final class OrcaLoadBalancer extends LoadBalancer {
     subchannels.clear();
   }
 
-  /** The helper the inner load balancer sees: subchannels that report, pickers that listen. */
+  /** The helper the inner load balancer sees: subchannels that report. */
   private final class Reporting extends ForwardingLoadBalancerHelper {
     @Override
     protected Helper delegate() {
       return orcaHelper;
+    }
+
+    /**
+     * Publishes the picker to the channel as it is: ORCA's helper would wrap it in a picker that
+     * unwraps ORCA's subchannels, but the results already carry the channel's own.
+     */
+    @Override
+    public void updateBalancingState(ConnectivityState state, SubchannelPicker picker) {
+      channelHelper.updateBalancingState(state, picker);
     }
 
     @Override
@@ -125,12 +138,6 @@ public final class OrcaLoadBalancer extends LoadBalancer {
         listen(r);
       }
       return r;
-    }
-
-    @Override
-    public void updateBalancingState(ConnectivityState state, SubchannelPicker picker) {
-      orcaHelper.updateBalancingState(state,
-          new ListeningPicker(picker, !reports.enableOobLoadReport()));
     }
   }
 
@@ -152,31 +159,6 @@ public final class OrcaLoadBalancer extends LoadBalancer {
     public Subchannel createSubchannel(CreateSubchannelArgs args) {
       last = channel.createSubchannel(args);
       return last;
-    }
-  }
-
-  /**
-   * Hands gRPC the channel's subchannel for each pick of the inner picker, with its per-call
-   * report listener unless reports come out of band; allocates nothing.
-   */
-  static final class ListeningPicker extends SubchannelPicker {
-    private final SubchannelPicker inner;
-    private final boolean perCall;
-
-    ListeningPicker(SubchannelPicker inner, boolean perCall) {
-      this.inner = inner;
-      this.perCall = perCall;
-    }
-
-    @Override
-    public PickResult pickSubchannel(PickSubchannelArgs args) {
-      PickResult r = inner.pickSubchannel(args);
-      return r.getSubchannel() instanceof ReportedSubchannel s ? s.result(r, perCall) : r;
-    }
-
-    @Override
-    public String toString() {
-      return "ListeningPicker{" + inner + "}";
     }
   }
 }

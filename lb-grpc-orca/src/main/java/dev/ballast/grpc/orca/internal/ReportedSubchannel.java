@@ -1,6 +1,7 @@
 package dev.ballast.grpc.orca.internal;
 
 import dev.ballast.core.Node;
+import dev.ballast.grpc.internal.PickResults;
 import io.grpc.ClientStreamTracer;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.Subchannel;
@@ -14,13 +15,26 @@ import io.grpc.xds.orca.OrcaPerRequestUtil.OrcaPerRequestReportListener;
  * One subchannel as the inner load balancer sees it, with its reports on their way to its
  * lb-core node: the listener of its per-call reports (through the pick's tracer factory) and of
  * its out-of-band stream. It forwards to the subchannel made by ORCA's helper; picks hand gRPC
- * the channel's own subchannel under it, as ORCA's picker would after copying the result: the
- * pick results, with or without the per-call listener, are made once per
- * tracer factory the inner picker hands out (none, or a backend's counted or timed factory), so
- * a pick allocates nothing and looks nothing up.
+ * the channel's own subchannel under it, as ORCA's picker would after copying the result. The
+ * pick results, with or without the per-call listener ({@link #PER_CALL}, {@link
+ * #OUT_OF_BAND}), are made once per backend and tracer factory when the backend is bound, so a
+ * pick allocates nothing, looks nothing up and goes through no picker of ours but lb-grpc's.
  */
 final class ReportedSubchannel extends ForwardingSubchannel
     implements OrcaPerRequestReportListener, OrcaOobReportListener {
+
+  /** Results with this subchannel's per-call report listener (ORCA's tracer) added. */
+  static final PickResults PER_CALL = (s, tracers) -> {
+    ReportedSubchannel r = (ReportedSubchannel) s;
+    OrcaPerRequestUtil orca = OrcaPerRequestUtil.getInstance();
+    return PickResult.withSubchannel(r.channels, tracers == null
+        ? orca.newOrcaClientStreamTracerFactory(r)
+        : orca.newOrcaClientStreamTracerFactory(tracers, r));
+  };
+
+  /** Results without the listener: the reports come out of band. */
+  static final PickResults OUT_OF_BAND = (s, tracers) ->
+      PickResult.withSubchannel(((ReportedSubchannel) s).channels, tracers);
 
   final Subchannel subchannel;
   // the channel's own subchannel under ORCA's, what gRPC gets: ORCA's picker lets it through
@@ -28,13 +42,6 @@ final class ReportedSubchannel extends ForwardingSubchannel
   private final Subchannel channels;
   /** The node the subchannel's reports go to; null until bound, and after removal. */
   volatile Node<?> node;
-  // two results, for the two factories a timed policy alternates (unary and streaming calls)
-  private volatile Cached first;
-  private volatile Cached second;
-  // the result without the listener (out-of-band reports)
-  private volatile Cached plain;
-
-  private record Cached(ClientStreamTracer.Factory inner, PickResult result) {}
 
   ReportedSubchannel(Subchannel subchannel, Subchannel channels) {
     this.subchannel = subchannel;
@@ -44,39 +51,6 @@ final class ReportedSubchannel extends ForwardingSubchannel
   @Override
   protected Subchannel delegate() {
     return subchannel;
-  }
-
-  /**
-   * Returns the inner pick (of this subchannel) as gRPC must get it: on the subchannel ORCA's
-   * helper made, with this subchannel's per-call report listener added if {@code listen}.
-   */
-  PickResult result(PickResult inner, boolean listen) {
-    if (!listen) {
-      Cached p = plain;
-      if (p == null || p.inner != inner.getStreamTracerFactory()) {
-        p = new Cached(inner.getStreamTracerFactory(),
-            PickResult.withSubchannel(channels, inner.getStreamTracerFactory()));
-        plain = p;
-      }
-      return p.result;
-    }
-    ClientStreamTracer.Factory f = inner.getStreamTracerFactory();
-    Cached c = first;
-    if (c != null && c.inner == f) {
-      return c.result;
-    }
-    c = second;
-    if (c != null && c.inner == f) {
-      return c.result;
-    }
-    OrcaPerRequestUtil orca = OrcaPerRequestUtil.getInstance();
-    ClientStreamTracer.Factory reporting = f == null
-        ? orca.newOrcaClientStreamTracerFactory(this)
-        : orca.newOrcaClientStreamTracerFactory(f, this);
-    Cached made = new Cached(f, PickResult.withSubchannel(channels, reporting));
-    second = first;
-    first = made;
-    return made.result;
   }
 
   @Override
