@@ -3,16 +3,20 @@ package dev.ballast.discovery.zookeeper;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.EndpointSourceProvider;
 import java.net.URI;
+import dev.ballast.core.config.ValueType;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 
 /**
- * The {@code zookeeper} target scheme: {@code zookeeper://host:port[,host:port...]/base/service}
- * watches the children of {@code /base/service} with a client of its own (session timeout
- * 30 s, connection timeout 10 s, retries backing off from 100 ms to 5 s), closed with the
- * source. Registered through {@code META-INF/services}.
+ * The {@code zookeeper} target scheme: {@code
+ * zookeeper://host:port[,host:port...]/base/service[?connectionTimeout=10s]} watches the children
+ * of {@code /base/service} with a client of its own (session timeout 30 s, connection timeout
+ * 10 s unless the query gives another, retries backing off from 100 ms to 5 s), closed with the
+ * source. The connection timeout is how long the source waits for ZooKeeper before it reports
+ * its failure (a gRPC channel then fails its calls UNAVAILABLE). Registered through {@code
+ * META-INF/services}.
  */
 public final class ZooKeeperSourceProvider implements EndpointSourceProvider {
 
@@ -30,20 +34,53 @@ public final class ZooKeeperSourceProvider implements EndpointSourceProvider {
   /**
    * Creates a source for the target.
    *
-   * @throws IllegalArgumentException if the target has no servers or no service path
+   * @throws IllegalArgumentException if the target has no servers or no service path, or a
+   *     query other than {@code connectionTimeout=} a duration from 1 ms to 10 min
    */
   @Override
   public EndpointSource create(URI target) {
-    String form = "zookeeper://host:port[,host:port...]/services/orders";
+    String form = "zookeeper://host:port[,host:port...]/services/orders[?connectionTimeout=10s]";
     String servers = EndpointSourceProvider.servers(target, form);
     String path = EndpointSourceProvider.path(target, form);
     ZooKeeperSource.checkPath(path);
-    return ZooKeeperSource.owning(client(servers, Duration.ofSeconds(30)), path);
+    return ZooKeeperSource.owning(
+        client(servers, Duration.ofSeconds(30), connectionTimeout(target, form)), path);
   }
+
+  private static Duration connectionTimeout(URI target, String form) {
+    String query = target.getQuery();
+    if (query == null) {
+      return CONNECTION_TIMEOUT;
+    }
+    String key = "connectionTimeout=";
+    if (!query.startsWith(key) || query.contains("&")) {
+      throw new IllegalArgumentException("target: " + target + " (expected: " + form + ")");
+    }
+    String value = query.substring(key.length());
+    Duration d;
+    try {
+      d = ValueType.DURATION.parse(value);
+    } catch (IllegalArgumentException e) {
+      d = null;
+    }
+    if (d == null || d.compareTo(Duration.ofMillis(1)) < 0
+        || d.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw new IllegalArgumentException("connectionTimeout: " + value
+          + " (expected: a duration from 1ms to 10m, such as 2s) in " + target);
+    }
+    return d;
+  }
+
+  private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(10);
 
   /** A client with the defaults above, not started. */
   static CuratorFramework client(String servers, Duration sessionTimeout) {
-    return CuratorFrameworkFactory.newClient(servers, (int) sessionTimeout.toMillis(), 10_000,
-        new BoundedExponentialBackoffRetry(100, 5_000, 29));
+    return client(servers, sessionTimeout, CONNECTION_TIMEOUT);
+  }
+
+  private static CuratorFramework client(String servers, Duration sessionTimeout,
+      Duration connectionTimeout) {
+    return CuratorFrameworkFactory.newClient(servers, (int) sessionTimeout.toMillis(),
+        (int) connectionTimeout.toMillis(), new BoundedExponentialBackoffRetry(100, 5_000, 29));
   }
 }

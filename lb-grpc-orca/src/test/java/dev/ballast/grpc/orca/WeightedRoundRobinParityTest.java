@@ -53,13 +53,17 @@ class WeightedRoundRobinParityTest {
 
   /**
    * Calls until the weights have been in force for several update periods (0.1 s): at least
-   * 1,000 calls and 1.5 s, at most 100,000 calls; then returns each server's share of
+   * 1,000 calls and 0.5 s, at most 100,000 calls; then returns each server's share of
    * {@link #CALLS} calls.
    */
   private double[] shares(ManagedChannel ch) {
+    return shares(ch, 500_000_000L);
+  }
+
+  private double[] shares(ManagedChannel ch, long warmUpNanos) {
     long start = System.nanoTime();
     for (int i = 0; i < 100_000
-        && (i < 1000 || System.nanoTime() - start < 1_500_000_000L); i++) {
+        && (i < 1000 || System.nanoTime() - start < warmUpNanos); i++) {
       ReportingServers.call(ch);
     }
     servers.resetCounts();
@@ -106,7 +110,7 @@ class WeightedRoundRobinParityTest {
   void withoutReportsItIsRoundRobinAndTheUnimplementedStreamIsNotRetried() throws Exception {
     servers = ReportingServers.start(Mode.NONE, UTILIZATIONS);
     double[] ours = shares(open("ballast_weighted_round_robin",
-        "{\"enableOobLoadReport\": true, \"oobReportingPeriod\": \"0.1s\"}"));
+        "{\"enableOobLoadReport\": true, \"oobReportingPeriod\": \"0.1s\"}"), 1_500_000_000L);
     assertWithinTwoPoints(ours, new double[] {0.25, 0.25, 0.25, 0.25}, "round robin");
     // one ORCA stream per server, answered UNIMPLEMENTED and never tried again over 1.5 s
     assertThat(servers.orcaLookups.get()).isEqualTo(UTILIZATIONS.length);
@@ -115,7 +119,8 @@ class WeightedRoundRobinParityTest {
   @Test
   void p2cUtilizationSendsALoneCallerToTheLargestReportedCapacity() throws Exception {
     servers = ReportingServers.start(Mode.PER_CALL, UTILIZATIONS);
-    double[] shares = shares(open("p2c_utilization", "{}"));
+    // its capacities count from the first weight update (1 s by default)
+    double[] shares = shares(open("p2c_utilization", "{}"), 1_500_000_000L);
     // one call at a time: no request in flight anywhere, so the larger capacity of the two
     // candidates wins: server 3 (capacity 500 of 1000) whenever drawn, server 2 against 0 and 1
     assertThat(shares[3]).isGreaterThan(0.6);

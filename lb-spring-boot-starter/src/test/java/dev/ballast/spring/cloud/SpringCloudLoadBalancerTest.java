@@ -40,8 +40,8 @@ import org.springframework.web.client.RestClient;
 
 /**
  * A {@code @LoadBalanced} {@link RestClient} over Spring Cloud's {@code SimpleDiscoveryClient}
- * (instances from properties) and four real HTTP servers on 127.0.0.1, one 25x slower (500 ms
- * against 20 ms): Spring Cloud's round robin sends it a quarter of the calls, Ballast's
+ * (instances from properties) and four real HTTP servers on 127.0.0.1, one 100x slower (500 ms
+ * against 5 ms): Spring Cloud's round robin sends it a quarter of the calls, Ballast's
  * p2c-peak-ewma, chosen with one property, under 5% of 1,000. The slow server's latency stands
  * well above what a call costs the client on a busy machine (20-50 ms at a load of 20 on 2
  * cores) times the calls pending on a fast server: at 200 ms a loaded fast server's cost came
@@ -62,7 +62,7 @@ class SpringCloudLoadBalancerTest {
   static void startServers() throws IOException {
     for (int i = 0; i < 4; i++) {
       int index = i;
-      long delayMs = i == 0 ? 500 : 20;
+      long delayMs = i == 0 ? 500 : 5;
       AtomicInteger count = new AtomicInteger();
       HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
       server.createContext("/", exchange -> {
