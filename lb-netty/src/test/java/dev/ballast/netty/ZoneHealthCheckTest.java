@@ -64,6 +64,16 @@ class ZoneHealthCheckTest {
     return r;
   }
 
+  // servers 0-2 in zone a, 3-5 in b, 6-8 in c
+  private List<Endpoint> zonedEndpoints() {
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < servers.size(); i++) {
+      endpoints.add(Endpoint.of("127.0.0.1", servers.get(i).port(), 1,
+          Map.of("zone", String.valueOf((char) ('a' + i / 3)))));
+    }
+    return endpoints;
+  }
+
   private static void calls(BallastClient<byte[], byte[]> client, int n) throws Exception {
     for (int i = 0; i < n; i++) {
       byte[] payload = {(byte) i};
@@ -85,11 +95,7 @@ class ZoneHealthCheckTest {
   @Test
   void aCallerInZoneAStaysThereSpillsWhenItsChecksFailAndComesBackWithinOneInterval()
       throws Exception {
-    List<Endpoint> endpoints = new ArrayList<>();
-    for (int i = 0; i < servers.size(); i++) {
-      endpoints.add(Endpoint.of("127.0.0.1", servers.get(i).port(), 1,
-          Map.of("zone", String.valueOf((char) ('a' + i / 3)))));
-    }
+    List<Endpoint> endpoints = zonedEndpoints();
     BallastClient.Builder<byte[], byte[]> b = BallastClient.framed()
         .endpoints(endpoints).balancer(Algorithm.ROUND_ROBIN)
         .outlierDetection(OutlierDetection.disabled())
@@ -125,11 +131,7 @@ class ZoneHealthCheckTest {
 
   @Test
   void ejectedBackendsLeaveTheirZonesShareToTheOtherZones() throws Exception {
-    List<Endpoint> endpoints = new ArrayList<>();
-    for (int i = 0; i < servers.size(); i++) {
-      endpoints.add(Endpoint.of("127.0.0.1", servers.get(i).port(), 1,
-          Map.of("zone", String.valueOf((char) ('a' + i / 3)))));
-    }
+    List<Endpoint> endpoints = zonedEndpoints();
     BallastClient.Builder<byte[], byte[]> b = BallastClient.framed()
         .endpoints(endpoints).balancer(Algorithm.ROUND_ROBIN)
         .outlierDetection(OutlierDetection.builder().consecutiveFailures(1)
