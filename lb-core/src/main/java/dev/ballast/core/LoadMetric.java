@@ -175,7 +175,11 @@ abstract class LoadMetric {
         long elapsed = Math.max(0, now - node.rttStamp());
         double next;
         long gap = 0;
-        boolean probe = node.probed();
+        // a probe's answer: the mark is set and this is the node's only request in flight (a
+        // probe is sent to a node with none); a mark left by a probe that was never sent (a
+        // gRPC pick dropped before its stream) counts for at most this one answer
+        boolean marked = node.probed();
+        boolean probe = marked && node.pending() == 1;
         if (!success) {
           next = penalized(est, elapsed, rtt);
           // a slow failure (a timeout, a late answer) is evidence of slowness, and probed as
@@ -200,7 +204,7 @@ abstract class LoadMetric {
           next = est * w + rtt * (1 - w);
         }
         if (node.casRtt(bits, Double.doubleToRawLongBits(next), now)) {
-          if (probe) {
+          if (marked) {
             node.endProbe();
           }
           node.setProbeGap(gap);
@@ -255,7 +259,7 @@ abstract class LoadMetric {
         eb *= exp((sb - sa) / tauNanos); // both decayed to the same time
         int pa = a.pending();
         int pb = b.pending();
-        if (eb * TIE >= ea && ea * TIE >= eb) {
+        if (eb * TIE > ea && ea * TIE > eb) {
           // estimates within each other's noise: fewer pending per weight; on a tie, of equal
           // weights the node heard from less recently (whose evidence is older), so that
           // identical nodes take turns, else b with odds wb / (wa + wb)

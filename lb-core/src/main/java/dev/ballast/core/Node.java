@@ -240,6 +240,9 @@ public final class Node<T> {
 
   /** Ends one picked request that was never sent: releases its pending slot only. */
   public void cancel() {
+    if (probed) {
+      probed = false; // a probe that was never sent answers nothing
+    }
     release();
   }
 
