@@ -153,7 +153,7 @@ public final class FramedServer implements AutoCloseable {
     int maxFrameSize = b.maxFrameSize;
     long maxHeldBytes = b.maxHeldBytes;
     SslContext tls = b.tls;
-    ServerLoad load = b.load;
+    ServerLoad load = b.load == null ? null : b.load.get(); // each server counts its own
     this.load = load;
     FrameEncoder encoder = new FrameEncoder(maxFrameSize);
     PingResponder pings = new PingResponder(() -> serving);
@@ -199,6 +199,11 @@ public final class FramedServer implements AutoCloseable {
   /** Returns the bound address. */
   public InetSocketAddress address() {
     return address;
+  }
+
+  // what this server reports of its load, or null (for tests)
+  ServerLoad load() {
+    return load;
   }
 
   /** Returns the bound port. */
@@ -258,7 +263,7 @@ public final class FramedServer implements AutoCloseable {
     private EventLoopGroup group = Transport.sharedGroup();
     private ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
     private SslContext tls;
-    private ServerLoad load;
+    private java.util.function.Supplier<ServerLoad> load;
 
     private Builder() {}
 
@@ -277,14 +282,17 @@ public final class FramedServer implements AutoCloseable {
 
     /**
      * Reports the server's load as {@link #reportLoad()} does, with the application's own
-     * measure of how busy it is (in [0, 1]; another value reports none) sampled every {@code
-     * period}.
+     * measure of how busy it is sampled every {@code period}: in [0, 1], or above 1 for a server
+     * past its soft limits, as A51 allows (up to {@value
+     * dev.ballast.core.load.LoadReport#MAX_UTILIZATION}); a negative, NaN or larger value, or a
+     * supplier that throws, sends no report until the next good sample.
      *
      * @throws IllegalArgumentException if the period is not positive
      */
     public Builder reportLoad(java.util.function.DoubleSupplier utilization, Duration period) {
       Objects.requireNonNull(utilization, "utilization");
-      this.load = ServerLoad.sampled(utilization, Durations.positive("period", period).toNanos());
+      long nanos = Durations.positive("period", period).toNanos();
+      this.load = () -> ServerLoad.sampled(utilization, nanos);
       return this;
     }
 
@@ -296,7 +304,8 @@ public final class FramedServer implements AutoCloseable {
      *     Frame#MAX_LOAD_REPORT_BYTES} in text
      */
     public Builder reportLoad(dev.ballast.core.load.LoadReport report) {
-      this.load = ServerLoad.fixed(Objects.requireNonNull(report, "report"));
+      ServerLoad fixed = ServerLoad.fixed(Objects.requireNonNull(report, "report"));
+      this.load = () -> fixed; // nothing sampled: servers can share it
       return this;
     }
 

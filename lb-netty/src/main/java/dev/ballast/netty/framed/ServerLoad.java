@@ -24,7 +24,9 @@ final class ServerLoad {
   private final LongAdder answers = new LongAdder();
   private final LongAdder errors = new LongAdder();
   private volatile byte[] report;
+  private static final System.Logger LOG = System.getLogger("dev.ballast.netty.load");
   private long lastSample; // the sampling task's
+  private boolean warned; // the sampling task's
   private ScheduledFuture<?> task;
 
   private ServerLoad(DoubleSupplier utilization, long periodNanos, byte[] report) {
@@ -70,14 +72,29 @@ final class ServerLoad {
     return report;
   }
 
-  private void sample() {
+  void sample() { // package-private for tests
     long now = System.nanoTime();
     double seconds = Math.max(1e-9, (now - lastSample) / 1e9);
     lastSample = now;
-    double u = utilization.getAsDouble();
-    // a utilization outside [0, 1] is not reported (0: no weight, the client ignores it)
-    report = bytes(LoadReport.of(u >= 0 && u <= 1 ? u : 0, answers.sumThenReset() / seconds,
-        errors.sumThenReset() / seconds));
+    double qps = answers.sumThenReset() / seconds;
+    double eps = errors.sumThenReset() / seconds;
+    double u;
+    try {
+      u = utilization.getAsDouble();
+    } catch (RuntimeException e) {
+      // the task must go on (a periodic task that throws is never run again), and a frozen
+      // report would be taken for a fresh one: none until the next good sample
+      report = null;
+      if (!warned) {
+        warned = true;
+        LOG.log(System.Logger.Level.WARNING, "the load report's utilization source failed; "
+            + "no report is sent until it answers", e);
+      }
+      return;
+    }
+    // above 1 is kept (A51: past a soft limit); a bad value sends none rather than a 0, which a
+    // client would read as no report and weigh as the mean
+    report = u >= 0 && u <= LoadReport.MAX_UTILIZATION ? bytes(LoadReport.of(u, qps, eps)) : null;
   }
 
   private static byte[] bytes(LoadReport r) {
