@@ -8,7 +8,9 @@ import java.util.Objects;
  *
  * <p>Load reports: a client whose balancer weighs servers by their load sets {@link
  * #ASKS_LOAD_REPORT} in a request's id; a server that reports its load then writes a {@link
- * #LOAD_REPORT} frame with that id just before the answer. Both ends stay compatible with peers
+ * #LOAD_REPORT} frame with that id just before the answer, when it has a new sample for that
+ * connection or its last was sent there a second ago (not with every answer). Both ends stay
+ * compatible with peers
  * that predate reports: a server that does not know the bit echoes the id as it came and sends
  * no report (the client masks the bit off the ids it reads), and a server sends a report only to
  * a request that asked, so a client that never asks never sees a frame type it does not know. A

@@ -20,6 +20,12 @@ final class ServerConnection extends SimpleChannelInboundHandler<Frame> {
   private final AtomicLong requests;
   private final ServerLoad load; // null: no reports
   private long held;
+  // The report last sent on this connection, and when: a report goes out when it is a new
+  // sample or a second old, not with every answer (event loop only).
+  private byte[] sentReport;
+  private long sentAt;
+
+  private static final long RESEND_NANOS = 1_000_000_000L;
 
   ServerConnection(FramedServer.Handler handler, long maxHeldBytes, AtomicLong requests,
       ServerLoad load) {
@@ -71,8 +77,14 @@ final class ServerConnection extends SimpleChannelInboundHandler<Frame> {
     if (load != null) {
       load.answered(error != null);
       byte[] report = (id & Frame.ASKS_LOAD_REPORT) != 0 ? load.report() : null;
-      if (report != null) { // just before the answer: the client reads it with the answer
-        ch.write(new Frame(Frame.LOAD_REPORT, id, report), ch.voidPromise());
+      if (report != null) {
+        long now = System.nanoTime();
+        if (report != sentReport || now - sentAt >= RESEND_NANOS) {
+          sentReport = report;
+          sentAt = now;
+          // just before the answer: the client reads it with the answer
+          ch.write(new Frame(Frame.LOAD_REPORT, id, report), ch.voidPromise());
+        }
       }
     }
     ch.writeAndFlush(reply).addListener(f -> {

@@ -196,10 +196,10 @@ public final class FramedProtocol implements Protocol<byte[], byte[]> {
       Frame frame = (Frame) msg;
       long id = frame.id() & ~Frame.ASKS_LOAD_REPORT;
       if (frame.type() == Frame.LOAD_REPORT) {
-        // never fatal: a report for no request waiting (given up, or never sent) is dropped,
-        // a bad one is counted by the balancer that reads it
+        // never fatal: a report for no request waiting (given up, or never sent) or longer than
+        // a report may be is dropped, a bad one is counted by the balancer that reads it
         Exchange<byte[]> ex = pending.get(id);
-        if (ex != null) {
+        if (ex != null && frame.payload().length <= Frame.MAX_LOAD_REPORT_BYTES) {
           ex.onLoadReport(frame.payload());
         }
         return;
