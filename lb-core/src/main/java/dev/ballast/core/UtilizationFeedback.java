@@ -18,8 +18,9 @@ package dev.ballast.core;
  * its correction by {@code exp(GAIN × (mean − utilization) / mean)}, the mean taken over the
  * nodes with a current report. The error is relative and linear, so that its mean is zero
  * exactly when the utilizations are equal (a logarithmic error would push load towards the
- * servers whose samples are noisiest, the small ones). Many clients each running this loop move
- * their own shares the same way, as one client would. Corrections are held within {@code 1 /
+ * servers whose samples are noisiest, the small ones); the corrections' geometric mean is then
+ * brought back to 1, so that they cannot all drift together. Many clients each running this
+ * loop move their own shares the same way, as one client would. Corrections are held within {@code 1 /
  * BOUND} and {@code BOUND}: they correct a bias, they are not a second weight.
  */
 final class UtilizationFeedback implements ReportSnapshot.Reader {
@@ -59,14 +60,35 @@ final class UtilizationFeedback implements ReportSnapshot.Reader {
       return;
     }
     double mean = sum / current;
+    boolean stepped = false;
+    double logSum = 0;
     for (Node<?> node : nodes) {
       ReportedLoad.State s = node.reported;
       long stamp = s.utilizationStamp;
-      if (load.capacity(s, now) > 0 && stamp != s.fedStamp) {
-        s.fedStamp = stamp;
-        double error = Math.max(-1, Math.min(1, (mean - s.utilization) / mean));
-        s.correction = Math.max(1 / BOUND, Math.min(BOUND, s.correction * Math.exp(GAIN * error)));
+      if (load.capacity(s, now) > 0) {
+        if (stamp != s.fedStamp) {
+          s.fedStamp = stamp;
+          double error = Math.max(-1, Math.min(1, (mean - s.utilization) / mean));
+          s.correction = bounded(s.correction * Math.exp(GAIN * error));
+          stepped = true;
+        }
+        logSum += Math.log(s.correction);
       }
     }
+    if (stepped) {
+      // Only the corrections' ratios matter (draws and costs compare nodes), so their geometric
+      // mean is kept at 1: errors that do not sum to zero (a node without a new report, a
+      // clamped error) cannot drift them all together towards a bound.
+      double g = Math.exp(logSum / current);
+      for (Node<?> node : nodes) {
+        if (load.capacity(node.reported, now) > 0) {
+          node.reported.correction = bounded(node.reported.correction / g);
+        }
+      }
+    }
+  }
+
+  private static double bounded(double correction) {
+    return Math.max(1 / BOUND, Math.min(BOUND, correction));
   }
 }

@@ -260,6 +260,27 @@ class ReportedWeightsTest {
   }
 
   @Test
+  void p2cCorrectionsKeepAGeometricMeanOfOneWhenAnErrorIsClamped() {
+    P2cUtilization<Integer> b = new P2cUtilization<>(BalancerConfig.builder().ticker(ticker)
+        .random(new SplittableRandom(3)).build());
+    List<Endpoint> es = ones(3);
+    b.update(es, es::indexOf);
+    List<Node<Integer>> n = b.nodes();
+    for (int period = 0; period < 3; period++) {
+      // 3.0 is past twice the mean: its error is clamped at -1, the others' are not, so the
+      // steps do not sum to zero
+      n.get(0).reportLoad(LoadReport.of(3.0, 300, 0));
+      n.get(1).reportLoad(LoadReport.of(0.1, 10, 0));
+      n.get(2).reportLoad(LoadReport.of(0.1, 10, 0));
+      ticker.advanceMillis(1_000);
+      shares(b, 32);
+    }
+    double product = n.stream().mapToDouble(x -> x.reported.correction).reduce(1, (x, y) -> x * y);
+    assertThat(product).as("no drift of all corrections together").isCloseTo(1, within(1e-9));
+    assertThat(n.get(0).reported.correction).isLessThan(n.get(1).reported.correction);
+  }
+
+  @Test
   void p2cWithoutReportsOrWithStaleOnesFallsBackToLatency() {
     P2cUtilization<Integer> b = new P2cUtilization<>(BalancerConfig.builder().ticker(ticker)
         .random(new SplittableRandom(3)).build());
