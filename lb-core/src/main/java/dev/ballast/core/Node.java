@@ -17,7 +17,10 @@ import java.util.Objects;
  * sends); the caller ends each counted request exactly once, with {@link #complete(long,
  * boolean)} or {@link #completeSince(long, boolean)} when the request ran, or {@link #cancel()}
  * when it was never sent. The layer below reports health with {@link
- * #setAvailability(Availability)}. All methods are thread-safe, lock-free and allocation-free.
+ * #setAvailability(Availability)}, checks and outlier detection with {@link #setHealth} and
+ * {@link #setEjected}. All methods are thread-safe and allocation-free; all are lock-free but
+ * the two verdicts, which take the node's monitor to combine them (they change rarely; picks
+ * and completions never take it).
  *
  * @param <T> the thing being balanced
  */

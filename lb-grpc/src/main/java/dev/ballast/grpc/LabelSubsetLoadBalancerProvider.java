@@ -47,6 +47,7 @@ public final class LabelSubsetLoadBalancerProvider extends CompositeLoadBalancer
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public LabelSubsetLoadBalancerProvider(BalancerConfig base) {
-    super(POLICY_NAME, base, (h, b) -> new LabelSubsetLoadBalancer(h, b, REQUEST_LABELS), LabelSubsetPolicyConfig::parse);
+    super(POLICY_NAME, base, (h, b) -> new LabelSubsetLoadBalancer(h, b, REQUEST_LABELS),
+        LabelSubsetPolicyConfig::parse);
   }
 }

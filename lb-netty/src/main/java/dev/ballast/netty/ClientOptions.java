@@ -35,9 +35,9 @@ import java.util.List;
  * maxFrameSize}, lb-core's {@link CoreOptions#BALANCER} and {@link CoreOptions#HASH} options,
  * and {@link LoadOptions#WEIGHTED_ROUND_ROBIN} (gRPC's {@code weighted_round_robin} names:
  * {@code blackoutPeriod}, {@code weightUpdatePeriod}...; see {@link
- * EndpointSettings#loadReports}); groups: {@code subset.} ({@link CoreOptions#SUBSET}), {@code locality.} ({@link
- * CoreOptions#LOCALITY}: any of them turns priorities and localities on, see {@link
- * BalancerFactory#byLocality}), {@code pool.} ({@link #POOL}), {@code
+ * EndpointSettings#loadReports}); groups: {@code subset.} ({@link CoreOptions#SUBSET}), {@code
+ * locality.} ({@link CoreOptions#LOCALITY}: any of them turns priorities and localities on,
+ * see {@link BalancerFactory#byLocality}), {@code pool.} ({@link #POOL}), {@code
  * outlierDetection.} ({@link #OUTLIER_DETECTION}), {@code healthCheck.} ({@link
  * HealthCheck#OPTIONS}), {@code retryBudget.} ({@link #RETRY_BUDGET}),
  * {@code retryBackoff.} ({@link #RETRY_BACKOFF}), {@code hedging.} ({@link #HEDGING}), {@code
