@@ -35,7 +35,7 @@ public final class ZooKeeperSourceProvider implements EndpointSourceProvider {
    * Creates a source for the target.
    *
    * @throws IllegalArgumentException if the target has no servers or no service path, or a
-   *     query other than {@code connectionTimeout=} a duration from 1 ms to 10 min
+   *     query other than {@code connectionTimeout=} a duration from 1 ms to 30 s
    */
   @Override
   public EndpointSource create(URI target) {
@@ -44,7 +44,7 @@ public final class ZooKeeperSourceProvider implements EndpointSourceProvider {
     String path = EndpointSourceProvider.path(target, form);
     ZooKeeperSource.checkPath(path);
     return ZooKeeperSource.owning(
-        client(servers, Duration.ofSeconds(30), connectionTimeout(target, form)), path);
+        client(servers, SESSION_TIMEOUT, connectionTimeout(target, form)), path);
   }
 
   private static Duration connectionTimeout(URI target, String form) {
@@ -54,7 +54,8 @@ public final class ZooKeeperSourceProvider implements EndpointSourceProvider {
     }
     String key = "connectionTimeout=";
     if (!query.startsWith(key) || query.contains("&")) {
-      throw new IllegalArgumentException("target: " + target + " (expected: " + form + ")");
+      throw new IllegalArgumentException("query: \"" + query
+          + "\" (expected: connectionTimeout=DURATION, such as 2s) in " + target);
     }
     String value = query.substring(key.length());
     Duration d;
@@ -64,14 +65,16 @@ public final class ZooKeeperSourceProvider implements EndpointSourceProvider {
       d = null;
     }
     if (d == null || d.compareTo(Duration.ofMillis(1)) < 0
-        || d.compareTo(Duration.ofMinutes(10)) > 0) {
+        || d.compareTo(SESSION_TIMEOUT) > 0) {
       throw new IllegalArgumentException("connectionTimeout: " + value
-          + " (expected: a duration from 1ms to 10m, such as 2s) in " + target);
+          + " (expected: a duration from 1ms to the session timeout, 30s; such as 2s) in "
+          + target);
     }
     return d;
   }
 
   private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
 
   /** A client with the defaults above, not started. */
   static CuratorFramework client(String servers, Duration sessionTimeout) {
