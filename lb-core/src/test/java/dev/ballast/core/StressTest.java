@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -49,13 +50,15 @@ class StressTest {
     CountDownLatch start = new CountDownLatch(1);
     CountDownLatch pickersDone = new CountDownLatch(THREADS);
     AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger updates = new AtomicInteger();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
       long[] mine = counts[t];
       threads.add(new Thread(() -> {
         try {
           start.await();
-          for (int i = 0; i < PICKS; i++) {
+          // PICKS each, and on until the updater made 20 updates (bounded: 10 x PICKS)
+          for (int i = 0; i < 10 * PICKS && (i < PICKS || updates.get() < 20); i++) {
             Node<Integer> n = b.pick();
             int v = n.value() < 0 ? 5 : n.value();
             mine[v]++;
@@ -68,7 +71,6 @@ class StressTest {
         }
       }, "picker-" + t));
     }
-    int[] updates = new int[1];
     Thread updater = new Thread(() -> {
       try {
         start.await();
@@ -80,7 +82,7 @@ class StressTest {
           Collections.shuffle(shuffled, r);
           next.sort((x, y) -> Integer.compare(shuffled.indexOf(x), shuffled.indexOf(y)));
           removed.addAll(b.update(next, e -> e.host().equals("10.9.9.9") ? -1 : stable.indexOf(e)));
-          updates[0]++;
+          updates.incrementAndGet();
           LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
       } catch (Throwable e) {
@@ -95,7 +97,7 @@ class StressTest {
     updater.join(TimeUnit.MINUTES.toMillis(1));
 
     assertThat(errors).isEmpty();
-    assertThat(updates[0]).as("updates made").isGreaterThan(10);
+    assertThat(updates.get()).as("updates made").isGreaterThan(10);
     List<Node<Integer>> all = new ArrayList<>(stableNodes);
     all.addAll(b.nodes());
     all.addAll(removed);
