@@ -1,14 +1,13 @@
 package dev.ballast.discovery;
 
+import dev.ballast.grpc.testing.Marshallers;
 import dev.ballast.netty.framed.FramedServer;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCalls;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +24,8 @@ final class Backends implements AutoCloseable {
   static final MethodDescriptor<byte[], byte[]> CALL = MethodDescriptor.<byte[], byte[]>newBuilder()
       .setType(MethodDescriptor.MethodType.UNARY)
       .setFullMethodName("ballast.test.Backend/Call")
-      .setRequestMarshaller(Bytes.INSTANCE)
-      .setResponseMarshaller(Bytes.INSTANCE)
+      .setRequestMarshaller(Marshallers.BYTES)
+      .setResponseMarshaller(Marshallers.BYTES)
       .build();
 
   final List<Backend> all = new ArrayList<>();
@@ -99,24 +98,6 @@ final class Backends implements AutoCloseable {
     for (Backend b : all) {
       b.framed.close();
       b.grpc.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-  }
-
-  private enum Bytes implements MethodDescriptor.Marshaller<byte[]> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
     }
   }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
@@ -62,9 +63,13 @@ final class FairShare {
   static int[] lastSecond(int callers, long nanos, Callable<?> call, List<IntSupplier> servers)
       throws Exception {
     long end = System.nanoTime() + nanos;
-    int[][] mark = new int[1][];
     ExecutorService pool = Executors.newFixedThreadPool(callers);
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    int[] mark;
     try {
+      // the counts at the start of the last second, taken by a timer
+      Future<int[]> marked = timer.schedule(() -> counts(servers),
+          nanos - TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
       List<Future<?>> done = new ArrayList<>();
       for (int i = 0; i < callers; i++) {
         done.add(pool.submit(() -> {
@@ -74,20 +79,17 @@ final class FairShare {
           return null;
         }));
       }
-      long markAt = end - TimeUnit.SECONDS.toNanos(1);
-      while (System.nanoTime() < markAt) {
-        TimeUnit.NANOSECONDS.sleep(Math.min(markAt - System.nanoTime(), 10_000_000L));
-      }
-      mark[0] = counts(servers);
+      mark = marked.get(60, TimeUnit.SECONDS);
       for (Future<?> f : done) {
         f.get(60, TimeUnit.SECONDS);
       }
     } finally {
       pool.shutdownNow();
+      timer.shutdownNow();
     }
     int[] after = counts(servers);
     for (int i = 0; i < after.length; i++) {
-      after[i] -= mark[0][i];
+      after[i] -= mark[i];
     }
     return after;
   }

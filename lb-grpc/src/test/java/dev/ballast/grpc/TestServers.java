@@ -1,5 +1,6 @@
 package dev.ballast.grpc;
 
+import dev.ballast.grpc.testing.Marshallers;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.MethodDescriptor;
@@ -8,12 +9,8 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -30,8 +27,8 @@ final class TestServers implements AutoCloseable {
   static final MethodDescriptor<String, String> ECHO = MethodDescriptor.<String, String>newBuilder()
       .setType(MethodDescriptor.MethodType.UNARY)
       .setFullMethodName("ballast.test.Echo/Call")
-      .setRequestMarshaller(StringMarshaller.INSTANCE)
-      .setResponseMarshaller(StringMarshaller.INSTANCE)
+      .setRequestMarshaller(Marshallers.TEXT)
+      .setResponseMarshaller(Marshallers.TEXT)
       .build();
 
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
@@ -146,23 +143,5 @@ final class TestServers implements AutoCloseable {
       s.awaitTermination(10, TimeUnit.SECONDS);
     }
     scheduler.shutdownNow();
-  }
-
-  enum StringMarshaller implements MethodDescriptor.Marshaller<String> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(String value) {
-      return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public String parse(InputStream stream) {
-      try {
-        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }

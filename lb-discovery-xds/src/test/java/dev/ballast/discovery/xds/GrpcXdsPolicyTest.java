@@ -8,6 +8,7 @@ import com.github.xds.type.v3.TypedStruct;
 import com.google.protobuf.Any;
 import com.google.protobuf.Struct;
 import com.google.protobuf.UInt32Value;
+import dev.ballast.grpc.testing.Marshallers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
 import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
@@ -38,9 +39,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,7 +63,7 @@ class GrpcXdsPolicyTest {
       MethodDescriptor.<byte[], byte[]>newBuilder()
           .setType(MethodDescriptor.MethodType.UNARY)
           .setFullMethodName("ballast.test.Backend/Call")
-          .setRequestMarshaller(Bytes.INSTANCE).setResponseMarshaller(Bytes.INSTANCE).build();
+          .setRequestMarshaller(Marshallers.BYTES).setResponseMarshaller(Marshallers.BYTES).build();
 
   private static ControlPlane controlPlane;
   private static final List<Server> servers = new ArrayList<>();
@@ -176,23 +175,5 @@ class GrpcXdsPolicyTest {
         .build();
     return Listener.newBuilder().setName(name)
         .setApiListener(ApiListener.newBuilder().setApiListener(Any.pack(hcm))).build();
-  }
-
-  private enum Bytes implements MethodDescriptor.Marshaller<byte[]> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new IllegalStateException(e);
-      }
-    }
   }
 }

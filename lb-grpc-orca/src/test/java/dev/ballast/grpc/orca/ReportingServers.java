@@ -1,5 +1,6 @@
 package dev.ballast.grpc.orca;
 
+import dev.ballast.grpc.testing.Marshallers;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.HandlerRegistry;
@@ -14,12 +15,8 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import io.grpc.xds.orca.OrcaMetricReportingServerInterceptor;
 import io.grpc.xds.orca.OrcaServiceImpl;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -38,8 +35,8 @@ final class ReportingServers implements AutoCloseable {
   static final MethodDescriptor<String, String> ECHO = MethodDescriptor.<String, String>newBuilder()
       .setType(MethodDescriptor.MethodType.UNARY)
       .setFullMethodName("ballast.test.Echo/Call")
-      .setRequestMarshaller(Text.INSTANCE)
-      .setResponseMarshaller(Text.INSTANCE)
+      .setRequestMarshaller(Marshallers.TEXT)
+      .setResponseMarshaller(Marshallers.TEXT)
       .build();
 
   static final String ORCA_STREAM = "xds.service.orca.v3.OpenRcaService/StreamCoreMetrics";
@@ -135,23 +132,5 @@ final class ReportingServers implements AutoCloseable {
       s.awaitTermination(10, TimeUnit.SECONDS);
     }
     scheduler.shutdownNow();
-  }
-
-  enum Text implements MethodDescriptor.Marshaller<String> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(String value) {
-      return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public String parse(InputStream stream) {
-      try {
-        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }
