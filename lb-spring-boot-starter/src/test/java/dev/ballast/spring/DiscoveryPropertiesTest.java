@@ -70,6 +70,16 @@ class DiscoveryPropertiesTest {
   }
 
   @Test
+  void aZooKeeperConnectionTimeoutGoesIntoTheTarget() {
+    dev.ballast.core.config.Values v = new dev.ballast.core.config.Values();
+    v.put("zookeeper.connect", "10.0.0.5:2181");
+    v.put("zookeeper.path", "/services/orders");
+    v.put("zookeeper.connectionTimeout", java.time.Duration.ofMillis(2500));
+    assertThat(dev.ballast.spring.internal.Discovery.target(v))
+        .isEqualTo("zookeeper://10.0.0.5:2181/services/orders?connectionTimeout=2500ms");
+  }
+
+  @Test
   void clientsAndChannelsFollowRegistriesFromPropertiesAlone() throws Exception {
     String etcdServers = etcd.hostPort();
     try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(App.class)
@@ -78,6 +88,7 @@ class DiscoveryPropertiesTest {
             "spring.main.banner-mode=off",
             "ballast.clients.zk-orders.discovery.zookeeper.connect=" + zk.getConnectString(),
             "ballast.clients.zk-orders.discovery.zookeeper.path=/services/zk-orders",
+            "ballast.clients.zk-orders.discovery.zookeeper.connection-timeout=2s",
             "ballast.clients.etcd-orders.discovery.etcd.endpoints=" + etcdServers,
             "ballast.clients.etcd-orders.discovery.etcd.prefix=/services/etcd-orders/",
             "ballast.clients.grpc-orders.discovery.etcd.endpoints=" + etcdServers,

@@ -15,7 +15,8 @@ public final class Discovery {
   private Discovery() {}
 
   /**
-   * The options: {@code zookeeper.connect} and {@code zookeeper.path}, {@code etcd.endpoints}
+   * The options: {@code zookeeper.connect}, {@code zookeeper.path} and {@code
+   * zookeeper.connectionTimeout} (default 10 s, at most 30 s), {@code etcd.endpoints}
    * and {@code etcd.prefix}, {@code dns.name} (host:port or an SRV name) and {@code dns.server},
    * {@code xds.cluster} (an EDS resource) with {@code xds.server} and {@code xds.nodeId} (without
    * a server: gRPC's bootstrap, {@code GRPC_XDS_BOOTSTRAP}).
@@ -24,6 +25,8 @@ public final class Discovery {
       Discovery::target, List.of(
           Values.option("zookeeper.connect", ValueType.STRING, null, "10.0.0.5:2181", "zk"),
           Values.option("zookeeper.path", ValueType.STRING, null, "/services/orders", "orders"),
+          Values.option("zookeeper.connectionTimeout", ValueType.DURATION, null,
+              java.time.Duration.ofSeconds(2), "soon"),
           Values.option("etcd.endpoints", ValueType.STRING, null, "10.0.0.5:2379", "etcd"),
           Values.option("etcd.prefix", ValueType.STRING, null, "/services/orders/", "orders"),
           Values.option("dns.name", ValueType.STRING, null, "_grpc._tcp.orders.internal",
@@ -41,11 +44,12 @@ public final class Discovery {
   public static String target(Values v) {
     String zk = v.get("zookeeper.connect", null);
     String zkPath = v.get("zookeeper.path", null);
+    java.time.Duration zkTimeout = v.get("zookeeper.connectionTimeout", null);
     String etcd = v.get("etcd.endpoints", null);
     String etcdPrefix = v.get("etcd.prefix", null);
     String dns = v.get("dns.name", null);
     String dnsServer = v.get("dns.server", null);
-    boolean useZk = zk != null || zkPath != null;
+    boolean useZk = zk != null || zkPath != null || zkTimeout != null;
     boolean useEtcd = etcd != null || etcdPrefix != null;
     boolean useDns = dns != null || dnsServer != null;
     String xds = v.get("xds.cluster", null);
@@ -61,7 +65,8 @@ public final class Discovery {
     }
     if (useZk) {
       return "zookeeper://" + servers("zookeeper.connect", zk)
-          + path("zookeeper.path", zkPath, "/services/orders");
+          + path("zookeeper.path", zkPath, "/services/orders")
+          + (zkTimeout == null ? "" : "?connectionTimeout=" + ValueType.format(zkTimeout));
     }
     if (useEtcd) {
       return "etcd://" + servers("etcd.endpoints", etcd)
