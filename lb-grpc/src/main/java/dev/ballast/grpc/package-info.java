@@ -17,10 +17,14 @@
  * so any resolver can supply them.
  *
  * <p>With Micrometer on the class path, every channel's policy reports meters under {@code
- * ballast.grpc.} (picks, pending calls and peak-EWMA RTT per endpoint, subchannels by state,
- * picks that waited or failed; tagged {@code target} and {@code policy}) to Micrometer's global
- * registry, {@code Metrics.globalRegistry}, to which Spring Boot adds its registries. A pick then
- * costs one {@code LongAdder} increment more; without Micrometer, nothing.
+ * ballast.grpc.} (pending calls and peak-EWMA RTT per endpoint, subchannels by state, picks that
+ * waited or failed; tagged {@code target} and {@code policy}) to Micrometer's global registry,
+ * {@code Metrics.globalRegistry}, to which Spring Boot adds its registries. A pick that gets a
+ * subchannel costs nothing more. The count of picks per endpoint, {@code ballast.grpc.picks}, is
+ * off by default: the system property {@code ballast.grpc.metrics.endpointPicks=true} turns it on
+ * for the channels whose policy starts after it is set, at one {@code LongAdder} increment a
+ * pick; with a value other than {@code true} or {@code false} the policy fails its calls with
+ * UNAVAILABLE naming the property and the value.
  *
  * <p>Arguments and return values are non-null unless a method says otherwise.
  */

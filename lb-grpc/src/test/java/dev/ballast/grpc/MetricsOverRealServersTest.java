@@ -31,10 +31,14 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The policies' meters ({@code ballast.grpc.*}) in a {@link SimpleMeterRegistry} added to
- * Micrometer's global registry, over real gRPC channels and servers on 127.0.0.1.
+ * Micrometer's global registry, over real gRPC channels and servers on 127.0.0.1. The per-endpoint
+ * pick count is off unless a test sets {@value #ENDPOINT_PICKS} before its channel's first call
+ * (when the policy starts).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MetricsOverRealServersTest {
+
+  static final String ENDPOINT_PICKS = "ballast.grpc.metrics.endpointPicks";
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -51,6 +55,7 @@ class MetricsOverRealServersTest {
     }
     Metrics.removeRegistry(registry);
     registry.close();
+    System.clearProperty(ENDPOINT_PICKS);
   }
 
   private TestServers servers(long... delays) throws IOException {
@@ -86,7 +91,51 @@ class MetricsOverRealServersTest {
   }
 
   @Test
+  void picksAreNotCountedPerEndpointByDefault() throws Exception {
+    TestServers s = servers(0, 0);
+    String target = s.target();
+    ManagedChannel ch = channel(target, Map.of("vnswrr", Map.of()));
+    for (int i = 0; i < 20; i++) {
+      TestServers.call(ch);
+    }
+    assertThat(s.calls(0) + s.calls(1)).isEqualTo(20);
+    assertThat(find("ballast.grpc.picks", target).meters()).isEmpty();
+    // the other meters are there
+    assertThat(find("ballast.grpc.pending", target).gauges()).hasSize(2);
+    assertThat(subchannels(target, "ready")).isEqualTo(2);
+    assertThat(find("ballast.grpc.picks.queued", target).functionCounters()).hasSize(1);
+    assertThat(find("ballast.grpc.picks.failed", target).functionCounters()).hasSize(1);
+  }
+
+  @Test
+  void falseLeavesThePerEndpointCountOff() throws Exception {
+    System.setProperty(ENDPOINT_PICKS, " FALSE ");
+    TestServers s = servers(0);
+    String target = s.target();
+    TestServers.call(channel(target, Map.of("least_loaded", Map.of())));
+    assertThat(find("ballast.grpc.picks", target).meters()).isEmpty();
+    assertThat(find("ballast.grpc.pending", target).gauges()).hasSize(1);
+  }
+
+  @Test
+  void aBadSwitchValueFailsTheCallsNamingIt() throws Exception {
+    System.setProperty(ENDPOINT_PICKS, "yes");
+    TestServers s = servers(0);
+    String target = s.target();
+    ManagedChannel ch = channel(target, Map.of("vnswrr", Map.of()));
+    assertThatThrownBy(() -> TestServers.call(ch))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+          assertThat(e.getStatus().getDescription()).contains(
+              ENDPOINT_PICKS + ": 'yes' (expected: true or false)");
+        });
+    assertThat(s.calls(0)).isZero();
+    assertThat(registry.find("ballast.grpc.pending").tag("target", target).meters()).isEmpty();
+  }
+
+  @Test
   void p2cPeakEwmaReportsPicksPendingRttAndSubchannelStates() throws Exception {
+    System.setProperty(ENDPOINT_PICKS, "true");
     TestServers s = servers(0, 0, 5);
     String target = s.target();
     ManagedChannel ch = channel(target, Map.of("p2c_peak_ewma", Map.of()));
@@ -117,10 +166,18 @@ class MetricsOverRealServersTest {
     // A server that stops: its subchannel ends in TRANSIENT_FAILURE, calls keep going elsewhere.
     s.server(2).shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     for (int i = 0; i < 5_000 && subchannels(target, "transient_failure") < 1; i++) {
-      assertThat(TestServers.call(ch)).isIn(0, 1);
+      try {
+        assertThat(TestServers.call(ch)).isIn(0, 1);
+      } catch (StatusRuntimeException e) {
+        // a call picked for the stopping server before the channel saw its connection close
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      }
     }
     assertThat(subchannels(target, "transient_failure")).isEqualTo(1);
     assertThat(subchannels(target, "ready")).isEqualTo(2);
+    for (int i = 0; i < 20; i++) {
+      assertThat(TestServers.call(ch)).isIn(0, 1);
+    }
   }
 
   @Test
@@ -162,6 +219,7 @@ class MetricsOverRealServersTest {
 
   @Test
   void labelSubsetCountsPicksPerEndpointAndUnmatchedLabelsAsFailed() throws Exception {
+    System.setProperty(ENDPOINT_PICKS, "true");
     TestServers s = servers(0, 0);
     String target = s.target("zone=a", "zone=b");
     ManagedChannel ch = channel(target, Map.of("label_subset", Map.of(
@@ -189,13 +247,14 @@ class MetricsOverRealServersTest {
 
   @Test
   void metersLeaveTheRegistryWithTheChannel() throws Exception {
+    System.setProperty(ENDPOINT_PICKS, "true");
     TestServers s = servers(0, 0);
     String target = s.target();
     ManagedChannel ch = channel(target, Map.of("least_loaded", Map.of()));
     TestServers.call(ch);
     List<Meter> meters = registry.getMeters().stream()
         .filter(m -> target.equals(m.getId().getTag("target"))).toList();
-    // picks, pending per endpoint; queued, failed; four subchannel states.
+    // picks (switched on), pending per endpoint; queued, failed; four subchannel states.
     assertThat(meters).hasSize(2 * 2 + 2 + 4);
     assertThat(meters).noneMatch(m -> m instanceof TimeGauge);
     assertThat(meters).filteredOn(m -> m instanceof Gauge).hasSize(2 + 4);

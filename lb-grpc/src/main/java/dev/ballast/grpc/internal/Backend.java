@@ -46,7 +46,10 @@ final class Backend extends ClientStreamTracer.Factory {
   volatile PickResult timedPick;
   private PickResults results;
 
-  /** Picks counted for metrics, or null when none are kept; set before the first pick. */
+  /**
+   * Picks counted for the per-endpoint meter, or null when none are kept (the default); set
+   * before the first pick.
+   */
   LongAdder picks;
 
   // Written in the synchronization context, read by pickers and tracer factories.
@@ -103,7 +106,7 @@ final class Backend extends ClientStreamTracer.Factory {
     return ready;
   }
 
-  /** Counts a pick handed to gRPC, when metrics are kept. */
+  /** Counts a pick handed to gRPC, when picks are counted per endpoint. */
   void countPick() {
     LongAdder p = picks;
     if (p != null) {

@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.LongAdder;
  * (the channel's target) and {@code policy}:
  *
  * <ul>
- *   <li>{@code ballast.grpc.picks} (function counter; tag endpoint): picks that went to it
+ *   <li>{@code ballast.grpc.picks} (function counter; tag endpoint): picks that went to it; only
+ *       when {@value PolicyMetrics#ENDPOINT_PICKS_PROPERTY} is true (off by default)
  *   <li>{@code ballast.grpc.pending} (gauge; endpoint): picked calls not yet ended
  *   <li>{@code ballast.grpc.rtt} (time gauge; endpoint): the peak-EWMA RTT estimate, with
  *       {@code p2c_peak_ewma} (as the child of {@code label_subset} too)
@@ -41,7 +42,9 @@ import java.util.concurrent.atomic.LongAdder;
  * </ul>
  *
  * <p>Picks are counted by the pickers in {@link LongAdder}s that the counters read, so a pick pays
- * an add and never a Micrometer lookup. The meters leave the registry when the policy shuts down.
+ * an add and never a Micrometer lookup; with the per-endpoint count off (the default), the
+ * pickers add nothing on a pick that gets a subchannel. The meters leave the registry when the
+ * policy shuts down.
  */
 final class MicrometerPolicyMetrics implements PolicyMetrics {
 
@@ -50,6 +53,7 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
 
   private final MeterRegistry registry;
   private final Tags tags;
+  private final boolean endpointPicks;
   private final LongAdder queued = new LongAdder();
   private final LongAdder failed = new LongAdder();
   private final Map<ConnectivityState, AtomicInteger> states =
@@ -57,9 +61,10 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
   private final List<Meter> meters = new ArrayList<>();
   private final Map<Backend, List<Meter>> perBackend = new HashMap<>();
 
-  private MicrometerPolicyMetrics(MeterRegistry registry, Tags tags) {
+  private MicrometerPolicyMetrics(MeterRegistry registry, Tags tags, boolean endpointPicks) {
     this.registry = registry;
     this.tags = tags;
+    this.endpointPicks = endpointPicks;
     meters.add(FunctionCounter.builder("ballast.grpc.picks.queued", queued, LongAdder::sum)
         .tags(tags).description("picks that waited for a READY subchannel").register(registry));
     meters.add(FunctionCounter.builder("ballast.grpc.picks.failed", failed, LongAdder::sum)
@@ -73,9 +78,10 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
     }
   }
 
-  static PolicyMetrics create(Helper helper, String policy) {
+  /** Creates the meters of a policy; {@code endpointPicks} adds {@code ballast.grpc.picks}. */
+  static PolicyMetrics create(Helper helper, String policy, boolean endpointPicks) {
     return new MicrometerPolicyMetrics(Metrics.globalRegistry,
-        Tags.of("target", target(helper), "policy", policy));
+        Tags.of("target", target(helper), "policy", policy), endpointPicks);
   }
 
   private static String target(Helper helper) {
@@ -88,11 +94,13 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
 
   @Override
   public void added(Backend b) {
-    b.picks = new LongAdder();
     Tags et = tags.and("endpoint", b.address);
     List<Meter> list = new ArrayList<>(3);
-    list.add(FunctionCounter.builder("ballast.grpc.picks", b.picks, LongAdder::sum).tags(et)
-        .description("picks that went to the endpoint").register(registry));
+    if (endpointPicks) {
+      b.picks = new LongAdder();
+      list.add(FunctionCounter.builder("ballast.grpc.picks", b.picks, LongAdder::sum).tags(et)
+          .description("picks that went to the endpoint").register(registry));
+    }
     list.add(Gauge.builder("ballast.grpc.pending", b, MicrometerPolicyMetrics::pending).tags(et)
         .strongReference(true).description("picked calls not yet ended").register(registry));
     perBackend.put(b, list);
@@ -102,7 +110,7 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
   @Override
   public void bound(Backend b, boolean tracksRtt) {
     List<Meter> list = perBackend.get(b);
-    if (tracksRtt && list != null && list.size() == 2) {
+    if (tracksRtt && list != null && list.size() == (endpointPicks ? 2 : 1)) {
       list.add(TimeGauge.builder("ballast.grpc.rtt", b, TimeUnit.NANOSECONDS,
               MicrometerPolicyMetrics::rtt).tags(tags.and("endpoint", b.address))
           .strongReference(true).description("peak-EWMA RTT estimate").register(registry));

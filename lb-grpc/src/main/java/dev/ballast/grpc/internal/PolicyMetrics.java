@@ -12,6 +12,14 @@ import java.util.concurrent.atomic.LongAdder;
  */
 interface PolicyMetrics {
 
+  /**
+   * The system property that turns on the per-endpoint pick counter ({@code ballast.grpc.picks}):
+   * {@code true} or {@code false} (the default, also when unset or blank). Read when a policy
+   * instance starts, so it applies to the channels whose policy starts after it is set. Off, a
+   * pick adds nothing to a meter; on, one {@code LongAdder} increment.
+   */
+  String ENDPOINT_PICKS_PROPERTY = "ballast.grpc.metrics.endpointPicks";
+
   /** Reports nothing. */
   PolicyMetrics NOOP = new PolicyMetrics() {};
 
@@ -43,9 +51,34 @@ interface PolicyMetrics {
   /** The policy shut down: its meters go. */
   default void close() {}
 
-  /** Returns the sink for a new policy instance. */
+  /**
+   * Returns the sink for a new policy instance.
+   *
+   * @throws IllegalArgumentException if {@value #ENDPOINT_PICKS_PROPERTY} is neither true nor
+   *     false, naming it (the load balancer then rejects every resolution with it)
+   */
   static PolicyMetrics create(Helper helper, String policy) {
-    return MicrometerPresence.PRESENT ? MicrometerPolicyMetrics.create(helper, policy) : NOOP;
+    boolean endpointPicks = endpointPicks(System.getProperty(ENDPOINT_PICKS_PROPERTY));
+    return MicrometerPresence.PRESENT
+        ? MicrometerPolicyMetrics.create(helper, policy, endpointPicks) : NOOP;
+  }
+
+  /**
+   * Returns whether picks are counted per endpoint, for a value of {@value
+   * #ENDPOINT_PICKS_PROPERTY}: true or false in any case, around blanks; null or blank is false.
+   *
+   * @throws IllegalArgumentException for any other value, naming the property and the value
+   */
+  static boolean endpointPicks(String value) {
+    String v = value == null ? "" : value.strip();
+    if (v.isEmpty() || v.equalsIgnoreCase("false")) {
+      return false;
+    }
+    if (v.equalsIgnoreCase("true")) {
+      return true;
+    }
+    throw new IllegalArgumentException(ENDPOINT_PICKS_PROPERTY + ": '" + value
+        + "' (expected: true or false)");
   }
 
   /** Whether Micrometer can be loaded; checked once. */

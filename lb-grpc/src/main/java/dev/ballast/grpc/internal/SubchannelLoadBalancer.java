@@ -43,6 +43,8 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
   final PolicyMetrics metrics;
+  // a bad metrics switch: every resolution is rejected with it (a throw here would panic the channel)
+  private final IllegalArgumentException badMetrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   // the address groups of the resolution being applied, by endpoint address
   private Map<String, EquivalentAddressGroup> resolvedGroups = Map.of();
@@ -52,7 +54,15 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
-    this.metrics = PolicyMetrics.create(helper, policy);
+    PolicyMetrics m = PolicyMetrics.NOOP;
+    IllegalArgumentException bad = null;
+    try {
+      m = PolicyMetrics.create(helper, policy);
+    } catch (IllegalArgumentException e) {
+      bad = e;
+    }
+    this.metrics = m;
+    this.badMetrics = bad;
   }
 
   /**
@@ -99,6 +109,9 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     List<Endpoint> endpoints = new ArrayList<>(groups.size());
     Map<String, EquivalentAddressGroup> groupOf = new HashMap<>();
     try {
+      if (badMetrics != null) {
+        throw badMetrics;
+      }
       for (EquivalentAddressGroup g : groups) {
         Endpoint e = EndpointAttributes.toEndpoint(g);
         if (groupOf.put(e.address(), g) != null) {
