@@ -43,7 +43,8 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
   final PolicyMetrics metrics;
-  // a bad metrics switch: every resolution is rejected with it (a throw here would panic the channel)
+  // a bad metrics switch, with which every resolution is rejected (thrown from the constructor,
+  // it would panic the channel)
   private final IllegalArgumentException badMetrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   // the address groups of the resolution being applied, by endpoint address
