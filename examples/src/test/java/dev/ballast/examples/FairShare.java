@@ -96,6 +96,7 @@ final class FairShare {
 
   /** Asserts that every server's count is within {@code low} to {@code high} times its share. */
   static void assertShares(int[] counts, double low, double high, String what) {
+    System.out.printf("%s: %s%n", what, Arrays.toString(counts)); // in the test's report
     int total = Arrays.stream(counts).sum();
     double fair = total / (double) counts.length;
     for (int c : counts) {
@@ -106,15 +107,15 @@ final class FairShare {
 
   /**
    * What the default balancer gives three identical servers after the first call of the
-   * process: of 3,000 calls from 8 callers, each server half to twice its share. (33% +- 5% is
-   * the aim, and held in 10 runs of 10 at load 2-7 here, then failed once in the gate at load 2:
-   * [1013, 834, 1153]; on a 2-core host running servers and callers, a server whose threads get
-   * less CPU for a while answers slower, and P2C follows that, as least_loaded does.)
+   * process: of 3,000 calls from 8 callers, each server 33% +- 5% (0.85 to 1.15 times its share).
+   * The servers must be identical down to their threads ({@link IdenticalServers}): on a busy
+   * 2-core host a server or connection on a thread of its own runs as fast as the scheduler
+   * lets that thread, and P2C follows that, as least_loaded does.
    */
   static void assertFairFromTheFirstCall(Callable<?> call, List<IntSupplier> servers)
       throws Exception {
     call.call(); // the first call: a cold path, a connection opened
-    assertShares(calls(8, 3000, call, servers), 0.5, 2, "3,000 calls from 8 callers");
+    assertShares(calls(8, 3000, call, servers), 0.85, 1.15, "3,000 calls from 8 callers");
   }
 
   /**

@@ -1,19 +1,11 @@
 package dev.ballast.examples;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.ballast.examples.cloud.CloudBalancedClients;
 import dev.ballast.examples.web.CatalogService;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import dev.ballast.spring.BallastClientCustomizer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,18 +21,16 @@ import org.springframework.web.client.RestClient;
  * The README's Spring examples with P2C peak EWMA over three identical HTTP servers on
  * 127.0.0.1: Spring's RestClient through a Ballast client, and a {@code @LoadBalanced}
  * RestClient through Spring Cloud LoadBalancer; every server has its share from the first call.
+ * The servers share one I/O thread, and so does the Ballast client ({@link IdenticalServers}).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpringFirstSecondsTest {
 
-  private final List<HttpServer> servers = new ArrayList<>();
-  private final List<IntSupplier> answered = new ArrayList<>();
-  private final ExecutorService handlers = Executors.newFixedThreadPool(8);
+  private final IdenticalServers servers = new IdenticalServers();
 
   @AfterEach
   void stop() {
-    servers.forEach(s -> s.stop(0));
-    handlers.shutdownNow();
+    servers.close();
   }
 
   @Test
@@ -49,12 +39,15 @@ class SpringFirstSecondsTest {
     List<String> args = new ArrayList<>(List.of("--spring.main.banner-mode=off",
         "--ballast.clients.orders.protocol=http"));
     for (int i = 0; i < 3; i++) {
-      args.add("--ballast.clients.orders.endpoints[" + i + "]=127.0.0.1:" + server());
+      args.add("--ballast.clients.orders.endpoints[" + i + "]=" + servers.http1().address());
     }
+    BallastClientCustomizer oneThread = (settings, builder) ->
+        builder.eventLoopGroup(servers.clientThread());
     try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(WebApp.class)
+        .initializers(c -> c.getBeanFactory().registerSingleton("oneThread", oneThread))
         .web(WebApplicationType.NONE).run(args.toArray(String[]::new))) {
       CatalogService catalog = ctx.getBean(CatalogService.class);
-      FairShare.assertFairFromTheFirstCall(() -> catalog.item(7), answered);
+      FairShare.assertFairFromTheFirstCall(() -> catalog.item(7), servers.answered());
     }
   }
 
@@ -64,33 +57,15 @@ class SpringFirstSecondsTest {
         "--ballast.spring-cloud.balancer=p2c-peak-ewma"));
     for (int i = 0; i < 3; i++) {
       args.add("--spring.cloud.discovery.client.simple.instances.orders[" + i + "].uri="
-          + "http://127.0.0.1:" + server());
+          + "http://" + servers.http1().address());
     }
     try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(CloudApp.class)
         .web(WebApplicationType.NONE).run(args.toArray(String[]::new))) {
       RestClient client = ctx.getBean(RestClient.Builder.class).build();
       FairShare.assertFairFromTheFirstCall(
-          () -> client.get().uri("http://orders/items").retrieve().body(String.class), answered);
+          () -> client.get().uri("http://orders/items").retrieve().body(String.class),
+          servers.answered());
     }
-  }
-
-  /** Starts a JDK HTTP server that answers every request and counts them; returns its port. */
-  private int server() throws IOException {
-    AtomicInteger count = new AtomicInteger();
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    byte[] body = "ok".getBytes(StandardCharsets.UTF_8);
-    server.createContext("/", exchange -> {
-      count.incrementAndGet();
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-    });
-    server.setExecutor(handlers);
-    server.start();
-    servers.add(server);
-    answered.add(count::get);
-    return server.getAddress().getPort();
   }
 
   /** Auto-configuration and the web example's service. */
