@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -174,6 +175,48 @@ class FramedLoadReportTest {
       }
       assertThat(made.get().rejectedValues()).isPositive();
       assertThat(server.accepted()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * The report that comes with a late answer (after the caller's deadline) is fed too: the
+   * server's word on its load does not depend on whether the caller still waits.
+   */
+  @Test
+  void aLateAnswersReportIsFed() throws Exception {
+    CompletableFuture<Frame> held = new CompletableFuture<>();
+    AtomicReference<Channel> channel = new AtomicReference<>();
+    AtomicReference<WeightedRoundRobin<?>> made = new AtomicReference<>();
+    try (ScriptedServer server = new ScriptedServer((ch, req) -> {
+          channel.set(ch);
+          held.complete(req); // answered by the test, after the caller's deadline
+        });
+        BallastClient<byte[], byte[]> client = BallastClient.framed()
+            .endpoints(List.of(server.endpoint()))
+            .balancer(new BalancerFactory() {
+              @Override
+              public <T> Balancer<T> create(BalancerConfig config) {
+                WeightedRoundRobin<T> w = new WeightedRoundRobin<>(config,
+                    WeightedRoundRobinConfig.defaults());
+                made.set(w);
+                return w;
+              }
+            })
+            .build()) {
+      CompletableFuture<byte[]> call = client.call(new byte[] {1},
+          CallOptions.DEFAULT.withTimeout(Duration.ofMillis(50)));
+      Frame req = held.get(10, TimeUnit.SECONDS);
+      assertThat(call).failsWithin(Duration.ofSeconds(10));
+      assertThat(client.lateAnswersAwaited()).isEqualTo(1);
+      // a report with a bad value, which the balancer counts when it reads it
+      channel.get().write(new Frame(Frame.LOAD_REPORT, req.id(),
+          "TEXT cpu_utilization=-1".getBytes(StandardCharsets.US_ASCII)));
+      channel.get().writeAndFlush(new Frame(Frame.RESPONSE, req.id(), req.payload()));
+      Await.until(Duration.ofSeconds(10), () -> "the late answer's report not fed",
+          () -> made.get().rejectedValues() > 0);
+      assertThat(made.get().rejectedValues()).isEqualTo(1);
+      Await.until(Duration.ofSeconds(10), () -> "late answer still awaited",
+          () -> client.lateAnswersAwaited() == 0);
     }
   }
 

@@ -137,26 +137,40 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
       a.node.cancel();
       return true;
     }
-    Rep rep = a.response;
-    if (a.node.readsReports()) { // parsed only when the balancer reads it
-      // a header of the response (HTTP), or a frame of its own before the answer (framed)
-      String report = rep == null ? null : protocol.loadReport(rep);
-      byte[] framed = a.loadReport;
-      if (report == null && framed != null) {
-        report = new String(framed, StandardCharsets.UTF_8);
-      }
-      if (report != null) {
-        a.node.reportLoad(EndpointLoadMetrics.parse(report));
-      }
-    }
+    feedReport(a, a.response);
     Classification c = a.classification();
     // A cancelled loser did not fail: its node hears how long it ran, from when it was sent.
     a.node.complete(a.sampleNanos(), c == null || c.isSuccess());
     return true;
   }
 
-  /** The answer to an abandoned request came, or its wait ended (both null). */
+  /**
+   * Feeds the server's load report that came with an answer to the node, when its balancer
+   * reads reports (parsed only then): a header of the response (HTTP), or a frame of its own
+   * before the answer (framed).
+   */
+  private void feedReport(Attempt<Req, Rep> a, Rep rep) {
+    if (!a.node.readsReports()) {
+      return;
+    }
+    String report = rep == null ? null : protocol.loadReport(rep);
+    byte[] framed = a.loadReport;
+    if (report == null && framed != null) {
+      report = new String(framed, StandardCharsets.UTF_8);
+    }
+    if (report != null) {
+      a.node.reportLoad(EndpointLoadMetrics.parse(report));
+    }
+  }
+
+  /**
+   * The answer to an abandoned request came, or its wait ended (both null). Its load report, if
+   * any, is fed like any other: the server's word on its load does not depend on the caller.
+   */
   void lateAnswer(Attempt<Req, Rep> a, long latencyNanos, Rep rep, Throwable err) {
+    if (rep != null || err != null) {
+      feedReport(a, rep);
+    }
     // A deadline's orphan fails (the caller gave up); a cancelled hedge loser is classified.
     boolean success = a.isLost() && (rep != null || err != null)
         && Feedback.classifyQuietly(classifier, a, rep, err).isSuccess();
