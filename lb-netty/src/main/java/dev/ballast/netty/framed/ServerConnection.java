@@ -82,15 +82,23 @@ final class ServerConnection extends SimpleChannelInboundHandler<Frame> {
         if (report != sentReport || now - sentAt >= RESEND_NANOS) {
           sentReport = report;
           sentAt = now;
-          // just before the answer: the client reads it with the answer
+          // just before the answer: the client reads it with the answer; held with it
           ch.write(new Frame(Frame.LOAD_REPORT, id, report), ch.voidPromise());
+          replyBytes += report.length;
+          held += report.length;
         }
       }
     }
+    int written = replyBytes;
     ch.writeAndFlush(reply).addListener(f -> {
-      held -= requestBytes + replyBytes;
+      held -= requestBytes + written;
       updateReading(ch);
     });
+  }
+
+  /** The bytes held now: requests being handled, answers and reports not yet written. */
+  long held() {
+    return held;
   }
 
   private void updateReading(Channel ch) {
