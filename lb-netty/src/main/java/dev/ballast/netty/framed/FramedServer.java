@@ -35,9 +35,8 @@ import java.util.function.Function;
  * does not read the answers) and while it holds more than {@linkplain Builder#maxHeldBytes the
  * held-bytes bound} of requests being handled and answers (with their load reports) not yet
  * written to the socket; it is read again once the answers drain. So a client that pipelines
- * requests and never reads makes
- * the server hold about one write buffer, one frame being decoded and the held-bytes bound, not
- * everything it sent.
+ * requests and never reads makes the server hold about one write buffer, one frame being
+ * decoded and the held-bytes bound, not everything it sent.
  *
  * <p>Stand up a backend on an ephemeral loopback port:
  *
