@@ -13,8 +13,11 @@ import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.testing.Nginx;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,12 +32,23 @@ import org.junit.jupiter.api.Test;
  */
 class LoadReportHeaderTest {
 
-  // servers of capacities 1 : 1 : 2 : 4: the same utilization at qps in those ratios
-  private static final String[] REPORTS = {
-      "TEXT cpu_utilization=0.5, rps_fractional=100",
-      "TEXT cpu_utilization=0.5, rps_fractional=100",
-      "JSON {\"cpu_utilization\": 0.5, \"rps_fractional\": 200}",
-      "TEXT cpu_utilization=0.5, rps_fractional=400"};
+  // servers of capacities 1 : 1 : 2 : 4: the same utilization at qps in those ratios, in the
+  // header's text, binary and JSON forms and in the binary header
+  private static final String[][] REPORTS = {
+      {"endpoint-load-metrics", "TEXT cpu_utilization=0.5, rps_fractional=100"},
+      {"endpoint-load-metrics", "BIN " + binary(0.5, 100)},
+      {"endpoint-load-metrics", "JSON {\"cpu_utilization\": 0.5, \"rps_fractional\": 200}"},
+      {"endpoint-load-metrics-bin", binary(0.5, 400)}};
+
+  /**
+   * The base64 of an ORCA {@code OrcaLoadReport} with {@code cpu_utilization} (field 1) and
+   * {@code rps_fractional} (field 6), doubles in protobuf's wire format.
+   */
+  private static String binary(double cpu, double rps) {
+    ByteBuffer b = ByteBuffer.allocate(18).order(ByteOrder.LITTLE_ENDIAN);
+    b.put((byte) (1 << 3 | 1)).putDouble(cpu).put((byte) (6 << 3 | 1)).putDouble(rps);
+    return Base64.getEncoder().encodeToString(b.array());
+  }
 
   @Test
   void weightedRoundRobinSharesCallsByTheServersReports() throws Exception {
@@ -53,7 +67,7 @@ class LoadReportHeaderTest {
     };
     try {
       for (int i = 0; i < REPORTS.length; i++) {
-        servers.add(Nginx.start(200, "s" + i, "endpoint-load-metrics", REPORTS[i]));
+        servers.add(Nginx.start(200, "s" + i, REPORTS[i][0], REPORTS[i][1]));
       }
       try (BallastClient<HttpRequest, HttpResponse> client = BallastClient.http()
           .endpoints(servers.stream().map(Nginx::endpoint).toList())
@@ -87,7 +101,7 @@ class LoadReportHeaderTest {
     AtomicLong now = new AtomicLong();
     try {
       for (int i = 0; i < REPORTS.length; i++) {
-        servers.add(Nginx.start(200, "s" + i, "endpoint-load-metrics", REPORTS[i]));
+        servers.add(Nginx.start(200, "s" + i, REPORTS[i][0], REPORTS[i][1]));
       }
       BallastClient.Builder<HttpRequest, HttpResponse> b = BallastClient.http();
       ClientOptions.CLIENT.apply(b, Map.of(

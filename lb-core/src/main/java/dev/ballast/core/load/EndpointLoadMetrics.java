@@ -6,27 +6,35 @@ import java.util.Map;
 
 /**
  * Reads Envoy's {@code endpoint-load-metrics} response header, the ORCA load report an HTTP
- * server sends in a header (Envoy's {@code orca_parser}), in its text and JSON forms:
+ * server sends in a header (Envoy's {@code orca_parser}), in its text, JSON and binary forms:
  *
  * <pre>
  * endpoint-load-metrics: TEXT cpu_utilization=0.3, rps_fractional=120, eps=2, named_metrics.queue=4
  * endpoint-load-metrics: JSON {"cpu_utilization": 0.3, "rps_fractional": 120, "named_metrics": {"queue": 4}}
+ * endpoint-load-metrics: BIN CQAAAAAAAOA/...  (base64 of a serialized OrcaLoadReport)
  * </pre>
  *
  * <p>Fields: {@code cpu_utilization}, {@code application_utilization}, {@code rps_fractional},
  * {@code eps}, {@code named_metrics.NAME} (text) or {@code named_metrics} and {@code utilization}
- * objects (JSON); the JSON form also takes proto JSON's camelCase names. {@code
- * mem_utilization}, {@code rps} and {@code request_cost} are read and ignored, as is any other
- * name. Reading never throws: a header that is not one of the two forms (the binary form {@code
- * BIN} included, which is not read), a field that is not a number, or a bad value gives a
- * report without it and counts it in {@link LoadReport#rejected()}. A header longer than {@link
- * #MAX_LENGTH} characters, or with more than {@link #MAX_NAMED} named metrics, is cut there
- * (the rest counted once).
+ * objects (JSON) or maps (binary, a protobuf of gRFC A51's message read by field number); the
+ * JSON form also takes proto JSON's camelCase names. {@code mem_utilization}, {@code rps} and
+ * {@code request_cost} are read and ignored, as is any other name. Reading never throws: a
+ * header that is not one of the three forms, a field that is not a number, or a bad value gives
+ * a report without it and counts it in {@link LoadReport#rejected()}; a malformed binary form
+ * (bad base64, a truncated field) keeps what was read before the fault. A header longer than
+ * {@link #MAX_LENGTH} characters, or with more than {@link #MAX_NAMED} named metrics, is cut
+ * there (the rest counted once).
  */
 public final class EndpointLoadMetrics {
 
   /** The header's name: {@code endpoint-load-metrics}. */
   public static final String HEADER = "endpoint-load-metrics";
+
+  /**
+   * The binary header's name, {@code endpoint-load-metrics-bin}: its value is the base64 of the
+   * report alone, read as {@code BIN} and that value (when {@link #HEADER} is absent).
+   */
+  public static final String HEADER_BIN = "endpoint-load-metrics-bin";
 
   /** The longest header read, in characters: 8192. */
   public static final int MAX_LENGTH = 8192;
@@ -53,8 +61,10 @@ public final class EndpointLoadMetrics {
       readText(text.substring(5), f);
     } else if (text.startsWith("JSON ")) {
       new Json(text.substring(5), f).read();
+    } else if (text.startsWith("BIN ") || text.equals("BIN")) {
+      OrcaBinary.read(text.substring(3), f); // an empty report serializes to no bytes
     } else {
-      f.bad++; // BIN, or no known form
+      f.bad++; // no known form
     }
     return f.report();
   }
@@ -110,7 +120,7 @@ public final class EndpointLoadMetrics {
   }
 
   /** The fields read so far; a bad or repeated value of a known field counts as rejected. */
-  private static final class Fields {
+  static final class Fields {
     double cpu;
     double application;
     double qps;

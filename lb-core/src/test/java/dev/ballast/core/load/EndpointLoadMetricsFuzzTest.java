@@ -2,12 +2,14 @@ package dev.ballast.core.load;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
 
 /**
- * Fuzz target (Jazzer) for {@link EndpointLoadMetrics#parse}: a server's header is untrusted
- * text. Reading must never throw, and what it gives must be a report balancers can use: every
- * value finite, non-negative, utilizations at most 1, at most {@link
- * EndpointLoadMetrics#MAX_NAMED} names. {@code mvn verify} replays the checked-in inputs;
+ * Fuzz target (Jazzer) for {@link EndpointLoadMetrics#parse}, in its text, JSON and binary
+ * forms: a server's header is untrusted text. Reading must never throw, and what it gives must
+ * be a report balancers can use: every value finite, non-negative, utilizations at most 1, at
+ * most {@link EndpointLoadMetrics#MAX_NAMED} names. {@code mvn verify} replays the checked-in inputs;
  * {@code ./ballast fuzz} fuzzes longer.
  */
 class EndpointLoadMetricsFuzzTest {
@@ -16,7 +18,9 @@ class EndpointLoadMetricsFuzzTest {
   void parse(byte[] input) {
     String text = new String(input, StandardCharsets.UTF_8);
     String header = input.length > 0 && (input[0] & 1) == 0 ? "TEXT " + text
-        : input.length > 0 && (input[0] & 2) == 0 ? "JSON " + text : text;
+        : input.length > 0 && (input[0] & 2) == 0 ? "JSON " + text
+        : input.length > 0 && (input[0] & 4) == 0 ? "BIN " + Base64.getEncoder().encodeToString(
+            Arrays.copyOfRange(input, 1, input.length)) : text;
     LoadReport r = EndpointLoadMetrics.parse(header);
     check(r.cpuUtilization() >= 0 && r.cpuUtilization() <= 1, r);
     check(r.applicationUtilization() >= 0 && r.applicationUtilization() <= 1, r);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Envoy's endpoint-load-metrics header, text and JSON forms, and what is rejected. */
+/** Envoy's endpoint-load-metrics header, text, JSON and binary forms, and what is rejected. */
 class EndpointLoadMetricsTest {
 
   @Test
@@ -35,6 +35,109 @@ class EndpointLoadMetricsTest {
         + " \"request_cost\": {\"db\": 12}, \"mem_utilization\": 0.5, \"note\": \"x\\\"y\","
         + " \"tags\": [1, {\"a\": 2}, true, null]}");
     assertThat(r).isEqualTo(LoadReport.of(0.3, 0, 120, 2, Map.of("queue", 4.0)));
+  }
+
+  @Test
+  void readsTheBinaryFormByFieldNumber() {
+    Proto p = new Proto()
+        .dbl(1, 0.3) // cpu_utilization
+        .dbl(2, 0.9) // mem_utilization: ignored
+        .varint(3 << 3, 7) // rps (deprecated): ignored
+        .entry(4, "db", 12) // request_cost: ignored
+        .entry(5, "disk", 0.5) // utilization: a named metric
+        .dbl(6, 120) // rps_fractional
+        .dbl(7, 2) // eps
+        .entry(8, "queue", 4) // named_metrics
+        .dbl(9, 0.25) // application_utilization
+        .fixed32(15, 1); // a field unknown here: skipped
+    LoadReport r = EndpointLoadMetrics.parse("BIN " + p.base64());
+    assertThat(r).isEqualTo(LoadReport.of(0.3, 0.25, 120, 2, Map.of("disk", 0.5, "queue", 4.0)));
+    assertThat(r.rejected()).isZero();
+    assertThat(EndpointLoadMetrics.parse("BIN ")).isEqualTo(LoadReport.EMPTY);
+  }
+
+  @Test
+  void aMalformedBinaryFormKeepsWhatCameBeforeAndCountsOnce() {
+    String cpu = new Proto().dbl(1, 0.3).base64();
+    byte[] truncated = new Proto().dbl(1, 0.3).dbl(6, 120).bytes();
+    LoadReport cut = EndpointLoadMetrics.parse("BIN " + java.util.Base64.getEncoder()
+        .encodeToString(java.util.Arrays.copyOf(truncated, truncated.length - 3)));
+    assertThat(cut.cpuUtilization()).isEqualTo(0.3);
+    assertThat(cut.qps()).isZero();
+    assertThat(cut.rejected()).isEqualTo(1);
+    assertThat(EndpointLoadMetrics.parse("BIN " + cpu + "!").rejected()).isEqualTo(1);
+    // a group (wire type 3), an 11-byte varint, a length past the end, a NaN value
+    assertThat(EndpointLoadMetrics.parse("BIN " + new Proto().varint(1 << 3 | 3, 0).base64())
+        .rejected()).isEqualTo(1);
+    Proto longVarint = new Proto();
+    for (int i = 0; i < 11; i++) {
+      longVarint.out.write(0x80);
+    }
+    assertThat(EndpointLoadMetrics.parse("BIN " + longVarint.base64()).rejected()).isEqualTo(1);
+    assertThat(EndpointLoadMetrics.parse("BIN " + new Proto().varint(8 << 3 | 2, 5).base64())
+        .rejected()).isEqualTo(1);
+    LoadReport nan = EndpointLoadMetrics.parse("BIN " + new Proto().dbl(1, Double.NaN)
+        .dbl(7, 2).base64());
+    assertThat(nan.eps()).isEqualTo(2);
+    assertThat(nan.rejected()).isEqualTo(1);
+  }
+
+  /** Writes protobuf's wire format for the tests: tags, varints, doubles, map entries. */
+  private static final class Proto {
+    final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+
+    Proto varint(long tag, long value) {
+      raw(tag);
+      raw(value);
+      return this;
+    }
+
+    Proto dbl(int field, double value) {
+      raw(field << 3 | 1);
+      long bits = Double.doubleToRawLongBits(value);
+      for (int i = 0; i < 8; i++) {
+        out.write((int) (bits >>> (8 * i)));
+      }
+      return this;
+    }
+
+    Proto fixed32(int field, int value) {
+      raw(field << 3 | 5);
+      for (int i = 0; i < 4; i++) {
+        out.write(value >>> (8 * i));
+      }
+      return this;
+    }
+
+    Proto entry(int field, String key, double value) {
+      byte[] k = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      Proto e = new Proto();
+      e.raw(1 << 3 | 2);
+      e.raw(k.length);
+      e.out.writeBytes(k);
+      e.dbl(2, value);
+      byte[] body = e.bytes();
+      raw(field << 3 | 2);
+      raw(body.length);
+      out.writeBytes(body);
+      return this;
+    }
+
+    private void raw(long v) {
+      while ((v & ~0x7FL) != 0) {
+        out.write((int) (v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      out.write((int) v);
+    }
+
+    byte[] bytes() {
+      return out.toByteArray();
+    }
+
+    String base64() {
+      return java.util.Base64.getEncoder().encodeToString(bytes());
+    }
   }
 
   @Test

@@ -34,7 +34,13 @@ abstract class HttpProtocols implements Protocol<HttpRequest, HttpResponse> {
   /** Envoy's {@code endpoint-load-metrics} response header, in its TEXT or JSON form. */
   @Override
   public String loadReport(HttpResponse response) {
-    return response.header(EndpointLoadMetrics.HEADER);
+    String report = response.header(EndpointLoadMetrics.HEADER);
+    if (report == null) {
+      // the binary header carries the base64 of the report without a prefix
+      String bin = response.header(EndpointLoadMetrics.HEADER_BIN);
+      report = bin == null ? null : "BIN " + bin;
+    }
+    return report;
   }
 
   @Override
