@@ -122,6 +122,20 @@ class ReportedWeightsTest {
     assertThat(ReportSnapshot.scaled(new double[] {0, 5, 0}, 1000, new int[3])).isFalse();
   }
 
+  /**
+   * A report of enormous qps over a tiny utilization (a broken or hostile server; the fuzz
+   * target found one) weighs at most {@link LoadReport#MAX_WEIGHT}: it is capped like any large
+   * weight instead of making the others' weights 0.
+   */
+  @Test
+  void anAbsurdReportCannotZeroTheOtherWeights() {
+    double w = LoadReport.of(0, 1.4e-76, 3.8e255, 0, java.util.Map.of()).weight(1);
+    assertThat(w).isEqualTo(LoadReport.MAX_WEIGHT);
+    int[] out = new int[3];
+    assertThat(ReportSnapshot.scaled(new double[] {w, w, 100}, 1000, out)).isTrue();
+    assertThat(out).containsExactly(1000, 1000, 67); // 100 raised to a tenth of the mean
+  }
+
   @Test
   void aWeightExpiresWithoutReportsAndItsBlackoutStartsAgain() {
     WeightedRoundRobin<Integer> b = wrr(2, WeightedRoundRobinConfig.defaults());

@@ -149,8 +149,16 @@ public final class LoadReport {
   }
 
   /**
+   * The largest weight a report gives, 10^15: a server reporting enormous qps over a tiny
+   * utilization weighs this much, so that weights stay finite and sum without overflow (balancers
+   * then cap any weight at ten times the mean).
+   */
+  public static final double MAX_WEIGHT = 1e15;
+
+  /**
    * Returns gRFC A58's weight of this report: {@code qps / (utilization + eps / qps × penalty)},
-   * or 0 when the report gives no positive utilization or qps (A58 then ignores the report).
+   * at most {@link #MAX_WEIGHT}, or 0 when the report gives no positive utilization or qps (A58
+   * then ignores the report).
    *
    * @param errorUtilizationPenalty how much an error counts as utilization, &gt;= 0
    */
@@ -161,7 +169,7 @@ public final class LoadReport {
     }
     double penalty = eps > 0 && errorUtilizationPenalty > 0
         ? eps / qps * errorUtilizationPenalty : 0;
-    return qps / (u + penalty);
+    return Math.min(MAX_WEIGHT, qps / (u + penalty));
   }
 
   @Override

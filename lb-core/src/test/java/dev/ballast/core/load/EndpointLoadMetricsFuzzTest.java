@@ -8,7 +8,7 @@ import java.util.Base64;
 /**
  * Fuzz target (Jazzer) for {@link EndpointLoadMetrics#parse}, in its text, JSON and binary
  * forms: a server's header is untrusted text. Reading must never throw, and what it gives must
- * be a report balancers can use: every value finite, non-negative, utilizations at most 1, at
+ * be a report balancers can use: every value finite, non-negative, utilizations at most 100, at
  * most {@link EndpointLoadMetrics#MAX_NAMED} names. {@code mvn verify} replays the checked-in inputs;
  * {@code ./ballast fuzz} fuzzes longer.
  */
@@ -22,8 +22,9 @@ class EndpointLoadMetricsFuzzTest {
         : input.length > 0 && (input[0] & 4) == 0 ? "BIN " + Base64.getEncoder().encodeToString(
             Arrays.copyOfRange(input, 1, input.length)) : text;
     LoadReport r = EndpointLoadMetrics.parse(header);
-    check(r.cpuUtilization() >= 0 && r.cpuUtilization() <= 1, r);
-    check(r.applicationUtilization() >= 0 && r.applicationUtilization() <= 1, r);
+    // above 1 is kept (A51: past a server's soft limits), above 100 (10,000%) rejected
+    check(r.cpuUtilization() >= 0 && r.cpuUtilization() <= 100, r);
+    check(r.applicationUtilization() >= 0 && r.applicationUtilization() <= 100, r);
     check(r.qps() >= 0 && r.qps() < Double.POSITIVE_INFINITY, r);
     check(r.eps() >= 0 && r.eps() < Double.POSITIVE_INFINITY, r);
     check(r.rejected() >= 0 && r.namedMetrics().size() <= EndpointLoadMetrics.MAX_NAMED, r);
