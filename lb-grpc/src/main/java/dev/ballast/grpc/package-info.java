@@ -20,11 +20,12 @@
  * ballast.grpc.} (pending calls and peak-EWMA RTT per endpoint, subchannels by state, picks that
  * waited or failed; tagged {@code target} and {@code policy}) to Micrometer's global registry,
  * {@code Metrics.globalRegistry}, to which Spring Boot adds its registries. A pick that gets a
- * subchannel costs nothing more. The count of picks per endpoint, {@code ballast.grpc.picks}, is
- * off by default: the system property {@code ballast.grpc.metrics.endpointPicks=true} turns it on
- * for the channels whose policy starts after it is set, at one {@code LongAdder} increment a
- * pick; with a value other than {@code true} or {@code false} the policy fails its calls with
- * UNAVAILABLE naming the property and the value.
+ * subchannel adds nothing to a meter. The count of picks per endpoint, {@code
+ * ballast.grpc.picks}, is off by default: the system property {@code
+ * ballast.grpc.metrics.endpointPicks=true} turns it on for the policies that start after it is
+ * set (a channel's policy starts again when the channel leaves idle), at one {@code LongAdder}
+ * increment a pick; a value other than {@code true} or {@code false} leaves it off and logs a
+ * warning naming the property and the value.
  *
  * <p>Arguments and return values are non-null unless a method says otherwise.
  */

@@ -110,7 +110,8 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
   @Override
   public void bound(Backend b, boolean tracksRtt) {
     List<Meter> list = perBackend.get(b);
-    if (tracksRtt && list != null && list.size() == (endpointPicks ? 2 : 1)) {
+    // once per backend: a bind again (the balancer rebuilt) finds the gauge there
+    if (tracksRtt && list != null && list.stream().noneMatch(m -> m instanceof TimeGauge)) {
       list.add(TimeGauge.builder("ballast.grpc.rtt", b, TimeUnit.NANOSECONDS,
               MicrometerPolicyMetrics::rtt).tags(tags.and("endpoint", b.address))
           .strongReference(true).description("peak-EWMA RTT estimate").register(registry));

@@ -16,7 +16,9 @@ interface PolicyMetrics {
    * The system property that turns on the per-endpoint pick counter ({@code ballast.grpc.picks}):
    * {@code true} or {@code false} (the default, also when unset or blank). Read when a policy
    * instance starts, so it applies to the channels whose policy starts after it is set. Off, a
-   * pick adds nothing to a meter; on, one {@code LongAdder} increment.
+   * pick adds nothing to a meter; on, one {@code LongAdder} increment. gRPC starts a channel's
+   * policy again when the channel leaves idle, which reads it again. Another value leaves the
+   * count off, with a warning.
    */
   String ENDPOINT_PICKS_PROPERTY = "ballast.grpc.metrics.endpointPicks";
 
@@ -52,15 +54,37 @@ interface PolicyMetrics {
   default void close() {}
 
   /**
-   * Returns the sink for a new policy instance.
-   *
-   * @throws IllegalArgumentException if {@value #ENDPOINT_PICKS_PROPERTY} is neither true nor
-   *     false, naming it (the load balancer then rejects every resolution with it)
+   * Returns the sink for a new policy instance. A {@value #ENDPOINT_PICKS_PROPERTY} that is
+   * neither true nor false leaves the count off and logs a warning naming it (once per value):
+   * a mistyped switch of a meter must not fail calls.
    */
   static PolicyMetrics create(Helper helper, String policy) {
-    boolean endpointPicks = endpointPicks(System.getProperty(ENDPOINT_PICKS_PROPERTY));
-    return MicrometerPresence.PRESENT
-        ? MicrometerPolicyMetrics.create(helper, policy, endpointPicks) : NOOP;
+    if (!MicrometerPresence.PRESENT) {
+      return NOOP;
+    }
+    String value = System.getProperty(ENDPOINT_PICKS_PROPERTY);
+    boolean endpointPicks = false;
+    try {
+      endpointPicks = endpointPicks(value);
+    } catch (IllegalArgumentException e) {
+      BadSwitch.warn(value, e.getMessage());
+    }
+    return MicrometerPolicyMetrics.create(helper, policy, endpointPicks);
+  }
+
+  /** Warns of a bad switch value once per value. */
+  final class BadSwitch {
+    private static final System.Logger LOG = System.getLogger(PolicyMetrics.class.getName());
+    private static volatile String warned;
+
+    private BadSwitch() {}
+
+    static void warn(String value, String message) {
+      if (!value.equals(warned)) {
+        warned = value;
+        LOG.log(System.Logger.Level.WARNING, message + "; the per-endpoint pick count stays off");
+      }
+    }
   }
 
   /**

@@ -43,9 +43,6 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
   final PolicyMetrics metrics;
-  // a bad metrics switch, with which every resolution is rejected (thrown from the constructor,
-  // it would panic the channel)
-  private final IllegalArgumentException badMetrics;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   // the address groups of the resolution being applied, by endpoint address
   private Map<String, EquivalentAddressGroup> resolvedGroups = Map.of();
@@ -55,15 +52,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
-    PolicyMetrics m = PolicyMetrics.NOOP;
-    IllegalArgumentException bad = null;
-    try {
-      m = PolicyMetrics.create(helper, policy);
-    } catch (IllegalArgumentException e) {
-      bad = e;
-    }
-    this.metrics = m;
-    this.badMetrics = bad;
+    this.metrics = PolicyMetrics.create(helper, policy);
   }
 
   /**
@@ -110,9 +99,6 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     List<Endpoint> endpoints = new ArrayList<>(groups.size());
     Map<String, EquivalentAddressGroup> groupOf = new HashMap<>();
     try {
-      if (badMetrics != null) {
-        throw badMetrics;
-      }
       for (EquivalentAddressGroup g : groups) {
         Endpoint e = EndpointAttributes.toEndpoint(g);
         if (groupOf.put(e.address(), g) != null) {
