@@ -188,6 +188,10 @@ class FramedLoadReportTest {
     AtomicReference<Channel> channel = new AtomicReference<>();
     AtomicReference<WeightedRoundRobin<?>> made = new AtomicReference<>();
     try (ScriptedServer server = new ScriptedServer((ch, req) -> {
+          if (req.payload()[0] == 0) { // the warm-up call: the connection is then open
+            ch.writeAndFlush(new Frame(Frame.RESPONSE, req.id(), req.payload()));
+            return;
+          }
           channel.set(ch);
           held.complete(req); // answered by the test, after the caller's deadline
         });
@@ -203,8 +207,10 @@ class FramedLoadReportTest {
               }
             })
             .build()) {
+      // so that the deadline below covers the request alone (written long before), not connecting
+      client.call(new byte[] {0}).get(10, TimeUnit.SECONDS);
       CompletableFuture<byte[]> call = client.call(new byte[] {1},
-          CallOptions.DEFAULT.withTimeout(Duration.ofMillis(50)));
+          CallOptions.DEFAULT.withTimeout(Duration.ofMillis(300)));
       Frame req = held.get(10, TimeUnit.SECONDS);
       assertThat(call).failsWithin(Duration.ofSeconds(10));
       assertThat(client.lateAnswersAwaited()).isEqualTo(1);

@@ -94,8 +94,13 @@ public final class PickRatio {
     System.out.println("load average at start: " + loadAverage());
     for (String pair : pairs) {
       String java = ProcessHandle.current().info().command().orElse("java");
-      Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-          PickRatio.class.getName(), "--here", Integer.toString(rounds), pair)
+      List<String> command = new ArrayList<>(List.of(java, "-cp",
+          System.getProperty("java.class.path")));
+      // Ballast's own switches (-Dballast.grpc.metrics.endpointPicks=true) go to the child
+      System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("ballast."))
+          .sorted().forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
+      command.addAll(List.of(PickRatio.class.getName(), "--here", Integer.toString(rounds), pair));
+      Process p = new ProcessBuilder(command)
           .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
       if (p.waitFor() != 0) {
         throw new IllegalStateException(pair + ": exit " + p.exitValue());

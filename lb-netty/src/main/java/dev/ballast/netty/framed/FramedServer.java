@@ -341,9 +341,9 @@ public final class FramedServer implements AutoCloseable {
     }
 
     /**
-     * Sets how many bytes one connection may hold, in requests being handled and answers not yet
-     * written to the socket, before it stops being read; default 64 MiB. A request is always
-     * read when the connection holds nothing, whatever its size.
+     * Sets how many bytes one connection may hold, in requests being handled and answers (with
+     * their load reports) not yet written to the socket, before it stops being read; default 64
+     * MiB. A request is always read when the connection holds nothing, whatever its size.
      */
     public Builder maxHeldBytes(long maxHeldBytes) {
       if (maxHeldBytes < 0) {

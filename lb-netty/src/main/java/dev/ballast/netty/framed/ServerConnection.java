@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link FramedServer}'s side of one connection: answers its requests; counts the bytes it
- * holds (requests being handled, answers not yet written) and reads only while they are within
- * bounds and the channel is writable. Event loop only, but for the handler's futures, which
- * complete anywhere.
+ * holds (requests being handled, answers and their load reports not yet written) and reads
+ * only while they are within bounds and the channel is writable. Event loop only, but for the
+ * handler's futures, which complete anywhere.
  */
 final class ServerConnection extends SimpleChannelInboundHandler<Frame> {
   private final FramedServer.Handler handler;
