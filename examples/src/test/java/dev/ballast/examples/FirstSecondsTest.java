@@ -37,7 +37,8 @@ class FirstSecondsTest {
   void http2ClientGivesIdenticalServersTheirSharesFromTheFirstCall() throws Exception {
     List<Endpoint> endpoints = List.of(servers.http2(), servers.http2(), servers.http2());
     try (BallastClient<HttpRequest, HttpResponse> client = BallastClient.http2()
-        .eventLoopGroup(servers.clientThread()).endpoints(endpoints).timeout(Duration.ofSeconds(10)).build()) {
+        .eventLoopGroup(servers.clientThread()).endpoints(endpoints)
+        .timeout(Duration.ofSeconds(10)).build()) {
       FairShare.assertFairFromTheFirstCall(get(client), servers.answered());
     }
   }
@@ -46,7 +47,8 @@ class FirstSecondsTest {
   void http2ClientGivesIdenticalServersTheirSharesFromTheFirstSequentialCall() throws Exception {
     List<Endpoint> endpoints = List.of(servers.http2(), servers.http2(), servers.http2());
     try (BallastClient<HttpRequest, HttpResponse> client = BallastClient.http2()
-        .eventLoopGroup(servers.clientThread()).endpoints(endpoints).timeout(Duration.ofSeconds(10)).build()) {
+        .eventLoopGroup(servers.clientThread()).endpoints(endpoints)
+        .timeout(Duration.ofSeconds(10)).build()) {
       FairShare.assertFairFromTheFirstSequentialCall(get(client), servers.answered());
     }
   }
@@ -56,7 +58,8 @@ class FirstSecondsTest {
     List<Endpoint> endpoints = List.of(servers.http2(), servers.http2(), servers.http2());
     Registry registry = new Registry();
     try (BallastClient<HttpRequest, HttpResponse> client = BallastClient.http2()
-        .eventLoopGroup(servers.clientThread()).source(registry).timeout(Duration.ofSeconds(10)).build()) {
+        .eventLoopGroup(servers.clientThread()).source(registry)
+        .timeout(Duration.ofSeconds(10)).build()) {
       registry.set(endpoints.subList(0, 2));
       awaitEndpoints(client, 2);
       Callable<?> call = get(client);

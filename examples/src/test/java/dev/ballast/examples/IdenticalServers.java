@@ -91,9 +91,9 @@ final class IdenticalServers implements AutoCloseable {
 
   @Override
   public void close() {
-    servers.forEach(Channel::close);
-    serverThread.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-    clientThread.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    servers.forEach(s -> s.close().syncUninterruptibly());
+    serverThread.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    clientThread.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
   /** Answers each request when its last part has arrived. */

@@ -83,11 +83,15 @@ class OrdersChannelsTest {
   void stop() throws InterruptedException {
     channels.forEach(ManagedChannel::shutdownNow);
     servers.forEach(Server::shutdownNow);
+    for (ManagedChannel c : channels) {
+      c.awaitTermination(10, TimeUnit.SECONDS);
+    }
     for (Server s : servers) {
       s.awaitTermination(10, TimeUnit.SECONDS);
     }
-    serverThread.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-    clientThread.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    // the I/O threads go once nothing runs on them any more
+    serverThread.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    clientThread.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
   @Test
@@ -191,7 +195,7 @@ class OrdersChannelsTest {
     }
   }
 
-  /** 3,000 calls from 8 callers: 33% +- 5% each (0.85 to 1.15 times the fair share). */
+  /** 3,000 calls from 8 callers: 33% +- 5 points each (0.85 to 1.15 times the fair share). */
   private void assertFair(Channel channel) throws Exception {
     assertShares(calls(8, 3000, channel, 0), 0.85, 1.15, "3,000 calls from 8 callers");
   }
