@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -53,13 +54,11 @@ final class Clients implements AutoCloseable {
   }
 
   /** Waits (up to 10 s) until the framed client holds the given number of endpoints. */
-  void awaitFramedEndpoints(int n) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (framed.endpoints().size() != n) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("framed client has " + framed.endpoints() + ", not " + n);
-      }
-      Thread.sleep(10);
+  void awaitFramedEndpoints(int n) throws Exception {
+    try {
+      framed.endpointsWhen(es -> es.size() == n).get(10, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("framed client has " + framed.endpoints() + ", not " + n);
     }
   }
 

@@ -69,8 +69,8 @@ class DnsFollowTest {
     dns.setSrv(SRV, srv(0, 1), srv(1, 3), new TestDnsServer.Srv(20, 1,
         servers.get(2).port(), "local.orders.test")); // priority 20: a backup, unused
     try (BallastClient<byte[], byte[]> client = client(Duration.ofSeconds(1))) {
-      awaitCalling(client, () -> client.endpoints().size() == 2);
-      assertThat(client.endpoints()).extracting(Object::toString).containsExactlyInAnyOrder(
+      assertThat(client.endpointsWhen(es -> es.size() == 2).get(10, TimeUnit.SECONDS))
+          .extracting(Object::toString).containsExactlyInAnyOrder(
           "127.0.0.1:" + servers.get(0).port(), "127.0.0.1:" + servers.get(1).port() + ";weight=3");
       calls.forEach(c -> c.set(0));
       for (int i = 0; i < 400; i++) {

@@ -111,11 +111,8 @@ class ExamplesTest {
     open(ZooKeeperExample.announce(zooKeeper.getConnectString(), "127.0.0.1:" + b.port()));
     BallastClient<byte[], byte[]> client = open(ZooKeeperExample.client(zooKeeper.getConnectString()));
 
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // polls, bounded, for the pushes
-    while (client.endpoints().size() < 2 && System.nanoTime() < end) {
-      Thread.sleep(10);
-    }
-    assertThat(client.endpoints()).extracting(e -> e.weight()).containsOnly(1);
+    assertThat(client.endpointsWhen(es -> es.size() >= 2).get(30, TimeUnit.SECONDS))
+        .extracting(e -> e.weight()).containsOnly(1);
     // Both announced servers answer. A server not yet measured gets its first call once its
     // default estimate is stale (100 ms) if the other answers faster: calls go on, bounded,
     // until both have answered.

@@ -72,13 +72,9 @@ class FirstSecondsTest {
     }
   }
 
-  /** Waits (bounded) until the client has applied the registry's push. */
-  private static void awaitEndpoints(BallastClient<?, ?> client, int n) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (client.endpoints().size() != n && System.nanoTime() < end) {
-      Thread.sleep(1);
-    }
-    assertThat(client.endpoints()).hasSize(n);
+  /** Waits (up to 10 s) until the client has applied the registry's push. */
+  private static void awaitEndpoints(BallastClient<?, ?> client, int n) throws Exception {
+    client.endpointsWhen(es -> es.size() == n).get(10, TimeUnit.SECONDS);
   }
 
   private static Callable<HttpResponse> get(BallastClient<HttpRequest, HttpResponse> client) {

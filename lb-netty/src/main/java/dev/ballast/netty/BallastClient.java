@@ -26,6 +26,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A client that balances calls over a set of endpoints, made of small modules in one order
@@ -140,6 +141,32 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   /** Returns the current endpoints, in update order. */
   public List<Endpoint> endpoints() {
     return stack.endpoints();
+  }
+
+  /**
+   * Returns a future completed with the current endpoints (as {@link #endpoints()} gives them)
+   * once they satisfy the condition: at once if they already do, else after the first update
+   * ({@link #updateEndpoints} or the source's) that makes them. It completes exceptionally with
+   * an {@link IllegalStateException} if the client closes first, and with what the condition
+   * throws if it throws. It has no timeout of its own: bound the wait with {@code get(timeout)},
+   * or with {@link CompletableFuture#orTimeout} or {@code cancel}, which also let the client drop
+   * the future at the next update (a future abandoned after {@code get(timeout)} waits on).
+   *
+   * <pre>{@code
+   * client.endpointsWhen(es -> es.size() >= 3).get(10, TimeUnit.SECONDS);
+   * }</pre>
+   *
+   * <p>The condition runs, and the future completes, on the thread that calls this method or
+   * that applies the update (the caller of {@code updateEndpoints}, or the source's feed
+   * thread): keep the condition cheap, and give slow work to an {@code ...Async} stage. Calls
+   * pay nothing for it: waiting futures are looked at only on updates.
+   *
+   * @param condition tested against the current endpoints, in update order
+   * @throws NullPointerException if {@code condition} is null
+   */
+  public CompletableFuture<List<Endpoint>> endpointsWhen(
+      Predicate<? super List<Endpoint>> condition) {
+    return stack.endpointsWhen(condition);
   }
 
   /** Returns the feed of the endpoint source given to the builder, or null if none was. */

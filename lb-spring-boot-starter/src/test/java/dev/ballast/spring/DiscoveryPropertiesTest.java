@@ -116,10 +116,7 @@ class DiscoveryPropertiesTest {
 
   // the first push arrives a few milliseconds after start-up (a call made before waits for it)
   private static String callWhenUp(BallastClient<byte[], byte[]> client) throws Exception {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (client.endpoints().isEmpty() && System.nanoTime() < end) {
-      Thread.sleep(10);
-    }
+    client.endpointsWhen(es -> !es.isEmpty()).get(10, TimeUnit.SECONDS);
     return new String(client.call(new byte[] {1}).get(5, TimeUnit.SECONDS),
         StandardCharsets.UTF_8);
   }

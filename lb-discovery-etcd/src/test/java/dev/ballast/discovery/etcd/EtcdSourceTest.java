@@ -20,11 +20,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,18 +55,18 @@ class EtcdSourceTest {
       Registration a = registrar.register("orders", Endpoint.parse("127.0.0.1:9001;zone=a"));
       registrar.register("orders", Endpoint.parse("127.0.0.1:9002;weight=2"));
       client.getKVClient().put(b("/s1/orders/garbage"), b("not an endpoint")).get();
-      List<List<Endpoint>> seen = new CopyOnWriteArrayList<>();
+      Pushes pushes = new Pushes();
       try (EndpointFeed feed = EndpointFeed.builder(EtcdSource.of(client, "/s1/orders"))
-          .window(Duration.ZERO).start(seen::add)) {
-        await(() -> feed.endpointCount() == 2);
-        assertThat(texts(last(seen))).containsExactlyInAnyOrder(
+          .window(Duration.ZERO).start(pushes)) {
+        assertThat(texts(pushes.await(es -> es.size() == 2))).containsExactlyInAnyOrder(
             "127.0.0.1:9001;zone=a", "127.0.0.1:9002;weight=2");
-        assertThat(feed.entriesRejected()).isEqualTo(1);
+        assertThat(feed.entriesRejected()).isEqualTo(1); // counted as the same read was parsed
 
         a.update(a.endpoint().withWeight(5));
-        await(() -> texts(last(seen)).contains("127.0.0.1:9001;weight=5;zone=a"));
+        pushes.await(es -> texts(es).contains("127.0.0.1:9001;weight=5;zone=a"));
         a.close();
-        await(() -> feed.endpointCount() == 1);
+        assertThat(texts(pushes.await(es -> es.size() == 1)))
+            .containsExactly("127.0.0.1:9002;weight=2");
       }
     }
   }
@@ -78,17 +76,17 @@ class EtcdSourceTest {
     try (EtcdRegistrar registrar = EtcdRegistrar.of(client, "/s5/")) {
       Registration a = registrar.register("orders", Endpoint.parse("127.0.0.1:9001;zone=a"));
       client.getKVClient().put(b("/s5/orders/b"), b("127.0.0.1:9002;health=degraded\n")).get();
-      List<List<Endpoint>> seen = new CopyOnWriteArrayList<>();
+      Pushes pushes = new Pushes();
       try (EndpointFeed feed = EndpointFeed.builder(EtcdSource.of(client, "/s5/orders"))
-          .window(Duration.ZERO).start(seen::add)) {
-        await(() -> feed.endpointCount() == 2);
-        assertThat(health(last(seen), 9001)).isEqualTo(Health.HEALTHY);
-        assertThat(health(last(seen), 9002)).isEqualTo(Health.DEGRADED);
+          .window(Duration.ZERO).start(pushes)) {
+        List<Endpoint> first = pushes.await(es -> es.size() == 2);
+        assertThat(health(first, 9001)).isEqualTo(Health.HEALTHY);
+        assertThat(health(first, 9002)).isEqualTo(Health.DEGRADED);
         // the server marks itself down through its registration: same endpoint, now unhealthy
         a.update(a.endpoint().withLabels(Map.of("zone", "a", "health", "unhealthy")));
-        await(() -> health(last(seen), 9001) == Health.UNHEALTHY);
+        pushes.await(es -> health(es, 9001) == Health.UNHEALTHY);
         a.update(a.endpoint().withLabels(Map.of("zone", "a")));
-        await(() -> health(last(seen), 9001) == Health.HEALTHY);
+        pushes.await(es -> health(es, 9001) == Health.HEALTHY);
       }
     }
   }
@@ -99,27 +97,29 @@ class EtcdSourceTest {
 
   @Test
   void aTransactionIsOnePush() throws Exception {
-    List<List<Endpoint>> seen = new CopyOnWriteArrayList<>();
+    // an entry before the start, so that the source's first read is a push to wait for
+    client.getKVClient().put(b("/s2/orders/0"), b("127.0.0.1:9000")).get();
+    Pushes pushes = new Pushes();
     try (EndpointFeed feed = EndpointFeed.builder(EtcdSource.of(client, "/s2/orders/"))
-        .window(Duration.ZERO).start(seen::add)) {
-      await(feed::isUp);
+        .window(Duration.ZERO).start(pushes)) {
+      pushes.await(es -> es.size() == 1);
       Txn txn = client.getKVClient().txn();
       txn.Then(Op.put(b("/s2/orders/a"), b("127.0.0.1:9001"), PutOption.DEFAULT),
           Op.put(b("/s2/orders/b"), b("127.0.0.1:9002"), PutOption.DEFAULT),
           Op.put(b("/s2/orders/c"), b("127.0.0.1:9003"), PutOption.DEFAULT)).commit().get();
-      await(() -> feed.endpointCount() == 3);
-      assertThat(feed.updatesApplied()).isEqualTo(1); // three puts, one transaction, one update
+      pushes.await(es -> es.size() == 4);
+      assertThat(pushes.count()).isEqualTo(2); // the read, then three puts in one transaction
     }
   }
 
   @Test
   void theSchemeOpensASourceThatOwnsItsClient() throws Exception {
     client.getKVClient().put(b("/s3/orders/x"), b("127.0.0.1:9001;weight=7")).get();
-    List<List<Endpoint>> seen = new CopyOnWriteArrayList<>();
+    Pushes pushes = new Pushes();
     try (EndpointFeed feed = EndpointFeed.builder(EndpointSourceProvider.open(
-        "etcd://" + server.hostPort() + "/s3/orders")).start(seen::add)) {
-      await(() -> feed.endpointCount() == 1);
-      assertThat(texts(last(seen))).containsExactly("127.0.0.1:9001;weight=7");
+        "etcd://" + server.hostPort() + "/s3/orders")).start(pushes)) {
+      assertThat(texts(pushes.await(es -> es.size() == 1)))
+          .containsExactly("127.0.0.1:9001;weight=7");
       assertThat(feed.name()).isEqualTo("etcd:/s3/orders/");
     }
   }
@@ -176,22 +176,7 @@ class EtcdSourceTest {
     return o;
   }
 
-  static List<Endpoint> last(List<List<Endpoint>> seen) {
-    return seen.isEmpty() ? List.of() : seen.get(seen.size() - 1);
-  }
-
   static List<String> texts(List<Endpoint> es) {
     return es.stream().map(Endpoint::toString).toList();
-  }
-
-  /** Polls every 10 ms for up to 10 s: the server is real, so changes take real time. */
-  static void await(BooleanSupplier condition) throws InterruptedException {
-    long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      Thread.sleep(10);
-    }
   }
 }

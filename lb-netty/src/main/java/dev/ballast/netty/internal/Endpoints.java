@@ -52,6 +52,8 @@ final class Endpoints<Req, Rep> {
   private volatile boolean awaitsSource;
   // active health checks, or null; written under updateLock
   volatile ActiveChecks<EndpointClient<Req, Rep>> checks;
+  // futures waiting for the endpoints to satisfy a condition; tested after every change
+  final EndpointWaiters waiters;
 
   /** Returns the client's name. */
   String client() {
@@ -71,6 +73,7 @@ final class Endpoints<Req, Rep> {
     this.random = random;
     this.metrics = metrics;
     this.drainNanos = drainNanos;
+    this.waiters = new EndpointWaiters(client, this::endpoints);
     this.detector = new Ejections(outliers, ticker, random,
         new Ejections.Listener() {
           @Override
@@ -148,6 +151,7 @@ final class Endpoints<Req, Rep> {
     if (!firstEndpoints.isDone() && !router.nodes().isEmpty()) {
       firstEndpoints.complete(null); // outside the lock: the waiting calls start now
     }
+    waiters.updated(); // outside the lock too: the callers' conditions run here
   }
 
   // Guarded by updateLock.

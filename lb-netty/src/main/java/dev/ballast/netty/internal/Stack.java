@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * A client's engine: builds its modules and links them into a {@link Chain} in {@link
@@ -204,6 +205,17 @@ public final class Stack<Req, Rep> {
     return endpoints.endpoints();
   }
 
+  /** Returns a future completed once the endpoints satisfy the condition (see the client's). */
+  public CompletableFuture<List<Endpoint>> endpointsWhen(
+      Predicate<? super List<Endpoint>> condition) {
+    return endpoints.waiters.when(condition);
+  }
+
+  /** Returns how many endpoint futures wait, done ones included until the next update (tests). */
+  public int endpointWaiters() {
+    return endpoints.waiters.size();
+  }
+
   /** Returns the endpoint source's feed, or null. */
   public EndpointFeed feed() {
     return endpoints.feed();
@@ -270,6 +282,7 @@ public final class Stack<Req, Rep> {
       return terminated;
     }
     endpoints.closeFeed();
+    endpoints.waiters.close();
     CompletableFuture<Void> idle = new CompletableFuture<>();
     checkIdle(idle);
     // on loops already shut down no grace can run: the calls end now
