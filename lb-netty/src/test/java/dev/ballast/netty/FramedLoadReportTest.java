@@ -159,15 +159,7 @@ class FramedLoadReportTest {
         });
         BallastClient<byte[], byte[]> client = BallastClient.framed()
             .endpoints(List.of(server.endpoint()))
-            .balancer(new BalancerFactory() {
-              @Override
-              public <T> Balancer<T> create(BalancerConfig config) {
-                WeightedRoundRobin<T> w = new WeightedRoundRobin<>(config,
-                    WeightedRoundRobinConfig.defaults());
-                made.set(w);
-                return w;
-              }
-            })
+            .balancer(weightedRoundRobin(made))
             .build()) {
       for (int i = 0; i < 8; i++) {
         assertThat(client.call(new byte[] {(byte) i}).get(10, TimeUnit.SECONDS))
@@ -197,15 +189,7 @@ class FramedLoadReportTest {
         });
         BallastClient<byte[], byte[]> client = BallastClient.framed()
             .endpoints(List.of(server.endpoint()))
-            .balancer(new BalancerFactory() {
-              @Override
-              public <T> Balancer<T> create(BalancerConfig config) {
-                WeightedRoundRobin<T> w = new WeightedRoundRobin<>(config,
-                    WeightedRoundRobinConfig.defaults());
-                made.set(w);
-                return w;
-              }
-            })
+            .balancer(weightedRoundRobin(made))
             .build()) {
       // so that the deadline below covers the request alone (written long before), not connecting
       client.call(new byte[] {0}).get(10, TimeUnit.SECONDS);
@@ -224,6 +208,19 @@ class FramedLoadReportTest {
       Await.until(Duration.ofSeconds(10), () -> "late answer still awaited",
           () -> client.lateAnswersAwaited() == 0);
     }
+  }
+
+  /** A factory of {@code weighted_round_robin} balancers that keeps the one it made. */
+  private static BalancerFactory weightedRoundRobin(AtomicReference<WeightedRoundRobin<?>> made) {
+    return new BalancerFactory() {
+      @Override
+      public <T> Balancer<T> create(BalancerConfig config) {
+        WeightedRoundRobin<T> w = new WeightedRoundRobin<>(config,
+            WeightedRoundRobinConfig.defaults());
+        made.set(w);
+        return w;
+      }
+    };
   }
 
   private static FramedServer.Handler named(String name) {

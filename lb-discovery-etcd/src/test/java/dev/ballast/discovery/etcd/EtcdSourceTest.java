@@ -8,6 +8,7 @@ import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.core.source.Registration;
+import dev.ballast.core.testing.Pushes;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.Txn;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.testing.Pushes;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

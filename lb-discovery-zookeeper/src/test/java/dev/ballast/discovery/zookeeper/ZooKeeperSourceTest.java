@@ -6,6 +6,7 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.Health;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.Registration;
+import dev.ballast.core.testing.Pushes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

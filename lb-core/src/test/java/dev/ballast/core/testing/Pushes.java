@@ -1,4 +1,4 @@
-package dev.ballast.discovery.etcd;
+package dev.ballast.core.testing;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.source.EndpointSink;
@@ -9,9 +9,9 @@ import java.util.function.Predicate;
 
 /**
  * A sink that keeps every set a feed pushes and wakes the tests waiting for one: a test waits
- * for the push it expects instead of polling the feed.
+ * for the push it expects instead of polling the feed (the discovery modules' source tests).
  */
-final class Pushes implements EndpointSink {
+public final class Pushes implements EndpointSink {
 
   private final List<List<Endpoint>> seen = new ArrayList<>(); // guarded by this
 
@@ -22,12 +22,12 @@ final class Pushes implements EndpointSink {
   }
 
   /** Returns how many sets were pushed. */
-  synchronized int count() {
+  public synchronized int count() {
     return seen.size();
   }
 
   /** Returns the set pushed last; empty before the first push. */
-  synchronized List<Endpoint> last() {
+  public synchronized List<Endpoint> last() {
     return seen.isEmpty() ? List.of() : seen.get(seen.size() - 1);
   }
 
@@ -35,7 +35,7 @@ final class Pushes implements EndpointSink {
    * Waits up to 10 s (the server is real, so changes take real time) until the set pushed last
    * satisfies the condition, and returns it.
    */
-  synchronized List<Endpoint> await(Predicate<List<Endpoint>> condition)
+  public synchronized List<Endpoint> await(Predicate<List<Endpoint>> condition)
       throws InterruptedException {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.test(last())) {
