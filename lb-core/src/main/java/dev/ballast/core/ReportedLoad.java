@@ -27,6 +27,7 @@ final class ReportedLoad extends LoadMetric {
   final long blackoutNanos;
   final long expirationNanos;
   final double errorPenalty;
+  final WeightedRoundRobinConfig config;
   /** The latency estimate for the tie-break, or null when it is not needed (weights alone). */
   final PeakEwma latency;
   final LongAdder rejected = new LongAdder();
@@ -37,6 +38,7 @@ final class ReportedLoad extends LoadMetric {
     this.blackoutNanos = config.blackoutPeriod().toNanos();
     this.expirationNanos = config.weightExpirationPeriod().toNanos();
     this.errorPenalty = config.errorUtilizationPenalty();
+    this.config = config;
     this.latency = latency;
   }
 
@@ -90,8 +92,9 @@ final class ReportedLoad extends LoadMetric {
     }
     State s = node.reported;
     long now = ticker.nanoTime();
-    double w = report.weight(errorPenalty);
-    s.utilization = report.utilization();
+    double u = config.utilization(report);
+    double w = report.weight(errorPenalty, u);
+    s.utilization = u;
     s.capacity = w;
     s.utilizationStamp = now;
     if (w <= 0) {

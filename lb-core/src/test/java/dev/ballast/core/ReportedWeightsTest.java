@@ -136,6 +136,51 @@ class ReportedWeightsTest {
     assertThat(out).containsExactly(1000, 1000, 67); // 100 raised to a tenth of the mean
   }
 
+  /**
+   * Envoy's metricNamesForComputingUtilization: without an application utilization, the largest
+   * of the named metrics is the utilization; without any of them, the CPU's.
+   */
+  @Test
+  void namedMetricsGiveTheUtilizationWhenTheApplicationGivesNone() {
+    WeightedRoundRobinConfig c = WeightedRoundRobinConfig.builder()
+        .metricNamesForComputingUtilization(List.of("named_metrics.queue", "utilization.gpu"))
+        .build();
+    assertThat(c.utilization(LoadReport.of(0.9, 0, 100, 0, Map.of("queue", 0.2, "gpu", 0.4))))
+        .isEqualTo(0.4);
+    assertThat(c.utilization(LoadReport.of(0.9, 0.3, 100, 0, Map.of("gpu", 0.4))))
+        .isEqualTo(0.3); // the application's own wins
+    assertThat(c.utilization(LoadReport.of(0.9, 0, 100, 0, Map.of("disk", 0.4))))
+        .isEqualTo(0.9); // none of them: the CPU's
+    assertThat(WeightedRoundRobinConfig.defaults()
+        .utilization(LoadReport.of(0.9, 0, 100, 0, Map.of("queue", 0.2)))).isEqualTo(0.9);
+
+    // two servers at the same CPU and qps, one with twice the queue: half its weight
+    WeightedRoundRobin<Integer> b = wrr(2, c.toBuilder().blackoutPeriod(Duration.ZERO).build());
+    for (Node<Integer> n : b.nodes()) {
+      n.reportLoad(LoadReport.of(0.5, 0, 100, 0, Map.of("queue", n.value() == 0 ? 0.2 : 0.4)));
+    }
+    b.updateWeights();
+    int[] s = shares(b, 3000);
+    assertThat(s[0]).isCloseTo(2000, within(10));
+    assertThat(s[1]).isCloseTo(1000, within(10));
+  }
+
+  @Test
+  void aMetricNameOfAnotherFormIsRefusedNamingIt() {
+    assertThatThrownBy(() -> WeightedRoundRobinConfig.builder()
+        .metricNamesForComputingUtilization(List.of("named_metrics.queue", "request_cost.db")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("metricNamesForComputingUtilization[1]: 'request_cost.db'"
+            + " (expected: named_metrics.NAME or utilization.NAME)");
+    assertThatThrownBy(() -> WeightedRoundRobinConfig.builder()
+        .metricNamesForComputingUtilization(List.of("named_metrics.")))
+        .hasMessageContaining("[0]: 'named_metrics.'");
+    assertThatThrownBy(() -> LoadOptions.WEIGHTED_ROUND_ROBIN.decode(
+        Map.of("metricNamesForComputingUtilization", List.of("queue"))))
+        .isInstanceOf(OptionException.class)
+        .hasMessageContaining("metricNamesForComputingUtilization");
+  }
+
   @Test
   void aWeightExpiresWithoutReportsAndItsBlackoutStartsAgain() {
     WeightedRoundRobin<Integer> b = wrr(2, WeightedRoundRobinConfig.defaults());

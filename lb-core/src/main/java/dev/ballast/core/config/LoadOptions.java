@@ -15,8 +15,9 @@ public final class LoadOptions {
   /**
    * The options of {@link WeightedRoundRobinConfig}: {@code blackoutPeriod}, {@code
    * weightExpirationPeriod}, {@code oobReportingPeriod}, {@code enableOobLoadReport}, {@code
-   * weightUpdatePeriod}, {@code errorUtilizationPenalty}; gRPC's JSON config of {@code
-   * weighted_round_robin} decodes as it is.
+   * weightUpdatePeriod}, {@code errorUtilizationPenalty}, and Envoy's {@code
+   * metricNamesForComputingUtilization}; gRPC's JSON config of {@code weighted_round_robin}
+   * decodes as it is.
    */
   public static final OptionSet<WeightedRoundRobinConfig, WeightedRoundRobinConfig.Builder>
       WEIGHTED_ROUND_ROBIN = OptionSet.of("weightedRoundRobin", WeightedRoundRobinConfig::builder,
@@ -38,5 +39,9 @@ public final class LoadOptions {
                   WeightedRoundRobinConfig.Builder::weightUpdatePeriod, "2s", "0s"),
               Option.of("errorUtilizationPenalty", ValueType.DOUBLE,
                   WeightedRoundRobinConfig::errorUtilizationPenalty,
-                  WeightedRoundRobinConfig.Builder::errorUtilizationPenalty, "2.5", "-1")));
+                  WeightedRoundRobinConfig.Builder::errorUtilizationPenalty, "2.5", "-1"),
+              Option.of("metricNamesForComputingUtilization", ValueType.STRINGS,
+                  WeightedRoundRobinConfig::metricNamesForComputingUtilization,
+                  WeightedRoundRobinConfig.Builder::metricNamesForComputingUtilization,
+                  "named_metrics.queue", "request_cost.db")));
 }

@@ -163,7 +163,15 @@ public final class LoadReport {
    * @param errorUtilizationPenalty how much an error counts as utilization, &gt;= 0
    */
   public double weight(double errorUtilizationPenalty) {
-    double u = utilization();
+    return weight(errorUtilizationPenalty, utilization());
+  }
+
+  /**
+   * Returns gRFC A58's weight of this report with {@code u} for its utilization (as {@link
+   * WeightedRoundRobinConfig#utilization} reads it), at most {@link #MAX_WEIGHT}; 0 when {@code
+   * u} or the qps is not positive.
+   */
+  public double weight(double errorUtilizationPenalty, double u) {
     if (!(u > 0 && qps > 0)) {
       return 0;
     }

@@ -2,6 +2,8 @@ package dev.ballast.core.load;
 
 import dev.ballast.core.config.LoadOptions;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -24,6 +26,9 @@ public final class WeightedRoundRobinConfig {
   private final boolean enableOobLoadReport;
   private final Duration weightUpdatePeriod;
   private final double errorUtilizationPenalty;
+  private final List<String> metricNames;
+  // the named metrics' keys, without their map's prefix
+  private final String[] metricKeys;
 
   private WeightedRoundRobinConfig(Builder b) {
     this.blackoutPeriod = b.blackoutPeriod;
@@ -32,6 +37,9 @@ public final class WeightedRoundRobinConfig {
     this.enableOobLoadReport = b.enableOobLoadReport;
     this.weightUpdatePeriod = b.weightUpdatePeriod;
     this.errorUtilizationPenalty = b.errorUtilizationPenalty;
+    this.metricNames = b.metricNames;
+    this.metricKeys = b.metricNames.stream().map(n -> n.substring(n.indexOf('.') + 1))
+        .toArray(String[]::new);
   }
 
   /** Returns the defaults: A58's. */
@@ -49,7 +57,8 @@ public final class WeightedRoundRobinConfig {
     return new Builder().blackoutPeriod(blackoutPeriod)
         .weightExpirationPeriod(weightExpirationPeriod).oobReportingPeriod(oobReportingPeriod)
         .enableOobLoadReport(enableOobLoadReport).weightUpdatePeriod(weightUpdatePeriod)
-        .errorUtilizationPenalty(errorUtilizationPenalty);
+        .errorUtilizationPenalty(errorUtilizationPenalty)
+        .metricNamesForComputingUtilization(metricNames);
   }
 
   /**
@@ -93,6 +102,37 @@ public final class WeightedRoundRobinConfig {
     return errorUtilizationPenalty;
   }
 
+  /**
+   * Returns the named metrics whose largest value is a report's utilization when it gives no
+   * {@code application_utilization} (Envoy's {@code metric_names_for_computing_utilization}),
+   * as {@code named_metrics.NAME} or {@code utilization.NAME}; default none.
+   */
+  public List<String> metricNamesForComputingUtilization() {
+    return metricNames;
+  }
+
+  /**
+   * Returns the utilization a report gives under these settings: its {@code
+   * application_utilization} if positive, else the largest of {@link
+   * #metricNamesForComputingUtilization()} present in it, else its {@code cpu_utilization}.
+   * A report keeps the {@code named_metrics} and {@code utilization} maps as one, so both
+   * prefixes look up the same name.
+   */
+  public double utilization(LoadReport report) {
+    if (report.applicationUtilization() > 0 || metricKeys.length == 0) {
+      return report.utilization();
+    }
+    Map<String, Double> named = report.namedMetrics();
+    double max = -1;
+    for (String key : metricKeys) {
+      Double v = named.get(key);
+      if (v != null && v > max) {
+        max = v;
+      }
+    }
+    return max >= 0 ? max : report.cpuUtilization();
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof WeightedRoundRobinConfig c && blackoutPeriod.equals(c.blackoutPeriod)
@@ -100,13 +140,14 @@ public final class WeightedRoundRobinConfig {
         && oobReportingPeriod.equals(c.oobReportingPeriod)
         && enableOobLoadReport == c.enableOobLoadReport
         && weightUpdatePeriod.equals(c.weightUpdatePeriod)
-        && Double.compare(errorUtilizationPenalty, c.errorUtilizationPenalty) == 0;
+        && Double.compare(errorUtilizationPenalty, c.errorUtilizationPenalty) == 0
+        && metricNames.equals(c.metricNames);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(blackoutPeriod, weightExpirationPeriod, oobReportingPeriod,
-        enableOobLoadReport, weightUpdatePeriod, errorUtilizationPenalty);
+        enableOobLoadReport, weightUpdatePeriod, errorUtilizationPenalty, metricNames);
   }
 
   @Override
@@ -122,6 +163,7 @@ public final class WeightedRoundRobinConfig {
     private boolean enableOobLoadReport;
     private Duration weightUpdatePeriod = Duration.ofSeconds(1);
     private double errorUtilizationPenalty = 1.0;
+    private List<String> metricNames = List.of();
 
     private Builder() {}
 
@@ -167,6 +209,30 @@ public final class WeightedRoundRobinConfig {
             "errorUtilizationPenalty: " + penalty + " (expected: >= 0, 0 for none)");
       }
       this.errorUtilizationPenalty = penalty;
+      return this;
+    }
+
+    /**
+     * Sets the named metrics whose largest value is a report's utilization when it gives no
+     * {@code application_utilization}, each {@code named_metrics.NAME} or {@code
+     * utilization.NAME} (Envoy's form; {@code request_cost} values are not kept, so not
+     * allowed); default none (then {@code cpu_utilization}).
+     *
+     * @throws IllegalArgumentException naming the first name of another form
+     */
+    public Builder metricNamesForComputingUtilization(List<String> names) {
+      Objects.requireNonNull(names, "metricNamesForComputingUtilization");
+      for (int i = 0; i < names.size(); i++) {
+        String n = names.get(i);
+        int dot = n == null ? -1 : n.indexOf('.');
+        String map = dot < 0 ? "" : n.substring(0, dot);
+        if (dot < 0 || dot == n.length() - 1
+            || !(map.equals("named_metrics") || map.equals("utilization"))) {
+          throw new IllegalArgumentException("metricNamesForComputingUtilization[" + i + "]: '"
+              + n + "' (expected: named_metrics.NAME or utilization.NAME)");
+        }
+      }
+      this.metricNames = List.copyOf(names);
       return this;
     }
 

@@ -9,8 +9,9 @@ import dev.ballast.core.BalancerConfig;
  * allocation-free per pick). Its config is gRPC's {@code weighted_round_robin} config, e.g.
  * {@code {"blackoutPeriod": "10s", "weightExpirationPeriod": "180s", "weightUpdatePeriod": "1s",
  * "errorUtilizationPenalty": 1.0, "enableOobLoadReport": false, "oobReportingPeriod": "10s"}}
- * (those are the defaults). Its name is not gRPC's, since grpc-xds registers {@code
- * weighted_round_robin} itself and both may be on one class path.
+ * (those are the defaults), and Envoy's {@code "metricNamesForComputingUtilization":
+ * ["named_metrics.queue"]} (default none). Its name is not gRPC's, since grpc-xds registers
+ * {@code weighted_round_robin} itself and both may be on one class path.
  */
 public final class BallastWeightedRoundRobinLoadBalancerProvider
     extends ReportingLoadBalancerProvider {

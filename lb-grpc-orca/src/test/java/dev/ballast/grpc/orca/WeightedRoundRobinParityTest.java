@@ -106,6 +106,30 @@ class WeightedRoundRobinParityTest {
     assertWithinTwoPoints(ours, EXPECTED, "ours against A58's weights");
   }
 
+  /**
+   * Envoy's metricNamesForComputingUtilization through the policy's config: servers at the same
+   * CPU utilization whose named utilization "queue" is 0.8, 0.8, 0.4, 0.2 share 1 : 1 : 2 : 4
+   * with it, evenly without it.
+   */
+  @Test
+  void aNamedUtilizationGivesTheUtilizationWhenConfigured() throws Exception {
+    servers = new ReportingServers();
+    for (double queue : UTILIZATIONS) {
+      io.grpc.services.MetricRecorder recorder = io.grpc.services.MetricRecorder.newInstance();
+      recorder.setCpuUtilizationMetric(0.5);
+      recorder.setQpsMetric(100);
+      recorder.putUtilizationMetric("queue", queue);
+      servers.add(b -> b.intercept(
+          io.grpc.xds.orca.OrcaMetricReportingServerInterceptor.create(recorder)));
+    }
+    String config = "{\"blackoutPeriod\": \"0s\", \"weightUpdatePeriod\": \"0.1s\"";
+    assertWithinTwoPoints(shares(open("ballast_weighted_round_robin", config
+        + ", \"metricNamesForComputingUtilization\": [\"utilization.queue\"]}")), EXPECTED,
+        "by the named metric");
+    assertWithinTwoPoints(shares(open("ballast_weighted_round_robin", config + "}")),
+        new double[] {0.25, 0.25, 0.25, 0.25}, "by the CPU");
+  }
+
   @Test
   void withoutReportsItIsRoundRobinAndTheUnimplementedStreamIsNotRetried() throws Exception {
     servers = ReportingServers.start(Mode.NONE, UTILIZATIONS);
