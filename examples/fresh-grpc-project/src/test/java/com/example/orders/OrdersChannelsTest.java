@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -236,11 +237,15 @@ class OrdersChannelsTest {
         }));
       }
       if (forNanos != 0) {
-        long mark = end - TimeUnit.SECONDS.toNanos(1);
-        while (System.nanoTime() < mark) {
-          TimeUnit.NANOSECONDS.sleep(Math.min(mark - System.nanoTime(), 10_000_000L));
+        // the counts at the start of the last second, taken by a timer
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        try {
+          long mark = end - TimeUnit.SECONDS.toNanos(1);
+          before = timer.schedule(this::counts, mark - System.nanoTime(), TimeUnit.NANOSECONDS)
+              .get(60, TimeUnit.SECONDS);
+        } finally {
+          timer.shutdownNow();
         }
-        before = counts();
       }
       for (Future<?> f : done) {
         f.get(60, TimeUnit.SECONDS);
