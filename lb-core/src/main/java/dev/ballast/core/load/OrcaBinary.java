@@ -12,7 +12,8 @@ import java.util.Base64;
  * request_cost}, 5 {@code utilization} and 8 {@code named_metrics} (the last two read as named
  * metrics, as the JSON form does); 3 {@code rps} and unknown fields skipped. Malformed input
  * (bad base64, a truncated field, a group, a length past the end) ends the reading, counted
- * once; what was read before it is kept. Never throws.
+ * once; what was read before it is kept. The base64 may omit its padding or use the URL-safe
+ * alphabet. Never throws.
  */
 final class OrcaBinary {
 
@@ -28,8 +29,11 @@ final class OrcaBinary {
   /** Reads the base64 text after {@code BIN } into {@code f}. */
   static void read(String base64, EndpointLoadMetrics.Fields f) {
     byte[] bytes;
+    String text = base64.strip();
     try {
-      bytes = Base64.getDecoder().decode(base64.strip());
+      // padding optional, as gRPC's binary headers have it; the URL-safe alphabet too
+      bytes = text.indexOf('-') >= 0 || text.indexOf('_') >= 0
+          ? Base64.getUrlDecoder().decode(text) : Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException e) {
       f.bad++;
       return;

@@ -54,6 +54,13 @@ class EndpointLoadMetricsTest {
     assertThat(r).isEqualTo(LoadReport.of(0.3, 0.25, 120, 2, Map.of("disk", 0.5, "queue", 4.0)));
     assertThat(r.rejected()).isZero();
     assertThat(EndpointLoadMetrics.parse("BIN ")).isEqualTo(LoadReport.EMPTY);
+    // without padding, and in the URL-safe alphabet
+    byte[] bytes = new Proto().dbl(1, 0.3).dbl(6, 120).entry(8, "q~?", 4).bytes();
+    LoadReport expected = LoadReport.of(0.3, 0, 120, 0, Map.of("q~?", 4.0));
+    assertThat(EndpointLoadMetrics.parse("BIN " + java.util.Base64.getEncoder().withoutPadding()
+        .encodeToString(bytes))).isEqualTo(expected);
+    assertThat(EndpointLoadMetrics.parse("BIN " + java.util.Base64.getUrlEncoder()
+        .encodeToString(bytes))).isEqualTo(expected);
   }
 
   @Test
