@@ -156,12 +156,14 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * client.endpointsWhen(es -> es.size() >= 3).get(10, TimeUnit.SECONDS);
    * }</pre>
    *
-   * <p>The condition runs, and the future completes, on the thread that calls this method or
-   * that applies the update (the caller of {@code updateEndpoints}, or the source's feed
-   * thread): keep the condition cheap, and give slow work to an {@code ...Async} stage. Calls
-   * pay nothing for it: waiting futures are looked at only on updates.
+   * <p>The condition runs on the thread that calls this method or that applies an update (the
+   * caller of {@code updateEndpoints}, or the source's feed thread, which every client shares),
+   * and may run on two at once when updates race: keep it cheap and stateless. A future already
+   * met completes on the calling thread; one met by an update completes on the common pool, so
+   * that the caller's stages never hold up an update. A set replaced before the condition saw
+   * it may be skipped. Calls pay nothing for it: waiting futures are looked at only on updates.
    *
-   * @param condition tested against the current endpoints, in update order
+   * @param condition tested against the current endpoints
    * @throws NullPointerException if {@code condition} is null
    */
   public CompletableFuture<List<Endpoint>> endpointsWhen(

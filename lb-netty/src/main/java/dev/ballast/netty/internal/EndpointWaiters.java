@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -13,29 +16,60 @@ import java.util.function.Supplier;
  * The futures waiting until the client's endpoints satisfy a condition. Touched only when one
  * registers and after each endpoint update, never on a call's way. A waiter is added before it
  * reads the current endpoints, and an update is applied before it reads the waiters, so a waiter
- * misses no update. Futures complete outside any lock, on the thread that registered or applied
- * the update; done ones (completed, cancelled, timed out) leave the queue at the next update or
- * registration.
+ * misses no update. A condition already met completes its future on the registering thread; one
+ * met by an update completes it on the common pool, not on the updating thread (a source's
+ * updates run on a feed thread that every client shares, which a caller's stage must not hold
+ * up). Settled waiters leave the queue during that update; cancelled and timed-out ones as soon
+ * as their future ends.
  */
 final class EndpointWaiters {
 
   private static final class Waiter {
     final Predicate<? super List<Endpoint>> condition;
     final CompletableFuture<List<Endpoint>> future = new CompletableFuture<>();
+    // set once by the test that settles the future, which may complete it later, elsewhere
+    final AtomicBoolean claimed = new AtomicBoolean();
 
     Waiter(Predicate<? super List<Endpoint>> condition) {
       this.condition = condition;
     }
 
-    // Completes the future if the endpoints satisfy the condition (or the condition throws).
-    void test(List<Endpoint> endpoints) {
-      try {
-        if (condition.test(endpoints)) {
-          future.complete(endpoints);
-        }
-      } catch (RuntimeException | Error e) {
-        future.completeExceptionally(e);
+    /**
+     * Settles the future if the endpoints satisfy the condition (or the condition throws),
+     * completing it on {@code completer}, or here if null; returns whether it is settled.
+     */
+    boolean test(List<Endpoint> endpoints, Executor completer) {
+      if (settled()) {
+        return true;
       }
+      Throwable failure = null;
+      boolean met;
+      try {
+        met = condition.test(endpoints);
+      } catch (Throwable t) { // whatever a caller's lambda throws, checked ones included
+        met = true;
+        failure = t;
+      }
+      if (met && claimed.compareAndSet(false, true)) {
+        Throwable f = failure;
+        Runnable settle = () -> {
+          if (f == null) {
+            future.complete(endpoints);
+          } else {
+            future.completeExceptionally(f);
+          }
+        };
+        if (completer == null) {
+          settle.run();
+        } else {
+          completer.execute(settle);
+        }
+      }
+      return settled();
+    }
+
+    boolean settled() {
+      return claimed.get() || future.isDone();
     }
   }
 
@@ -53,15 +87,13 @@ final class EndpointWaiters {
   CompletableFuture<List<Endpoint>> when(Predicate<? super List<Endpoint>> condition) {
     Waiter w = new Waiter(Objects.requireNonNull(condition, "condition"));
     waiting.add(w);
-    waiting.removeIf(o -> o.future.isDone());
     if (closed) {
       fail(w);
     } else {
-      w.test(snapshot());
+      w.test(snapshot(), null);
     }
-    if (w.future.isDone()) {
-      waiting.remove(w);
-    }
+    // leaves at once when settled, cancelled or timed out, not at the next update
+    w.future.whenComplete((v, e) -> waiting.remove(w));
     return w.future;
   }
 
@@ -71,12 +103,7 @@ final class EndpointWaiters {
       return;
     }
     List<Endpoint> now = snapshot();
-    waiting.removeIf(w -> {
-      if (!w.future.isDone()) {
-        w.test(now);
-      }
-      return w.future.isDone();
-    });
+    waiting.removeIf(w -> w.test(now, ForkJoinPool.commonPool()));
   }
 
   /** Fails every waiter, and those that come later, with an IllegalStateException. */
@@ -87,12 +114,13 @@ final class EndpointWaiters {
     }
   }
 
-  /** Returns how many futures wait (done ones included until the next update). */
+  /** Returns how many futures wait. */
   int size() {
     return waiting.size();
   }
 
   private void fail(Waiter w) {
+    w.claimed.set(true);
     w.future.completeExceptionally(new IllegalStateException(
         "client " + client + " closed before its endpoints satisfied the condition"));
   }
