@@ -151,6 +151,8 @@ class ReportedWeightsTest {
         .isEqualTo(0.3); // the application's own wins
     assertThat(c.utilization(LoadReport.of(0.9, 0, 100, 0, Map.of("disk", 0.4))))
         .isEqualTo(0.9); // none of them: the CPU's
+    assertThat(c.utilization(LoadReport.of(0.9, 0, 100, 0, Map.of("queue", 0.0))))
+        .isEqualTo(0.9); // none above 0: the CPU's, as Envoy
     assertThat(WeightedRoundRobinConfig.defaults()
         .utilization(LoadReport.of(0.9, 0, 100, 0, Map.of("queue", 0.2)))).isEqualTo(0.9);
 
@@ -170,11 +172,11 @@ class ReportedWeightsTest {
     assertThatThrownBy(() -> WeightedRoundRobinConfig.builder()
         .metricNamesForComputingUtilization(List.of("named_metrics.queue", "request_cost.db")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("metricNamesForComputingUtilization[1]: 'request_cost.db'"
+        .hasMessage("metricNamesForComputingUtilization[1]: \"request_cost.db\""
             + " (expected: named_metrics.NAME or utilization.NAME)");
     assertThatThrownBy(() -> WeightedRoundRobinConfig.builder()
         .metricNamesForComputingUtilization(List.of("named_metrics.")))
-        .hasMessageContaining("[0]: 'named_metrics.'");
+        .hasMessageContaining("[0]: \"named_metrics.\"");
     assertThatThrownBy(() -> LoadOptions.WEIGHTED_ROUND_ROBIN.decode(
         Map.of("metricNamesForComputingUtilization", List.of("queue"))))
         .isInstanceOf(OptionException.class)

@@ -1,8 +1,10 @@
 package dev.ballast.core.load;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads Envoy's {@code endpoint-load-metrics} response header, the ORCA load report an HTTP
@@ -32,7 +34,7 @@ public final class EndpointLoadMetrics {
 
   /**
    * The binary header's name, {@code endpoint-load-metrics-bin}: its value is the base64 of the
-   * report alone, read as {@code BIN} and that value (when {@link #HEADER} is absent).
+   * report alone, read as {@code BIN} and that value (before {@link #HEADER}, as Envoy does).
    */
   public static final String HEADER_BIN = "endpoint-load-metrics-bin";
 
@@ -126,12 +128,13 @@ public final class EndpointLoadMetrics {
     double qps;
     double eps;
     final Map<String, Double> named = new LinkedHashMap<>();
+    final Set<String> fromUtilization = new HashSet<>();
     int bad;
 
     /** Sets a field by name; {@code dotted}: text's {@code named_metrics.NAME} form. */
     void set(String name, double value, boolean dotted) {
       if (dotted && (name.startsWith("named_metrics.") || name.startsWith("utilization."))) {
-        named(name.substring(name.indexOf('.') + 1), value);
+        named(name.substring(name.indexOf('.') + 1), value, name.startsWith("utilization."));
         return;
       }
       String key = name.replace("_", "").toLowerCase(Locale.ROOT);
@@ -148,12 +151,22 @@ public final class EndpointLoadMetrics {
       }
     }
 
-    void named(String name, double value) {
+    /**
+     * Keeps a named metric ({@code utilization}: from the {@code utilization} map, whose value
+     * wins over a {@code named_metrics} one of the same name, whatever their order, as gRPC's
+     * reports are read).
+     */
+    void named(String name, double value, boolean utilization) {
       if (name.isEmpty() || Double.isNaN(value) || named.size() >= MAX_NAMED) {
         bad++;
         return;
       }
-      named.put(name, value);
+      if (utilization) {
+        named.put(name, value);
+        fromUtilization.add(name);
+      } else if (!fromUtilization.contains(name)) {
+        named.put(name, value);
+      }
     }
 
     LoadReport report() {
@@ -220,7 +233,8 @@ public final class EndpointLoadMetrics {
           if (group == null) {
             f.set(name, v, false);
           } else if (!group.isEmpty()) {
-            f.named(name, v);
+            f.named(name, v, group.replace("_", "").toLowerCase(Locale.ROOT)
+                .equals("utilization"));
           }
         } else {
           skip(depth);

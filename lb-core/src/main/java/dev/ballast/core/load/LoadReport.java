@@ -132,7 +132,11 @@ public final class LoadReport {
     return eps;
   }
 
-  /** Returns the other named metrics that were kept (read by no balancer of lb-core). */
+  /**
+   * Returns the named metrics that were kept, ORCA's {@code named_metrics} and {@code
+   * utilization} as one map (read by {@link WeightedRoundRobinConfig#utilization} when metric
+   * names are configured).
+   */
   public Map<String, Double> namedMetrics() {
     return namedMetrics;
   }
@@ -170,6 +174,9 @@ public final class LoadReport {
    * Returns gRFC A58's weight of this report with {@code u} for its utilization (as {@link
    * WeightedRoundRobinConfig#utilization} reads it), at most {@link #MAX_WEIGHT}; 0 when {@code
    * u} or the qps is not positive.
+   *
+   * @param errorUtilizationPenalty how much an error counts as utilization, &gt;= 0
+   * @param u the utilization to weigh by
    */
   public double weight(double errorUtilizationPenalty, double u) {
     if (!(u > 0 && qps > 0)) {

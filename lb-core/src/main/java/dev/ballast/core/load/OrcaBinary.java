@@ -10,7 +10,8 @@ import java.util.Base64;
  * doubles 1 {@code cpu_utilization}, 2 {@code mem_utilization}, 6 {@code rps_fractional}, 7
  * {@code eps}, 9 {@code application_utilization}; maps of string to double 4 {@code
  * request_cost}, 5 {@code utilization} and 8 {@code named_metrics} (the last two read as named
- * metrics, as the JSON form does); 3 {@code rps} and unknown fields skipped. Malformed input
+ * metrics, as the JSON form does, a name in both giving the utilization's); 3 {@code rps} and
+ * unknown fields skipped; a field number outside 1 to 2^29 - 1 is malformed. Malformed input
  * (bad base64, a truncated field, a group, a length past the end) ends the reading, counted
  * once; what was read before it is kept. The base64 may omit its padding or use the URL-safe
  * alphabet. Never throws.
@@ -48,7 +49,7 @@ final class OrcaBinary {
 
   private void report() {
     while (at < b.length) {
-      long tag = varint();
+      long tag = tag();
       int field = (int) (tag >>> 3);
       int wire = (int) (tag & 7);
       if (wire == 1 && field != 3) {
@@ -62,26 +63,29 @@ final class OrcaBinary {
         }
       } else if (wire == 2 && (field == 5 || field == 8)) {
         int end = length();
-        entry(end);
+        entry(field, end);
       } else {
         skip(wire);
       }
     }
   }
 
-  /** Reads one map entry (key 1, a string; value 2, a double) ending at {@code end}. */
-  private void entry(int end) {
+  /**
+   * Reads one entry of map {@code field} (5, {@code utilization}; 8, {@code named_metrics}):
+   * key 1, a string; value 2, a double; ending at {@code end}.
+   */
+  private void entry(int field, int end) {
     String key = null;
     double value = 0; // proto3: an absent value is 0
     while (at < end) {
-      long tag = varint();
-      int field = (int) (tag >>> 3);
+      long tag = tag();
+      int number = (int) (tag >>> 3);
       int wire = (int) (tag & 7);
-      if (field == 1 && wire == 2) {
+      if (number == 1 && wire == 2) {
         int keyEnd = length();
         key = new String(b, at, keyEnd - at, StandardCharsets.UTF_8);
         at = keyEnd;
-      } else if (field == 2 && wire == 1) {
+      } else if (number == 2 && wire == 1) {
         value = Double.longBitsToDouble(fixed64());
       } else {
         skip(wire);
@@ -90,7 +94,16 @@ final class OrcaBinary {
     if (at != end) {
       throw new IllegalStateException("entry past its length");
     }
-    f.named(key == null ? "" : key, value);
+    f.named(key == null ? "" : key, value, field == 5);
+  }
+
+  /** Reads a tag: a field number from 1 to 2^29 - 1 and a wire type. */
+  private long tag() {
+    long tag = varint();
+    if (tag >>> 3 == 0 || tag >>> 32 != 0) {
+      throw new IllegalStateException("field number out of range");
+    }
+    return tag;
   }
 
   private void skip(int wire) {

@@ -114,7 +114,7 @@ public final class WeightedRoundRobinConfig {
   /**
    * Returns the utilization a report gives under these settings: its {@code
    * application_utilization} if positive, else the largest of {@link
-   * #metricNamesForComputingUtilization()} present in it, else its {@code cpu_utilization}.
+   * #metricNamesForComputingUtilization()} in it if positive, else its {@code cpu_utilization}.
    * A report keeps the {@code named_metrics} and {@code utilization} maps as one, so both
    * prefixes look up the same name.
    */
@@ -123,14 +123,14 @@ public final class WeightedRoundRobinConfig {
       return report.utilization();
     }
     Map<String, Double> named = report.namedMetrics();
-    double max = -1;
+    double max = 0;
     for (String key : metricKeys) {
       Double v = named.get(key);
       if (v != null && v > max) {
         max = v;
       }
     }
-    return max >= 0 ? max : report.cpuUtilization();
+    return max > 0 ? max : report.cpuUtilization(); // as Envoy: none above 0, the CPU's
   }
 
   @Override
@@ -228,8 +228,9 @@ public final class WeightedRoundRobinConfig {
         String map = dot < 0 ? "" : n.substring(0, dot);
         if (dot < 0 || dot == n.length() - 1
             || !(map.equals("named_metrics") || map.equals("utilization"))) {
-          throw new IllegalArgumentException("metricNamesForComputingUtilization[" + i + "]: '"
-              + n + "' (expected: named_metrics.NAME or utilization.NAME)");
+          throw new IllegalArgumentException("metricNamesForComputingUtilization[" + i + "]: "
+              + (n == null ? "null" : "\"" + n + "\"")
+              + " (expected: named_metrics.NAME or utilization.NAME)");
         }
       }
       this.metricNames = List.copyOf(names);

@@ -9,8 +9,8 @@ import java.util.Base64;
  * Fuzz target (Jazzer) for {@link EndpointLoadMetrics#parse}, in its text, JSON and binary
  * forms: a server's header is untrusted text. Reading must never throw, and what it gives must
  * be a report balancers can use: every value finite, non-negative, utilizations at most 100, at
- * most {@link EndpointLoadMetrics#MAX_NAMED} names. {@code mvn verify} replays the checked-in inputs;
- * {@code ./ballast fuzz} fuzzes longer.
+ * most {@link EndpointLoadMetrics#MAX_NAMED} names. {@code mvn verify} replays the checked-in
+ * inputs; {@code ./ballast fuzz} fuzzes longer.
  */
 class EndpointLoadMetricsFuzzTest {
 

@@ -2,6 +2,11 @@ package dev.ballast.core.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -57,9 +62,9 @@ class EndpointLoadMetricsTest {
     // without padding, and in the URL-safe alphabet
     byte[] bytes = new Proto().dbl(1, 0.3).dbl(6, 120).entry(8, "q~?", 4).bytes();
     LoadReport expected = LoadReport.of(0.3, 0, 120, 0, Map.of("q~?", 4.0));
-    assertThat(EndpointLoadMetrics.parse("BIN " + java.util.Base64.getEncoder().withoutPadding()
+    assertThat(EndpointLoadMetrics.parse("BIN " + Base64.getEncoder().withoutPadding()
         .encodeToString(bytes))).isEqualTo(expected);
-    assertThat(EndpointLoadMetrics.parse("BIN " + java.util.Base64.getUrlEncoder()
+    assertThat(EndpointLoadMetrics.parse("BIN " + Base64.getUrlEncoder()
         .encodeToString(bytes))).isEqualTo(expected);
   }
 
@@ -67,8 +72,8 @@ class EndpointLoadMetricsTest {
   void aMalformedBinaryFormKeepsWhatCameBeforeAndCountsOnce() {
     String cpu = new Proto().dbl(1, 0.3).base64();
     byte[] truncated = new Proto().dbl(1, 0.3).dbl(6, 120).bytes();
-    LoadReport cut = EndpointLoadMetrics.parse("BIN " + java.util.Base64.getEncoder()
-        .encodeToString(java.util.Arrays.copyOf(truncated, truncated.length - 3)));
+    LoadReport cut = EndpointLoadMetrics.parse("BIN " + Base64.getEncoder()
+        .encodeToString(Arrays.copyOf(truncated, truncated.length - 3)));
     assertThat(cut.cpuUtilization()).isEqualTo(0.3);
     assertThat(cut.qps()).isZero();
     assertThat(cut.rejected()).isEqualTo(1);
@@ -76,11 +81,22 @@ class EndpointLoadMetricsTest {
     // a group (wire type 3), an 11-byte varint, a length past the end, a NaN value
     assertThat(EndpointLoadMetrics.parse("BIN " + new Proto().varint(1 << 3 | 3, 0).base64())
         .rejected()).isEqualTo(1);
+    // a tag in 11 bytes (ten of continuation, then 1), then a field that must not be read
     Proto longVarint = new Proto();
-    for (int i = 0; i < 11; i++) {
+    for (int i = 0; i < 10; i++) {
       longVarint.out.write(0x80);
     }
-    assertThat(EndpointLoadMetrics.parse("BIN " + longVarint.base64()).rejected()).isEqualTo(1);
+    longVarint.out.write(0x01);
+    longVarint.dbl(7, 2);
+    LoadReport eleven = EndpointLoadMetrics.parse("BIN " + longVarint.base64());
+    assertThat(eleven.eps()).isZero();
+    assertThat(eleven.rejected()).isEqualTo(1);
+    // field number 0, and one past 2^29 - 1 whose low bits would alias field 1
+    for (long tag : new long[] {0 << 3 | 1, (1L << 32) | (1 << 3 | 1)}) {
+      LoadReport r = EndpointLoadMetrics.parse("BIN " + new Proto().varint(tag, 0).base64());
+      assertThat(r.cpuUtilization()).as("tag %x", tag).isZero();
+      assertThat(r.rejected()).as("tag %x", tag).isEqualTo(1);
+    }
     assertThat(EndpointLoadMetrics.parse("BIN " + new Proto().varint(8 << 3 | 2, 5).base64())
         .rejected()).isEqualTo(1);
     LoadReport nan = EndpointLoadMetrics.parse("BIN " + new Proto().dbl(1, Double.NaN)
@@ -89,9 +105,22 @@ class EndpointLoadMetricsTest {
     assertThat(nan.rejected()).isEqualTo(1);
   }
 
+  @Test
+  void aNameInBothMapsReadsTheUtilizationsInEveryForm() {
+    LoadReport bin = EndpointLoadMetrics.parse("BIN " + new Proto().entry(5, "q", 0.5)
+        .entry(8, "q", 7).base64()); // utilization (5) first, as protobuf writes it
+    LoadReport text = EndpointLoadMetrics.parse(
+        "TEXT utilization.q=0.5, named_metrics.q=7");
+    LoadReport json = EndpointLoadMetrics.parse(
+        "JSON {\"utilization\": {\"q\": 0.5}, \"named_metrics\": {\"q\": 7}}");
+    for (LoadReport r : List.of(bin, text, json)) {
+      assertThat(r.namedMetrics()).isEqualTo(Map.of("q", 0.5));
+    }
+  }
+
   /** Writes protobuf's wire format for the tests: tags, varints, doubles, map entries. */
   private static final class Proto {
-    final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
     Proto varint(long tag, long value) {
       raw(tag);
@@ -117,7 +146,7 @@ class EndpointLoadMetricsTest {
     }
 
     Proto entry(int field, String key, double value) {
-      byte[] k = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] k = key.getBytes(StandardCharsets.UTF_8);
       Proto e = new Proto();
       e.raw(1 << 3 | 2);
       e.raw(k.length);
@@ -143,7 +172,7 @@ class EndpointLoadMetricsTest {
     }
 
     String base64() {
-      return java.util.Base64.getEncoder().encodeToString(bytes());
+      return Base64.getEncoder().encodeToString(bytes());
     }
   }
 

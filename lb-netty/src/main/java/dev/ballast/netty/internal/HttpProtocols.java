@@ -31,16 +31,15 @@ abstract class HttpProtocols implements Protocol<HttpRequest, HttpResponse> {
     return request.isIdempotent();
   }
 
-  /** Envoy's {@code endpoint-load-metrics} response header, in its TEXT or JSON form. */
+  /**
+   * Envoy's load report headers, read in Envoy's order: {@code endpoint-load-metrics-bin} (the
+   * base64 of the report, without a prefix), else {@code endpoint-load-metrics} in its TEXT, JSON
+   * or BIN form.
+   */
   @Override
   public String loadReport(HttpResponse response) {
-    String report = response.header(EndpointLoadMetrics.HEADER);
-    if (report == null) {
-      // the binary header carries the base64 of the report without a prefix
-      String bin = response.header(EndpointLoadMetrics.HEADER_BIN);
-      report = bin == null ? null : "BIN " + bin;
-    }
-    return report;
+    String bin = response.header(EndpointLoadMetrics.HEADER_BIN);
+    return bin != null ? "BIN " + bin : response.header(EndpointLoadMetrics.HEADER);
   }
 
   @Override
