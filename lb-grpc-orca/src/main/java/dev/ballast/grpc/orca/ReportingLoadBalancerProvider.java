@@ -2,6 +2,7 @@ package dev.ballast.grpc.orca;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.PolicyConfig;
 import dev.ballast.grpc.orca.internal.OrcaLoadBalancer;
 import io.grpc.LoadBalancer;
@@ -50,7 +51,8 @@ public abstract class ReportingLoadBalancerProvider extends LoadBalancerProvider
 
   @Override
   public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return new OrcaLoadBalancer(helper, algorithm, base);
+    // behind gRPC's health checking when the service config asks for it, as every policy
+    return HealthChecking.wrap(helper, h -> new OrcaLoadBalancer(h, algorithm, base));
   }
 
   @Override
