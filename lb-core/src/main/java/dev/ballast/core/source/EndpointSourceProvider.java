@@ -87,6 +87,27 @@ public interface EndpointSourceProvider {
     return path;
   }
 
+  /**
+   * Returns the value of a registry target's one query parameter {@code key=VALUE}, or null when
+   * the target has no query: for providers taking one option in the query, like ZooKeeper's
+   * {@code ?connectionTimeout=2s} or xDS's {@code ?node=id}.
+   *
+   * @param form the expected form, for the message
+   * @throws IllegalArgumentException if the query is anything but {@code key=} and a value
+   */
+  static String query(URI target, String key, String form) {
+    String query = target.getQuery();
+    if (query == null) {
+      return null;
+    }
+    String prefix = key + "=";
+    if (!query.startsWith(prefix) || query.length() == prefix.length() || query.contains("&")) {
+      throw new IllegalArgumentException("query: \"" + query + "\" (expected: " + key
+          + "=VALUE, as in " + form + ") in " + target);
+    }
+    return query.substring(prefix.length());
+  }
+
   /** Returns the provider of a scheme on the class path, or null if there is none. */
   static EndpointSourceProvider find(String scheme) {
     Objects.requireNonNull(scheme, "scheme");

@@ -43,23 +43,16 @@ public final class XdsSourceProvider implements EndpointSourceProvider {
   @Override
   public EndpointSource create(URI target) {
     String cluster = EndpointSourceProvider.path(target, FORM).substring(1);
-    String query = target.getQuery();
-    String node = "ballast";
-    if (query != null) {
-      if (!query.startsWith("node=") || query.length() == 5 || query.contains("&")) {
-        throw new IllegalArgumentException("target: " + target + " (expected: " + FORM + ")");
-      }
-      node = query.substring(5);
-    }
+    String node = EndpointSourceProvider.query(target, "node", FORM);
     XdsBootstrap bootstrap;
     if (target.getRawAuthority() == null || target.getRawAuthority().isEmpty()) {
-      if (query != null) {
+      if (node != null) {
         throw new IllegalArgumentException("target: " + target + " (a node is named by the "
             + "bootstrap when the target names no server)");
       }
       bootstrap = XdsBootstrap.fromEnvironment();
     } else {
-      bootstrap = XdsBootstrap.of(target.getRawAuthority(), node);
+      bootstrap = XdsBootstrap.of(target.getRawAuthority(), node == null ? "ballast" : node);
     }
     return XdsSource.builder(bootstrap, cluster).build();
   }

@@ -117,6 +117,7 @@ class XdsBootstrapTest {
     assertThatThrownBy(() -> EndpointSourceProvider.open("xds://127.0.0.1:18000/"))
         .hasMessageContaining("expected: a path, as in xds:///cluster");
     assertThatThrownBy(() -> EndpointSourceProvider.open("xds://127.0.0.1:18000/a?zone=b"))
-        .hasMessageContaining("expected: xds:///cluster or xds://host:port/cluster[?node=id]");
+        .hasMessageContaining("expected: node=VALUE, as in xds:///cluster or"
+            + " xds://host:port/cluster[?node=id]");
   }
 }

@@ -1,9 +1,9 @@
 package dev.ballast.discovery.zookeeper;
 
+import dev.ballast.core.config.ValueType;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.EndpointSourceProvider;
 import java.net.URI;
-import dev.ballast.core.config.ValueType;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -48,16 +48,10 @@ public final class ZooKeeperSourceProvider implements EndpointSourceProvider {
   }
 
   private static Duration connectionTimeout(URI target, String form) {
-    String query = target.getQuery();
-    if (query == null) {
+    String value = EndpointSourceProvider.query(target, "connectionTimeout", form);
+    if (value == null) {
       return CONNECTION_TIMEOUT;
     }
-    String key = "connectionTimeout=";
-    if (!query.startsWith(key) || query.contains("&")) {
-      throw new IllegalArgumentException("query: \"" + query
-          + "\" (expected: connectionTimeout=DURATION, such as 2s) in " + target);
-    }
-    String value = query.substring(key.length());
     Duration d;
     try {
       d = ValueType.DURATION.parse(value);

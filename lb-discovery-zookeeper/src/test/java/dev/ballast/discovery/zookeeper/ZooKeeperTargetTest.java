@@ -38,7 +38,8 @@ class ZooKeeperTargetTest {
     String target = "zookeeper://127.0.0.1:2181/services/orders?" + query;
     assertThatThrownBy(() -> EndpointSourceProvider.open(target))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("query: \"" + query
-            + "\" (expected: connectionTimeout=DURATION, such as 2s) in " + target);
+        .hasMessage("query: \"" + query + "\" (expected: connectionTimeout=VALUE, as in"
+            + " zookeeper://host:port[,host:port...]/services/orders[?connectionTimeout=10s]) in "
+            + target);
   }
 }
