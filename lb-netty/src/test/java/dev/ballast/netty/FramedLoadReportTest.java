@@ -13,15 +13,11 @@ import dev.ballast.netty.framed.FrameEncoder;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.internal.Transport;
 import dev.ballast.netty.testing.Await;
-import io.netty.bootstrap.ServerBootstrap;
+import dev.ballast.netty.testing.PipelineServer;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.util.concurrent.GlobalEventExecutor;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,7 +72,7 @@ class FramedLoadReportTest {
   @Test
   void aServerReportsOnlyToRequestsThatAsk() throws Exception {
     List<Frame> seen = new ArrayList<>();
-    try (ScriptedServer server = new ScriptedServer((ch, req) -> {
+    try (PipelineServer server = scripted((ch, req) -> {
           synchronized (seen) {
             seen.add(req);
           }
@@ -150,7 +147,7 @@ class FramedLoadReportTest {
         new byte[0]};
     AtomicLong answered = new AtomicLong();
     AtomicReference<WeightedRoundRobin<?>> made = new AtomicReference<>();
-    try (ScriptedServer server = new ScriptedServer((ch, req) -> {
+    try (PipelineServer server = scripted((ch, req) -> {
           int n = (int) answered.getAndIncrement();
           ch.write(new Frame(Frame.LOAD_REPORT, req.id(), bad[n % bad.length]));
           ch.write(new Frame(Frame.LOAD_REPORT, (req.id() + 1000) | Frame.ASKS_LOAD_REPORT,
@@ -179,7 +176,7 @@ class FramedLoadReportTest {
     CompletableFuture<Frame> held = new CompletableFuture<>();
     AtomicReference<Channel> channel = new AtomicReference<>();
     AtomicReference<WeightedRoundRobin<?>> made = new AtomicReference<>();
-    try (ScriptedServer server = new ScriptedServer((ch, req) -> {
+    try (PipelineServer server = scripted((ch, req) -> {
           if (req.payload()[0] == 0) { // the warm-up call: the connection is then open
             ch.writeAndFlush(new Frame(Frame.RESPONSE, req.id(), req.payload()));
             return;
@@ -239,47 +236,14 @@ class FramedLoadReportTest {
   }
 
   /** A framed server on loopback that answers each request frame as a script says. */
-  private static final class ScriptedServer implements AutoCloseable {
-    interface Script {
-      void answer(Channel ch, Frame request);
-    }
-
-    private final Channel server;
-    private final ChannelGroup children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-    private final AtomicLong accepted = new AtomicLong();
-
-    ScriptedServer(Script script) throws InterruptedException {
-      server = Transport.configure(new ServerBootstrap(), Transport.sharedGroup())
-          .childHandler(new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel ch) {
-              accepted.incrementAndGet();
-              children.add(ch);
-              ch.pipeline().addLast(new FrameDecoder(), new FrameEncoder(),
-                  new SimpleChannelInboundHandler<Frame>() {
-                    @Override
-                    protected void channelRead0(ChannelHandlerContext ctx, Frame f) {
-                      script.answer(ctx.channel(), f);
-                    }
-                  });
-            }
-          })
-          .bind("127.0.0.1", 0).sync().channel();
-    }
-
-    dev.ballast.core.Endpoint endpoint() {
-      return dev.ballast.core.Endpoint.of("127.0.0.1",
-          ((InetSocketAddress) server.localAddress()).getPort());
-    }
-
-    long accepted() {
-      return accepted.get();
-    }
-
-    @Override
-    public void close() {
-      server.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
-      children.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
-    }
+  private static PipelineServer scripted(BiConsumer<Channel, Frame> script)
+      throws InterruptedException {
+    return PipelineServer.start(ch -> ch.pipeline().addLast(new FrameDecoder(),
+        new FrameEncoder(), new SimpleChannelInboundHandler<Frame>() {
+          @Override
+          protected void channelRead0(ChannelHandlerContext ctx, Frame f) {
+            script.accept(ctx.channel(), f);
+          }
+        }));
   }
 }

@@ -1,19 +1,10 @@
 package dev.ballast.netty.testing;
 
 import dev.ballast.core.Endpoint;
-import dev.ballast.netty.internal.Transport;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.util.concurrent.GlobalEventExecutor;
-import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -24,32 +15,25 @@ import java.util.function.Consumer;
  */
 public final class ResettingServer implements AutoCloseable {
 
-  private final Channel server;
-  private final ChannelGroup children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final AtomicInteger resets = new AtomicInteger();
   private volatile boolean resetting = true;
+  private final PipelineServer server;
 
   private ResettingServer(Consumer<ChannelPipeline> serve) throws InterruptedException {
-    server = Transport.configure(new ServerBootstrap(), Transport.sharedGroup())
-        .childHandler(new ChannelInitializer<Channel>() {
-          @Override
-          protected void initChannel(Channel ch) {
-            children.add(ch);
-            if (!resetting) {
-              serve.accept(ch.pipeline());
-              return;
-            }
-            ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
-              @Override
-              public void channelActive(ChannelHandlerContext ctx) {
-                resets.incrementAndGet();
-                ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
-                ctx.close();
-              }
-            });
-          }
-        })
-        .bind("127.0.0.1", 0).sync().channel();
+    server = PipelineServer.start(ch -> {
+      if (!resetting) {
+        serve.accept(ch.pipeline());
+        return;
+      }
+      ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+          resets.incrementAndGet();
+          ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
+          ctx.close();
+        }
+      });
+    });
   }
 
   /** Starts a server resetting every connection; once recovered, it serves with {@code serve}. */
@@ -60,7 +44,7 @@ public final class ResettingServer implements AutoCloseable {
 
   /** Returns the endpoint {@code 127.0.0.1:port}. */
   public Endpoint endpoint() {
-    return Endpoint.of("127.0.0.1", ((InetSocketAddress) server.localAddress()).getPort());
+    return server.endpoint();
   }
 
   /** Returns how many connections were reset so far. */
@@ -75,7 +59,6 @@ public final class ResettingServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
-    children.close().awaitUninterruptibly(10, TimeUnit.SECONDS);
+    server.close();
   }
 }
