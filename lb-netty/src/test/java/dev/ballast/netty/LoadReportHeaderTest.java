@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
 import dev.ballast.core.WeightedRoundRobin;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
@@ -24,6 +25,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,6 +46,23 @@ class LoadReportHeaderTest {
    * The base64 of an ORCA {@code OrcaLoadReport} with {@code cpu_utilization} (field 1) and
    * {@code rps_fractional} (field 6), doubles in protobuf's wire format.
    */
+  private final List<Nginx> servers = new ArrayList<>();
+
+  @AfterEach
+  void stopServers() throws Exception {
+    for (Nginx n : servers) {
+      n.close();
+    }
+  }
+
+  /** Starts nginx servers s0 to s3, each sending its {@link #REPORTS} header. */
+  private List<Endpoint> reportingServers() throws Exception {
+    for (int i = 0; i < REPORTS.length; i++) {
+      servers.add(Nginx.start(200, "s" + i, REPORTS[i][0], REPORTS[i][1]));
+    }
+    return servers.stream().map(Nginx::endpoint).toList();
+  }
+
   private static String binary(double cpu, double rps) {
     ByteBuffer b = ByteBuffer.allocate(18).order(ByteOrder.LITTLE_ENDIAN);
     b.put((byte) (1 << 3 | 1)).putDouble(cpu).put((byte) (6 << 3 | 1)).putDouble(rps);
@@ -52,7 +71,6 @@ class LoadReportHeaderTest {
 
   @Test
   void weightedRoundRobinSharesCallsByTheServersReports() throws Exception {
-    List<Nginx> servers = new ArrayList<>();
     AtomicLong now = new AtomicLong();
     AtomicReference<WeightedRoundRobin<?>> made = new AtomicReference<>();
     BalancerFactory wrr = new BalancerFactory() {
@@ -65,29 +83,20 @@ class LoadReportHeaderTest {
         return b;
       }
     };
-    try {
-      for (int i = 0; i < REPORTS.length; i++) {
-        servers.add(Nginx.start(200, "s" + i, REPORTS[i][0], REPORTS[i][1]));
-      }
-      try (BallastClient<HttpRequest, HttpResponse> client = BallastClient.http()
-          .endpoints(servers.stream().map(Nginx::endpoint).toList())
-          .balancer(wrr)
-          .timeout(Duration.ofSeconds(5))
-          .outlierDetection(OutlierDetection.disabled())
-          .build()) {
-        // before any report: plain round robin
-        assertThat(shares(client, 400)).containsExactly(
-            Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 100), Map.entry("s3", 100));
-        now.addAndGet(Duration.ofSeconds(2).toNanos()); // past the weight update period
-        made.get().updateWeights();
-        assertThat(made.get().rejectedValues()).isZero();
-        assertThat(shares(client, 800)).containsExactly(
-            Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 200), Map.entry("s3", 400));
-      }
-    } finally {
-      for (Nginx n : servers) {
-        n.close();
-      }
+    try (BallastClient<HttpRequest, HttpResponse> client = BallastClient.http()
+        .endpoints(reportingServers())
+        .balancer(wrr)
+        .timeout(Duration.ofSeconds(5))
+        .outlierDetection(OutlierDetection.disabled())
+        .build()) {
+      // before any report: plain round robin
+      assertThat(shares(client, 400)).containsExactly(
+          Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 100), Map.entry("s3", 100));
+      now.addAndGet(Duration.ofSeconds(2).toNanos()); // past the weight update period
+      made.get().updateWeights();
+      assertThat(made.get().rejectedValues()).isZero();
+      assertThat(shares(client, 800)).containsExactly(
+          Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 200), Map.entry("s3", 400));
     }
   }
 
@@ -97,30 +106,20 @@ class LoadReportHeaderTest {
    */
   @Test
   void optionsByNameSetTheBlackoutPeriod() throws Exception {
-    List<Nginx> servers = new ArrayList<>();
     AtomicLong now = new AtomicLong();
-    try {
-      for (int i = 0; i < REPORTS.length; i++) {
-        servers.add(Nginx.start(200, "s" + i, REPORTS[i][0], REPORTS[i][1]));
-      }
-      BallastClient.Builder<HttpRequest, HttpResponse> b = BallastClient.http();
-      ClientOptions.CLIENT.apply(b, Map.of(
-          "endpoints", servers.stream().map(n -> n.endpoint().toString()).toList(),
-          "balancer", "weighted_round_robin", "blackoutPeriod", "0s",
-          "weightUpdatePeriod", "1s", "outlierDetection.enabled", false));
-      b.balancerConfig(BalancerConfig.builder().ticker(now::get).build());
-      try (BallastClient<HttpRequest, HttpResponse> client = b.build()) {
-        assertThat(shares(client, 400)).containsExactly(
-            Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 100), Map.entry("s3", 100));
-        now.addAndGet(Duration.ofSeconds(2).toNanos()); // past the update period, in blackout
-        shares(client, 32); // one pick in 32 reads the clock and updates the weights
-        assertThat(shares(client, 800)).containsExactly(
-            Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 200), Map.entry("s3", 400));
-      }
-    } finally {
-      for (Nginx n : servers) {
-        n.close();
-      }
+    BallastClient.Builder<HttpRequest, HttpResponse> b = BallastClient.http();
+    ClientOptions.CLIENT.apply(b, Map.of(
+        "endpoints", reportingServers().stream().map(Endpoint::toString).toList(),
+        "balancer", "weighted_round_robin", "blackoutPeriod", "0s",
+        "weightUpdatePeriod", "1s", "outlierDetection.enabled", false));
+    b.balancerConfig(BalancerConfig.builder().ticker(now::get).build());
+    try (BallastClient<HttpRequest, HttpResponse> client = b.build()) {
+      assertThat(shares(client, 400)).containsExactly(
+          Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 100), Map.entry("s3", 100));
+      now.addAndGet(Duration.ofSeconds(2).toNanos()); // past the update period, in blackout
+      shares(client, 32); // one pick in 32 reads the clock and updates the weights
+      assertThat(shares(client, 800)).containsExactly(
+          Map.entry("s0", 100), Map.entry("s1", 100), Map.entry("s2", 200), Map.entry("s3", 400));
     }
   }
 
