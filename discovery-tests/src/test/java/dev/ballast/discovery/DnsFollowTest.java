@@ -3,6 +3,7 @@ package dev.ballast.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Endpoint;
 import dev.ballast.discovery.dns.DnsSource;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.framed.FramedServer;
@@ -15,8 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,10 +82,11 @@ class DnsFollowTest {
 
       dns.setSrv(SRV, srv(2, 1));
       long changed = System.nanoTime();
-      awaitCalling(client, () -> calls.get(2).get() > 0);
+      client.endpointsWhen(only(2)).get(10, TimeUnit.SECONDS);
       assertThat(System.nanoTime() - changed).as("ns to follow; the period is 1 s")
           .isLessThan(TimeUnit.MILLISECONDS.toNanos(1500));
-      assertThat(client.endpoints()).hasSize(1);
+      client.call(new byte[] {1}).get(5, TimeUnit.SECONDS);
+      assertThat(calls).extracting(AtomicLong::get).containsExactly(100L, 300L, 1L);
     }
   }
 
@@ -91,15 +94,18 @@ class DnsFollowTest {
   void reResolvesAtOnceWhenEveryEndpointFails() throws Exception {
     dns.setSrv(SRV, srv(0, 1));
     try (BallastClient<byte[], byte[]> client = client(Duration.ofSeconds(30))) {
-      awaitCalling(client, () -> calls.get(0).get() > 0);
+      client.endpointsWhen(only(0)).get(10, TimeUnit.SECONDS);
+      client.call(new byte[] {1}).get(5, TimeUnit.SECONDS);
       int queries = dns.queries();
       dns.setSrv(SRV, srv(1, 1));
       servers.get(0).close(); // the only endpoint goes: connections to it fail
       long failed = System.nanoTime();
-      awaitCalling(client, () -> calls.get(1).get() > 0);
+      callUntil(client, only(1));
       // the period is 30 s: only the early re-resolution can have found the new answer
       assertThat(System.nanoTime() - failed).isLessThan(TimeUnit.SECONDS.toNanos(5));
       assertThat(dns.queries()).isGreaterThan(queries);
+      client.call(new byte[] {1}).get(5, TimeUnit.SECONDS);
+      assertThat(calls.get(1).get()).as("the new endpoint answers").isPositive();
     }
   }
 
@@ -122,18 +128,29 @@ class DnsFollowTest {
     }
   }
 
-  // calls (failures ignored) until the condition holds; 10 s at most
-  private static void awaitCalling(BallastClient<byte[], byte[]> client, BooleanSupplier done)
-      throws InterruptedException {
+  /** The endpoints are backend {@code backend} alone. */
+  private Predicate<List<Endpoint>> only(int backend) {
+    String address = "127.0.0.1:" + servers.get(backend).port();
+    return es -> es.size() == 1 && es.get(0).address().equals(address);
+  }
+
+  /**
+   * Calls (their failures are what make the client resolve again early) until the client's
+   * endpoints satisfy {@code condition}, waiting on that between calls; 10 s at most.
+   */
+  private static void callUntil(BallastClient<byte[], byte[]> client,
+      Predicate<List<Endpoint>> condition) throws Exception {
+    CompletableFuture<List<Endpoint>> met = client.endpointsWhen(condition);
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!done.getAsBoolean()) {
+    while (!met.isDone()) {
       if (System.nanoTime() > end) {
         throw new AssertionError("condition not met within 10 s; endpoints " + client.endpoints());
       }
+      client.call(new byte[] {1}).handle((r, e) -> r).get(5, TimeUnit.SECONDS); // may fail
       try {
-        client.call(new byte[] {1}).get(5, TimeUnit.SECONDS);
-      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-        Thread.sleep(5); // no endpoint yet, or a refused connection: try again
+        met.get(5, TimeUnit.MILLISECONDS); // returns at once when the endpoints change
+      } catch (TimeoutException e) {
+        // not yet: call again
       }
     }
   }

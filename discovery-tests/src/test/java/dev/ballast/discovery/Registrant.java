@@ -5,6 +5,7 @@ import dev.ballast.core.source.Registrar;
 import dev.ballast.discovery.etcd.EtcdRegistrar;
 import dev.ballast.discovery.zookeeper.ZooKeeperRegistrar;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * A server's registrant in a process of its own, so that a test can kill it with SIGKILL and
@@ -27,6 +28,6 @@ public final class Registrant {
     }
     System.out.println("registered");
     System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
+    new CountDownLatch(1).await(); // registered until the test kills this process
   }
 }
