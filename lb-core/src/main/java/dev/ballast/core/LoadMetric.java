@@ -270,7 +270,7 @@ abstract class LoadMetric {
           }
           return wa == wb ? sb < sa : ((r * GOLDEN) >>> 33) * (wa + wb) < (long) wb << 31;
         }
-        takesB = eb * (pb + 1) * wa < ea * (pa + 1) * wb;
+        takesB = costsLess(eb, pb, wb, ea, pa, wa);
       }
       // the loser's evidence is older than the winner's by:
       long age = takesB ? sb - sa : sa - sb;
@@ -324,9 +324,17 @@ abstract class LoadMetric {
         long now = ticker.nanoTime();
         return cost(b, wb, now) < cost(a, wa, now);
       }
-      double la = ea * (a.pending() + 1) / wa;
-      double lb = eb * (b.pending() + 1) / wb;
-      return lb * exp((b.rttStamp() - a.rttStamp()) / tauNanos) < la;
+      return costsLess(eb * exp((b.rttStamp() - a.rttStamp()) / tauNanos), b.pending(), wb, ea,
+          a.pending(), wa);
+    }
+
+    /**
+     * Finagle's comparison of two costs, {@code e × (pending + 1) / weight}, for estimates
+     * already decayed to the same time: whether b's is strictly lower. Cross-multiplied by the
+     * weights, no division.
+     */
+    static boolean costsLess(double eb, int pb, int wb, double ea, int pa, int wa) {
+      return eb * (pb + 1) * wa < ea * (pa + 1) * wb;
     }
 
     /**
