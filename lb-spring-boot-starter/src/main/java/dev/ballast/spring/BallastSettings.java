@@ -14,6 +14,7 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.Environment;
@@ -25,7 +26,8 @@ import org.springframework.util.ClassUtils;
  * the auto-configuration: every property under {@code ballast.} must be one Ballast knows (an
  * unknown one stops start-up naming the nearest known one), and every value is decoded by the
  * configuration model's codec ({@link dev.ballast.core.config.OptionSet}), which names a bad
- * one. Immutable.
+ * one. Values may hold {@code ${...}} placeholders, resolved from the environment as Spring
+ * resolves its own properties. Immutable.
  */
 public final class BallastSettings {
 
@@ -65,7 +67,8 @@ public final class BallastSettings {
    */
   public static BallastSettings bind(Environment environment) {
     Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
-    Binder binder = new Binder(sources);
+    // Placeholders (${CALL_TIMEOUT:2s}) resolve as in Spring's own properties.
+    Binder binder = new Binder(sources, new PropertySourcesPlaceholdersResolver(environment));
     PropertyKeys keys = new PropertyKeys(clientOptions());
     Set<String> names = keys.check(sources);
     // The defaults alone must be valid, so that a bad value a client inherits is reported
