@@ -16,6 +16,7 @@ import dev.ballast.netty.retry.RetryBudget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A client's options by name: {@link #CLIENT} holds every option a {@link BallastClient.Builder}
@@ -150,8 +151,10 @@ public final class ClientOptions {
           Option.of("endpoints", CoreOptions.ENDPOINTS, b -> b.endpoints,
               (b, e) -> b.endpoints(e), List.of("10.0.0.1:7000;weight=3;zone=a"),
               List.of("10.0.0.1")),
-          Option.of("balancer", CoreOptions.ALGORITHM, b -> b.algorithm,
-              (b, a) -> b.balancer(a, b.hashConfig), "ring-hash", "p2c-peak-ewmaa"),
+          Option.of("balancer", CoreOptions.POLICY, b -> b.policyName,
+              (b, a) -> b.balancer(a, b.policyOptions), "ring-hash", "p2c-peak-ewmaa"),
+          Option.of("policy", CoreOptions.POLICY_OPTIONS, b -> b.policyOptions,
+              (b, m) -> b.policyOptions(m), Map.of(), Map.of("percent", "5")),
           Option.of("timeout", ValueType.DURATION, b -> b.timeout, (b, d) -> b.timeout(d),
               "2s", "0s"),
           Option.of("maxAttempts", ValueType.INT, b -> b.retry.build().maxAttempts(),
@@ -165,7 +168,7 @@ public final class ClientOptions {
           Option.of("maxFrameSize", ValueType.BYTES, b -> b.maxFrameSize,
               (b, n) -> b.maxFrameSize(n), "64KB", "32B")))
       .with("", CoreOptions.BALANCER, b -> b.balancerConfig, (b, c) -> b.balancerConfig(c))
-      .with("", CoreOptions.HASH, b -> b.hashConfig, (b, h) -> b.balancer(b.algorithm, h))
+      .with("", CoreOptions.HASH, b -> b.hashConfig, (b, h) -> b.hashOptions(h))
       .with("", LoadOptions.WEIGHTED_ROUND_ROBIN, b -> b.loadReports,
           (b, w) -> b.loadReports(w))
       .with("subset.", CoreOptions.SUBSET, b -> b.subsetConfig, (b, s) -> b.subsets(s))

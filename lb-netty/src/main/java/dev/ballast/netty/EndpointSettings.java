@@ -7,6 +7,9 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.EndpointSourceProvider;
@@ -35,6 +38,9 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   BalancerFactory balancerFactory = Algorithm.P2C_PEAK_EWMA::create;
   BalancerConfig balancerConfig = BalancerConfig.defaults();
   Algorithm algorithm = Algorithm.P2C_PEAK_EWMA;
+  // the policy's canonical name, and a registered policy's own options (policy.*)
+  String policyName = Algorithm.P2C_PEAK_EWMA.id();
+  Map<String, Object> policyOptions = Map.of();
   HashConfig hashConfig = HashConfig.defaults();
   WeightedRoundRobinConfig loadReports = WeightedRoundRobinConfig.defaults();
   // the factory the last balancer(Algorithm, ...) made, to tell it from one set by hand
@@ -109,6 +115,7 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
     Objects.requireNonNull(algorithm, "algorithm");
     Objects.requireNonNull(hashConfig, "hashConfig");
     this.algorithm = algorithm;
+    this.policyName = algorithm.id();
     this.hashConfig = hashConfig;
     WeightedRoundRobinConfig reports = loadReports;
     this.balancerFactory = new BalancerFactory() {
@@ -132,12 +139,90 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    */
   public B loadReports(WeightedRoundRobinConfig config) {
     this.loadReports = Objects.requireNonNull(config, "config");
-    return balancerFactory == algorithmFactory ? balancer(algorithm, hashConfig) : self();
+    return balancerFactory == algorithmFactory && algorithm != null
+        ? balancer(algorithm, hashConfig) : self();
   }
 
-  /** Sets the balancing algorithm by name, e.g. {@code vnswrr} (see {@link Algorithm}). */
-  public B balancer(String algorithm) {
-    return balancer(Algorithm.fromName(algorithm));
+  /**
+   * Sets the balancing policy by name: one of lb-core's algorithms ({@code vnswrr}, see {@link
+   * Algorithm}) or a policy registered in {@link PolicyRegistry#defaultRegistry()}, with its
+   * defaults.
+   *
+   * @throws dev.ballast.core.config.OptionException naming an unknown name and the nearest
+   */
+  public B balancer(String policy) {
+    return balancer(policy, Map.of());
+  }
+
+  /**
+   * Sets the balancing policy by name with its own options ({@link
+   * BalancingPolicy#options()}), decoded once here; lb-core's algorithms take
+   * theirs at the client's level instead ({@link ClientOptions}), and no options here.
+   *
+   * @throws dev.ballast.core.config.OptionException naming an unknown name, or a bad option and
+   *     the nearest the policy takes
+   */
+  public B balancer(String policy, Map<String, ?> options) {
+    BalancingPolicy<?> p = ConfiguredPolicy.of(policy, Map.of()).policy();
+    Algorithm builtIn = builtIn(p.name());
+    if (builtIn != null) {
+      if (options != null && !options.isEmpty()) {
+        throw new dev.ballast.core.config.OptionException("policy." + options.keySet()
+            .iterator().next(), "given for " + p.name() + " (expected: the options of a"
+            + " registered policy; lb-core's algorithms take theirs at the client's level, e.g."
+            + " decayTime, minRingSize)", null);
+      }
+      this.policyOptions = Map.of();
+      return balancer(builtIn, hashConfig);
+    }
+    ConfiguredPolicy<?> configured;
+    try {
+      configured = ConfiguredPolicy.decode(p, options);
+    } catch (dev.ballast.core.config.OptionException e) {
+      throw new dev.ballast.core.config.OptionException("policy." + e.option(), e.problem(), e);
+    }
+    this.algorithm = null;
+    this.policyName = p.name();
+    this.policyOptions = options == null ? Map.of() : Map.copyOf(options);
+    this.balancerFactory = new BalancerFactory() {
+      @Override
+      public <T> Balancer<T> create(BalancerConfig config) {
+        return configured.newBalancer(config);
+      }
+    };
+    this.algorithmFactory = balancerFactory;
+    return self();
+  }
+
+  /** lb-core's algorithm of a canonical name, or null for a policy registered by a user. */
+  private static Algorithm builtIn(String name) {
+    for (Algorithm a : Algorithm.values()) {
+      if (a.id().equals(name)) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Sets the options of the algorithms that pick by key; applied to the balancer when it is one
+   * of them (else kept for a later {@link #balancer(Algorithm)}).
+   */
+  B hashOptions(HashConfig hashConfig) {
+    this.hashConfig = Objects.requireNonNull(hashConfig, "hashConfig");
+    return algorithm != null && balancerFactory == algorithmFactory
+        ? balancer(algorithm, hashConfig) : self();
+  }
+
+  /**
+   * Sets the chosen policy's own options (the {@code policy} option, applied after {@code
+   * balancer}); decoded by the policy at once.
+   *
+   * @throws dev.ballast.core.config.OptionException naming the bad one, or any for one of
+   *     lb-core's algorithms, which take theirs at the client's level
+   */
+  B policyOptions(Map<String, Object> options) {
+    return balancer(policyName, options);
   }
 
   /** Sets any balancer factory, e.g. a composite one. */

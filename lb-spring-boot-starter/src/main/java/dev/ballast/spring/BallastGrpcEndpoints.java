@@ -104,20 +104,31 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    */
   public Map<String, ?> serviceConfig(String name) {
     ClientSettings c = settings.get(name);
-    OptionSet<?, ?> policyOptions = c.algorithm().picksByKey() ? CoreOptions.HASH
-        : AlgorithmLoadBalancerProvider.OPTIONS;
     Map<String, Object> policyConfig = new LinkedHashMap<>();
     Map<String, Object> subsetConfig = new LinkedHashMap<>();
-    boolean reports = c.algorithm().readsReports();
     c.options().forEach((k, v) -> {
-      if (policyOptions.find(k) != null
-          || reports && LoadOptions.WEIGHTED_ROUND_ROBIN.find(k) != null) {
-        policyConfig.put(k, v);
-      } else if (k.startsWith("subset.")) {
+      if (k.startsWith("subset.")) {
         subsetConfig.put(k.substring("subset.".length()), v);
       }
     });
-    Map<String, Object> policy = Map.of(c.algorithm().id(), policyConfig);
+    if (c.algorithm() == null) {
+      // a registered policy: its own options (policy.*), for its PolicyLoadBalancerProvider
+      Object own = c.options().get("policy");
+      if (own instanceof Map<?, ?> m) {
+        m.forEach((k, v) -> policyConfig.put(String.valueOf(k), v));
+      }
+    } else {
+      OptionSet<?, ?> policyOptions = c.algorithm().picksByKey() ? CoreOptions.HASH
+          : AlgorithmLoadBalancerProvider.OPTIONS;
+      boolean reports = c.algorithm().readsReports();
+      c.options().forEach((k, v) -> {
+        if (policyOptions.find(k) != null
+            || reports && LoadOptions.WEIGHTED_ROUND_ROBIN.find(k) != null) {
+          policyConfig.put(k, v);
+        }
+      });
+    }
+    Map<String, Object> policy = Map.of(c.policy(), policyConfig);
     if (c.subset().enabled()) {
       subsetConfig.put("childPolicy", List.of(policy));
       policy = Map.of(LabelSubsetLoadBalancerProvider.POLICY_NAME, subsetConfig);

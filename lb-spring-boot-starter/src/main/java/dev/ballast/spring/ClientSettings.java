@@ -10,6 +10,8 @@ import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import dev.ballast.core.policy.PolicyRegistry;
+import dev.ballast.core.policy.Trait;
 import dev.ballast.core.subset.SubsetConfig;
 import dev.ballast.spring.internal.Discovery;
 import java.util.HashMap;
@@ -27,7 +29,8 @@ import java.util.Map;
  * @param source the target of the endpoint source when the endpoints come from {@code
  *     discovery.*}, else null
  * @param endpoints the endpoints, in the order given
- * @param algorithm the balancing algorithm ({@code balancer}); default {@code p2c_peak_ewma}
+ * @param algorithm the balancing algorithm ({@code balancer}); default {@code p2c_peak_ewma};
+ *     null when the balancer is a policy registered outside lb-core ({@link #policy()})
  * @param balancerConfig the balancer's options
  * @param hashConfig the options of the algorithms that pick by key
  * @param subset the label-subset options
@@ -70,8 +73,10 @@ public record ClientSettings(String name, Protocol protocol, String source,
       v -> { }, List.of(
           Values.option("endpoints", CoreOptions.ENDPOINTS, List.of(),
               List.of("10.0.0.1:7000;weight=3;zone=a"), List.of("10.0.0.1")),
-          Values.option("balancer", CoreOptions.ALGORITHM, Algorithm.P2C_PEAK_EWMA,
-              "ring-hash", "p2c-peak-ewmaa")))
+          Values.option("balancer", CoreOptions.POLICY, Algorithm.P2C_PEAK_EWMA.id(),
+              "ring-hash", "p2c-peak-ewmaa"),
+          Values.option("policy", CoreOptions.POLICY_OPTIONS, Map.of(), Map.of(),
+              Map.of("percent", "5"))))
       .with("", CoreOptions.BALANCER, v -> v.get("", BalancerConfig.defaults()),
           (v, c) -> v.put("", c))
       .with("", CoreOptions.HASH, v -> v.get("hash", HashConfig.defaults()),
@@ -111,11 +116,13 @@ public record ClientSettings(String name, Protocol protocol, String source,
       throw new dev.ballast.core.config.OptionException("endpoints", "none (expected: at least"
           + " one endpoint such as 10.0.0.1:7000;weight=3;zone=a, or discovery.*)", null);
     }
-    Algorithm algorithm = c.get("balancer", Algorithm.P2C_PEAK_EWMA);
+    String policy = c.get("balancer", Algorithm.P2C_PEAK_EWMA.id());
+    Algorithm algorithm = builtIn(policy);
     SubsetConfig subset = c.get("subset", SubsetConfig.defaults());
-    if (algorithm.picksByKey() && subset.enabled()) {
+    if (PolicyRegistry.defaultRegistry().get(policy).traits().contains(Trait.PICKS_BY_KEY)
+        && subset.enabled()) {
       // a subset's child balancer is given no key
-      throw new dev.ballast.core.config.OptionException("balancer", algorithm.id()
+      throw new dev.ballast.core.config.OptionException("balancer", policy
           + " (expected: a balancer that picks without a key, since label subsets pass no key"
           + " on; or no subset.selectors)", null);
     }
@@ -124,6 +131,25 @@ public record ClientSettings(String name, Protocol protocol, String source,
     return new ClientSettings(name, protocol, source, endpoints, algorithm,
         c.get("", BalancerConfig.defaults()), c.get("hash", HashConfig.defaults()), subset,
         Map.copyOf(options));
+  }
+
+  /** lb-core's algorithm of a canonical policy name, or null for a registered policy. */
+  private static Algorithm builtIn(String policy) {
+    for (Algorithm a : Algorithm.values()) {
+      if (a.id().equals(policy)) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Returns the balancing policy's canonical name ({@code balancer}): one of lb-core's
+   * algorithms or a policy registered in {@link PolicyRegistry}; default {@code p2c_peak_ewma}.
+   */
+  public String policy() {
+    Object given = options.get("balancer");
+    return given == null ? algorithm.id() : CoreOptions.POLICY.parse(given);
   }
 
   /** Returns the options lb-netty's client builder takes (all but the starter's own). */

@@ -28,6 +28,36 @@ public final class CoreOptions {
       ValueType.named(List.of(Algorithm.values()), Algorithm::id);
 
   /**
+   * Balancing policies by name, resolved in {@link
+   * dev.ballast.core.policy.PolicyRegistry#defaultRegistry()} (lb-core's algorithms and every
+   * registered policy): the canonical name, e.g. {@code p2c_peak_ewma} for {@code
+   * P2C-Peak-EWMA}.
+   */
+  public static final ValueType<String> POLICY = ValueType.of(
+      "a balancing policy's name such as p2c_peak_ewma", raw -> {
+        if (!(raw instanceof String s) || s.length() > 200) {
+          throw new IllegalArgumentException(ValueType.show(raw)
+              + " (expected: a balancing policy's name such as p2c_peak_ewma)");
+        }
+        return dev.ballast.core.policy.PolicyRegistry.defaultRegistry().get(s.trim()).name();
+      }, s -> s);
+
+  /**
+   * A balancing policy's own options, decoded by the policy once it is known: an object such as
+   * {@code {percent: 5, label: canary}} (Spring: {@code policy.percent=5}).
+   */
+  public static final ValueType<Map<String, Object>> POLICY_OPTIONS = ValueType.of(
+      "an object of the balancing policy's own options such as {percent: 5}", raw -> {
+        if (!(raw instanceof Map<?, ?> m)) {
+          throw new IllegalArgumentException(ValueType.show(raw) + " (expected: an object of"
+              + " the balancing policy's own options such as {percent: 5})");
+        }
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        m.forEach((k, v) -> out.put(String.valueOf(k), v));
+        return java.util.Collections.unmodifiableMap(out);
+      }, m -> m);
+
+  /**
    * Endpoint lists: each entry in lb-core's textual form ({@code host:port;weight=3;zone=a}), a
    * list or comma-separated text; an address given twice is refused.
    */

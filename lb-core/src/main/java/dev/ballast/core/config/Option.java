@@ -79,6 +79,9 @@ public final class Option<C, B, T> {
     }
     try {
       setter.accept(builder, value);
+    } catch (OptionException e) {
+      // a setter that names a key inside this option's value (policy.percent) keeps that name
+      throw e.option().startsWith(name + ".") ? e : OptionException.of(name, raw, e);
     } catch (IllegalArgumentException e) {
       throw OptionException.of(name, raw, e);
     }

@@ -15,8 +15,8 @@ import java.util.function.Supplier;
  * (a gRPC service config's JSON object, Spring's properties under a prefix). Decoding refuses
  * an unknown key naming the nearest known one, reads each value with its option's type and sets
  * it on a new builder, whose setters check it and whose {@code build()} checks the options
- * together; an absent key keeps the builder's default. Plain options are set first, in the
- * map's order, then nested sets ({@link #with}) in the order they were added.
+ * together; an absent key keeps the builder's default. Plain options are set first, then nested
+ * sets ({@link #with}), each in definition order whatever the map's order.
  *
  * <p>Keys may be dotted ({@code slowStart.window}) or nested ({@code {"slowStart": {"window":
  * "60s"}}}); case, {@code -} and {@code _} are ignored.
@@ -189,6 +189,7 @@ public final class OptionSet<C, B> {
     Map<String, Object> flat = new LinkedHashMap<>();
     flatten("", raw, flat);
     Map<Option<C, B, ?>, String> seen = new LinkedHashMap<>();
+    Map<Option<C, B, ?>, Object> plain = new java.util.HashMap<>();
     Map<Group<C, B, ?, ?>, Map<String, Object>> grouped = new LinkedHashMap<>();
     for (Map.Entry<String, Object> e : flat.entrySet()) {
       Option<C, B, ?> o = find(e.getKey());
@@ -202,14 +203,20 @@ public final class OptionSet<C, B> {
       }
       Group<C, B, ?, ?> g = views.get(o);
       if (g == null) {
-        o.set(builder, e.getValue());
+        plain.put(o, e.getValue());
       } else {
         grouped.computeIfAbsent(g, k -> new LinkedHashMap<>())
             .put(o.name().substring(g.prefix().length()), e.getValue());
       }
     }
-    // groups in definition order, not in the order their keys came: a later group may build on
-    // what an earlier one set (a client's locality wraps the balancer its algorithm's options make)
+    // plain options, then groups, in definition order, not in the order their keys came (a
+    // map's order may be any): a later one may build on what an earlier one set (a policy's own
+    // options on its name, a client's locality on the balancer its algorithm's options make)
+    for (Option<C, B, ?> o : options) {
+      if (plain.containsKey(o)) {
+        o.set(builder, plain.get(o));
+      }
+    }
     for (Option<C, B, ?> o : options) {
       Group<C, B, ?, ?> g = views.get(o);
       Map<String, Object> m = g == null ? null : grouped.remove(g);

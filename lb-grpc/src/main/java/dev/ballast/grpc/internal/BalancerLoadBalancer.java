@@ -7,50 +7,78 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.Trait;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * A gRPC load balancer over one lb-core {@link Balancer} of a given algorithm. The balancer is
+ * A gRPC load balancer over one lb-core {@link Balancer} of a given algorithm or registered
+ * policy. The balancer is
  * made at the first address update from the policy config, and made anew (nodes lose their
  * load state, subchannels are kept) only when the config changes.
  */
 public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
 
-  private final Algorithm algorithm;
-  private final BalancerConfig base;
   private final BalancerPicker.Feedback feedback;
-  private PolicyConfig config;
+  private final Ticker ticker;
+  // the config used when the channel gives none, and how a config makes a balancer
+  private final Object defaults;
+  private final Function<Object, Balancer<Backend>> make;
+  private Object config;
   private Balancer<Backend> balancer;
 
   /**
-   * Creates the load balancer.
+   * Creates the load balancer over one of lb-core's algorithms.
    *
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    super(helper, algorithm.id());
-    this.algorithm = algorithm;
-    this.base = base;
-    this.feedback = feedback(algorithm);
+    this(helper, algorithm.id(), feedback(algorithm), streamTicker(algorithm, base),
+        PolicyConfig.defaults(algorithm), c -> ((PolicyConfig) c).create(base));
+  }
+
+  private BalancerLoadBalancer(Helper helper, String name, BalancerPicker.Feedback feedback, Ticker ticker, Object defaults,
+      Function<Object, Balancer<Backend>> make) {
+    super(helper, name);
+    this.feedback = feedback;
+    this.ticker = ticker;
+    this.defaults = defaults;
+    this.make = make;
+  }
+
+  /**
+   * Creates the load balancer over a registered policy, whose configs are {@link
+   * ConfiguredPolicy}s; its traits say what the picker feeds back.
+   *
+   * @param base the settings every balancer reads; panic picks are off (READY subchannels only)
+   */
+  public static BalancerLoadBalancer of(Helper helper, BalancingPolicy<?> policy,
+      BalancerConfig base) {
+    BalancerConfig common = base.toBuilder().panicPick(false).build();
+    boolean timed = policy.traits().contains(Trait.TIMES_CALLS);
+    return new BalancerLoadBalancer(helper, policy.name(),
+        timed ? BalancerPicker.Feedback.TIMED : policy.traits().contains(Trait.COUNTS_CALLS)
+            ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE,
+        timed ? common.ticker() : null, ConfiguredPolicy.decode(policy, null),
+        c -> ((ConfiguredPolicy<?>) c).newBalancer(common));
   }
 
   @Override
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // which sets a balancer accepts depends on its algorithm only, not on the policy's fields
-    ChildBalancer.of(balancer != null ? balancer : algorithm.<Backend>create(base))
-        .validate(endpoints);
+    ChildBalancer.of(balancer != null ? balancer : make.apply(defaults)).validate(endpoints);
   }
 
   @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
-    PolicyConfig c = policyConfig instanceof PolicyConfig
-        ? (PolicyConfig) policyConfig
-        : PolicyConfig.defaults(algorithm);
+    Object c = policyConfig != null && policyConfig.getClass() == defaults.getClass()
+        ? policyConfig : defaults;
     Balancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
-      target = c.create(base);
+      target = make.apply(c);
     }
     target.update(endpoints, values);
     balancer = target;
@@ -70,7 +98,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   Ticker streamTicker() {
-    return streamTicker(algorithm, base);
+    return ticker;
   }
 
   /** Only peak EWMA reads latencies; the other algorithms' streams are not timed. */

@@ -78,7 +78,8 @@ public final class PropertyKeys {
 
   /** Whether the option's value is a map (properties {@code <option>.<key>=<value>}). */
   private static boolean isMap(ValueType<?> t) {
-    return t == ValueType.STRING_MAP || t == CoreOptions.ZONE_SHARES;
+    return t == ValueType.STRING_MAP || t == CoreOptions.ZONE_SHARES
+        || t == CoreOptions.POLICY_OPTIONS;
   }
 
   /** Returns the model's refusal as the starter's exception, naming the full property. */

@@ -1,0 +1,200 @@
+package dev.ballast.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.core.config.OptionException;
+import dev.ballast.examples.spring.OrdersApplication;
+import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.spring.BallastClients;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ServerCalls;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A policy written outside Ballast ({@code canary_split}, registered by this module's {@code
+ * META-INF/services}) chosen by name and configured in every front end over real servers on
+ * 127.0.0.1: three stable servers and one canary, exact shares.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CanarySplitPolicyTest {
+
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  @AfterEach
+  void close() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+  }
+
+  @Test
+  void anLbNettyClientSplitsExactlyByThePolicysOptions() throws Exception {
+    List<FramedServer> servers = framedServers();
+    BallastClient<byte[], byte[]> client = open(BallastClient.framed()
+        .endpoints(String.join(",", endpoints(servers)))
+        .balancer("canary-split", Map.of("percent", 10, "label", "canary"))
+        .build());
+    for (int i = 0; i < 200; i++) {
+      client.call(new byte[] {1}).get(20, TimeUnit.SECONDS);
+    }
+    assertThat(answered(servers)).containsExactly(60L, 60L, 60L, 20L);
+    assertThat(client.balancerName()).isEqualTo("canary_split");
+  }
+
+  @Test
+  void aMisspeltOptionIsRefusedNamingTheNearest() {
+    assertThatThrownBy(() -> BallastClient.framed().balancer("canary_split",
+        Map.of("percnt", 10)))
+        .isInstanceOf(OptionException.class)
+        .hasMessageContaining("policy.percnt")
+        .hasMessageContaining("did you mean percent?");
+    assertThatThrownBy(() -> BallastClient.framed().balancer("canary_split",
+        Map.of("percent", 101)))
+        .isInstanceOf(OptionException.class)
+        .hasMessageContaining("percent: 101 (expected: 0 to 100)");
+  }
+
+  @Test
+  void springPropertiesChooseItByNameWithItsOptions() throws Exception {
+    List<FramedServer> servers = framedServers();
+    ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+        .web(WebApplicationType.NONE)
+        .run("--ballast.clients.orders.balancer=canary-split",
+            "--ballast.clients.orders.policy.percent=${CANARY_PERCENT:25}",
+            "--ballast.clients.orders.endpoints=" + String.join(",", endpoints(servers)));
+    opened.add(context);
+    BallastClient<byte[], byte[]> client = context.getBean(BallastClients.class).framed("orders");
+    for (int i = 0; i < 120; i++) {
+      client.call(new byte[] {1}).get(20, TimeUnit.SECONDS);
+    }
+    assertThat(answered(servers)).containsExactly(30L, 30L, 30L, 30L);
+  }
+
+  @Test
+  void springRefusesAMisspeltOptionOfItNamingTheProperty() {
+    assertThatThrownBy(() -> new SpringApplicationBuilder(OrdersApplication.class)
+        .web(WebApplicationType.NONE)
+        .run("--ballast.clients.orders.balancer=canary_split",
+            "--ballast.clients.orders.policy.lable=canary").close())
+        .rootCause()
+        .hasMessageContaining("ballast.clients.orders.policy.lable")
+        .hasMessageContaining("did you mean label?");
+  }
+
+  @Test
+  void aGrpcServiceConfigChoosesItByNameWithItsOptions() throws Exception {
+    List<String> addresses = new ArrayList<>();
+    for (String name : List.of("a", "b", "c", "canary")) {
+      Server server = grpcServer(name);
+      addresses.add("127.0.0.1:" + server.getPort() + (name.equals("canary") ? ";canary=true" : ""));
+    }
+    ManagedChannel channel = ManagedChannelBuilder
+        .forTarget("ballast:///" + String.join(",", addresses))
+        .defaultServiceConfig(Map.of("loadBalancingConfig",
+            List.of(Map.of("canary_split", Map.of("percent", 40.0)))))
+        .usePlaintext()
+        .build();
+    opened.add(() -> channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
+    // the first call waits for the subchannels; each READY one is in the split from then on
+    ClientCalls.blockingUnaryCall(channel, WHO,
+        CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS).withWaitForReady(), "");
+    Map<String, Integer> answered = new TreeMap<>();
+    for (int i = 0; i < 150; i++) {
+      answered.merge(ClientCalls.blockingUnaryCall(channel, WHO,
+          CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS).withWaitForReady(), ""),
+          1, Integer::sum);
+    }
+    assertThat(answered).isEqualTo(Map.of("a", 30, "b", 30, "c", 30, "canary", 60));
+  }
+
+  private List<FramedServer> framedServers() {
+    List<FramedServer> servers = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      servers.add(open(FramedServer.start(r -> CompletableFuture.completedFuture(r.payload()))));
+    }
+    return servers;
+  }
+
+  /** Three stable servers and, last, the canary. */
+  private static List<String> endpoints(List<FramedServer> servers) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < servers.size(); i++) {
+      out.add("127.0.0.1:" + servers.get(i).port() + (i == servers.size() - 1 ? ";canary=true"
+          : ""));
+    }
+    return out;
+  }
+
+  private static List<Long> answered(List<FramedServer> servers) {
+    return servers.stream().map(FramedServer::requests).collect(Collectors.toList());
+  }
+
+  private <T extends AutoCloseable> T open(T closeable) {
+    opened.add(closeable);
+    return closeable;
+  }
+
+  private static final MethodDescriptor<String, String> WHO =
+      MethodDescriptor.<String, String>newBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName("orders.Orders/Who")
+          .setRequestMarshaller(Utf8.INSTANCE)
+          .setResponseMarshaller(Utf8.INSTANCE)
+          .build();
+
+  private Server grpcServer(String name) throws Exception {
+    ServerServiceDefinition service = ServerServiceDefinition.builder("orders.Orders")
+        .addMethod(WHO, ServerCalls.asyncUnaryCall((request, reply) -> {
+          reply.onNext(name);
+          reply.onCompleted();
+        }))
+        .build();
+    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        .addService(service).build().start();
+    opened.add(() -> server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
+    return server;
+  }
+
+  private enum Utf8 implements MethodDescriptor.Marshaller<String> {
+    INSTANCE;
+
+    @Override
+    public InputStream stream(String value) {
+      return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public String parse(InputStream stream) {
+      try {
+        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+}

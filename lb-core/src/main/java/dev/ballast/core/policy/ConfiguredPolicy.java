@@ -1,0 +1,56 @@
+package dev.ballast.core.policy;
+
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.config.OptionException;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A policy with its config decoded once, ready to make balancers: what a front end holds for a
+ * client or a channel. Immutable.
+ *
+ * @param policy the policy
+ * @param config its config
+ * @param <C> the policy's config type
+ */
+public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
+
+  /** Checks both parts are given. */
+  public ConfiguredPolicy {
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(config, "config");
+  }
+
+  /**
+   * Resolves a policy by name in the default registry and decodes its options.
+   *
+   * @param options the policy's own options by name; null or empty for its defaults
+   * @throws OptionException naming {@code balancer} for an unknown name, or the bad option (and
+   *     the nearest of the policy's own) for a bad one
+   */
+  public static ConfiguredPolicy<?> of(String name, Map<String, ?> options) {
+    BalancingPolicy<?> policy;
+    try {
+      policy = PolicyRegistry.defaultRegistry().get(name);
+    } catch (IllegalArgumentException e) {
+      throw new OptionException("balancer", e.getMessage(), e);
+    }
+    return decode(policy, options);
+  }
+
+  /** Decodes a policy's options; null or empty gives its defaults. */
+  public static <C> ConfiguredPolicy<C> decode(BalancingPolicy<C> policy, Map<String, ?> options) {
+    return new ConfiguredPolicy<>(policy, policy.options().decode(options));
+  }
+
+  /** Creates an empty balancer of the policy with this config. */
+  public <T> ChildBalancer<T> newBalancer(BalancerConfig common) {
+    return policy.newBalancer(Objects.requireNonNull(common, "common"), config);
+  }
+
+  /** Returns the policy's options as they are set, by name ({@code {}} for the defaults). */
+  public Map<String, Object> options() {
+    return policy.options().encode(config);
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * Balancing policies as plugins: the SPI ({@link dev.ballast.core.policy.BalancingPolicy}), the
+ * registry every front end resolves names through ({@link
+ * dev.ballast.core.policy.PolicyRegistry}), a policy chosen with its decoded config ({@link
+ * dev.ballast.core.policy.ConfiguredPolicy}) and the distributor a simple policy writes ({@link
+ * dev.ballast.core.policy.Distributor}).
+ */
+package dev.ballast.core.policy;
