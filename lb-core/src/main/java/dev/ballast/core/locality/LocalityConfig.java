@@ -93,6 +93,11 @@ public final class LocalityConfig {
     return new TreeMap<>(callerZones);
   }
 
+  /** The callers' shares as given, unmodifiable, without a copy (for the tables). */
+  Map<String, Double> callerZoneShares() {
+    return callerZones;
+  }
+
   /**
    * Returns the fewest healthy endpoints of the first priority for zone-aware routing to apply
    * (default 6, as Envoy's {@code min_cluster_size}); below it, localities are weighted instead.

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link LocalityBalancer} over real nodes: Envoy's documented examples as shares of many seeded
- * picks, health changes seen at the next pick, state kept across updates.
+ * {@link LocalityBalancer} over real nodes: Envoy's examples as shares of many seeded picks (the
+ * figures of Envoy's code where its pages differ), hostile zone settings, health changes seen at
+ * the next pick, state kept across updates.
  */
 class LocalityBalancerTest {
 
@@ -197,10 +198,12 @@ class LocalityBalancerTest {
   /**
    * Envoy, Locality weighted load balancing: localities X (weight 1) and Y (weight 2), Y fully
    * available; X's available percent -> its share of traffic, exactly from the tables, and as
-   * picks. X holds 100 endpoints of weight 1, Y 100 of weight 2.
+   * picks. X holds 100 endpoints of weight 1, Y 100 of weight 2. At 69% the figure is Envoy's
+   * code's ({@code LocalityWrr::effectiveLocalityWeight}: 100 × min(1, 1.4 × 0.69) = 96.6, so
+   * 96.6 / 296.6 = 33%), not the 32% of a weight floored to whole percents (96 / 296).
    */
   @ParameterizedTest(name = "X {0}% available -> {1}% of traffic")
-  @CsvSource({"100, 33", "70, 33", "69, 32", "50, 26", "25, 15", "0, 0"})
+  @CsvSource({"100, 33", "70, 33", "69, 33", "50, 26", "25, 15", "0, 0"})
   void localityWeightsAreScaledByAvailability(int available, int toX) {
     LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), available);
     List<Endpoint> set = new ArrayList<>(group("x", 100, available, ";zone=x"));
@@ -209,8 +212,8 @@ class LocalityBalancerTest {
     }
     b.update(set, Endpoint::address);
     LocalityPlan.Group<String> g = b.plan().levels[0].healthy;
-    long x = g.cumulativeWeight[0];
-    long all = g.cumulativeWeight[1];
+    double x = g.weights[0];
+    double all = g.weights[0] + g.weights[1];
     assertThat(Math.round(100.0 * x / all)).isEqualTo(toX);
     Map<String, Integer> counts = shares(b, Endpoint::zone);
     assertThat(percent(counts, "x")).isCloseTo(100.0 * x / all, within(0.5));
@@ -275,6 +278,99 @@ class LocalityBalancerTest {
     assertThat(percent(spilled, "b")).isCloseTo(50, within(0.5));
     zoneA.forEach(n -> n.setHealth(Health.HEALTHY));
     assertThat(percent(shares(b, Endpoint::zone), "a")).isEqualTo(100);
+  }
+
+  /**
+   * A local zone that no endpoint has and the callers do not list is no local zone (Envoy's
+   * {@code earlyExitNonLocalityRouting}: no caller in the local zone): picks go to every healthy
+   * endpoint by weight, 6:10:8, not all to the one zone whose residual capacity is left.
+   */
+  @Test
+  void anUnknownLocalZoneIsNoLocalZone() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.builder().localZone("x")
+        .callerZones(Map.of("a", 1, "c", 1)).build(), 13);
+    List<Endpoint> set = new ArrayList<>(group("a", 6, 6, ";zone=a"));
+    set.addAll(group("b", 10, 10, ";zone=b"));
+    set.addAll(group("c", 8, 8, ";zone=c"));
+    b.update(set, Endpoint::address);
+    Map<String, Integer> counts = new HashMap<>();
+    for (int i = 0; i < 24_000; i++) {
+      counts.merge(b.pickUncounted().endpoint().zone(), 1, Integer::sum);
+    }
+    assertThat(counts).isEqualTo(Map.of("a", 6000, "b", 10_000, "c", 8000));
+  }
+
+  /**
+   * Caller shares of 1e308 each sum past the largest double; they are scaled exactly, so they
+   * route as equal shares do: from a, 3000 / 3333 of the picks stay local (9000 of 10000), the
+   * rest goes to c, the only zone with residual capacity (4000 - 3333).
+   */
+  @Test
+  void hugeCallerSharesRouteAsTheirRatiosWithoutOverflow() {
+    List<Endpoint> set = new ArrayList<>(group("a", 3, 3, ";zone=a"));
+    set.addAll(group("b", 3, 3, ";zone=b"));
+    set.addAll(group("c", 4, 4, ";zone=c"));
+    LocalityBalancer<String> huge = balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1e308, "b", 1e308, "c", 1e308)).build(), 14);
+    huge.update(set, Endpoint::address);
+    ZoneRoute r = huge.plan().levels[0].healthy.route;
+    assertThat(r.localShare).isEqualTo(9000);
+    assertThat(r.shares()).containsExactly(9000, 0, 1000);
+    LocalityBalancer<String> ones = balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1, "c", 1)).build(), 14);
+    ones.update(set, Endpoint::address);
+    assertThat(ones.plan().levels[0].healthy.route.shares()).containsExactly(r.shares());
+    Map<String, Integer> counts = shares(huge, Endpoint::zone);
+    assertThat(percent(counts, "a")).isCloseTo(90, within(0.5));
+    assertThat(percent(counts, "c")).isCloseTo(10, within(0.5));
+  }
+
+  @Test
+  void badCallerSharesAreRefusedNamingTheFieldAndTheValue() {
+    for (double bad : new double[] {Double.NaN, -1, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> LocalityConfig.builder().callerZones(Map.of("a", 1, "b", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("callerZones: b=" + bad);
+    }
+    assertThatThrownBy(() -> LocalityConfig.builder().callerZones(Map.of("a", 0, "b", 0)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expected: at least one share > 0");
+  }
+
+  /**
+   * Where Envoy fails: priority 0 holds a {degraded}, b {healthy, unhealthy}, c {healthy,
+   * unhealthy}, the caller is in a. Degraded endpoints take 33% of the load; Envoy sends those
+   * picks to the degraded endpoints of the zone its healthy route chose (b or c, which have
+   * none) and fails them. Ballast picks them among the level's degraded endpoints: none fails.
+   */
+  @Test
+  void underZoneRoutingDegradedPicksGoToTheLevelsDegradedEndpoints() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1, "c", 1)).minClusterSize(2).build(), 15);
+    List<Endpoint> set = new ArrayList<>(List.of(
+        Endpoint.parse("10.9.0.1:80;zone=a;health=degraded")));
+    set.addAll(group("b", 2, 1, ";zone=b"));
+    set.addAll(group("c", 2, 1, ";zone=c"));
+    b.update(set, Endpoint::address);
+    assertThat(b.describe()).containsExactly("priority=0 healthy=67% degraded=33% panic=false");
+    Map<String, Integer> counts = shares(b, e -> e.zone() + "-" + e.health());
+    assertThat(percent(counts, "a-degraded")).isCloseTo(33, within(0.5));
+    assertThat(percent(counts, "b-healthy")).isCloseTo(33.5, within(0.5));
+    assertThat(counts.keySet()).containsOnly("a-degraded", "b-healthy", "c-healthy");
+  }
+
+  /** The default child is weighted round robin by endpoint weight: weights 3 and 1 give 3:1. */
+  @Test
+  void theDefaultChildHonoursEndpointWeights() {
+    LocalityBalancer<String> b = LocalityBalancer.<String>builder().build();
+    assertThat(b.name()).isEqualTo("locality(vnswrr)");
+    b.update(List.of(Endpoint.parse("10.0.0.1:80;weight=3"), Endpoint.parse("10.0.0.2:80")),
+        Endpoint::address);
+    Map<String, Integer> counts = new HashMap<>();
+    for (int i = 0; i < 4000; i++) {
+      counts.merge(b.pickUncounted().address(), 1, Integer::sum);
+    }
+    assertThat(counts).isEqualTo(Map.of("10.0.0.1:80", 3000, "10.0.0.2:80", 1000));
   }
 
   @Test
