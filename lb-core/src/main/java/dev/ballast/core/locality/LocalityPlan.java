@@ -37,7 +37,7 @@ final class LocalityPlan<T> {
   final Level<T>[] levels;
   /**
    * Cumulative percents: first each level's healthy load, then each level's degraded load; the
-   * last is 100, or 0 when there is no endpoint.
+   * last is 100 (empty when there is no endpoint).
    */
   final int[] cumulative;
 
@@ -107,7 +107,7 @@ final class LocalityPlan<T> {
       }
       boolean zoneAware = config.zoneAware();
       this.healthy = new Group<>(byZone, Health.HEALTHY, factor,
-          zoneAware ? (priorityZero ? config : null) : null, zoneAware, factory);
+          zoneAware && priorityZero ? config : null, zoneAware, factory);
       this.degraded = new Group<>(byZone, Health.DEGRADED, factor, null, zoneAware, factory);
     }
 

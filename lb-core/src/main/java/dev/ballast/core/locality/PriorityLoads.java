@@ -1,5 +1,7 @@
 package dev.ballast.core.locality;
 
+import java.util.Arrays;
+
 /**
  * Envoy's priority load: the percent of traffic each priority level's healthy and degraded
  * endpoints take, and which levels are in panic, from the levels' endpoint counts. Computed on
@@ -127,9 +129,9 @@ final class PriorityLoads {
     for (int t : total) {
       all += t;
     }
-    java.util.Arrays.fill(dl, 0);
+    Arrays.fill(dl, 0);
     if (all == 0) {
-      java.util.Arrays.fill(hl, 0);
+      Arrays.fill(hl, 0);
       hl[0] = 100;
       return;
     }
