@@ -359,6 +359,27 @@ class LocalityBalancerTest {
     assertThat(counts.keySet()).containsOnly("a-degraded", "b-healthy", "c-healthy");
   }
 
+  /**
+   * Zone-aware routing is for priority 0 only (Envoy latches no locality routing for other
+   * levels): a set whose endpoints are all at priority 1 is picked by weight, ignoring zones.
+   */
+  @Test
+  void zoneAwareRoutingIsForPriorityZeroOnly() {
+    LocalityConfig config = LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1)).build();
+    LocalityBalancer<String> b = balancer(config, 16);
+    List<Endpoint> set = new ArrayList<>(group("a", 3, 3, ";zone=a;priority=1"));
+    set.addAll(group("b", 3, 3, ";zone=b;priority=1"));
+    b.update(set, Endpoint::address);
+    assertThat(b.plan().levels[0].healthy.route).isNull();
+    assertThat(percent(shares(b, Endpoint::zone), "a")).isCloseTo(50, within(0.5));
+    List<Endpoint> zero = new ArrayList<>();
+    set.forEach(e -> zero.add(Endpoint.parse(e.toString().replace(";priority=1", ""))));
+    b.update(zero, Endpoint::address);
+    assertThat(b.plan().levels[0].healthy.route).isNotNull();
+    assertThat(percent(shares(b, Endpoint::zone), "a")).isEqualTo(100);
+  }
+
   /** The default child is weighted round robin by endpoint weight: weights 3 and 1 give 3:1. */
   @Test
   void theDefaultChildHonoursEndpointWeights() {
