@@ -219,6 +219,45 @@ class LocalityBalancerTest {
     assertThat(percent(counts, "x")).isCloseTo(100.0 * x / all, within(0.5));
   }
 
+  /** Zone a's share of the effective locality weights of the plan's first level, percent. */
+  private static double shareOfA(LocalityBalancer<String> b) {
+    LocalityPlan.Group<String> g = b.plan().levels[0].healthy;
+    return 100 * g.weights[0] / (g.weights[0] + g.weights[1]);
+  }
+
+  /**
+   * Envoy's {@code LocalityWrrTest.UnhealthyFailover}: locality weights 1 and 2 (here zone a's
+   * five endpoints of weight 2 and b's one of weight 20), a's healthy endpoints 5 down to 0: of
+   * 100 picks Envoy's scheduler gives a 33, 33, 29, 22, 12 and 0; the effective weights give
+   * those shares within one pick.
+   */
+  @ParameterizedTest(name = "{0} of 5 healthy in a -> {1} of 100 picks")
+  @CsvSource({"5, 33", "4, 33", "3, 29", "2, 22", "1, 12", "0, 0"})
+  void envoyLocalityWrrUnhealthyFailover(int healthy, int picksOfA) {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 17);
+    List<Endpoint> set = new ArrayList<>();
+    group("a", 5, healthy, ";zone=a").forEach(e -> set.add(e.withWeight(2)));
+    group("b", 1, 1, ";zone=b").forEach(e -> set.add(e.withWeight(20)));
+    b.update(set, Endpoint::address);
+    assertThat(shareOfA(b)).isCloseTo(picksOfA, within(1.0));
+  }
+
+  /**
+   * Envoy's {@code OverProvisioningFactorTest.LocalityPickChanges}: localities of equal weight,
+   * a with one of two endpoints healthy, b with its one: factor 1.0 gives 33/67, 2.0 gives
+   * 50/50.
+   */
+  @ParameterizedTest(name = "factor {0} -> a {1}%")
+  @CsvSource({"1.0, 33", "2.0, 50"})
+  void envoyOverProvisioningFactorLocalityPickChanges(double factor, int toA) {
+    LocalityBalancer<String> b = balancer(
+        LocalityConfig.builder().overprovisioningFactor(factor).build(), 18);
+    List<Endpoint> set = new ArrayList<>(group("a", 2, 1, ";zone=a"));
+    group("b", 1, 1, ";zone=b").forEach(e -> set.add(e.withWeight(2)));
+    b.update(set, Endpoint::address);
+    assertThat(shareOfA(b)).isCloseTo(toA, within(1.0));
+  }
+
   /**
    * Envoy, Zone aware routing, for callers spread 50/30/20 over zones a, b and c, and an upstream
    * of 3, 3 and 4 endpoints (30/30/40%). A caller in a, whose zone holds fewer endpoints than
@@ -394,8 +433,12 @@ class LocalityBalancerTest {
     assertThat(counts).isEqualTo(Map.of("10.0.0.1:80", 3000, "10.0.0.2:80", 1000));
   }
 
+  /**
+   * Envoy's {@code ZoneAwareSmallCluster}: below the minimum cluster size, no route; the healthy
+   * endpoints are picked by weight, ignoring zones (2 of 5 in a: 40%).
+   */
   @Test
-  void belowTheMinimumClusterSizeLocalitiesAreWeightedInstead() {
+  void belowTheMinimumClusterSizeEndpointsArePickedByWeight() {
     LocalityConfig config = LocalityConfig.builder().localZone("a")
         .callerZones(Map.of("a", 1, "b", 1)).build();
     LocalityBalancer<String> small = balancer(config, 2);
