@@ -398,25 +398,37 @@ class LocalityBalancerTest {
     assertThat(counts.keySet()).containsOnly("a-degraded", "b-healthy", "c-healthy");
   }
 
+  /** A balancer for a caller in zone a, callers in a and b alike. */
+  private static LocalityBalancer<String> callerInAOfAAndB(long seed) {
+    return balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1)).build(), seed);
+  }
+
+  /**
+   * Zone a's percent of many picks, after checking that the first level's healthy endpoints
+   * are routed by zone exactly when all picks stay in a.
+   */
+  private static double routedShareOfA(LocalityBalancer<String> b) {
+    double a = percent(shares(b, Endpoint::zone), "a");
+    assertThat(b.plan().levels[0].healthy.route != null).isEqualTo(a == 100);
+    return a;
+  }
+
   /**
    * Zone-aware routing is for priority 0 only (Envoy latches no locality routing for other
    * levels): a set whose endpoints are all at priority 1 is picked by weight, ignoring zones.
    */
   @Test
   void zoneAwareRoutingIsForPriorityZeroOnly() {
-    LocalityConfig config = LocalityConfig.builder().localZone("a")
-        .callerZones(Map.of("a", 1, "b", 1)).build();
-    LocalityBalancer<String> b = balancer(config, 16);
+    LocalityBalancer<String> b = callerInAOfAAndB(16);
     List<Endpoint> set = new ArrayList<>(group("a", 3, 3, ";zone=a;priority=1"));
     set.addAll(group("b", 3, 3, ";zone=b;priority=1"));
     b.update(set, Endpoint::address);
-    assertThat(b.plan().levels[0].healthy.route).isNull();
-    assertThat(percent(shares(b, Endpoint::zone), "a")).isCloseTo(50, within(0.5));
+    assertThat(routedShareOfA(b)).isCloseTo(50, within(0.5));
     List<Endpoint> zero = new ArrayList<>();
     set.forEach(e -> zero.add(Endpoint.parse(e.toString().replace(";priority=1", ""))));
     b.update(zero, Endpoint::address);
-    assertThat(b.plan().levels[0].healthy.route).isNotNull();
-    assertThat(percent(shares(b, Endpoint::zone), "a")).isEqualTo(100);
+    assertThat(routedShareOfA(b)).isEqualTo(100);
   }
 
   /** The default child is weighted round robin by endpoint weight: weights 3 and 1 give 3:1. */
@@ -439,19 +451,15 @@ class LocalityBalancerTest {
    */
   @Test
   void belowTheMinimumClusterSizeEndpointsArePickedByWeight() {
-    LocalityConfig config = LocalityConfig.builder().localZone("a")
-        .callerZones(Map.of("a", 1, "b", 1)).build();
-    LocalityBalancer<String> small = balancer(config, 2);
+    LocalityBalancer<String> small = callerInAOfAAndB(2);
     List<Endpoint> five = new ArrayList<>(group("a", 2, 2, ";zone=a"));
     five.addAll(group("b", 3, 3, ";zone=b"));
     small.update(five, Endpoint::address);
-    assertThat(small.plan().levels[0].healthy.route).isNull();
-    assertThat(percent(shares(small, Endpoint::zone), "a")).isCloseTo(40, within(0.5));
+    assertThat(routedShareOfA(small)).isCloseTo(40, within(0.5));
     List<Endpoint> six = new ArrayList<>(five);
     six.addAll(group("c", 1, 1, ";zone=a"));
     small.update(six, Endpoint::address);
-    assertThat(small.plan().levels[0].healthy.route).isNotNull();
-    assertThat(percent(shares(small, Endpoint::zone), "a")).isEqualTo(100);
+    assertThat(routedShareOfA(small)).isEqualTo(100);
   }
 
   @Test
