@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 class EnvoyParityPropertyTest {
 
-  private static final int CLUSTERS = 3000;
+  private static final int CLUSTERS = 2000;
   private static final String[] ZONES = {"a", "b", "c", "d"};
 
   /** One upstream host as Envoy sees it. */
@@ -99,8 +99,8 @@ class EnvoyParityPropertyTest {
       }
     }
     // the generator reaches every branch often enough to matter
-    // (seed 44: 564 routes of which 405 spill, 1112 zone-aware levels without a route, 110
-    // total panics)
+    // (seed 44 over 3,000 clusters gave 564 routes of which 405 spill, 1112 zone-aware levels
+    // without a route, 110 total panics: the bounds hold at a third of those rates)
     assertThat(routed).isGreaterThan(CLUSTERS / 10);
     assertThat(spilled).isGreaterThan(CLUSTERS / 20);
     assertThat(noRoute).isGreaterThan(CLUSTERS / 10);
