@@ -16,7 +16,7 @@ import dev.ballast.grpc.internal.LocalityPolicyConfig;
  *  "minClusterSize": 6,                       default
  *  "overprovisioningFactor": 1.4,             default
  *  "panicThreshold": 50,                      default, percent
- *  "childPolicy": [{"p2c_peak_ewma": {}}]}    default [{"round_robin": {}}] (lb-core's)
+ *  "childPolicy": [{"p2c_peak_ewma": {}}]}    default [{"vnswrr": {}}] (weighted round robin)
  * }</pre>
  */
 public final class LocalityLoadBalancerProvider extends CompositeLoadBalancerProvider {

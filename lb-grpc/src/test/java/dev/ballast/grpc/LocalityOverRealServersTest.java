@@ -90,6 +90,14 @@ class LocalityOverRealServersTest {
   }
 
   @Test
+  void theDefaultChildIsWeightedRoundRobin() {
+    Object config = new LocalityLoadBalancerProvider().parseLoadBalancingPolicyConfig(Map.of())
+        .getConfig();
+    assertThat(((dev.ballast.grpc.internal.LocalityPolicyConfig) config).child().algorithm())
+        .isEqualTo(dev.ballast.core.Algorithm.VNSWRR);
+  }
+
+  @Test
   void aBadConfigIsAnErrorNamingTheField() {
     var provider = new LocalityLoadBalancerProvider();
     assertThat(provider.parseLoadBalancingPolicyConfig(Map.of("callerZones", Map.of("a", -1.0)))

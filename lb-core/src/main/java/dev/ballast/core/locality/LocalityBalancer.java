@@ -21,9 +21,10 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
- * Balances over priority levels and localities as Envoy does, with the configured algorithm
- * inside each locality: a pick chooses a priority level by the levels' loads, then a locality of
- * it, then asks that locality's child balancer.
+ * Balances over priority levels and localities as Envoy's code does (not always as its pages
+ * say; docs/zones.md lists where they part), with the configured algorithm inside each locality:
+ * a pick chooses a priority level by the levels' loads, then a locality of it, then asks that
+ * locality's child balancer.
  *
  * <ol>
  *   <li><b>Priorities</b> ({@link Endpoint#priority()}, 0 first): a level keeps all traffic while
@@ -32,17 +33,19 @@ import java.util.random.RandomGenerator;
  *       endpoints ({@link Health#DEGRADED}) take only what the healthy ones of every level cannot.
  *       When the levels together cannot take it all, a level with fewer available endpoints than
  *       the panic threshold (50%) panics: its share goes to all its endpoints by weight, whatever
- *       their health. See {@link PriorityLoads}.
- *   <li><b>Localities</b> ({@link Endpoint#zone()}; endpoints without a zone form one locality):
- *       within a level, a locality's weight is the sum of its endpoints' weights, scaled by its
- *       availability with the same factor ({@code weight × min(100, 140 × available / total)}),
- *       so that it keeps its share until fewer than 71.4% of its endpoints are available (Envoy's
- *       locality weighted load balancing).
- *   <li><b>Zone-aware routing</b>, when {@link LocalityConfig#zoneAware()}: in the first level,
- *       not in panic and with at least {@link LocalityConfig#minClusterSize()} healthy endpoints,
- *       healthy endpoints are chosen by the zone-aware route instead ({@link ZoneRoute}): all
+ *       their health; when every level panics, levels share by endpoint count. Integer percents
+ *       with Envoy's floors and remainder rule; see {@link PriorityLoads}.
+ *   <li><b>Localities</b> ({@link Endpoint#zone()}; endpoints without a zone form one locality),
+ *       without zone-aware routing: within a level, a locality's weight is the sum of its
+ *       endpoints' weights times {@code min(1, 1.4 × available / total)}, so that it keeps its
+ *       share until fewer than 71.4% of its endpoints are available (Envoy's locality weighted
+ *       load balancing).
+ *   <li><b>Zone-aware routing</b>, when {@link LocalityConfig#zoneAware()}: priority 0's healthy
+ *       endpoints are chosen by the zone-aware route ({@link ZoneRoute}) when it applies: all
  *       traffic local if the local zone can take it, else the part it can take, the rest spilled
- *       by the other zones' residual capacity.
+ *       by the other zones' residual capacity. Every other pick (other priorities, degraded
+ *       endpoints, a route that does not apply) goes to the level's endpoints of that health by
+ *       weight, ignoring zones, as Envoy's zone-aware balancer does.
  *   <li>Inside a locality, a child balancer of the configured algorithm over its endpoints of the
  *       chosen health picks as it would alone (open nodes first, bounded effort).
  * </ol>
@@ -96,7 +99,10 @@ public final class LocalityBalancer<T> implements Balancer<T> {
     this.plan = new LocalityPlan<>(new Node[0], config, factory);
   }
 
-  /** Returns a builder: round robin in each locality, {@link LocalityConfig#defaults()}. */
+  /**
+   * Returns a builder: weighted round robin ({@link Algorithm#VNSWRR}) in each locality, {@link
+   * LocalityConfig#defaults()}.
+   */
   public static <T> Builder<T> builder() {
     return new Builder<>();
   }
@@ -114,7 +120,7 @@ public final class LocalityBalancer<T> implements Balancer<T> {
   private Node<T> pick(boolean counted) {
     LocalityPlan<T> p = current();
     int[] cumulative = p.cumulative;
-    if (cumulative.length == 0 || cumulative[cumulative.length - 1] == 0) {
+    if (cumulative.length == 0) {
       throw new NoAvailableEndpointException(name, p.nodes.length);
     }
     int x = random.nextInt(cumulative[cumulative.length - 1]);
@@ -132,6 +138,9 @@ public final class LocalityBalancer<T> implements Balancer<T> {
       return n;
     }
     Balancer<T> child = (slot < count ? level.healthy : level.degraded).choose(random);
+    if (child == null) { // nothing available and panic off: Envoy's 100% to a level with none
+      throw new NoAvailableEndpointException(name, p.nodes.length);
+    }
     return counted ? child.pick() : child.pickUncounted();
   }
 
@@ -213,7 +222,7 @@ public final class LocalityBalancer<T> implements Balancer<T> {
     return List.of(plan.nodes);
   }
 
-  /** Returns {@code locality(<child algorithm>)}, e.g. {@code locality(round_robin)}. */
+  /** Returns {@code locality(<child algorithm>)}, e.g. {@code locality(vnswrr)}. */
   @Override
   public String name() {
     return name;
@@ -249,21 +258,22 @@ public final class LocalityBalancer<T> implements Balancer<T> {
   }
 
   /**
-   * Builds a {@link LocalityBalancer}. Defaults: child balancers {@link Algorithm#ROUND_ROBIN}
-   * (Envoy's default policy) with {@link BalancerConfig#defaults()} (whose random source also
-   * drives the choice of level and locality), and {@link LocalityConfig#defaults()}.
+   * Builds a {@link LocalityBalancer}. Defaults: child balancers {@link Algorithm#VNSWRR}
+   * (weighted round robin by endpoint weight, as Envoy's default policy) with {@link
+   * BalancerConfig#defaults()} (whose random source also drives the choice of level and
+   * locality), and {@link LocalityConfig#defaults()}.
    *
    * @param <T> the thing being balanced
    */
   public static final class Builder<T> {
-    private Algorithm algorithm = Algorithm.ROUND_ROBIN;
+    private Algorithm algorithm = Algorithm.VNSWRR;
     private BalancerConfig balancerConfig = BalancerConfig.defaults();
     private Supplier<? extends Balancer<T>> factory;
     private LocalityConfig locality = LocalityConfig.defaults();
 
     private Builder() {}
 
-    /** Sets the child balancers' algorithm; default {@link Algorithm#ROUND_ROBIN}. */
+    /** Sets the child balancers' algorithm; default {@link Algorithm#VNSWRR}. */
     public Builder<T> algorithm(Algorithm algorithm) {
       this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
       this.factory = null;

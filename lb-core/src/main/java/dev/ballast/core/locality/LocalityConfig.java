@@ -15,7 +15,10 @@ import java.util.TreeMap;
  *
  * <p>Zone-aware routing is on when both the caller's own zone and the callers' shares per zone
  * are known; otherwise localities are weighted by their endpoints' weights scaled by
- * availability.
+ * availability. When it is on, it routes priority 0's healthy endpoints only where Envoy's code
+ * would (at least two zones of endpoints and of callers, callers in the local zone, at least
+ * {@link #minClusterSize()} healthy endpoints); other picks go to endpoints by weight, ignoring
+ * zones.
  *
  * @see <a href="https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/load_balancing/priority">Envoy:
  *     priority levels</a>
@@ -93,9 +96,15 @@ public final class LocalityConfig {
     return new TreeMap<>(callerZones);
   }
 
+  /** The callers' shares as given, unmodifiable, without a copy (for the tables). */
+  Map<String, Double> callerZoneShares() {
+    return callerZones;
+  }
+
   /**
-   * Returns the fewest healthy endpoints of the first priority for zone-aware routing to apply
-   * (default 6, as Envoy's {@code min_cluster_size}); below it, localities are weighted instead.
+   * Returns the fewest healthy endpoints of priority 0 for zone-aware routing to apply (default
+   * 6, as Envoy's {@code min_cluster_size}); below it, healthy endpoints are picked by weight,
+   * ignoring zones.
    */
   public int minClusterSize() {
     return minClusterSize;
@@ -166,9 +175,10 @@ public final class LocalityConfig {
     }
 
     /**
-     * Sets the callers' shares by zone, replacing any given before: non-negative numbers in any
-     * unit (instance counts, fractions), at least one positive; an empty map turns zone-aware
-     * routing off (the default).
+     * Sets the callers' shares by zone, replacing any given before: finite non-negative numbers
+     * in any unit (instance counts, fractions; up to the largest double, their ratios count), at
+     * least one positive; an empty map turns zone-aware routing off (the default). As in Envoy,
+     * routing needs callers in at least two zones, one of them the local zone.
      */
     public Builder callerZones(Map<String, ? extends Number> shares) {
       Objects.requireNonNull(shares, "callerZones");
@@ -204,7 +214,7 @@ public final class LocalityConfig {
       return zone;
     }
 
-    /** Sets the fewest healthy first-priority endpoints for zone-aware routing; default 6. */
+    /** Sets the fewest healthy priority-0 endpoints for zone-aware routing; default 6. */
     public Builder minClusterSize(int size) {
       if (size < 0) {
         throw new IllegalArgumentException("minClusterSize: " + size + " (expected: >= 0)");

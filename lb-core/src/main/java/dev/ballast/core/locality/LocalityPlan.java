@@ -16,8 +16,15 @@ import java.util.random.RandomGenerator;
 /**
  * One immutable version of a {@link LocalityBalancer}'s tables, made on every update and health
  * change and read by picks: the priority levels and their loads ({@link PriorityLoads}), and in
- * each level, for its healthy and its degraded endpoints, a child balancer per locality and the
- * localities' effective weights (or the zone-aware route).
+ * each level, for its healthy and its degraded endpoints, how a pick chooses among them.
+ *
+ * <p>Without zone-aware routing, a locality is chosen by its effective weight, as Envoy's
+ * locality weighted load balancing ({@code LocalityWrr::effectiveLocalityWeight}): its
+ * endpoints' summed weight times {@code min(1, factor × available / total)}, in doubles as Envoy
+ * computes it. With zone-aware routing, priority 0's healthy endpoints follow the {@link
+ * ZoneRoute} when it applies; every other pick (other levels, degraded endpoints, priority 0
+ * when the route does not apply) goes to the level's endpoints of that health by weight,
+ * ignoring zones, as Envoy's zone-aware balancer does.
  *
  * @param <T> the thing being balanced
  */
@@ -30,7 +37,7 @@ final class LocalityPlan<T> {
   final Level<T>[] levels;
   /**
    * Cumulative percents: first each level's healthy load, then each level's degraded load; the
-   * last is 100, or 0 when nothing may be picked.
+   * last is 100 (empty when there is no endpoint).
    */
   final int[] cumulative;
 
@@ -62,10 +69,8 @@ final class LocalityPlan<T> {
     loads = PriorityLoads.of(total, healthy, degraded, factor, config.panicThreshold());
     at = 0;
     for (List<Node<T>> members : byPriority.values()) {
-      boolean zoneAware = at == 0 && config.zoneAware() && !loads.panic[0]
-          && healthy[0] >= Math.max(1, config.minClusterSize());
-      levels[at] = new Level<>(members, loads.panic[at], factor, zoneAware ? config : null,
-          factory);
+      levels[at] = new Level<>(members, loads.panic[at], factor, config,
+          priorities[at] == 0, factory);
       at++;
     }
     cumulative = new int[2 * count];
@@ -86,8 +91,8 @@ final class LocalityPlan<T> {
     private final long[] cumulativeWeight;
 
     @SuppressWarnings("unchecked")
-    Level(List<Node<T>> members, boolean panic, int factor, LocalityConfig zoneAware,
-        Supplier<? extends ChildBalancer<T>> factory) {
+    Level(List<Node<T>> members, boolean panic, int factor, LocalityConfig config,
+        boolean priorityZero, Supplier<? extends ChildBalancer<T>> factory) {
       this.panic = panic;
       this.all = members.toArray(new Node[0]);
       this.cumulativeWeight = new long[all.length];
@@ -100,8 +105,10 @@ final class LocalityPlan<T> {
       for (Node<T> n : members) {
         byZone.computeIfAbsent(n.endpoint().zone(), z -> new ArrayList<>()).add(n);
       }
-      this.healthy = new Group<>(byZone, Health.HEALTHY, factor, zoneAware, factory);
-      this.degraded = new Group<>(byZone, Health.DEGRADED, factor, null, factory);
+      boolean zoneAware = config.zoneAware();
+      this.healthy = new Group<>(byZone, Health.HEALTHY, factor,
+          zoneAware && priorityZero ? config : null, zoneAware, factory);
+      this.degraded = new Group<>(byZone, Health.DEGRADED, factor, null, zoneAware, factory);
     }
 
     /** A pick in panic: an endpoint of the level by weight, whatever its health. */
@@ -122,30 +129,36 @@ final class LocalityPlan<T> {
   }
 
   /**
-   * A level's endpoints of one health (healthy or degraded), a child balancer per locality that
-   * has some, and how a pick chooses the locality: by effective weight (Envoy's locality weighted
-   * load balancing), or by the zone-aware route.
+   * A level's endpoints of one health (healthy or degraded) and how a pick chooses among them:
+   * a locality by effective weight, or by the zone-aware route, each with a child balancer; or
+   * one child balancer over them all.
    */
   static final class Group<T> {
     final String[] zones;
+    /** Each locality's child balancer; null for one without endpoints of this health. */
     final Balancer<T>[] children;
-    /** Each locality's effective weight, cumulative. */
-    final long[] cumulativeWeight;
-    /** Null unless zone-aware routing applies. */
+    /** Each locality's effective weight (Envoy's locality weighted balancing), or null. */
+    final double[] weights;
+    /** The zone-aware route, or null. */
     final ZoneRoute route;
-    // when every effective weight rounds to 0: one child over all the group's endpoints
-    private final Balancer<T> whole;
+    /** One child over all the group's endpoints, or null if there are none. */
+    final Balancer<T> whole;
+    private final double[] cumulativeWeight;
+    private final int lastWeighted;
 
     @SuppressWarnings("unchecked")
-    Group(Map<String, List<Node<T>>> byZone, Health health, int factor, LocalityConfig zoneAware,
-        Supplier<? extends ChildBalancer<T>> factory) {
+    Group(Map<String, List<Node<T>>> byZone, Health health, int factor, LocalityConfig zoneRoute,
+        boolean ignoreZones, Supplier<? extends ChildBalancer<T>> factory) {
       int n = byZone.size();
       zones = new String[n];
       children = new Balancer[n];
-      cumulativeWeight = new long[n];
-      int[] healthyCounts = new int[n];
+      List<List<Node<T>>> parts = new ArrayList<>();
+      double[] effective = new double[n];
+      int[] counts = new int[n];
       List<Node<T>> everyone = new ArrayList<>();
-      long sum = 0;
+      double sum = 0;
+      int last = -1;
+      cumulativeWeight = new double[n];
       int i = 0;
       for (Map.Entry<String, List<Node<T>>> e : byZone.entrySet()) {
         zones[i] = e.getKey();
@@ -157,16 +170,26 @@ final class LocalityPlan<T> {
             members.add(node);
           }
         }
-        healthyCounts[i] = members.size();
+        parts.add(members);
+        counts[i] = members.size();
         everyone.addAll(members);
-        children[i] = members.isEmpty() ? null : child(members, factory);
-        sum += weight * PriorityLoads.score(members.size(), e.getValue().size(), factor);
+        // Envoy's effective locality weight, operation for operation
+        effective[i] = weight * Math.min(1.0, (factor / 100.0)
+            * (1.0 * members.size() / e.getValue().size()));
+        sum += effective[i];
         cumulativeWeight[i] = sum;
+        last = effective[i] > 0 ? i : last;
         i++;
       }
-      whole = sum == 0 && !everyone.isEmpty() ? child(everyone, factory) : null;
-      route = zoneAware == null ? null
-          : ZoneRoute.of(zones, healthyCounts, zoneAware.localZone(), zoneAware.callerZones());
+      route = zoneRoute == null ? null : ZoneRoute.of(zones, counts, zoneRoute.localZone(),
+          zoneRoute.callerZoneShares(), zoneRoute.minClusterSize());
+      lastWeighted = last;
+      weights = ignoreZones || last < 0 ? null : effective;
+      boolean byLocality = route != null || weights != null;
+      for (int z = 0; z < n && byLocality; z++) {
+        children[z] = parts.get(z).isEmpty() ? null : child(parts.get(z), factory);
+      }
+      whole = byLocality || everyone.isEmpty() ? null : child(everyone, factory);
     }
 
     private static <T> Balancer<T> child(List<Node<T>> members,
@@ -182,18 +205,20 @@ final class LocalityPlan<T> {
       return c;
     }
 
-    /** Returns the child balancer of the locality a pick goes to. Allocation-free. */
+    /**
+     * Returns the child balancer a pick goes to, or null if the group has no endpoint.
+     * Allocation-free.
+     */
     Balancer<T> choose(RandomGenerator random) {
       if (route != null) {
         return children[route.choose(random)];
       }
-      long total = cumulativeWeight[cumulativeWeight.length - 1];
-      if (total == 0) {
+      if (weights == null) {
         return whole;
       }
-      long x = random.nextLong(total);
+      double x = random.nextDouble() * cumulativeWeight[lastWeighted];
       int i = 0;
-      while (x >= cumulativeWeight[i]) {
+      while (i < lastWeighted && x >= cumulativeWeight[i]) {
         i++;
       }
       return children[i];

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link LocalityBalancer} over real nodes: Envoy's documented examples as shares of many seeded
- * picks, health changes seen at the next pick, state kept across updates.
+ * {@link LocalityBalancer} over real nodes: Envoy's examples as shares of many seeded picks (the
+ * figures of Envoy's code where its pages differ), hostile zone settings, health changes seen at
+ * the next pick, state kept across updates.
  */
 class LocalityBalancerTest {
 
@@ -197,10 +198,12 @@ class LocalityBalancerTest {
   /**
    * Envoy, Locality weighted load balancing: localities X (weight 1) and Y (weight 2), Y fully
    * available; X's available percent -> its share of traffic, exactly from the tables, and as
-   * picks. X holds 100 endpoints of weight 1, Y 100 of weight 2.
+   * picks. X holds 100 endpoints of weight 1, Y 100 of weight 2. At 69% the figure is Envoy's
+   * code's ({@code LocalityWrr::effectiveLocalityWeight}: 100 × min(1, 1.4 × 0.69) = 96.6, so
+   * 96.6 / 296.6 = 33%), not the 32% of a weight floored to whole percents (96 / 296).
    */
   @ParameterizedTest(name = "X {0}% available -> {1}% of traffic")
-  @CsvSource({"100, 33", "70, 33", "69, 32", "50, 26", "25, 15", "0, 0"})
+  @CsvSource({"100, 33", "70, 33", "69, 33", "50, 26", "25, 15", "0, 0"})
   void localityWeightsAreScaledByAvailability(int available, int toX) {
     LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), available);
     List<Endpoint> set = new ArrayList<>(group("x", 100, available, ";zone=x"));
@@ -209,11 +212,50 @@ class LocalityBalancerTest {
     }
     b.update(set, Endpoint::address);
     LocalityPlan.Group<String> g = b.plan().levels[0].healthy;
-    long x = g.cumulativeWeight[0];
-    long all = g.cumulativeWeight[1];
+    double x = g.weights[0];
+    double all = g.weights[0] + g.weights[1];
     assertThat(Math.round(100.0 * x / all)).isEqualTo(toX);
     Map<String, Integer> counts = shares(b, Endpoint::zone);
     assertThat(percent(counts, "x")).isCloseTo(100.0 * x / all, within(0.5));
+  }
+
+  /** Zone a's share of the effective locality weights of the plan's first level, percent. */
+  private static double shareOfA(LocalityBalancer<String> b) {
+    LocalityPlan.Group<String> g = b.plan().levels[0].healthy;
+    return 100 * g.weights[0] / (g.weights[0] + g.weights[1]);
+  }
+
+  /**
+   * Envoy's {@code LocalityWrrTest.UnhealthyFailover}: locality weights 1 and 2 (here zone a's
+   * five endpoints of weight 2 and b's one of weight 20), a's healthy endpoints 5 down to 0: of
+   * 100 picks Envoy's scheduler gives a 33, 33, 29, 22, 12 and 0; the effective weights give
+   * those shares within one pick.
+   */
+  @ParameterizedTest(name = "{0} of 5 healthy in a -> {1} of 100 picks")
+  @CsvSource({"5, 33", "4, 33", "3, 29", "2, 22", "1, 12", "0, 0"})
+  void envoyLocalityWrrUnhealthyFailover(int healthy, int picksOfA) {
+    LocalityBalancer<String> b = balancer(LocalityConfig.defaults(), 17);
+    List<Endpoint> set = new ArrayList<>();
+    group("a", 5, healthy, ";zone=a").forEach(e -> set.add(e.withWeight(2)));
+    group("b", 1, 1, ";zone=b").forEach(e -> set.add(e.withWeight(20)));
+    b.update(set, Endpoint::address);
+    assertThat(shareOfA(b)).isCloseTo(picksOfA, within(1.0));
+  }
+
+  /**
+   * Envoy's {@code OverProvisioningFactorTest.LocalityPickChanges}: localities of equal weight,
+   * a with one of two endpoints healthy, b with its one: factor 1.0 gives 33/67, 2.0 gives
+   * 50/50.
+   */
+  @ParameterizedTest(name = "factor {0} -> a {1}%")
+  @CsvSource({"1.0, 33", "2.0, 50"})
+  void envoyOverProvisioningFactorLocalityPickChanges(double factor, int toA) {
+    LocalityBalancer<String> b = balancer(
+        LocalityConfig.builder().overprovisioningFactor(factor).build(), 18);
+    List<Endpoint> set = new ArrayList<>(group("a", 2, 1, ";zone=a"));
+    group("b", 1, 1, ";zone=b").forEach(e -> set.add(e.withWeight(2)));
+    b.update(set, Endpoint::address);
+    assertThat(shareOfA(b)).isCloseTo(toA, within(1.0));
   }
 
   /**
@@ -277,21 +319,147 @@ class LocalityBalancerTest {
     assertThat(percent(shares(b, Endpoint::zone), "a")).isEqualTo(100);
   }
 
+  /**
+   * A local zone that no endpoint has and the callers do not list is no local zone (Envoy's
+   * {@code earlyExitNonLocalityRouting}: no caller in the local zone): picks go to every healthy
+   * endpoint by weight, 6:10:8, not all to the one zone whose residual capacity is left.
+   */
   @Test
-  void belowTheMinimumClusterSizeLocalitiesAreWeightedInstead() {
-    LocalityConfig config = LocalityConfig.builder().localZone("a")
-        .callerZones(Map.of("a", 1, "b", 1)).build();
-    LocalityBalancer<String> small = balancer(config, 2);
+  void anUnknownLocalZoneIsNoLocalZone() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.builder().localZone("x")
+        .callerZones(Map.of("a", 1, "c", 1)).build(), 13);
+    List<Endpoint> set = new ArrayList<>(group("a", 6, 6, ";zone=a"));
+    set.addAll(group("b", 10, 10, ";zone=b"));
+    set.addAll(group("c", 8, 8, ";zone=c"));
+    b.update(set, Endpoint::address);
+    Map<String, Integer> counts = new HashMap<>();
+    for (int i = 0; i < 24_000; i++) {
+      counts.merge(b.pickUncounted().endpoint().zone(), 1, Integer::sum);
+    }
+    assertThat(counts).isEqualTo(Map.of("a", 6000, "b", 10_000, "c", 8000));
+  }
+
+  /**
+   * Caller shares of 1e308 each sum past the largest double; they are scaled exactly, so they
+   * route as equal shares do: from a, 3000 / 3333 of the picks stay local (9000 of 10000), the
+   * rest goes to c, the only zone with residual capacity (4000 - 3333).
+   */
+  @Test
+  void hugeCallerSharesRouteAsTheirRatiosWithoutOverflow() {
+    List<Endpoint> set = new ArrayList<>(group("a", 3, 3, ";zone=a"));
+    set.addAll(group("b", 3, 3, ";zone=b"));
+    set.addAll(group("c", 4, 4, ";zone=c"));
+    LocalityBalancer<String> huge = balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1e308, "b", 1e308, "c", 1e308)).build(), 14);
+    huge.update(set, Endpoint::address);
+    ZoneRoute r = huge.plan().levels[0].healthy.route;
+    assertThat(r.localShare).isEqualTo(9000);
+    assertThat(r.shares()).containsExactly(9000, 0, 1000);
+    LocalityBalancer<String> ones = balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1, "c", 1)).build(), 14);
+    ones.update(set, Endpoint::address);
+    assertThat(ones.plan().levels[0].healthy.route.shares()).containsExactly(r.shares());
+    Map<String, Integer> counts = shares(huge, Endpoint::zone);
+    assertThat(percent(counts, "a")).isCloseTo(90, within(0.5));
+    assertThat(percent(counts, "c")).isCloseTo(10, within(0.5));
+  }
+
+  @Test
+  void badCallerSharesAreRefusedNamingTheFieldAndTheValue() {
+    for (double bad : new double[] {Double.NaN, -1, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> LocalityConfig.builder().callerZones(Map.of("a", 1, "b", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("callerZones: b=" + bad);
+    }
+    assertThatThrownBy(() -> LocalityConfig.builder().callerZones(Map.of("a", 0, "b", 0)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expected: at least one share > 0");
+  }
+
+  /**
+   * Where Envoy fails: priority 0 holds a {degraded}, b {healthy, unhealthy}, c {healthy,
+   * unhealthy}, the caller is in a. Degraded endpoints take 33% of the load; Envoy sends those
+   * picks to the degraded endpoints of the zone its healthy route chose (b or c, which have
+   * none) and fails them. Ballast picks them among the level's degraded endpoints: none fails.
+   */
+  @Test
+  void underZoneRoutingDegradedPicksGoToTheLevelsDegradedEndpoints() {
+    LocalityBalancer<String> b = balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1, "c", 1)).minClusterSize(2).build(), 15);
+    List<Endpoint> set = new ArrayList<>(List.of(
+        Endpoint.parse("10.9.0.1:80;zone=a;health=degraded")));
+    set.addAll(group("b", 2, 1, ";zone=b"));
+    set.addAll(group("c", 2, 1, ";zone=c"));
+    b.update(set, Endpoint::address);
+    assertThat(b.describe()).containsExactly("priority=0 healthy=67% degraded=33% panic=false");
+    Map<String, Integer> counts = shares(b, e -> e.zone() + "-" + e.health());
+    assertThat(percent(counts, "a-degraded")).isCloseTo(33, within(0.5));
+    assertThat(percent(counts, "b-healthy")).isCloseTo(33.5, within(0.5));
+    assertThat(counts.keySet()).containsOnly("a-degraded", "b-healthy", "c-healthy");
+  }
+
+  /** A balancer for a caller in zone a, callers in a and b alike. */
+  private static LocalityBalancer<String> callerInAOfAAndB(long seed) {
+    return balancer(LocalityConfig.builder().localZone("a")
+        .callerZones(Map.of("a", 1, "b", 1)).build(), seed);
+  }
+
+  /**
+   * Zone a's percent of many picks, after checking that the first level's healthy endpoints
+   * are routed by zone exactly when all picks stay in a.
+   */
+  private static double routedShareOfA(LocalityBalancer<String> b) {
+    double a = percent(shares(b, Endpoint::zone), "a");
+    assertThat(b.plan().levels[0].healthy.route != null).isEqualTo(a == 100);
+    return a;
+  }
+
+  /**
+   * Zone-aware routing is for priority 0 only (Envoy latches no locality routing for other
+   * levels): a set whose endpoints are all at priority 1 is picked by weight, ignoring zones.
+   */
+  @Test
+  void zoneAwareRoutingIsForPriorityZeroOnly() {
+    LocalityBalancer<String> b = callerInAOfAAndB(16);
+    List<Endpoint> set = new ArrayList<>(group("a", 3, 3, ";zone=a;priority=1"));
+    set.addAll(group("b", 3, 3, ";zone=b;priority=1"));
+    b.update(set, Endpoint::address);
+    assertThat(routedShareOfA(b)).isCloseTo(50, within(0.5));
+    List<Endpoint> zero = new ArrayList<>();
+    set.forEach(e -> zero.add(Endpoint.parse(e.toString().replace(";priority=1", ""))));
+    b.update(zero, Endpoint::address);
+    assertThat(routedShareOfA(b)).isEqualTo(100);
+  }
+
+  /** The default child is weighted round robin by endpoint weight: weights 3 and 1 give 3:1. */
+  @Test
+  void theDefaultChildHonoursEndpointWeights() {
+    LocalityBalancer<String> b = LocalityBalancer.<String>builder().build();
+    assertThat(b.name()).isEqualTo("locality(vnswrr)");
+    b.update(List.of(Endpoint.parse("10.0.0.1:80;weight=3"), Endpoint.parse("10.0.0.2:80")),
+        Endpoint::address);
+    Map<String, Integer> counts = new HashMap<>();
+    for (int i = 0; i < 4000; i++) {
+      counts.merge(b.pickUncounted().address(), 1, Integer::sum);
+    }
+    assertThat(counts).isEqualTo(Map.of("10.0.0.1:80", 3000, "10.0.0.2:80", 1000));
+  }
+
+  /**
+   * Envoy's {@code ZoneAwareSmallCluster}: below the minimum cluster size, no route; the healthy
+   * endpoints are picked by weight, ignoring zones (2 of 5 in a: 40%).
+   */
+  @Test
+  void belowTheMinimumClusterSizeEndpointsArePickedByWeight() {
+    LocalityBalancer<String> small = callerInAOfAAndB(2);
     List<Endpoint> five = new ArrayList<>(group("a", 2, 2, ";zone=a"));
     five.addAll(group("b", 3, 3, ";zone=b"));
     small.update(five, Endpoint::address);
-    assertThat(small.plan().levels[0].healthy.route).isNull();
-    assertThat(percent(shares(small, Endpoint::zone), "a")).isCloseTo(40, within(0.5));
+    assertThat(routedShareOfA(small)).isCloseTo(40, within(0.5));
     List<Endpoint> six = new ArrayList<>(five);
     six.addAll(group("c", 1, 1, ";zone=a"));
     small.update(six, Endpoint::address);
-    assertThat(small.plan().levels[0].healthy.route).isNotNull();
-    assertThat(percent(shares(small, Endpoint::zone), "a")).isEqualTo(100);
+    assertThat(routedShareOfA(small)).isEqualTo(100);
   }
 
   @Test

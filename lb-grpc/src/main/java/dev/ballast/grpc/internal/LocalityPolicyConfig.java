@@ -1,5 +1,6 @@
 package dev.ballast.grpc.internal;
 
+import dev.ballast.core.Algorithm;
 import dev.ballast.core.config.CoreOptions;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.locality.LocalityConfig;
@@ -18,7 +19,7 @@ import java.util.Map;
  *  "minClusterSize": 6,                       default
  *  "overprovisioningFactor": 1.4,             default
  *  "panicThreshold": 50,                      default, percent
- *  "childPolicy": [{"p2c_peak_ewma": {}}]}    first supported; default round_robin
+ *  "childPolicy": [{"p2c_peak_ewma": {}}]}    first supported; default vnswrr (weighted)
  * }</pre>
  *
  * @param locality the priority, locality and zone options
@@ -36,8 +37,9 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child) 
       OptionSet.checkDepth(options);
       Object children = options.remove("childPolicy");
       LocalityConfig locality = CoreOptions.LOCALITY.decode(options);
-      return ConfigOrError.fromConfig(new LocalityPolicyConfig(locality,
-          LabelSubsetPolicyConfig.child(children)));
+      // the default child weighs endpoints, as Envoy's default round robin does
+      return ConfigOrError.fromConfig(new LocalityPolicyConfig(locality, children == null
+          ? PolicyConfig.defaults(Algorithm.VNSWRR) : LabelSubsetPolicyConfig.child(children)));
     } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(NAME + " config: "
           + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString())).withCause(e));
