@@ -119,15 +119,15 @@ public record ClientSettings(String name, Protocol protocol, String source,
     String policy = c.get("balancer", Algorithm.P2C_PEAK_EWMA.id());
     Algorithm algorithm = builtIn(policy);
     SubsetConfig subset = c.get("subset", SubsetConfig.defaults());
-    if (PolicyRegistry.defaultRegistry().get(policy).traits().contains(Trait.PICKS_BY_KEY)
-        && subset.enabled()) {
-      // a subset's child balancer is given no key
-      throw new dev.ballast.core.config.OptionException("balancer", policy
-          + " (expected: a balancer that picks without a key, since label subsets pass no key"
-          + " on; or no subset.selectors)", null);
-    }
     Protocol protocol = starter.containsKey("protocol") || inferred == null
         ? s.get("protocol", Protocol.FRAMED) : inferred;
+    if (protocol == Protocol.GRPC && subset.enabled()
+        && PolicyRegistry.defaultRegistry().get(policy).traits().contains(Trait.PICKS_BY_KEY)) {
+      // gRPC's label_subset gives its child no key (lb-netty's subsets pass the call's on)
+      throw new dev.ballast.core.config.OptionException("balancer", policy
+          + " (expected: a balancer that picks without a key, since gRPC's label subsets pass no"
+          + " key on; or no subset.selectors)", null);
+    }
     return new ClientSettings(name, protocol, source, endpoints, algorithm,
         c.get("", BalancerConfig.defaults()), c.get("hash", HashConfig.defaults()), subset,
         Map.copyOf(options));

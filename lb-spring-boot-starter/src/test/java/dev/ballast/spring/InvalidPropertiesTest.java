@@ -176,6 +176,7 @@ class InvalidPropertiesTest {
             "ballast.clients.orders.request-hash-header=x user"),
         bad("ballast.clients.orders.balancer", "invalid value",
             "a balancer that picks without a key", OK, "ballast.clients.orders.balancer=ketama",
+            "ballast.clients.orders.protocol=grpc",
             "ballast.clients.orders.subset.selectors[0]=zone"),
         bad("ballast.spring-cloud.balancer", "picks by key, and Spring Cloud requests give none",
             "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma",

@@ -4,10 +4,12 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.HashBalancer;
 import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.composite.HealthEpoch;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -50,20 +52,21 @@ import java.util.random.RandomGenerator;
  *       chosen health picks as it would alone (open nodes first, bounded effort).
  * </ol>
  *
- * <p>Nodes keep their state across updates. The tables are made again on each update, and
- * after an endpoint's health changes ({@link Node#setHealth}): the node tells this balancer,
- * which only marks its tables stale; the next pick sees the mark (one volatile read), makes the
- * tables again and swaps them in with a CAS, as slow start steps its ramp. So a burst of verdicts
- * (a zone's checks failing together) costs one O(N) rebuild, not one per endpoint, and is seen
- * from the next pick on; every other pick reads one volatile plan, lock-free and allocation-free.
- * Health reads as {@link Node#health()}; availability from the layer below (busy, closed) is left
- * to the child balancers.
+ * <p>Nodes keep their state across updates. The tables are made again on each update and after
+ * a node's health changes ({@link Node#setHealth}): the node counts the change in a {@link
+ * HealthEpoch}, and the next pick that sees the count moved (one volatile read) makes the tables
+ * again and swaps them in with a CAS; a burst of verdicts costs one O(N) rebuild. Picks are
+ * lock-free and allocation-free. Availability from the layer below is left to the children.
+ *
+ * <p>It nests: as a {@link ChildBalancer} it is a label subset's child (subsets over zones, the
+ * subsets' balancers sharing one {@link Builder#healthEpoch}), and as a {@link HashBalancer} it
+ * passes a call's key to children that pick by key, so that a key keeps one node in its zone.
  *
  * @param <T> the thing being balanced
  * @see <a href="https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/load_balancing/locality_weight">Envoy:
  *     locality weighted load balancing</a>
  */
-public final class LocalityBalancer<T> implements Balancer<T> {
+public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer<T> {
 
   private static final VarHandle PLAN;
 
@@ -80,9 +83,12 @@ public final class LocalityBalancer<T> implements Balancer<T> {
   private final ChildBalancer<T> prototype;
   private final RandomGenerator random;
   private final String name;
-  private final Runnable onHealthChange = () -> stale = true;
-  // set when a node's health changed since the plan was made; cleared by whoever remakes it
-  private volatile boolean stale;
+  // counts the health changes of the nodes this balancer and its siblings made; a plan made
+  // before the count moved is stale
+  private final HealthEpoch epoch;
+  private final Runnable onHealthChange;
+  // whether the children pick by key, so that a call's key reaches them
+  private final boolean byKey;
   private volatile LocalityConfig config;
   private Map<String, Node<T>> byAddress = new HashMap<>();
   private volatile LocalityPlan<T> plan;
@@ -96,7 +102,10 @@ public final class LocalityBalancer<T> implements Balancer<T> {
     this.random = b.balancerConfig.random();
     this.config = b.locality;
     this.name = "locality(" + prototype.name() + ")";
-    this.plan = new LocalityPlan<>(new Node[0], config, factory);
+    this.epoch = b.epoch;
+    this.onHealthChange = epoch::bump;
+    this.byKey = prototype instanceof HashBalancer;
+    this.plan = new LocalityPlan<>(new Node[0], config, factory, epoch.value());
   }
 
   /**
@@ -109,15 +118,32 @@ public final class LocalityBalancer<T> implements Balancer<T> {
 
   @Override
   public Node<T> pick() {
-    return pick(true);
+    return pick(true, false, 0);
   }
 
   @Override
   public Node<T> pickUncounted() {
-    return pick(false);
+    return pick(false, false, 0);
   }
 
-  private Node<T> pick(boolean counted) {
+  /** Picks as {@link #pick()}, then by the hash in the locality if its children pick by key. */
+  @Override
+  public Node<T> pick(long hash) {
+    return pick(true, byKey, hash);
+  }
+
+  @Override
+  public Node<T> pickUncounted(long hash) {
+    return pick(false, byKey, hash);
+  }
+
+  /** Returns the children's hash of a key, or 0 (unused) when they do not pick by key. */
+  @Override
+  public long hash(CharSequence key) {
+    return byKey ? ((HashBalancer<T>) prototype).hash(key) : 0;
+  }
+
+  private Node<T> pick(boolean counted, boolean keyed, long hash) {
     LocalityPlan<T> p = current();
     int[] cumulative = p.cumulative;
     if (cumulative.length == 0) {
@@ -140,6 +166,10 @@ public final class LocalityBalancer<T> implements Balancer<T> {
     Balancer<T> child = (slot < count ? level.healthy : level.degraded).choose(random);
     if (child == null) { // nothing available and panic off: Envoy's 100% to a level with none
       throw new NoAvailableEndpointException(name, p.nodes.length);
+    }
+    if (keyed) {
+      HashBalancer<T> h = (HashBalancer<T>) child;
+      return counted ? h.pick(hash) : h.pickUncounted(hash);
     }
     return counted ? child.pick() : child.pickUncounted();
   }
@@ -172,27 +202,76 @@ public final class LocalityBalancer<T> implements Balancer<T> {
       kept[i] = n != null;
       nodes[i] = n != null ? n : prototype.newNode(e, values.apply(e), onHealthChange);
     }
-    Map<String, Node<T>> next = new HashMap<>();
     for (int i = 0; i < nodes.length; i++) {
       if (kept[i]) {
         prototype.renew(nodes[i], es.get(i));
       }
-      next.put(nodes[i].address(), nodes[i]);
     }
-    byAddress = next;
-    stale = false; // (before reading health: a verdict given meanwhile marks it again)
-    plan = new LocalityPlan<>(nodes, config, factory);
+    setNodes(java.util.Arrays.asList(nodes));
     return List.copyOf(left.values());
   }
 
-  /**
-   * Sets the callers' shares by zone, e.g. as a registry reports where the callers run, and
-   * makes the tables again; see {@link LocalityConfig.Builder#callerZones}.
-   */
+  // --- as a child of a composite (label subsets over zones) ---
+
+  @Override
+  public Node<T> newNode(Endpoint endpoint, T value) {
+    return prototype.newNode(endpoint, value, onHealthChange);
+  }
+
+  @Override
+  public Node<T> newNode(Endpoint endpoint, T value, Runnable onHealthChange) {
+    Objects.requireNonNull(onHealthChange, "onHealthChange");
+    return prototype.newNode(endpoint, value, () -> {
+      this.onHealthChange.run();
+      onHealthChange.run();
+    });
+  }
+
+  @Override
+  public void validate(Collection<Endpoint> endpoints) {
+    prototype.validate(endpoints);
+  }
+
+  @Override
+  public boolean limitsWeights() {
+    return prototype.limitsWeights();
+  }
+
+  @Override
+  public void validateMembers(Endpoint[] endpoints, int[] weights) {
+    prototype.validateMembers(endpoints, weights);
+  }
+
+  /** Balances exactly these nodes, made by a {@link #newNode} over the same child algorithm. */
+  @Override
+  @SuppressWarnings("unchecked")
+  public synchronized void setNodes(List<Node<T>> nodes) {
+    Map<String, Node<T>> next = new HashMap<>();
+    for (Node<T> n : nodes) {
+      if (next.put(n.address(), n) != null) {
+        throw new IllegalArgumentException("nodes: " + n.address() + " given twice (expected:"
+            + " each address once)");
+      }
+    }
+    byAddress = next;
+    // the count is read before health is: a verdict given meanwhile moves it again
+    plan = new LocalityPlan<>(nodes.toArray(new Node[0]), config, factory, epoch.value());
+  }
+
+  @Override
+  public void setMembers(Node<T>[] nodes, int[] weights) {
+    setNodes(java.util.Arrays.asList(nodes));
+  }
+
+  @Override
+  public void renew(Node<T> node, Endpoint endpoint) {
+    prototype.renew(node, endpoint);
+  }
+
+  /** Sets the callers' shares by zone ({@link LocalityConfig.Builder#callerZones}), at once. */
   public synchronized void callerZones(Map<String, ? extends Number> shares) {
     config = config.toBuilder().callerZones(shares).build();
-    stale = false;
-    plan = new LocalityPlan<>(plan.nodes, config, factory);
+    plan = new LocalityPlan<>(plan.nodes, config, factory, epoch.value());
   }
 
   /** Returns the settings in force. */
@@ -203,18 +282,14 @@ public final class LocalityBalancer<T> implements Balancer<T> {
   /** Returns the plan, first remaking it if a node's health changed since it was made. */
   private LocalityPlan<T> current() {
     LocalityPlan<T> p = plan;
-    if (!stale) {
+    int now = epoch.value();
+    if (p.epoch == now) {
       return p;
     }
-    stale = false;
-    LocalityPlan<T> next = new LocalityPlan<>(p.nodes, config, factory);
-    if (PLAN.compareAndSet(this, p, next)) {
-      return next;
-    }
-    // Another pick or an update swapped first, perhaps from health older than ours: mark the
-    // tables stale again so that a later pick makes sure (at worst one rebuild too many).
-    stale = true;
-    return plan;
+    LocalityPlan<T> next = new LocalityPlan<>(p.nodes, config, factory, now);
+    // Another pick or an update may have swapped first: theirs stands, and a plan older than the
+    // count is remade by a later pick.
+    return PLAN.compareAndSet(this, p, next) ? next : plan;
   }
 
   @Override
@@ -270,8 +345,18 @@ public final class LocalityBalancer<T> implements Balancer<T> {
     private BalancerConfig balancerConfig = BalancerConfig.defaults();
     private Supplier<? extends Balancer<T>> factory;
     private LocalityConfig locality = LocalityConfig.defaults();
+    private HealthEpoch epoch = HealthEpoch.create();
 
     private Builder() {}
+
+    /**
+     * Shares a count of health changes with the balancers over the same nodes (one label-subset
+     * selector's children), so that a verdict reaches all; default: one per builder.
+     */
+    public Builder<T> healthEpoch(HealthEpoch epoch) {
+      this.epoch = Objects.requireNonNull(epoch, "epoch");
+      return this;
+    }
 
     /** Sets the child balancers' algorithm; default {@link Algorithm#VNSWRR}. */
     public Builder<T> algorithm(Algorithm algorithm) {
@@ -305,12 +390,7 @@ public final class LocalityBalancer<T> implements Balancer<T> {
       return this;
     }
 
-    /**
-     * Returns the balancer, with no endpoints until the first {@link LocalityBalancer#update}.
-     *
-     * @throws IllegalArgumentException if the factory makes a balancer that is no {@link
-     *     ChildBalancer}
-     */
+    /** Returns the balancer, empty; refuses a factory that makes no ChildBalancer. */
     public LocalityBalancer<T> build() {
       return new LocalityBalancer<>(this);
     }

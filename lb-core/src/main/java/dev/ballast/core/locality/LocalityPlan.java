@@ -40,11 +40,14 @@ final class LocalityPlan<T> {
    * last is 100 (empty when there is no endpoint).
    */
   final int[] cumulative;
+  /** The balancer's count of health changes when the plan was made. */
+  final int epoch;
 
   @SuppressWarnings("unchecked")
   LocalityPlan(Node<T>[] nodes, LocalityConfig config,
-      Supplier<? extends ChildBalancer<T>> factory) {
+      Supplier<? extends ChildBalancer<T>> factory, int epoch) {
     this.nodes = nodes;
+    this.epoch = epoch;
     Map<Integer, List<Node<T>>> byPriority = new TreeMap<>();
     for (Node<T> n : nodes) {
       byPriority.computeIfAbsent(n.endpoint().priority(), p -> new ArrayList<>()).add(n);

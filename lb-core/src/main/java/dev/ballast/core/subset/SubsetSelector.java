@@ -2,6 +2,7 @@ package dev.ballast.core.subset;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Balancer;
+import dev.ballast.core.HashBalancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
@@ -87,6 +88,19 @@ public final class SubsetSelector<T> {
    */
   public Node<T> pick(RequestLabels labels) {
     return balancerFor(labels).pick();
+  }
+
+  /**
+   * Picks as {@link #pick(RequestLabels)} does, then by the key in the chosen subset when its
+   * child picks by key ({@link HashBalancer}: ring hash, ketama, Maglev, or zones over one), so
+   * that a key keeps its node within the subset; other children, and a null key, pick as
+   * without one.
+   *
+   * @throws NoAvailableEndpointException as {@link #pick(RequestLabels)}
+   */
+  public Node<T> pick(RequestLabels labels, CharSequence key) {
+    Balancer<T> b = balancerFor(labels);
+    return key != null && b instanceof HashBalancer<T> h ? h.pick(key) : b.pick();
   }
 
   /**

@@ -107,13 +107,14 @@ public interface Router<T> {
 
   /**
    * Returns the router over a subset selector: each call goes to the subset its labels name
-   * (allocation-free for labels built once), or to the selector's fallback.
+   * (allocation-free for labels built once), or to the selector's fallback, and its key to that
+   * subset's child if it picks by key.
    */
   static <T> Router<T> of(SubsetSelector<T> selector) {
     return new Router<T>() {
       @Override
       public Node<T> pick(CallOptions options) {
-        return selector.pick(options.requestLabels());
+        return selector.pick(options.requestLabels(), options.key());
       }
 
       @Override
