@@ -150,6 +150,89 @@ class EndpointFeedTest {
   }
 
   @Test
+  void aSkippedWeightIsTakenOnceALaterSetFitsWhateverTheOrderOfItsEntries() {
+    int max = Integer.MAX_VALUE;
+    for (String[] keys : new String[][] {{"a", "b"}, {"b", "a"}}) {
+      String heavy = keys[0];
+      String light = keys[1];
+      TestSource src = new TestSource();
+      RecordingSink out = new RecordingSink();
+      EndpointFeed feed = EndpointFeed.builder(src).ticker(now::get).scheduler(scheduler)
+          .window(java.time.Duration.ZERO).start(out);
+      src.listener.onEntries(Map.of(heavy, "10.0.0.1:80;weight=" + (max - 1),
+          light, "10.0.0.2:80;weight=" + (max - 1)));
+      scheduler.runAll();
+      assertThat(feed.endpointCount()).isEqualTo(1);
+
+      // 2^31-4 in all: fits, whichever entry is read first
+      src.listener.onEntries(Map.of(heavy, "10.0.0.1:80;weight=" + ((1 << 30) - 2),
+          light, "10.0.0.2:80;weight=" + ((1 << 30) - 2)));
+      scheduler.runAll();
+      assertThat(out.calls).as("keys " + heavy + ", " + light).hasSize(2);
+      assertThat(feed.endpointCount()).as("keys " + heavy + ", " + light).isEqualTo(2);
+
+      // an entry skipped for its weight and sent again unchanged is taken once the other shrinks
+      src.listener.onEntries(Map.of(heavy, "10.0.0.1:80;weight=" + (max - 10),
+          light, "10.0.0.2:80;weight=" + (max - 10)));
+      scheduler.runAll();
+      assertThat(feed.endpointCount()).isEqualTo(1);
+      String kept = out.last().startsWith("apply +[10.0.0.1:80") ? heavy : light;
+      String other = kept.equals(heavy) ? light : heavy;
+      String otherAddress = other.equals(heavy) ? "10.0.0.1:80" : "10.0.0.2:80";
+      src.listener.onChanges(Map.of(kept, (kept.equals(heavy) ? "10.0.0.1:80" : "10.0.0.2:80")
+          + ";weight=9"), List.of());
+      scheduler.runAll();
+      assertThat(feed.endpointCount()).as("keys " + heavy + ", " + light).isEqualTo(2);
+      assertThat(out.last()).contains(otherAddress + ";weight=" + (max - 10));
+      feed.close();
+    }
+  }
+
+  @Test
+  void anEmptyListingKeepsTheLastSetAndTheNextListingIsAppliedInFull() {
+    EndpointFeed feed = start(sink);
+    source.listener.onEntries(Map.of("a", "10.0.0.1:80", "b", "10.0.0.2:80"));
+    scheduler.runAll();
+    now.addAndGet(1_000_000_000);
+    source.listener.onEntries(Map.of()); // a registry restarted on an empty data directory
+    scheduler.runAll();
+    assertThat(sink.calls).containsExactly("update [10.0.0.1:80, 10.0.0.2:80]");
+    assertThat(feed.endpointCount()).isEqualTo(2);
+
+    // removals one by one: the last endpoint stays; a listing of nothing usable is empty too
+    now.addAndGet(1_000_000_000);
+    source.listener.onEntries(Map.of("b", "10.0.0.2:80"));
+    scheduler.runAll();
+    assertThat(sink.last()).isEqualTo("apply +[] -[10.0.0.1:80]");
+    now.addAndGet(1_000_000_000);
+    source.listener.onChanges(Map.of("bad", "10.0.0.9:0"), List.of("b"));
+    scheduler.runAll();
+    assertThat(sink.calls).hasSize(2);
+    assertThat(feed.endpointCount()).isEqualTo(1);
+
+    now.addAndGet(1_000_000_000);
+    source.listener.onChanges(Map.of("c", "10.0.0.3:80"), List.of());
+    scheduler.runAll();
+    assertThat(sink.last()).isEqualTo("apply +[10.0.0.3:80] -[10.0.0.2:80]");
+    assertThat(feed.endpointCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aBalancerFedAnEmptyListingKeepsItsNodes() {
+    Balancer<String> balancer = Algorithm.VNSWRR.create(
+        BalancerConfig.builder().random(new SplittableRandom(1)).build());
+    List<String> closed = new ArrayList<>();
+    start(EndpointSink.of(balancer, Endpoint::address, n -> closed.add(n.value())));
+    source.listener.onEntries(Map.of("a", "10.0.0.1:80", "b", "10.0.0.2:80"));
+    scheduler.runAll();
+    now.addAndGet(1_000_000_000);
+    source.listener.onEntries(Map.of());
+    scheduler.runAll();
+    assertThat(balancer.nodes()).hasSize(2);
+    assertThat(closed).isEmpty();
+  }
+
+  @Test
   void theSourcesFailuresReachTheSinkOnTheSchedulerUntilTheFeedCloses() {
     EndpointFeed feed = start(sink);
     source.listener.onFailure(new IllegalStateException("unreachable"));
