@@ -280,6 +280,9 @@ class XdsSourceTest {
   private void awaitShares(int... weights) throws Exception {
     int total = Arrays.stream(weights).sum();
     long[] want = Arrays.stream(weights).mapToLong(w -> 20L * w).toArray();
+    // a cold JVM on a busy machine may take longer than the client's startup wait for the
+    // first set: wait for it here rather than call into an empty client
+    client.endpointsWhen(es -> !es.isEmpty()).get(10, TimeUnit.SECONDS);
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     long[] got = null;
     while (System.nanoTime() < end) {

@@ -5,8 +5,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.ballast.core.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Fuzz target (Jazzer) for the reader of xDS resources: bytes read as a {@code
@@ -32,35 +32,20 @@ class EdsEntriesFuzzTest {
     } catch (InvalidProtocolBufferException notAResource) {
       return; // protobuf's own reader; XdsSource NACKs it as unparsable
     }
-    Map<String, String> fresh;
-    String freshError = null;
-    try {
-      fresh = EdsEntries.entries(cla);
-    } catch (IllegalArgumentException e) {
-      fresh = null;
-      freshError = e.getMessage();
-      if (freshError == null || !freshError.startsWith("EDS resource " + cla.getClusterName())) {
-        throw new AssertionError("a rejection that names no resource: " + freshError, e);
-      }
+    Outcome fresh = Outcome.of(() -> EdsEntries.entries(cla));
+    if (fresh.error != null && !fresh.error.startsWith("EDS resource " + cla.getClusterName())) {
+      throw new AssertionError("a rejection that names no resource: " + fresh.error);
     }
-    Map<String, String> remembered;
-    String rememberedError = null;
-    try {
-      remembered = REMEMBERING.read(cla);
-    } catch (IllegalArgumentException e) {
-      remembered = null;
-      rememberedError = e.getMessage();
+    Outcome remembered = Outcome.of(() -> REMEMBERING.read(cla));
+    if (!fresh.equals(remembered)) {
+      throw new AssertionError("remembered read " + remembered + " differs from a fresh one "
+          + fresh);
     }
-    if (!Objects.equals(fresh, remembered) || !Objects.equals(freshError, rememberedError)) {
-      throw new AssertionError("remembered read " + (remembered != null ? remembered
-          : rememberedError) + " differs from a fresh one " + (fresh != null ? fresh
-          : freshError));
-    }
-    if (fresh == null) {
+    if (fresh.entries == null) {
       return;
     }
     long total = 0;
-    for (Map.Entry<String, String> e : fresh.entrySet()) {
+    for (Map.Entry<String, String> e : fresh.entries.entrySet()) {
       Endpoint ep = Endpoint.parse(e.getValue()); // must read back
       if (!ep.address().equals(e.getKey()) || ep.port() < 1 || ep.port() > 65535
           || ep.weight() < 1 || ep.priority() < 0 || ep.priority() > Endpoint.MAX_PRIORITY
@@ -71,6 +56,17 @@ class EdsEntriesFuzzTest {
     }
     if (total > Integer.MAX_VALUE) {
       throw new AssertionError("weights total " + total + " in " + fresh);
+    }
+  }
+
+  /** The entries a read gives, or the message of its rejection. */
+  private record Outcome(Map<String, String> entries, String error) {
+    static Outcome of(Supplier<Map<String, String>> read) {
+      try {
+        return new Outcome(read.get(), null);
+      } catch (IllegalArgumentException e) {
+        return new Outcome(null, String.valueOf(e.getMessage()));
+      }
     }
   }
 }
