@@ -6,11 +6,15 @@ import dev.ballast.discovery.etcd.EtcdServer;
 import dev.ballast.discovery.zookeeper.ZooKeeperRegistrar;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.options.DeleteOption;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -41,6 +45,12 @@ abstract class TestRegistry implements AutoCloseable {
   /** Starts the server again on the same port and data. */
   abstract void restart() throws Exception;
 
+  /**
+   * Empties the registry of every service while the servers stay up: ZooKeeper restarts on an
+   * empty data directory; etcd's base prefix is deleted in one transaction.
+   */
+  abstract void wipe() throws Exception;
+
   /** Arguments for {@link Registrant}: kind and connection. */
   abstract String[] registrantArgs();
 
@@ -57,9 +67,10 @@ abstract class TestRegistry implements AutoCloseable {
     // when the process dies (a TestingServer's stop() closes them while it still answers)
     final TestingCluster server;
     final CuratorFramework admin;
+    final File dir;
 
     ZooKeeper() throws Exception {
-      File dir = Files.createTempDirectory("ballast-zk").toFile();
+      dir = Files.createTempDirectory("ballast-zk").toFile();
       // a 100 ms tick, so that sessions as short as 2 s are allowed (ZooKeeper's minimum is
       // two ticks)
       server = new TestingCluster(new InstanceSpec(dir, -1, -1, -1, true, 1, 100, -1));
@@ -98,6 +109,28 @@ abstract class TestRegistry implements AutoCloseable {
     @Override
     void restart() throws Exception {
       server.getServers().get(0).restart();
+    }
+
+    @Override
+    void wipe() throws Exception {
+      server.getServers().get(0).kill();
+      try (Stream<Path> files = Files.walk(dir.toPath())) {
+        files.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(dir.toPath()))
+            .forEach(p -> p.toFile().delete());
+      }
+      server.getServers().get(0).restart();
+      // the admin client's session is unknown to the new server: wait for its next one
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (true) {
+        try {
+          admin.checkExists().forPath("/");
+          return;
+        } catch (Exception e) {
+          if (System.nanoTime() > end) {
+            throw e;
+          }
+        }
+      }
     }
 
     @Override
@@ -156,6 +189,12 @@ abstract class TestRegistry implements AutoCloseable {
     @Override
     void restart() throws Exception {
       server.restart();
+    }
+
+    @Override
+    void wipe() throws Exception {
+      admin.getKVClient().delete(bytes(BASE + "/"), DeleteOption.builder()
+          .isPrefix(true).build()).get(10, TimeUnit.SECONDS);
     }
 
     @Override

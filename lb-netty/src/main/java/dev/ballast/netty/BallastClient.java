@@ -129,6 +129,8 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
    * source} pushes through the same path). New endpoints get a pool;
    * endpoints that stay keep their pool, load state and detection state (and take the new
    * weight and labels); removed endpoints stop taking requests and their pools drain, then close.
+   * An empty collection empties the client (a source's empty listing does not: its feed keeps
+   * the last set, see {@link dev.ballast.core.source.EndpointFeed}).
    *
    * @throws IllegalArgumentException if the balancer rejects the set, or, with label subsets,
    *     if the subsets' algorithm would reject it (the old set stays)

@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li><b>Entry by entry.</b> Each entry is parsed on its own: a malformed one, one repeating
  *       another's address, or one whose weight would take the total over {@link
  *       Integer#MAX_VALUE} is skipped, logged once and counted ({@link #entriesRejected()});
- *       the rest are applied.
+ *       the rest are applied. Skipped weights are weighed again after every push, so a set
+ *       that fits is applied whole whatever the order of its entries.
  *   <li><b>Changes, not sets.</b> Pushes become a change of endpoints (added, reweighted,
  *       relabelled, removed); a sink that {@linkplain EndpointSink#takesDeltas takes deltas}
  *       gets just that, others the whole set. A source's full resync that changes nothing
@@ -33,6 +34,12 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li><b>Outages keep the last good set.</b> When the source fails, nothing is removed:
  *       calls keep going to the endpoints known last, {@link #isUp()} turns false and {@link
  *       #stalenessSeconds()} grows until the source is back.
+ *   <li><b>An empty listing keeps the last good set.</b> A source that lists no usable entry
+ *       after it listed some (a registry restarted on an empty data directory, a wiped prefix)
+ *       is not applied: the sink keeps its endpoints, a warning is logged once, and the next
+ *       listing with an endpoint is applied in full. Only a source is distrusted so: a sink's
+ *       own {@code update} with an empty list (a client's {@code updateEndpoints(List.of())})
+ *       still empties it.
  * </ul>
  *
  * <p>Applies run on the {@linkplain Builder#scheduler scheduler} (by default one daemon thread
@@ -70,6 +77,7 @@ public final class EndpointFeed implements AutoCloseable {
   private boolean everApplied;
   private boolean closed;
 
+  private volatile boolean keepingLastSet; // written under table: an empty listing ignored
   private volatile boolean up;
   private volatile long downSinceNanos;
   private volatile int endpointCount;
@@ -120,6 +128,14 @@ public final class EndpointFeed implements AutoCloseable {
    */
   public long entriesRejected() {
     return rejections.sum();
+  }
+
+  /**
+   * Returns whether the source lists no endpoint now and the sink keeps the last set it had (an
+   * empty listing is not applied), until the source lists one again.
+   */
+  public boolean keepsLastSet() {
+    return keepingLastSet;
   }
 
   /** Returns whether the source is connected and current (false until its first push). */
@@ -259,8 +275,13 @@ public final class EndpointFeed implements AutoCloseable {
         table.reset(all);
       }
       changes.forEach(table::put);
+      table.retryOverweight();
       if (!table.hasChanges()) {
         return;
+      }
+      if (table.acceptedSize() == 0 && table.appliedSize() > 0) {
+        keepOnEmptyListing();
+        return; // left pending: the next push that lists something is applied in full
       }
       EntryTable.Delta delta = table.delta();
       if (delta.isEmpty()) {
@@ -283,6 +304,18 @@ public final class EndpointFeed implements AutoCloseable {
       table.commit(delta);
       endpointCount = table.appliedSize();
       updates.increment();
+      keepingLastSet = false;
+    }
+  }
+
+  // A source listing nothing is distrusted: a registry restarted on an empty data directory, a
+  // wiped prefix or a lost session lists nothing while every server is still up, and applying it
+  // would fail every call. The sink keeps its set; the first such listing is logged.
+  private void keepOnEmptyListing() {
+    if (!keepingLastSet) {
+      keepingLastSet = true;
+      LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name() + " lists no "
+          + "endpoint; keeping its last " + table.appliedSize() + " until it lists one");
     }
   }
 

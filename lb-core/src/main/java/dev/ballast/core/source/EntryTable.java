@@ -21,7 +21,7 @@ import java.util.function.BiFunction;
  * Error}s included), when another entry already gives its
  * address, or when its weight would take the total over {@link Integer#MAX_VALUE}. A skipped
  * entry is reported once per value; an entry waiting on an address is taken when the entry
- * holding the address leaves.
+ * holding the address leaves, and one skipped for its weight when a later push leaves room.
  */
 final class EntryTable {
 
@@ -37,6 +37,8 @@ final class EntryTable {
   private final Map<String, String> owners = new HashMap<>(); // address -> key
   private final Map<String, String> rejected = new LinkedHashMap<>(); // key -> value
   private final Map<String, String> waiting = new HashMap<>(); // key -> address it waits for
+  // key -> endpoint skipped because its weight did not fit, tried again by retryOverweight
+  private final Map<String, Endpoint> overweight = new LinkedHashMap<>();
   // what the sink holds, by address, and the addresses whose desired state may differ from it
   private final Map<String, Endpoint> applied = new LinkedHashMap<>();
   private final Set<String> dirty = new HashSet<>();
@@ -72,6 +74,7 @@ final class EntryTable {
     }
     rejected.remove(key);
     waiting.remove(key);
+    overweight.remove(key);
     Endpoint was = accepted.remove(key);
     if (was != null) {
       owners.remove(was.address());
@@ -96,6 +99,10 @@ final class EntryTable {
           : ex.toString());
       return;
     }
+    place(key, value, e);
+  }
+
+  private void place(String key, String value, Endpoint e) {
     String owner = owners.get(e.address());
     if (owner != null) {
       waiting.put(key, e.address());
@@ -103,6 +110,7 @@ final class EntryTable {
       return;
     }
     if (totalWeight + e.weight() > Integer.MAX_VALUE) {
+      overweight.put(key, e);
       reject(key, value, "weight " + e.weight() + " would take the total over "
           + Integer.MAX_VALUE);
       return;
@@ -117,6 +125,21 @@ final class EntryTable {
   private void reject(String key, String value, String reason) {
     if (!value.equals(rejected.put(key, value))) {
       rejections.rejected(key, value, reason);
+    }
+  }
+
+  /**
+   * Tries again the entries skipped because their weight did not fit, in the order they were
+   * skipped: called once a push is taken in, so that whether an entry fits depends on the set
+   * the push leaves, not on the order its entries were read (a set that fits is taken whole).
+   */
+  void retryOverweight() {
+    if (overweight.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<String, Endpoint> e : new ArrayList<>(overweight.entrySet())) {
+      overweight.remove(e.getKey());
+      place(e.getKey(), entries.get(e.getKey()), e.getValue());
     }
   }
 
@@ -180,6 +203,11 @@ final class EntryTable {
       next.put(e.address(), e);
     }
     return new ArrayList<>(next.values());
+  }
+
+  /** Returns how many entries are accepted: the size of the set the sink is to hold. */
+  int acceptedSize() {
+    return accepted.size();
   }
 
   /** Returns how many endpoints the sink holds. */

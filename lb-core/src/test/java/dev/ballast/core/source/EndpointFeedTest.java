@@ -150,6 +150,86 @@ class EndpointFeedTest {
   }
 
   @Test
+  void aSkippedWeightIsTakenOnceALaterSetFitsWhateverTheOrderOfItsEntries() {
+    int max = Integer.MAX_VALUE;
+    int half = (1 << 30) - 2; // two of them: 2^31-4
+    // keys.get(i) names 10.0.0.(i + 1): the two orders read the addresses in turn first
+    for (List<String> keys : List.of(List.of("a", "b"), List.of("b", "a"))) {
+      TestSource src = new TestSource();
+      RecordingSink out = new RecordingSink();
+      EndpointFeed feed = EndpointFeed.builder(src).ticker(now::get).scheduler(scheduler)
+          .window(java.time.Duration.ZERO).start(out);
+      src.listener.onEntries(weights(keys, max - 1, max - 1));
+      scheduler.runAll();
+      assertThat(feed.endpointCount()).isEqualTo(1);
+
+      src.listener.onEntries(weights(keys, half, half));
+      scheduler.runAll();
+      assertThat(feed.endpointCount()).as("keys " + keys).isEqualTo(2);
+
+      // sent again unchanged, the skipped entry is taken once the other shrinks
+      src.listener.onEntries(weights(keys, max - 10, max - 10));
+      scheduler.runAll();
+      assertThat(feed.endpointCount()).isEqualTo(1);
+      boolean firstTaken = out.last().startsWith("apply +[10.0.0.1:80");
+      src.listener.onEntries(firstTaken ? weights(keys, 9, max - 10)
+          : weights(keys, max - 10, 9));
+      scheduler.runAll();
+      assertThat(feed.endpointCount()).as("keys " + keys).isEqualTo(2);
+      feed.close();
+    }
+  }
+
+  private static Map<String, String> weights(List<String> keys, int first, int second) {
+    return Map.of(keys.get(0), "10.0.0.1:80;weight=" + first,
+        keys.get(1), "10.0.0.2:80;weight=" + second);
+  }
+
+  @Test
+  void anEmptyListingKeepsTheLastSetAndTheNextListingIsAppliedInFull() {
+    EndpointFeed feed = start(sink);
+    source.listener.onEntries(Map.of("a", "10.0.0.1:80", "b", "10.0.0.2:80"));
+    scheduler.runAll();
+    now.addAndGet(1_000_000_000);
+    source.listener.onEntries(Map.of()); // a registry restarted on an empty data directory
+    scheduler.runAll();
+    assertThat(sink.calls).containsExactly("update [10.0.0.1:80, 10.0.0.2:80]");
+    assertThat(feed.endpointCount()).isEqualTo(2);
+
+    // removals one by one: the last endpoint stays; a listing of nothing usable is empty too
+    now.addAndGet(1_000_000_000);
+    source.listener.onEntries(Map.of("b", "10.0.0.2:80"));
+    scheduler.runAll();
+    assertThat(sink.last()).isEqualTo("apply +[] -[10.0.0.1:80]");
+    now.addAndGet(1_000_000_000);
+    source.listener.onChanges(Map.of("bad", "10.0.0.9:0"), List.of("b"));
+    scheduler.runAll();
+    assertThat(sink.calls).hasSize(2);
+    assertThat(feed.endpointCount()).isEqualTo(1);
+
+    now.addAndGet(1_000_000_000);
+    source.listener.onChanges(Map.of("c", "10.0.0.3:80"), List.of());
+    scheduler.runAll();
+    assertThat(sink.last()).isEqualTo("apply +[10.0.0.3:80] -[10.0.0.2:80]");
+    assertThat(feed.endpointCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aBalancerFedAnEmptyListingKeepsItsNodes() {
+    Balancer<String> balancer = Algorithm.VNSWRR.create(
+        BalancerConfig.builder().random(new SplittableRandom(1)).build());
+    List<String> closed = new ArrayList<>();
+    start(EndpointSink.of(balancer, Endpoint::address, n -> closed.add(n.value())));
+    source.listener.onEntries(Map.of("a", "10.0.0.1:80", "b", "10.0.0.2:80"));
+    scheduler.runAll();
+    now.addAndGet(1_000_000_000);
+    source.listener.onEntries(Map.of());
+    scheduler.runAll();
+    assertThat(balancer.nodes()).hasSize(2);
+    assertThat(closed).isEmpty();
+  }
+
+  @Test
   void theSourcesFailuresReachTheSinkOnTheSchedulerUntilTheFeedCloses() {
     EndpointFeed feed = start(sink);
     source.listener.onFailure(new IllegalStateException("unreachable"));

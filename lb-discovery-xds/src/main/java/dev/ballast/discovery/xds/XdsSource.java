@@ -35,8 +35,11 @@ import java.util.concurrent.TimeUnit;
  * version and nonce empty in a stream's first); every response is answered, an ACK carrying its {@code version_info} and {@code
  * response_nonce}, or a NACK carrying the nonce, the last accepted version and an {@code
  * error_detail} (INVALID_ARGUMENT) naming why, for a response whose resource is malformed (a
- * bad address, port, weight or priority, a repeated address, a resource of another type). A
- * NACKed response changes nothing: calls go on over the last accepted set. Responses without
+ * bad address, port, weight or priority, weights summing past 2<sup>31</sup>-1, a repeated
+ * address, a resource of another type). A NACKed response changes nothing: calls go on over the
+ * last accepted set. NACKs in a row are spaced (the first at once, then 100 ms doubling to 1 s),
+ * so that a control plane answering each NACK with the same bad resource does not loop at full
+ * speed; a good response is taken and ACKed at once. Responses without
  * this cluster's resource are ACKed and change nothing (EDS resources are not removed by
  * omission). When the stream fails, the source reports it (the last set stays in force) and
  * opens a new one after a {@linkplain Builder#backoff backoff}, asking afresh (empty version),
@@ -51,6 +54,8 @@ public final class XdsSource implements EndpointSource {
   private static final System.Logger LOG = System.getLogger(XdsSource.class.getName());
   private static final int INVALID_ARGUMENT = 3; // google.rpc.Code
   private static final int MAX_RESPONSE_BYTES = 64 << 20;
+  private static final long FIRST_NACK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final long MAX_NACK_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final XdsBootstrap bootstrap;
   private final String cluster;
@@ -67,6 +72,8 @@ public final class XdsSource implements EndpointSource {
   private int failures; // consecutive failed streams, for the backoff
   private String version = ""; // the last accepted version_info
   private String rejection; // why the last response was NACKed; null after an ACK
+  private int nacksInARow; // since the last ACK: spaces the NACKs of a resending control plane
+  private DiscoveryRequest heldNack; // a NACK waiting for its turn, or null
   private boolean closed;
 
   private XdsSource(Builder b) {
@@ -145,6 +152,7 @@ public final class XdsSource implements EndpointSource {
       return;
     }
     long current = ++generation;
+    heldNack = null; // for the stream that ended
     channel.resetConnectBackoff(); // our backoff paces the retries, not the channel's
     requests = AggregatedDiscoveryServiceGrpc.newStub(channel)
         .streamAggregatedResources(new Responses(current));
@@ -177,7 +185,7 @@ public final class XdsSource implements EndpointSource {
               r.getVersionInfo(), bad.getMessage());
         }
         rejection = bad.getMessage();
-        requests.onNext(request().setVersionInfo(version).setResponseNonce(r.getNonce())
+        nack(gen, request().setVersionInfo(version).setResponseNonce(r.getNonce())
             .setErrorDetail(com.google.rpc.Status.newBuilder().setCode(INVALID_ARGUMENT)
                 .setMessage(bad.getMessage()))
             .build());
@@ -185,10 +193,40 @@ public final class XdsSource implements EndpointSource {
       }
       version = r.getVersionInfo();
       rejection = null;
+      nacksInARow = 0;
+      heldNack = null; // this ACK answers the newer response
       if (entries != null) {
         listener.onEntries(entries);
       }
       requests.onNext(request().setVersionInfo(version).setResponseNonce(r.getNonce()).build());
+    }
+  }
+
+  // Sends a NACK; under lock. A control plane answers a NACK with its current snapshot, so one
+  // whose snapshot is bad sends it straight back (java-control-plane's and go-control-plane's
+  // caches do): answered at once, that loop ran thousands of round trips a second. The first
+  // NACK after an ACK goes at once; each next one in a row waits 100 ms, doubling to 1 s. A good
+  // response, when one comes, is taken and ACKed at once; a control plane that only answers
+  // requests sends its fix when the waiting NACK reaches it, within a second.
+  private void nack(long gen, DiscoveryRequest nack) {
+    nacksInARow++;
+    long wait = nacksInARow == 1 ? 0
+        : Math.min(MAX_NACK_WAIT_NANOS, FIRST_NACK_WAIT_NANOS << Math.min(nacksInARow - 2, 20));
+    if (wait == 0) {
+      requests.onNext(nack);
+      return;
+    }
+    boolean waiting = heldNack != null; // a NACK already waits: this one takes its turn
+    heldNack = nack;
+    if (!waiting) {
+      scheduler.schedule(() -> {
+        synchronized (lock) {
+          if (!closed && gen == generation && heldNack != null) {
+            requests.onNext(heldNack);
+            heldNack = null;
+          }
+        }
+      }, wait, TimeUnit.NANOSECONDS);
     }
   }
 

@@ -37,6 +37,7 @@ final class ControlPlane implements AutoCloseable {
 
   final SimpleCache<String> cache = new SimpleCache<>(node -> node.getId());
   final List<DiscoveryRequest> requests = new CopyOnWriteArrayList<>();
+  final List<Long> requestNanos = new CopyOnWriteArrayList<>(); // System.nanoTime of each
   final List<DiscoveryResponse> responses = new CopyOnWriteArrayList<>();
   private final V3DiscoveryServer discovery;
   private Server server;
@@ -46,6 +47,7 @@ final class ControlPlane implements AutoCloseable {
     discovery = new V3DiscoveryServer(new DiscoveryServerCallbacks() {
       @Override
       public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
+        requestNanos.add(System.nanoTime());
         requests.add(request);
         synchronized (ControlPlane.this) {
           ControlPlane.this.notifyAll();
@@ -100,6 +102,28 @@ final class ControlPlane implements AutoCloseable {
       for (DiscoveryRequest r : requests) {
         if (p.test(r)) {
           return r;
+        }
+      }
+      long left = end - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("no such request within 10 s; received: " + requests.size());
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+  }
+
+  /**
+   * Waits (up to 10 s) for a request received later than {@code nanos} (System.nanoTime) that
+   * the predicate accepts, and returns its index.
+   */
+  synchronized int awaitRequestAfter(long nanos, Predicate<DiscoveryRequest> p)
+      throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    int i = 0;
+    while (true) {
+      for (; i < requests.size(); i++) {
+        if (requestNanos.get(i) - nanos > 0 && p.test(requests.get(i))) {
+          return i;
         }
       }
       long left = end - System.nanoTime();

@@ -134,13 +134,15 @@ class XdsLocalityTest {
 
   private static void callUntil(BallastClient<byte[], byte[]> client, BooleanSupplier done)
       throws Exception {
+    // a cold JVM on a busy machine may take longer than the client's startup wait for the
+    // first set: wait for it here rather than call into an empty client
+    client.endpointsWhen(es -> !es.isEmpty()).get(10, TimeUnit.SECONDS);
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!done.getAsBoolean()) {
       if (System.nanoTime() > end) {
         throw new AssertionError("condition not met within 10 s: " + client.endpoints());
       }
-      calls(client, 1); // waits for the first endpoints within its deadline
-
+      calls(client, 1);
     }
   }
 }

@@ -168,6 +168,78 @@ class XdsSourceTest {
         .hasErrorDetail()).isFalse();
   }
 
+  @Test
+  void aResourceWhoseWeightsOverflowIsNackedNamingTheFieldAndALaterOneThatFitsIsTakenWhole()
+      throws Exception {
+    controlPlane.setEndpoints(NODE, "1", cla(CLUSTER,
+        locality("us-east-1a", 0, ep(0, 1), ep(1, 2), ep(2, 3))));
+    awaitShares(1, 2, 3, 0);
+
+    controlPlane.setEndpoints(NODE, "2", cla(CLUSTER, locality("us-east-1a", 0,
+        ep(0, Integer.MAX_VALUE - 1)), locality("us-east-1b", 0, ep(1, 5))));
+    DiscoveryRequest nack = controlPlane.awaitRequest(DiscoveryRequest::hasErrorDetail);
+    assertThat(nack.getErrorDetail().getMessage()).isEqualTo("EDS resource orders, locality 1,"
+        + " endpoint 0: load_balancing_weight 5 takes the resource's total to 2147483651"
+        + " (expected: a total of at most 2147483647)");
+    assertThat(nack.getVersionInfo()).isEqualTo("1");
+    awaitShares(1, 2, 3, 0);
+
+    // 2^31-4 in all: taken whole
+    int half = (1 << 30) - 2;
+    controlPlane.setEndpoints(NODE, "3", cla(CLUSTER, locality("us-east-1a", 0,
+        ep(0, half)), locality("us-east-1b", 0, ep(1, half))));
+    source.awaitSet(set -> set.size() == 2);
+    callUntil(() -> client.endpoints().stream().mapToLong(Endpoint::weight).sum()
+        == 2L * half);
+    assertThat(client.endpoints()).hasSize(2);
+    assertThat(source.source().acceptedVersion()).isEqualTo("3");
+  }
+
+  @Test
+  void aControlPlaneResendingARejectedResourceGetsSpacedNacksAndItsFixIsTakenAtOnce()
+      throws Exception {
+    controlPlane.setEndpoints(NODE, "1", cla(CLUSTER,
+        locality("us-east-1a", 0, ep(0, 1), ep(1, 1))));
+    awaitShares(1, 1, 0, 0);
+
+    // java-control-plane answers each NACK with its snapshot: the same bad resource
+    controlPlane.setEndpoints(NODE, "2", cla(CLUSTER,
+        locality("us-east-1a", 0, ep(0, 1), endpoint("127.0.0.1", 0, 1, HealthStatus.HEALTHY))));
+    controlPlane.awaitRequest(DiscoveryRequest::hasErrorDetail);
+    int first = indexOfFirstNack();
+    long firstNanos = controlPlane.requestNanos.get(first);
+    long second = TimeUnit.SECONDS.toNanos(1);
+    // wait for a NACK past the first second, then count those within it
+    int past = controlPlane.awaitRequestAfter(firstNanos + second,
+        DiscoveryRequest::hasErrorDetail);
+    long inFirstSecond = controlPlane.requests.subList(first, past).stream()
+        .filter(DiscoveryRequest::hasErrorDetail).count();
+    assertThat(inFirstSecond).as("NACKs in the first second of the loop").isBetween(2L, 6L);
+    awaitShares(1, 1, 0, 0); // the last accepted set serves meanwhile
+
+    // the fix: taken the moment it arrives, and ACKed with no further NACK
+    int before = controlPlane.requests.size();
+    controlPlane.setEndpoints(NODE, "3", cla(CLUSTER,
+        locality("us-east-1a", 0, ep(0, 1), ep(1, 1), ep(2, 1))));
+    awaitShares(1, 1, 1, 0);
+    DiscoveryResponse fix = response("3");
+    controlPlane.awaitRequest(r -> r.getResponseNonce().equals(fix.getNonce()));
+    long nacksAfterTheFix = controlPlane.requests.subList(before, controlPlane.requests.size())
+        .stream().filter(DiscoveryRequest::hasErrorDetail).count();
+    assertThat(nacksAfterTheFix).as("the NACK waiting when the fix was set, at most")
+        .isLessThanOrEqualTo(1);
+    assertThat(source.source().lastRejection()).isNull();
+  }
+
+  private int indexOfFirstNack() {
+    for (int i = 0; i < controlPlane.requests.size(); i++) {
+      if (controlPlane.requests.get(i).hasErrorDetail()) {
+        return i;
+      }
+    }
+    throw new AssertionError("no NACK");
+  }
+
   private LbEndpoint ep(int server, int weight) {
     return endpoint(servers.get(server).port(), weight);
   }
@@ -208,6 +280,9 @@ class XdsSourceTest {
   private void awaitShares(int... weights) throws Exception {
     int total = Arrays.stream(weights).sum();
     long[] want = Arrays.stream(weights).mapToLong(w -> 20L * w).toArray();
+    // a cold JVM on a busy machine may take longer than the client's startup wait for the
+    // first set: wait for it here rather than call into an empty client
+    client.endpointsWhen(es -> !es.isEmpty()).get(10, TimeUnit.SECONDS);
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     long[] got = null;
     while (System.nanoTime() < end) {

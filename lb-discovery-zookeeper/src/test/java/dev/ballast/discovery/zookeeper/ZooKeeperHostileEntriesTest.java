@@ -110,6 +110,72 @@ class ZooKeeperHostileEntriesTest {
   }
 
   @Test
+  void anEntrySkippedForTheWeightTotalIsTakenOnceTheSetFitsWhateverTheOrderOfWrites()
+      throws Exception {
+    int max = Integer.MAX_VALUE;
+    int half = (1 << 30) - 2; // two of them: 2^31-4
+    List<String> lines = logged(() -> {
+      try (CuratorFramework admin = client()) {
+        create(admin, "/h4/orders/a", "127.0.0.1:9001;weight=" + (max - 1));
+        create(admin, "/h4/orders/b", "127.0.0.1:9002;weight=" + (max - 1));
+        Pushes pushes = new Pushes();
+        try (EndpointFeed feed = EndpointFeed.builder(ZooKeeperSource.of(admin, "/h4/orders"))
+            .window(Duration.ZERO).start(pushes)) {
+          List<?> one = pushes.await(es -> es.size() == 1);
+          String kept = one.toString().contains("9001") ? "a" : "b";
+          String skipped = kept.equals("a") ? "b" : "a";
+          // the skipped entry is written first: it still does not fit, then the kept one shrinks
+          admin.setData().forPath("/h4/orders/" + skipped, ("127.0.0.1:900"
+              + (skipped.equals("a") ? 1 : 2) + ";weight=" + half).getBytes(
+                  StandardCharsets.UTF_8));
+          admin.setData().forPath("/h4/orders/" + kept, ("127.0.0.1:900"
+              + (kept.equals("a") ? 1 : 2) + ";weight=" + half).getBytes(
+                  StandardCharsets.UTF_8));
+          assertThat(texts(pushes.await(es -> es.size() == 2))).containsExactlyInAnyOrder(
+              "127.0.0.1:9001;weight=" + half, "127.0.0.1:9002;weight=" + half);
+          assertThat(feed.endpointCount()).isEqualTo(2);
+        }
+      }
+    });
+    assertThat(lines).anySatisfy(l -> assertThat(l)
+        .contains("would take the total over " + Integer.MAX_VALUE));
+  }
+
+  @Test
+  void anEmptyListingKeepsTheLastSetAndIsLoggedOnce() throws Exception {
+    List<String> lines = logged(() -> {
+      try (CuratorFramework admin = client()) {
+        create(admin, "/h5/orders/a", "127.0.0.1:9001");
+        create(admin, "/h5/orders/b", "127.0.0.1:9002");
+        Pushes pushes = new Pushes();
+        try (EndpointFeed feed = EndpointFeed.builder(ZooKeeperSource.of(admin, "/h5/orders"))
+            .start(pushes)) {
+          pushes.await(es -> es.size() == 2);
+          admin.transaction().forOperations(admin.transactionOp().delete().forPath(
+              "/h5/orders/a"), admin.transactionOp().delete().forPath("/h5/orders/b"));
+          awaitKeeping(feed);
+          create(admin, "/h5/orders/bad", "127.0.0.1:0"); // nothing usable: still empty
+          admin.delete().forPath("/h5/orders/bad");
+          create(admin, "/h5/orders/c", "127.0.0.1:9003");
+          assertThat(texts(pushes.await(es -> es.size() == 1))).containsExactly("127.0.0.1:9003");
+          assertThat(feed.keepsLastSet()).isFalse();
+        }
+      }
+    });
+    assertThat(lines.stream().filter(l -> l.contains("lists no endpoint"))).hasSize(1);
+  }
+
+  private static void awaitKeeping(EndpointFeed feed) throws InterruptedException {
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (!feed.keepsLastSet()) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("the empty listing not heard within 10 s: " + feed);
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
   void aHugeLabelIsRejectedAndTheOtherEndpointsStay() throws Exception {
     List<String> lines = logged(() -> {
       try (CuratorFramework admin = client()) {

@@ -61,8 +61,8 @@ public final class EdsEntries {
    *
    * @throws IllegalArgumentException naming the resource, the locality and endpoint by index,
    *     and the bad field: a missing or non-IP socket address, a port outside 1-65535, a weight
-   *     above 2147483647, a priority above 127, two endpoints with one address, or a label
-   *     value lb-core refuses
+   *     above 2147483647 or weights summing to more, a priority above 127, two endpoints with
+   *     one address, or a label value lb-core refuses
    */
   public static Map<String, String> entries(ClusterLoadAssignment cla) {
     return entries(cla, Map.of(), new HashMap<>());
@@ -72,6 +72,7 @@ public final class EdsEntries {
       Map<Key, Entry> seen) {
     String resource = "EDS resource " + cla.getClusterName();
     Map<String, String> out = new LinkedHashMap<>();
+    long total = 0; // every endpoint shares one balancer, whose weights sum to an int
     for (int l = 0; l < cla.getEndpointsCount(); l++) {
       LocalityLbEndpoints group = cla.getEndpoints(l);
       String where = resource + ", locality " + l;
@@ -87,7 +88,13 @@ public final class EdsEntries {
         Entry entry = known.get(key);
         if (entry == null) {
           Endpoint ep = endpoint(lb, labels, where + ", endpoint " + e);
-          entry = new Entry(ep.address(), ep.toString());
+          entry = new Entry(ep.address(), ep.toString(), ep.weight());
+        }
+        total += entry.weight;
+        if (total > Integer.MAX_VALUE) {
+          throw new IllegalArgumentException(where + ", endpoint " + e
+              + ": load_balancing_weight " + entry.weight + " takes the resource's total to "
+              + total + " (expected: a total of at most " + Integer.MAX_VALUE + ")");
         }
         seen.put(key, entry);
         String previous = out.put(entry.address, entry.text);
@@ -169,5 +176,5 @@ public final class EdsEntries {
   // an endpoint as a resource gives it: equal keys give equal entries
   private record Key(Locality locality, int priority, LbEndpoint endpoint) {}
 
-  private record Entry(String address, String text) {}
+  private record Entry(String address, String text, int weight) {}
 }

@@ -121,6 +121,30 @@ class EdsEntriesTest {
         .setLocality(Locality.newBuilder().setZone("a;b"))
         .addLbEndpoints(endpoint("10.0.0.1", 80, 1, HealthStatus.HEALTHY)),
         "EDS resource orders, locality 0, endpoint 0: label zone");
+    assertRejected(LocalityLbEndpoints.newBuilder()
+        .addLbEndpoints(endpoint("10.0.0.1", 80, Integer.MAX_VALUE - 1, HealthStatus.HEALTHY))
+        .addLbEndpoints(endpoint("10.0.0.2", 80, 2, HealthStatus.HEALTHY)),
+        "EDS resource orders, locality 0, endpoint 1: load_balancing_weight 2 takes the "
+            + "resource's total to 2147483648 (expected: a total of at most 2147483647)");
+  }
+
+  @Test
+  void weightsSummingToTheLimitAcrossLocalitiesAreTaken() {
+    int half = (1 << 30) - 2; // 2^31-4 in all
+    ClusterLoadAssignment cla = ClusterLoadAssignment.newBuilder().setClusterName("orders")
+        .addEndpoints(LocalityLbEndpoints.newBuilder().setLocality(Locality.newBuilder()
+            .setZone("a")).addLbEndpoints(endpoint("10.0.0.1", 80, half, HealthStatus.HEALTHY)))
+        .addEndpoints(LocalityLbEndpoints.newBuilder().setPriority(1).setLocality(Locality
+            .newBuilder().setZone("b")).addLbEndpoints(
+                endpoint("10.0.0.2", 80, half, HealthStatus.HEALTHY))
+            .addLbEndpoints(endpoint("10.0.0.3", 80, 3, HealthStatus.HEALTHY)))
+        .build();
+    assertThat(EdsEntries.entries(cla)).hasSize(3);
+    ClusterLoadAssignment over = cla.toBuilder().setEndpoints(1, cla.getEndpoints(1).toBuilder()
+        .setLbEndpoints(1, endpoint("10.0.0.3", 80, 4, HealthStatus.HEALTHY))).build();
+    assertThatThrownBy(() -> new EdsEntries().read(over))
+        .hasMessage("EDS resource orders, locality 1, endpoint 1: load_balancing_weight 4 takes"
+            + " the resource's total to 2147483648 (expected: a total of at most 2147483647)");
   }
 
   private static void assertRejected(LocalityLbEndpoints.Builder locality, String message) {
