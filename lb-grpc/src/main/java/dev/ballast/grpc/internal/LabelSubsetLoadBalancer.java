@@ -5,6 +5,8 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.composite.HealthEpoch;
+import dev.ballast.core.locality.LocalityBalancer;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
 import io.grpc.CallOptions;
@@ -13,7 +15,7 @@ import java.util.function.Function;
 
 /**
  * {@code label_subset}: lb-core's {@link SubsetSelector} over one subchannel per address, with
- * a child algorithm balancing inside each subset. The selector is made at the first address
+ * a child algorithm balancing inside each subset, or zones over one (a {@code locality} child). The selector is made at the first address
  * update and made anew only when the config changes.
  */
 public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
@@ -62,10 +64,16 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
       // made before any subchannel: a header name gRPC refuses fails here, changing nothing
       nextReader = new RequestLabelReader(c.subset().selectors(), c.subset().headerPrefix(),
           labelsKey);
-      target = c.subset().applyTo(SubsetSelector.<Backend>builder())
+      SubsetSelector.Builder<Backend> b = c.subset().applyTo(SubsetSelector.<Backend>builder())
           .algorithm(c.child().algorithm())
-          .config(c.child().balancerOver(base))
-          .build();
+          .config(c.child().balancerOver(base));
+      if (c.locality() != null) { // subsets over zones, sharing one count of health changes
+        HealthEpoch epoch = HealthEpoch.create();
+        b.balancerFactory(() -> LocalityBalancer.<Backend>builder()
+            .algorithm(c.child().algorithm()).config(c.child().balancerOver(base))
+            .locality(c.locality()).healthEpoch(epoch).build());
+      }
+      target = b.build();
     }
     target.update(endpoints, values);
     selector = target;

@@ -5,6 +5,7 @@ import dev.ballast.core.config.CoreOptions;
 import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
+import dev.ballast.core.locality.LocalityConfig;
 import dev.ballast.core.subset.SubsetConfig;
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.Status;
@@ -27,15 +28,23 @@ import java.util.Map;
  *  "childPolicy": [{"p2c_peak_ewma": {}}]}            first supported; default round_robin
  * }</pre>
  *
+ * <p>The child may be {@code locality} (subsets over zones): {@code [{"locality": {"localZone":
+ * "a", ..., "childPolicy": [{"p2c_peak_ewma": {}}]}}]}.
+ *
  * @param subset the subset options
- * @param child the child policy's config
+ * @param child the child policy's config (the locality's child when {@code locality} is set)
+ * @param locality the zones each subset balances over, or null
  */
-public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child) {
+public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
+    LocalityConfig locality) {
 
   /** The policy name. */
   public static final String NAME = "label_subset";
   private static final List<String> CHILDREN = List.of("vnswrr", "swrr", "weighted_random",
       "least_loaded", "p2c_peak_ewma", "aperture", "round_robin");
+  /** A locality's children: these, and the algorithms that pick by key (the key passes down). */
+  static final List<String> LOCALITY_CHILDREN = java.util.stream.Stream.concat(CHILDREN.stream(),
+      java.util.stream.Stream.of("ring_hash", "ketama", "maglev")).toList();
 
   /** Parses the JSON config; a bad field comes back as an error naming it, never thrown. */
   public static ConfigOrError parse(Map<String, ?> json) {
@@ -61,15 +70,48 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child) {
           }
         }
       }
-      return ConfigOrError.fromConfig(new LabelSubsetPolicyConfig(subset, child(children)));
+      LocalityPolicyConfig zones = locality(children);
+      return ConfigOrError.fromConfig(zones != null
+          ? new LabelSubsetPolicyConfig(subset, zones.child(), zones.locality())
+          : new LabelSubsetPolicyConfig(subset, child(children), null));
     } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(NAME + " config: "
           + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString())).withCause(e));
     }
   }
 
+  /** The child list's {@code locality} config if it comes first, else null. */
+  private static LocalityPolicyConfig locality(Object list) {
+    if (!(list instanceof List<?> l) || l.isEmpty() || !(l.get(0) instanceof Map<?, ?> first)
+        || first.size() != 1 || !first.containsKey(LocalityPolicyConfig.NAME)) {
+      return null;
+    }
+    Object json = first.get(LocalityPolicyConfig.NAME);
+    if (json != null && !(json instanceof Map)) {
+      throw new IllegalArgumentException("childPolicy: locality: " + ValueType.show(json)
+          + " (expected: an object)");
+    }
+    @SuppressWarnings("unchecked")
+    ConfigOrError parsed = LocalityPolicyConfig.parse((Map<String, ?>) json);
+    if (parsed.getError() != null) {
+      throw new IllegalArgumentException("childPolicy: " + parsed.getError().getDescription());
+    }
+    LocalityPolicyConfig c = (LocalityPolicyConfig) parsed.getConfig();
+    if (c.child().algorithm().picksByKey()) {
+      throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
+          + c.child().algorithm().id() + " (expected: a policy that picks without a key;"
+          + " label_subset passes no key on)");
+    }
+    return c;
+  }
+
   /** gRPC's convention: a list of {name: config}; the first supported entry wins. */
   static PolicyConfig child(Object list) {
+    return child(list, CHILDREN);
+  }
+
+  /** As {@link #child(Object)}, among the supported names given. */
+  static PolicyConfig child(Object list, List<String> supported) {
     if (list == null) {
       return PolicyConfig.defaults(Algorithm.ROUND_ROBIN);
     }
@@ -86,7 +128,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child) {
       Map.Entry<?, ?> e = ((Map<?, ?>) entry).entrySet().iterator().next();
       String name = String.valueOf(e.getKey());
       seen.add(name);
-      if (!CHILDREN.contains(name)) {
+      if (!supported.contains(name)) {
         continue;
       }
       if (e.getValue() != null && !(e.getValue() instanceof Map)) {
@@ -101,9 +143,9 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child) {
         throw new IllegalArgumentException("childPolicy: " + name + ": " + ex.getMessage(), ex);
       }
     }
-    String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), CHILDREN);
+    String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), supported);
     throw new IllegalArgumentException("childPolicy: none of " + seen + " is supported ("
-        + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of " + CHILDREN
+        + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of " + supported
         + ")");
   }
 }

@@ -48,8 +48,11 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
     LocalityPolicyConfig c = config(policyConfig);
     LocalityBalancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
-      target = LocalityBalancer.<Backend>builder().algorithm(c.child().algorithm())
-          .config(c.child().balancerOver(base)).locality(c.locality()).build();
+      PolicyConfig child = c.child();
+      BalancerConfig childBase = child.balancerOver(base);
+      // (a key-picking child keeps its own ring and table options)
+      target = LocalityBalancer.<Backend>builder().config(childBase).locality(c.locality())
+          .balancerFactory(() -> child.algorithm().create(childBase, child.hash())).build();
     }
     target.update(endpoints, values);
     balancer = target;
@@ -74,7 +77,13 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(config.child().algorithm()),
+    PolicyConfig child = config.child();
+    if (child.algorithm().picksByKey()) { // the call's key reaches the locality's ring or table
+      return new HashPicker(balancer, child.hash().requestHashHeader(),
+          HashLoadBalancer.REQUEST_KEY, child.hash().loadBound() > 0
+              ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE);
+    }
+    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(child.algorithm()),
         metrics.queuedPicks());
   }
 }

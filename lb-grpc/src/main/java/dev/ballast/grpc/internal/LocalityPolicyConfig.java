@@ -19,7 +19,8 @@ import java.util.Map;
  *  "minClusterSize": 6,                       default
  *  "overprovisioningFactor": 1.4,             default
  *  "panicThreshold": 50,                      default, percent
- *  "childPolicy": [{"p2c_peak_ewma": {}}]}    first supported; default vnswrr (weighted)
+ *  "childPolicy": [{"p2c_peak_ewma": {}}]}    first supported; default vnswrr (weighted);
+ *                                             ring_hash, ketama, maglev get the call's key
  * }</pre>
  *
  * @param locality the priority, locality and zone options
@@ -39,7 +40,8 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child) 
       LocalityConfig locality = CoreOptions.LOCALITY.decode(options);
       // the default child weighs endpoints, as Envoy's default round robin does
       return ConfigOrError.fromConfig(new LocalityPolicyConfig(locality, children == null
-          ? PolicyConfig.defaults(Algorithm.VNSWRR) : LabelSubsetPolicyConfig.child(children)));
+          ? PolicyConfig.defaults(Algorithm.VNSWRR)
+          : LabelSubsetPolicyConfig.child(children, LabelSubsetPolicyConfig.LOCALITY_CHILDREN)));
     } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(NAME + " config: "
           + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString())).withCause(e));
