@@ -11,16 +11,8 @@ import dev.ballast.spring.BallastClients;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
-import io.grpc.MethodDescriptor;
 import io.grpc.Server;
-import io.grpc.ServerServiceDefinition;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
-import io.grpc.stub.ServerCalls;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -121,11 +113,11 @@ class CanarySplitPolicyTest {
         .build();
     opened.add(() -> channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
     // the first call waits for the subchannels; each READY one is in the split from then on
-    ClientCalls.blockingUnaryCall(channel, WHO,
+    ClientCalls.blockingUnaryCall(channel, WhoServer.WHO,
         CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS).withWaitForReady(), "");
     Map<String, Integer> answered = new TreeMap<>();
     for (int i = 0; i < 150; i++) {
-      answered.merge(ClientCalls.blockingUnaryCall(channel, WHO,
+      answered.merge(ClientCalls.blockingUnaryCall(channel, WhoServer.WHO,
           CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS).withWaitForReady(), ""),
           1, Integer::sum);
     }
@@ -159,42 +151,9 @@ class CanarySplitPolicyTest {
     return closeable;
   }
 
-  private static final MethodDescriptor<String, String> WHO =
-      MethodDescriptor.<String, String>newBuilder()
-          .setType(MethodDescriptor.MethodType.UNARY)
-          .setFullMethodName("orders.Orders/Who")
-          .setRequestMarshaller(Utf8.INSTANCE)
-          .setResponseMarshaller(Utf8.INSTANCE)
-          .build();
-
   private Server grpcServer(String name) throws Exception {
-    ServerServiceDefinition service = ServerServiceDefinition.builder("orders.Orders")
-        .addMethod(WHO, ServerCalls.asyncUnaryCall((request, reply) -> {
-          reply.onNext(name);
-          reply.onCompleted();
-        }))
-        .build();
-    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .addService(service).build().start();
+    Server server = WhoServer.start(name);
     opened.add(() -> server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
     return server;
-  }
-
-  private enum Utf8 implements MethodDescriptor.Marshaller<String> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(String value) {
-      return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public String parse(InputStream stream) {
-      try {
-        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
   }
 }

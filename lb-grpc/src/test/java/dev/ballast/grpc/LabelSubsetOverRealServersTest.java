@@ -10,8 +10,6 @@ import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
-import io.grpc.internal.JsonParser;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,14 +40,8 @@ class LabelSubsetOverRealServersTest {
   }
 
   private ManagedChannel channel(String lbConfig) throws Exception {
-    @SuppressWarnings("unchecked")
-    Map<String, ?> serviceConfig = (Map<String, ?>) JsonParser.parse(
-        ("{'loadBalancingConfig': [{'label_subset': " + lbConfig + "}]}").replace('\'', '"'));
-    channel = NettyChannelBuilder
-        .forTarget(servers.target("zone=a", "zone=a;version=v2", "zone=b", "zone=b"))
-        .defaultServiceConfig(serviceConfig)
-        .usePlaintext()
-        .build();
+    channel = servers.channel("label_subset", lbConfig, "zone=a", "zone=a;version=v2", "zone=b",
+        "zone=b");
     return channel;
   }
 

@@ -3,8 +3,6 @@ package dev.ballast.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.ManagedChannel;
-import io.grpc.internal.JsonParser;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -37,15 +35,11 @@ class LocalityOverRealServersTest {
   }
 
   private ManagedChannel channel(String lbConfig, String zoneASuffix) throws Exception {
-    @SuppressWarnings("unchecked")
-    Map<String, ?> serviceConfig = (Map<String, ?>) JsonParser.parse(
-        ("{'loadBalancingConfig': [{'locality': " + lbConfig + "}]}").replace('\'', '"'));
     String[] suffixes = new String[9];
     for (int i = 0; i < 9; i++) {
       suffixes[i] = "zone=" + (char) ('a' + i / 3) + (i < 3 ? zoneASuffix : "");
     }
-    channel = NettyChannelBuilder.forTarget(servers.target(suffixes))
-        .defaultServiceConfig(serviceConfig).usePlaintext().build();
+    channel = servers.channel("locality", lbConfig, suffixes);
     return channel;
   }
 

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ballast.core.subset.RequestLabels;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
-import io.grpc.internal.JsonParser;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -45,23 +43,19 @@ class NestingOverRealServersTest {
     servers.close();
   }
 
-  private ManagedChannel channel(String loadBalancingConfig) throws Exception {
-    @SuppressWarnings("unchecked")
-    Map<String, ?> serviceConfig = (Map<String, ?>) JsonParser.parse(
-        ("{'loadBalancingConfig': [" + loadBalancingConfig + "]}").replace('\'', '"'));
+  private ManagedChannel channel(String policy, String config) throws Exception {
     String[] suffixes = new String[8];
     for (int i = 0; i < 8; i++) {
       suffixes[i] = "version=" + (i < 4 ? "v1" : "v2") + ";zone=" + ((i / 2) % 2 == 0 ? "a" : "b");
     }
-    channel = NettyChannelBuilder.forTarget(servers.target(suffixes))
-        .defaultServiceConfig(serviceConfig).usePlaintext().build();
+    channel = servers.channel(policy, config, suffixes);
     return channel;
   }
 
   @Test
   void labelSubsetsOverZonesOverP2c() throws Exception {
-    ManagedChannel ch = channel("{'label_subset': {'selectors': [['version']], 'childPolicy':"
-        + " [{'locality': {" + LOCAL_A + ", 'childPolicy': [{'p2c_peak_ewma': {}}]}}]}}");
+    ManagedChannel ch = channel("label_subset", "{'selectors': [['version']], 'childPolicy':"
+        + " [{'locality': {" + LOCAL_A + ", 'childPolicy': [{'p2c_peak_ewma': {}}]}}]}");
     CallOptions v2 = CallOptions.DEFAULT.withOption(
         LabelSubsetLoadBalancerProvider.REQUEST_LABELS, RequestLabels.of(Map.of("version", "v2")));
     Set<Integer> answered = new HashSet<>();
@@ -74,8 +68,8 @@ class NestingOverRealServersTest {
 
   @Test
   void zonesOverRingHashKeepAKeyOnOneServerOfItsZone() throws Exception {
-    ManagedChannel ch = channel("{'locality': {" + LOCAL_A
-        + ", 'childPolicy': [{'ring_hash': {}}]}}");
+    ManagedChannel ch = channel("locality", "{" + LOCAL_A
+        + ", 'childPolicy': [{'ring_hash': {}}]}");
     // all servers READY first: a key's server is the same once every subchannel is in the ring
     Set<Integer> seen = new HashSet<>();
     for (int i = 0; i < 400 && seen.size() < 4; i++) {

@@ -124,6 +124,20 @@ final class TestServers implements AutoCloseable {
     return sb.toString();
   }
 
+  /**
+   * Opens a plaintext channel to the servers (the {@link #target} with these suffixes) whose
+   * default service config has one load-balancing entry, given as JSON with ' for ".
+   */
+  io.grpc.ManagedChannel channel(String policy, String policyConfig, String... suffixes)
+      throws IOException {
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, ?> serviceConfig = (java.util.Map<String, ?>)
+        io.grpc.internal.JsonParser.parse(("{'loadBalancingConfig': [{'" + policy + "': "
+            + policyConfig + "}]}").replace('\'', '"'));
+    return io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder.forTarget(target(suffixes))
+        .defaultServiceConfig(serviceConfig).usePlaintext().build();
+  }
+
   /** Calls the echo method; returns the index of the server that answered. */
   static int call(Channel channel, CallOptions options) {
     return Integer.parseInt(ClientCalls.blockingUnaryCall(
