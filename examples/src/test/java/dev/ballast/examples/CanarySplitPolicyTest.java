@@ -112,9 +112,14 @@ class CanarySplitPolicyTest {
         .usePlaintext()
         .build();
     opened.add(() -> channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS));
-    // the first call waits for the subchannels; each READY one is in the split from then on
-    ClientCalls.blockingUnaryCall(channel, WhoServer.WHO,
-        CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS).withWaitForReady(), "");
+    // until every subchannel is READY and in the split (a new one remakes the picker, and so the
+    // split's count): bounded, until all four have answered
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < 2_000 && seen.size() < 4; i++) {
+      seen.add(ClientCalls.blockingUnaryCall(channel, WhoServer.WHO,
+          CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS).withWaitForReady(), ""));
+    }
+    assertThat(seen).containsExactlyInAnyOrder("a", "b", "c", "canary");
     Map<String, Integer> answered = new TreeMap<>();
     for (int i = 0; i < 150; i++) {
       answered.merge(ClientCalls.blockingUnaryCall(channel, WhoServer.WHO,
@@ -122,6 +127,15 @@ class CanarySplitPolicyTest {
           1, Integer::sum);
     }
     assertThat(answered).isEqualTo(Map.of("a", 30, "b", 30, "c", 30, "canary", 60));
+  }
+
+  @Test
+  void aGrpcServiceConfigWithAMisspeltOptionIsRefusedNamingTheNearest() {
+    io.grpc.NameResolver.ConfigOrError parsed = io.grpc.LoadBalancerRegistry.getDefaultRegistry()
+        .getProvider("canary_split").parseLoadBalancingPolicyConfig(Map.of("percnt", 10.0));
+    assertThat(parsed.getError()).isNotNull();
+    assertThat(parsed.getError().getDescription())
+        .startsWith("canary_split config: percnt: ").contains("did you mean percent?");
   }
 
   private List<FramedServer> framedServers() {

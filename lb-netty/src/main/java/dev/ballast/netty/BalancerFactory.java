@@ -2,7 +2,6 @@ package dev.ballast.netty;
 
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.composite.HealthEpoch;
 import dev.ballast.core.locality.LocalityBalancer;
 import dev.ballast.core.locality.LocalityConfig;
 import java.util.Objects;
@@ -22,18 +21,17 @@ public interface BalancerFactory {
    * routing from the endpoints' {@code priority} and {@code zone} labels), whose child balancer
    * in each locality this factory makes. With label subsets, each subset gets one over its
    * endpoints (subsets over zones); a call's key reaches the locality's child when it picks by
-   * key, so that a key keeps one node within its zone. The balancers one factory makes share
-   * one count of health changes, so that a node's verdict reaches every subset holding it.
+   * key, so that a key keeps one node within its zone; a node's verdict reaches every subset
+   * holding it.
    */
   default BalancerFactory byLocality(LocalityConfig locality) {
     Objects.requireNonNull(locality, "locality");
     BalancerFactory children = this;
-    HealthEpoch epoch = HealthEpoch.create();
     return new BalancerFactory() {
       @Override
       public <T> Balancer<T> create(BalancerConfig config) {
         return LocalityBalancer.<T>builder().config(config).locality(locality)
-            .healthEpoch(epoch).balancerFactory(() -> children.create(config)).build();
+            .balancerFactory(() -> children.create(config)).build();
       }
     };
   }

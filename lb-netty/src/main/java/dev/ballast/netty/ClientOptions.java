@@ -152,7 +152,7 @@ public final class ClientOptions {
               (b, e) -> b.endpoints(e), List.of("10.0.0.1:7000;weight=3;zone=a"),
               List.of("10.0.0.1")),
           Option.of("balancer", CoreOptions.POLICY, b -> b.policyName,
-              (b, a) -> b.balancer(a, b.policyOptions), "ring-hash", "p2c-peak-ewmaa"),
+              (b, a) -> b.balancer(a), "ring-hash", "p2c-peak-ewmaa"),
           Option.of("policy", CoreOptions.POLICY_OPTIONS, b -> b.policyOptions,
               (b, m) -> b.policyOptions(m), Map.of(), Map.of("percent", "5")),
           Option.of("timeout", ValueType.DURATION, b -> b.timeout, (b, d) -> b.timeout(d),

@@ -163,7 +163,7 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    *     the nearest the policy takes
    */
   public B balancer(String policy, Map<String, ?> options) {
-    BalancingPolicy<?> p = ConfiguredPolicy.of(policy, Map.of()).policy();
+    BalancingPolicy<?> p = ConfiguredPolicy.named(policy);
     Algorithm builtIn = builtIn(p.name());
     if (builtIn != null) {
       if (options != null && !options.isEmpty()) {
@@ -183,7 +183,8 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
     }
     this.algorithm = null;
     this.policyName = p.name();
-    this.policyOptions = options == null ? Map.of() : Map.copyOf(options);
+    this.policyOptions = options == null ? Map.of()
+        : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
     this.balancerFactory = new BalancerFactory() {
       @Override
       public <T> Balancer<T> create(BalancerConfig config) {

@@ -10,6 +10,7 @@ import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.policy.Trait;
 import dev.ballast.core.subset.SubsetConfig;
@@ -119,6 +120,7 @@ public record ClientSettings(String name, Protocol protocol, String source,
     String policy = c.get("balancer", Algorithm.P2C_PEAK_EWMA.id());
     Algorithm algorithm = builtIn(policy);
     SubsetConfig subset = c.get("subset", SubsetConfig.defaults());
+    checkPolicyOptions(policy, algorithm, c.get("policy", Map.<String, Object>of()));
     Protocol protocol = starter.containsKey("protocol") || inferred == null
         ? s.get("protocol", Protocol.FRAMED) : inferred;
     if (protocol == Protocol.GRPC && subset.enabled()
@@ -131,6 +133,28 @@ public record ClientSettings(String name, Protocol protocol, String source,
     return new ClientSettings(name, protocol, source, endpoints, algorithm,
         c.get("", BalancerConfig.defaults()), c.get("hash", HashConfig.defaults()), subset,
         Map.copyOf(options));
+  }
+
+  /**
+   * Decodes a registered policy's own options ({@code policy.*}) with its option set, for every
+   * protocol, so that a bad one stops start-up; lb-core's algorithms take none there.
+   */
+  private static void checkPolicyOptions(String policy, Algorithm algorithm,
+      Map<String, Object> own) {
+    if (algorithm != null) {
+      if (!own.isEmpty()) {
+        throw new dev.ballast.core.config.OptionException("policy." + own.keySet().iterator()
+            .next(), "given for " + policy + " (expected: the options of a registered policy;"
+            + " lb-core's algorithms take theirs at the client's level, e.g. decayTime,"
+            + " minRingSize)", null);
+      }
+      return;
+    }
+    try {
+      ConfiguredPolicy.decode(ConfiguredPolicy.named(policy), own);
+    } catch (dev.ballast.core.config.OptionException e) {
+      throw new dev.ballast.core.config.OptionException("policy." + e.option(), e.problem(), e);
+    }
   }
 
   /** lb-core's algorithm of a canonical policy name, or null for a registered policy. */

@@ -63,6 +63,14 @@ public interface ChildBalancer<T> extends Balancer<T> {
   }
 
   /**
+   * Makes this balancer hear the health changes of the nodes {@code maker} makes: a composite
+   * whose children balance nodes another child made (a label subset's children share the nodes
+   * the selector's first child made) calls it before {@link #setMembers}. Default: nothing, as a
+   * balancer whose tables do not read health needs nothing.
+   */
+  default void hearHealthOf(ChildBalancer<T> maker) {}
+
+  /**
    * Checks, changing nothing and making no node or value, that {@link #update} would accept this
    * set.
    *

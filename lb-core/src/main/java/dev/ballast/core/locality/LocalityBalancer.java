@@ -9,7 +9,8 @@ import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.composite.ChildBalancer;
-import dev.ballast.core.composite.HealthEpoch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -28,39 +29,23 @@ import java.util.random.RandomGenerator;
  * a pick chooses a priority level by the levels' loads, then a locality of it, then asks that
  * locality's child balancer.
  *
- * <ol>
- *   <li><b>Priorities</b> ({@link Endpoint#priority()}, 0 first): a level keeps all traffic while
- *       its healthy endpoints times the overprovisioning factor (1.4) are at least all of them
- *       (71.4%); below that its share shrinks and the next levels take the rest. Degraded
- *       endpoints ({@link Health#DEGRADED}) take only what the healthy ones of every level cannot.
- *       When the levels together cannot take it all, a level with fewer available endpoints than
- *       the panic threshold (50%) panics: its share goes to all its endpoints by weight, whatever
- *       their health; when every level panics, levels share by endpoint count. Integer percents
- *       with Envoy's floors and remainder rule; see {@link PriorityLoads}.
- *   <li><b>Localities</b> ({@link Endpoint#zone()}; endpoints without a zone form one locality),
- *       without zone-aware routing: within a level, a locality's weight is the sum of its
- *       endpoints' weights times {@code min(1, 1.4 × available / total)}, so that it keeps its
- *       share until fewer than 71.4% of its endpoints are available (Envoy's locality weighted
- *       load balancing).
- *   <li><b>Zone-aware routing</b>, when {@link LocalityConfig#zoneAware()}: priority 0's healthy
- *       endpoints are chosen by the zone-aware route ({@link ZoneRoute}) when it applies: all
- *       traffic local if the local zone can take it, else the part it can take, the rest spilled
- *       by the other zones' residual capacity. Every other pick (other priorities, degraded
- *       endpoints, a route that does not apply) goes to the level's endpoints of that health by
- *       weight, ignoring zones, as Envoy's zone-aware balancer does.
- *   <li>Inside a locality, a child balancer of the configured algorithm over its endpoints of the
- *       chosen health picks as it would alone (open nodes first, bounded effort).
- * </ol>
+ * The rules, from Envoy's code, are the package's ({@code package-info}): priorities by their
+ * healthy share times the overprovisioning factor, degraded endpoints, panic; localities by
+ * effective weight; zone-aware routing of priority 0's healthy endpoints; a child balancer of
+ * the configured algorithm inside each locality.
  *
  * <p>Nodes keep their state across updates. The tables are made again on each update and after
- * a node's health changes ({@link Node#setHealth}): the node counts the change in a {@link
- * HealthEpoch}, and the next pick that sees the count moved (one volatile read) makes the tables
- * again and swaps them in with a CAS; a burst of verdicts costs one O(N) rebuild. Picks are
- * lock-free and allocation-free. Availability from the layer below is left to the children.
+ * a node's health, zone or priority changes ({@link Node#setHealth}, {@link #renew}): the change
+ * is counted, and the next pick that sees the count moved makes the tables again (one pick at a
+ * time; the others take the tables as they are) and swaps them in with a CAS; a burst of
+ * verdicts costs one O(N) rebuild. Other picks are lock-free and allocation-free. Availability
+ * from the layer below is left to the children.
  *
- * <p>It nests: as a {@link ChildBalancer} it is a label subset's child (subsets over zones, the
- * subsets' balancers sharing one {@link Builder#healthEpoch}), and as a {@link HashBalancer} it
- * passes a call's key to children that pick by key, so that a key keeps one node in its zone.
+ * <p>It nests: as a {@link ChildBalancer} it is a label subset's child (subsets over zones,
+ * hearing the changes of the nodes the selector made, {@link #hearHealthOf}); as a {@link
+ * HashBalancer} it passes a call's key to children that pick by key, and draws the level and
+ * locality from the key too, so that a key keeps one node while the tables stay (children that
+ * pick without a key ignore it, and so does this balancer: {@link #hash} is then 0).
  *
  * @param <T> the thing being balanced
  * @see <a href="https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/load_balancing/locality_weight">Envoy:
@@ -83,10 +68,11 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
   private final ChildBalancer<T> prototype;
   private final RandomGenerator random;
   private final String name;
-  // counts the health changes of the nodes this balancer and its siblings made; a plan made
-  // before the count moved is stale
-  private final HealthEpoch epoch;
-  private final Runnable onHealthChange;
+  // counts the health and label changes of the nodes this balancer (or the sibling it hears,
+  // see hearHealthOf) made; a plan made before the count moved is stale
+  private volatile AtomicInteger changes = new AtomicInteger();
+  private final Runnable onHealthChange = () -> changes.incrementAndGet();
+  private final AtomicBoolean rebuilding = new AtomicBoolean();
   // whether the children pick by key, so that a call's key reaches them
   private final boolean byKey;
   private volatile LocalityConfig config;
@@ -102,10 +88,8 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
     this.random = b.balancerConfig.random();
     this.config = b.locality;
     this.name = "locality(" + prototype.name() + ")";
-    this.epoch = b.epoch;
-    this.onHealthChange = epoch::bump;
     this.byKey = prototype instanceof HashBalancer;
-    this.plan = new LocalityPlan<>(new Node[0], config, factory, epoch.value());
+    this.plan = new LocalityPlan<>(new Node[0], config, factory, 0);
   }
 
   /**
@@ -149,6 +133,8 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
     if (cumulative.length == 0) {
       throw new NoAvailableEndpointException(name, p.nodes.length);
     }
+    // a key's own draws, so that it keeps its level and locality, and so its node
+    RandomGenerator random = keyed ? KeyedDraws.of(hash) : this.random;
     int x = random.nextInt(cumulative[cumulative.length - 1]);
     int slot = 0;
     while (x >= cumulative[slot]) {
@@ -242,7 +228,10 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
     prototype.validateMembers(endpoints, weights);
   }
 
-  /** Balances exactly these nodes, made by a {@link #newNode} over the same child algorithm. */
+  /**
+   * Balances exactly these nodes, made by a {@link #newNode} over the same child algorithm; a
+   * refused set (an address twice, a node the children refuse) changes nothing.
+   */
   @Override
   @SuppressWarnings("unchecked")
   public synchronized void setNodes(List<Node<T>> nodes) {
@@ -253,9 +242,20 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
             + " each address once)");
       }
     }
-    byAddress = next;
     // the count is read before health is: a verdict given meanwhile moves it again
-    plan = new LocalityPlan<>(nodes.toArray(new Node[0]), config, factory, epoch.value());
+    LocalityPlan<T> made = new LocalityPlan<>(nodes.toArray(new Node[0]), config, factory,
+        changes.get());
+    byAddress = next;
+    plan = made;
+  }
+
+  /** Hears the changes of the nodes a sibling makes (a label subset's children share nodes). */
+  @Override
+  public synchronized void hearHealthOf(ChildBalancer<T> maker) {
+    if (maker instanceof LocalityBalancer<T> l && l != this) {
+      changes = l.changes;
+      plan = new LocalityPlan<>(plan.nodes, config, factory, changes.get());
+    }
   }
 
   @Override
@@ -263,15 +263,21 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
     setNodes(java.util.Arrays.asList(nodes));
   }
 
+  /** Renews a node; a new zone, priority or health remakes the tables at the next pick. */
   @Override
   public void renew(Node<T> node, Endpoint endpoint) {
+    Endpoint before = node.endpoint();
     prototype.renew(node, endpoint);
+    if (before.priority() != endpoint.priority() || before.health() != endpoint.health()
+        || !Objects.equals(before.zone(), endpoint.zone())) {
+      changes.incrementAndGet();
+    }
   }
 
   /** Sets the callers' shares by zone ({@link LocalityConfig.Builder#callerZones}), at once. */
   public synchronized void callerZones(Map<String, ? extends Number> shares) {
     config = config.toBuilder().callerZones(shares).build();
-    plan = new LocalityPlan<>(plan.nodes, config, factory, epoch.value());
+    plan = new LocalityPlan<>(plan.nodes, config, factory, changes.get());
   }
 
   /** Returns the settings in force. */
@@ -279,17 +285,23 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
     return config;
   }
 
-  /** Returns the plan, first remaking it if a node's health changed since it was made. */
+  /**
+   * Returns the plan, first remaking it if a node changed since it was made: one pick remakes
+   * it, the others meanwhile take the plan as it is.
+   */
   private LocalityPlan<T> current() {
     LocalityPlan<T> p = plan;
-    int now = epoch.value();
-    if (p.epoch == now) {
+    int now = changes.get();
+    if (p.epoch == now || !rebuilding.compareAndSet(false, true)) {
       return p;
     }
-    LocalityPlan<T> next = new LocalityPlan<>(p.nodes, config, factory, now);
-    // Another pick or an update may have swapped first: theirs stands, and a plan older than the
-    // count is remade by a later pick.
-    return PLAN.compareAndSet(this, p, next) ? next : plan;
+    try {
+      LocalityPlan<T> next = new LocalityPlan<>(p.nodes, config, factory, now);
+      // An update may have swapped first: its plan stands, and is remade later if stale.
+      return PLAN.compareAndSet(this, p, next) ? next : plan;
+    } finally {
+      rebuilding.set(false);
+    }
   }
 
   @Override
@@ -345,18 +357,8 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
     private BalancerConfig balancerConfig = BalancerConfig.defaults();
     private Supplier<? extends Balancer<T>> factory;
     private LocalityConfig locality = LocalityConfig.defaults();
-    private HealthEpoch epoch = HealthEpoch.create();
 
     private Builder() {}
-
-    /**
-     * Shares a count of health changes with the balancers over the same nodes (one label-subset
-     * selector's children), so that a verdict reaches all; default: one per builder.
-     */
-    public Builder<T> healthEpoch(HealthEpoch epoch) {
-      this.epoch = Objects.requireNonNull(epoch, "epoch");
-      return this;
-    }
 
     /** Sets the child balancers' algorithm; default {@link Algorithm#VNSWRR}. */
     public Builder<T> algorithm(Algorithm algorithm) {

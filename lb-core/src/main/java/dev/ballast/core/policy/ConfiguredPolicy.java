@@ -30,13 +30,20 @@ public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
    *     the nearest of the policy's own) for a bad one
    */
   public static ConfiguredPolicy<?> of(String name, Map<String, ?> options) {
-    BalancingPolicy<?> policy;
+    return decode(named(name), options);
+  }
+
+  /**
+   * Returns the policy of a name in the default registry.
+   *
+   * @throws OptionException naming {@code balancer}, the unknown name and the nearest known one
+   */
+  public static BalancingPolicy<?> named(String name) {
     try {
-      policy = PolicyRegistry.defaultRegistry().get(name);
+      return PolicyRegistry.defaultRegistry().get(name);
     } catch (IllegalArgumentException e) {
       throw new OptionException("balancer", e.getMessage(), e);
     }
-    return decode(policy, options);
   }
 
   /** Decodes a policy's options; null or empty gives its defaults. */

@@ -5,7 +5,6 @@ import dev.ballast.core.Node;
 import dev.ballast.core.composite.ChildBalancer;
 import java.util.BitSet;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * A set of member slots and its child balancer, made on the first pick (so that a subset nobody
@@ -35,7 +34,7 @@ final class Subset<T> {
    */
   Balancer<T> child(SubsetState<T> state) {
     Balancer<T> c = child;
-    return c != null ? c : makeChild(state.bySlot(), state.weights(), state.owner().factory);
+    return c != null ? c : makeChild(state.bySlot(), state.weights(), state.owner());
   }
 
   /**
@@ -43,7 +42,7 @@ final class Subset<T> {
    * and no weight checked again ({@link ChildBalancer#setMembers}).
    */
   private synchronized Balancer<T> makeChild(Node<T>[] bySlot, int[] weights,
-      Supplier<? extends Balancer<T>> factory) {
+      SubsetIndex<T> owner) {
     Balancer<T> c = child;
     if (c == null) {
       @SuppressWarnings("unchecked")
@@ -56,7 +55,8 @@ final class Subset<T> {
           w[n] = weights[(i << 6) + Long.numberOfTrailingZeros(x)];
         }
       }
-      ChildBalancer<T> made = ChildBalancer.of(factory.get());
+      ChildBalancer<T> made = ChildBalancer.of(owner.factory.get());
+      made.hearHealthOf(owner.prototype); // which made the nodes
       made.setMembers(nodes, w);
       child = c = made;
     }

@@ -47,10 +47,9 @@ class NestingTest {
   }
 
   private static SubsetSelector<String> subsetsOverZones(Algorithm child) {
-    HealthEpoch epoch = HealthEpoch.create();
     SubsetSelector<String> s = SubsetSelector.<String>builder().selector("version")
         .balancerFactory(() -> LocalityBalancer.<String>builder().algorithm(child)
-            .config(seeded(3)).locality(LOCAL_A).healthEpoch(epoch).build())
+            .config(seeded(3)).locality(LOCAL_A).build())
         .build();
     s.update(endpoints(), Endpoint::address);
     return s;
@@ -80,15 +79,16 @@ class NestingTest {
 
   @Test
   void aVerdictOnASharedNodeReachesEverySubsetHoldingIt() {
-    HealthEpoch epoch = HealthEpoch.create();
     SubsetSelector<String> s = SubsetSelector.<String>builder().selector("version")
         .selector("zone")
         .balancerFactory(() -> LocalityBalancer.<String>builder().algorithm(Algorithm.VNSWRR)
-            .config(seeded(5)).locality(LOCAL_A).healthEpoch(epoch).build())
+            .config(seeded(5)).locality(LOCAL_A).build())
         .build();
     s.update(endpoints(), Endpoint::address);
-    assertThat(picks(s, "v2", 100)).containsOnlyKeys("10.0.0.5:80", "10.0.0.6:80");
-    // one verdict on 10.0.0.5, a node of the v2 subset and of the zone=a subset
+    // weighted round robin in zone a of v2: exactly half each
+    assertThat(picks(s, "v2", 100)).isEqualTo(Map.of("10.0.0.5:80", 50, "10.0.0.6:80", 50));
+    // one verdict on 10.0.0.5, a node of the v2 subset and of the zone=a subset, made by the
+    // selector's first child: every subset's child hears it
     Node<String> five = s.nodes().stream().filter(n -> n.value().equals("10.0.0.5:80"))
         .findFirst().orElseThrow();
     five.setHealth(Health.UNHEALTHY);
@@ -104,6 +104,39 @@ class NestingTest {
       zoneA.merge(n.value(), 1, Integer::sum);
     }
     assertThat(zoneA).doesNotContainKey("10.0.0.5:80").containsKey("10.0.0.6:80");
+  }
+
+  @Test
+  void aNodeMovedToAnotherZoneMovesItsSubsetsPicks() {
+    SubsetSelector<String> s = subsetsOverZones(Algorithm.VNSWRR);
+    assertThat(picks(s, "v1", 10).keySet()).containsOnly("10.0.0.1:80", "10.0.0.2:80");
+    // v1's zones swapped: .3 and .4 are now in zone a; only labels change, not the subsets
+    List<Endpoint> swapped = new ArrayList<>();
+    for (Endpoint e : endpoints()) {
+      boolean v1 = e.labels().get("version").equals("v1");
+      String zone = !v1 ? e.zone() : e.zone().equals("a") ? "b" : "a";
+      swapped.add(Endpoint.parse(e.address() + ";version=" + e.labels().get("version")
+          + ";zone=" + zone));
+    }
+    s.update(swapped, Endpoint::address);
+    assertThat(picks(s, "v1", 10).keySet()).containsOnly("10.0.0.3:80", "10.0.0.4:80");
+  }
+
+  @Test
+  void aRefusedSetOfNodesChangesNothing() {
+    LocalityBalancer<String> b = LocalityBalancer.<String>builder().algorithm(Algorithm.VNSWRR)
+        .config(seeded(1)).locality(LOCAL_A).build();
+    b.update(endpoints(), Endpoint::address);
+    List<Node<String>> before = b.nodes();
+    Node<String> foreign = ChildBalancer.<String>create(Algorithm.P2C_PEAK_EWMA, seeded(1))
+        .newNode(Endpoint.parse("10.0.0.99:80;zone=a"), "x");
+    List<Node<String>> bad = new ArrayList<>(before);
+    bad.add(0, foreign);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.setNodes(bad))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(b.nodes()).isEqualTo(before);
+    assertThat(b.update(endpoints(), Endpoint::address)).isEmpty(); // nothing made or dropped
+    assertThat(b.nodes()).isEqualTo(before);
   }
 
   @Test

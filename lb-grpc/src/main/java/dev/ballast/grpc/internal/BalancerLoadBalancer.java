@@ -12,6 +12,8 @@ import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A gRPC load balancer over one lb-core {@link Balancer} of a given algorithm or registered
@@ -23,8 +25,10 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
 
   private final BalancerPicker.Feedback feedback;
   private final Ticker ticker;
-  // the config used when the channel gives none, and how a config makes a balancer
-  private final Object defaults;
+  // the config used when the channel gives none (made when first needed), which configs are
+  // this policy's, and how a config makes a balancer
+  private final Supplier<Object> defaults;
+  private final Predicate<Object> ours;
   private final Function<Object, Balancer<Backend>> make;
   private Object config;
   private Balancer<Backend> balancer;
@@ -36,15 +40,19 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
     this(helper, algorithm.id(), feedback(algorithm), streamTicker(algorithm, base),
-        PolicyConfig.defaults(algorithm), c -> ((PolicyConfig) c).create(base));
+        () -> PolicyConfig.defaults(algorithm),
+        c -> c instanceof PolicyConfig p && p.algorithm() == algorithm,
+        c -> ((PolicyConfig) c).create(base));
   }
 
-  private BalancerLoadBalancer(Helper helper, String name, BalancerPicker.Feedback feedback, Ticker ticker, Object defaults,
+  private BalancerLoadBalancer(Helper helper, String name, BalancerPicker.Feedback feedback,
+      Ticker ticker, Supplier<Object> defaults, Predicate<Object> ours,
       Function<Object, Balancer<Backend>> make) {
     super(helper, name);
     this.feedback = feedback;
     this.ticker = ticker;
     this.defaults = defaults;
+    this.ours = ours;
     this.make = make;
   }
 
@@ -61,21 +69,22 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     return new BalancerLoadBalancer(helper, policy.name(),
         timed ? BalancerPicker.Feedback.TIMED : policy.traits().contains(Trait.COUNTS_CALLS)
             ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE,
-        timed ? common.ticker() : null, ConfiguredPolicy.decode(policy, null),
+        timed ? common.ticker() : null, () -> ConfiguredPolicy.decode(policy, null),
+        c -> c instanceof ConfiguredPolicy<?> cp && cp.policy() == policy,
         c -> ((ConfiguredPolicy<?>) c).newBalancer(common));
   }
 
   @Override
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // which sets a balancer accepts depends on its algorithm only, not on the policy's fields
-    ChildBalancer.of(balancer != null ? balancer : make.apply(defaults)).validate(endpoints);
+    ChildBalancer.of(balancer != null ? balancer : make.apply(config(policyConfig)))
+        .validate(endpoints);
   }
 
   @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
-    Object c = policyConfig != null && policyConfig.getClass() == defaults.getClass()
-        ? policyConfig : defaults;
+    Object c = config(policyConfig);
     Balancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
       target = make.apply(c);
@@ -83,6 +92,22 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     target.update(endpoints, values);
     balancer = target;
     config = c;
+  }
+
+  /**
+   * Returns the channel's config, or the policy's defaults when it gives none.
+   *
+   * @throws IllegalArgumentException for another policy's config (a wiring fault, not data)
+   */
+  private Object config(Object policyConfig) {
+    if (policyConfig == null) {
+      return defaults.get();
+    }
+    if (!ours.test(policyConfig)) {
+      throw new IllegalArgumentException("policy config: " + policyConfig + " (expected: a"
+          + " config of this policy)");
+    }
+    return policyConfig;
   }
 
   @Override

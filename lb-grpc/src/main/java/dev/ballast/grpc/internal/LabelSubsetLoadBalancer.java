@@ -5,7 +5,6 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.composite.ChildBalancer;
-import dev.ballast.core.composite.HealthEpoch;
 import dev.ballast.core.locality.LocalityBalancer;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
@@ -67,11 +66,10 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
       SubsetSelector.Builder<Backend> b = c.subset().applyTo(SubsetSelector.<Backend>builder())
           .algorithm(c.child().algorithm())
           .config(c.child().balancerOver(base));
-      if (c.locality() != null) { // subsets over zones, sharing one count of health changes
-        HealthEpoch epoch = HealthEpoch.create();
+      if (c.locality() != null) { // subsets over zones
         b.balancerFactory(() -> LocalityBalancer.<Backend>builder()
             .algorithm(c.child().algorithm()).config(c.child().balancerOver(base))
-            .locality(c.locality()).healthEpoch(epoch).build());
+            .locality(c.locality()).build());
       }
       target = b.build();
     }
