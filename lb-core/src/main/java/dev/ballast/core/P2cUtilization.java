@@ -46,7 +46,9 @@ import dev.ballast.core.load.WeightedRoundRobinConfig;
  * <p>Reports are believed within a bound of what the client measures itself: a node that its
  * reports make the cheaper candidate does not win on them when its peak-EWMA latency (which a
  * failure raises by the failure penalty) is more than {@value #BOUND} times the other
- * candidate's or the nodes' median (taken at each weight update); latency then decides, as for
+ * candidate's or the nodes' median (taken at each weight update), either taken as at least 5 ms
+ * (below that, scheduling noise sets identical servers' peaks further apart than the bound on a
+ * busy host); latency then decides, as for
  * nodes without reports, and probes the node now and then. The median is there because the
  * draws follow the reported capacities: a liar is a candidate in nearly every pick, and would
  * win every pick against a candidate whose estimate is itself high. A server that reports itself idle while it answers slowly (a
@@ -94,6 +96,10 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
    * apart): beyond it the reports are not believed and latency decides (see the class comment).
    */
   public static final double BOUND = 4;
+
+  // Latencies under 5 ms are compared as 5 ms by the bound: below that, a busy host's
+  // scheduling and a collector's pause set identical servers' peaks more than BOUND apart.
+  private static final double NOISE_NANOS = 5_000_000;
 
   private final long period;
 
@@ -182,6 +188,7 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
     double el = Double.longBitsToDouble(l.rttBits())
         * LoadMetric.PeakEwma.exp((l.rttStamp() - w.rttStamp()) / load.latency.tauNanos);
     double median = load.medianRtt;
-    return ew <= BOUND * el && (median == 0 || ew <= BOUND * median);
+    return ew <= BOUND * Math.max(el, NOISE_NANOS)
+        && (median == 0 || ew <= BOUND * Math.max(median, NOISE_NANOS));
   }
 }
