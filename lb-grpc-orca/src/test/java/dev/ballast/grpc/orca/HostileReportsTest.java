@@ -2,6 +2,7 @@ package dev.ballast.grpc.orca;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ballast.grpc.testing.Marshallers;
 import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -16,9 +17,7 @@ import io.grpc.internal.JsonParser;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ServerCalls;
 import io.grpc.xds.shaded.com.github.xds.data.orca.v3.OrcaLoadReport;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.TreeMap;
@@ -125,7 +124,7 @@ class HostileReportsTest {
     MethodDescriptor<byte[], byte[]> method = MethodDescriptor.<byte[], byte[]>newBuilder()
         .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
         .setFullMethodName(ReportingServers.ORCA_STREAM)
-        .setRequestMarshaller(Raw.INSTANCE).setResponseMarshaller(Raw.INSTANCE).build();
+        .setRequestMarshaller(Marshallers.BYTES).setResponseMarshaller(Marshallers.BYTES).build();
     ServerServiceDefinition oneReport = ServerServiceDefinition.builder(
             "xds.service.orca.v3.OpenRcaService")
         .addMethod(method, ServerCalls.asyncServerStreamingCall((req, observer) -> {
@@ -152,24 +151,5 @@ class HostileReportsTest {
     }
     assertThat(opened.get()).as("streams opened in 3 s, 2 servers").isBetween(4, 6);
     assertThat(ReportingServers.call(ch)).isBetween(0, 1);
-  }
-
-  /** Messages as their bytes. */
-  private enum Raw implements MethodDescriptor.Marshaller<byte[]> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }
