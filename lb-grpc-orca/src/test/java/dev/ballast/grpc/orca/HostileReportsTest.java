@@ -15,12 +15,17 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.internal.JsonParser;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.services.MetricRecorder;
 import io.grpc.stub.ServerCalls;
+import io.grpc.xds.orca.OrcaMetricReportingServerInterceptor;
 import io.grpc.xds.shaded.com.github.xds.data.orca.v3.OrcaLoadReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -32,7 +37,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Real gRPC servers whose reports are hostile: a malformed {@code endpoint-load-metrics-bin}
- * trailer on every answer, and an out-of-band ORCA service that ends each stream after one report.
+ * trailer on every answer, a slow server reporting itself idle, and an out-of-band ORCA service
+ * that ends each stream after one report.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HostileReportsTest {
@@ -42,11 +48,13 @@ class HostileReportsTest {
   // field 1 (cpu_utilization), a double, cut after one of its eight bytes
   private static final byte[] TRUNCATED = {0x09, 0x01};
 
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
   private ReportingServers servers;
   private ManagedChannel channel;
 
   @AfterEach
   void tearDown() throws Exception {
+    timer.shutdownNow();
     if (channel != null) {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
@@ -109,6 +117,47 @@ class HostileReportsTest {
       outcomes.merge(outcome, 1, Integer::sum);
     }
     assertThat(outcomes).containsExactly(Map.entry("OK", 300));
+  }
+
+  /**
+   * Under {@code p2c_utilization}, a server 20 times slower than three others (100 ms against 5
+   * ms) that reports utilization 10^-6 in its trailers gets few of 200 calls made one at a time:
+   * the client measures it slow and does not believe its reports.
+   */
+  @Test
+  void aSlowServerReportingItselfIdleGetsFewCalls() throws Exception {
+    servers = new ReportingServers();
+    for (int i = 0; i < 4; i++) {
+      MetricRecorder recorder = MetricRecorder.newInstance();
+      recorder.setCpuUtilizationMetric(i == 0 ? 1e-6 : 0.5);
+      recorder.setQpsMetric(100);
+      long delay = i == 0 ? 100 : 5;
+      servers.add(b -> b.intercept(OrcaMetricReportingServerInterceptor.create(recorder))
+          .intercept(answerAfter(delay)));
+    }
+    ManagedChannel ch = open("p2c_utilization", "{}");
+    int[] calls = new int[4];
+    for (int i = 0; i < 200; i++) {
+      calls[ReportingServers.call(ch)]++;
+    }
+    // without the bound: 183 of 200
+    assertThat(calls[0]).as("the liar's calls of %s", Arrays.toString(calls)).isLessThan(30);
+  }
+
+  /** Answers each call {@code millis} later than its handler does. */
+  private ServerInterceptor answerAfter(long millis) {
+    return new ServerInterceptor() {
+      @Override
+      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+          ServerCallHandler<Q, R> next) {
+        return next.startCall(new SimpleForwardingServerCall<>(call) {
+          @Override
+          public void close(Status status, Metadata trailers) {
+            timer.schedule(() -> super.close(status, trailers), millis, TimeUnit.MILLISECONDS);
+          }
+        }, headers);
+      }
+    };
   }
 
   /**
