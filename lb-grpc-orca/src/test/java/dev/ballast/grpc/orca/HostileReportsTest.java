@@ -82,6 +82,23 @@ class HostileReportsTest {
 
   /** Every answer's trailers carry {@code report} (a malformed one) beside the status. */
   private static ServerInterceptor trailer(byte[] report) {
+    return closing((trailers, close) -> {
+      trailers.put(TRAILER, report);
+      close.run();
+    });
+  }
+
+  /** Answers each call {@code millis} later than its handler does. */
+  private ServerInterceptor answerAfter(long millis) {
+    return closing((trailers, close) -> timer.schedule(close, millis, TimeUnit.MILLISECONDS));
+  }
+
+  /** What an interceptor does with an answer's close: its trailers, and the close itself. */
+  private interface Closing {
+    void close(Metadata trailers, Runnable close);
+  }
+
+  private static ServerInterceptor closing(Closing action) {
     return new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
@@ -89,8 +106,7 @@ class HostileReportsTest {
         return next.startCall(new SimpleForwardingServerCall<>(call) {
           @Override
           public void close(Status status, Metadata trailers) {
-            trailers.put(TRAILER, report);
-            super.close(status, trailers);
+            action.close(trailers, () -> super.close(status, trailers));
           }
         }, headers);
       }
@@ -142,22 +158,6 @@ class HostileReportsTest {
     }
     // without the bound: 183 of 200
     assertThat(calls[0]).as("the liar's calls of %s", Arrays.toString(calls)).isLessThan(30);
-  }
-
-  /** Answers each call {@code millis} later than its handler does. */
-  private ServerInterceptor answerAfter(long millis) {
-    return new ServerInterceptor() {
-      @Override
-      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-          ServerCallHandler<Q, R> next) {
-        return next.startCall(new SimpleForwardingServerCall<>(call) {
-          @Override
-          public void close(Status status, Metadata trailers) {
-            timer.schedule(() -> super.close(status, trailers), millis, TimeUnit.MILLISECONDS);
-          }
-        }, headers);
-      }
-    };
   }
 
   /**
