@@ -90,7 +90,7 @@ class FramedLoadReportTest {
           "balancer", "p2c_utilization", "outlierDetection.enabled", false));
       try (BallastClient<byte[], byte[]> client = b.build()) {
         Map<String, Integer> seen = shares(client, 200);
-        // without the bound: 185 of 200; with it, a few probes and the calls of a noisy moment
+        // without the bound: about 185 of 200; with it, a few probes and the calls of a noisy moment
         assertThat(seen.getOrDefault("liar", 0)).as("calls %s", seen).isLessThan(30);
       }
     } finally {
