@@ -45,26 +45,24 @@ import dev.ballast.core.load.WeightedRoundRobinConfig;
  *
  * <p>Reports are believed within a bound of what the client measures itself: a node that its
  * reports make the cheaper candidate does not win on them when its peak-EWMA latency (which a
- * failure raises by the failure penalty) is more than {@value #BOUND} times the other
- * candidate's or the nodes' median (taken at each weight update), either taken as at least 5 ms
- * (below that, scheduling noise sets identical servers' peaks further apart than the bound on a
- * busy host); latency then decides, as for
- * nodes without reports, and probes the node now and then. The median is there because the
- * draws follow the reported capacities: a liar is a candidate in nearly every pick, and would
- * win every pick against a candidate whose estimate is itself high. A server that reports itself idle while it answers slowly (a
- * bug, a stuck reporter, a lie) would otherwise take nearly every call: in {@code
- * P2cUtilizationTest}, a server 20 times slower than three others, reporting utilization 10^-6,
- * takes 95 to 98% of the calls without the bound and 0.1 to 1.1% with it (1, 8 and 32 calls in
- * flight). Honest servers stay inside it: at equal utilization their latencies are within
- * peak EWMA's noise (2 times) of each other, and one so loaded that it answers 4 times slower
- * than the others is better judged by latency. A measured signal as a check on reported load
- * follows Dubbo's {@code
- * AdaptiveLoadBalance}, which multiplies a provider's reported CPU load by the latency and the
- * calls in flight the consumer counts (a product, so a near-zero report still wins there),
- * Dropbox's Robinhood, which takes the larger of a node's CPU utilization and its requests in
- * flight so that a node queueing requests on an idle CPU is not fed more, and Prequal (Wydrowski
- * et al., NSDI 2024), which orders candidates by one signal only among those another signal
- * does not rule out ("hot" by requests in flight).
+ * failure raises by the failure penalty) is more than {@value #BOUND} times the other candidate's
+ * or the nodes' median (taken at each weight update), either taken as at least 5 ms (below that,
+ * scheduling noise sets identical servers' peaks further apart than the bound on a busy host);
+ * latency then decides, as for nodes without reports, and probes the node now and then. The median
+ * is there because the draws follow the reported capacities: a liar is a candidate in nearly every
+ * pick, and would win every pick against a candidate whose estimate is itself high. A server that
+ * reports itself idle while it answers slowly (a bug, a stuck reporter, a lie) would otherwise take
+ * nearly every call: in {@code P2cUtilizationTest}, a server 20 times slower than three others,
+ * reporting utilization 10^-6, takes 95 to 98% of the calls without the bound and 0.1 to 1.1% with
+ * it (1, 8 and 32 calls in flight). Honest servers stay inside it: at equal utilization their
+ * latencies are within peak EWMA's noise (2 times) of each other, and one so loaded that it answers
+ * 4 times slower than the others is better judged by latency. A measured signal as a check on
+ * reported load follows Dubbo's {@code AdaptiveLoadBalance}, which multiplies a provider's reported
+ * CPU load by the latency and the calls in flight the consumer counts (a product, so a near-zero
+ * report still wins there), Dropbox's Robinhood, which takes the larger of a node's CPU utilization
+ * and its requests in flight so that a node queueing requests on an idle CPU is not fed more, and
+ * Prequal (Wydrowski et al., NSDI 2024), which orders candidates by one signal only among those
+ * another signal does not rule out ("hot" by requests in flight).
  *
  * <p>A report with any bad value (NaN, an infinity, a value out of range) is no report: dropped
  * and counted ({@link #rejectedValues()}), never read as a tiny weight.

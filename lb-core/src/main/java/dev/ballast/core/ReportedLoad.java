@@ -12,10 +12,10 @@ import java.util.concurrent.atomic.LongAdder;
  * errorUtilizationPenalty)} ({@link LoadReport#weight}); a report giving none (no positive
  * utilization or qps) is ignored and counted, and a report with any bad value ({@link
  * LoadReport#rejected()}: NaN, an infinity, a value out of range, a malformed field) is dropped
- * whole, its values counted: the node keeps its previous report, or has none. A weight counts once reports have been coming for
- * the blackout period ({@code nonEmptySince}), and stops counting when no report came for the
- * expiration period, which also restarts the blackout. Reads and writes are plain volatile
- * fields: reports racing each other keep the last one, as gRPC's own does.
+ * whole, its values counted: the node keeps its previous report, or has none. A weight counts once
+ * reports have been coming for the blackout period ({@code nonEmptySince}), and stops counting when
+ * no report came for the expiration period, which also restarts the blackout. Reads and writes are
+ * plain volatile fields: reports racing each other keep the last one, as gRPC's own does.
  *
  * <p>When latency is given ({@link P2cUtilization}), completions feed a peak EWMA of the
  * latency as {@link P2cPeakEwma}'s, for the tie-break.

@@ -94,7 +94,8 @@ class P2cUtilizationTest {
     Node<Integer> sender = b.nodes().get(3);
     sender.reportLoad(LoadReport.of(0.5, 100, 0));
     double capacity = sender.reported.capacity;
-    LoadReport garbage = EndpointLoadMetrics.parse("TEXT cpu_utilization=NaN, rps_fractional=1e400");
+    LoadReport garbage = EndpointLoadMetrics.parse(
+        "TEXT cpu_utilization=NaN, rps_fractional=1e400");
     sender.reportLoad(garbage);
     assertThat(b.rejectedValues()).as("NaN and an infinite rate").isEqualTo(2);
     assertThat(sender.reported.capacity).as("the previous report stands").isEqualTo(capacity);

@@ -81,7 +81,8 @@ class EndpointLoadMetricsTest {
     assertThat(EndpointLoadMetrics.parseBinary(Arrays.copyOf(truncated, truncated.length - 3)))
         .isEqualTo(cut);
     assertThat(EndpointLoadMetrics.parseBinary(truncated))
-        .isEqualTo(EndpointLoadMetrics.parse("BIN " + Base64.getEncoder().encodeToString(truncated)));
+        .isEqualTo(EndpointLoadMetrics.parse(
+            "BIN " + Base64.getEncoder().encodeToString(truncated)));
     assertThat(EndpointLoadMetrics.parseBinary(new byte[] {0x09, 0x01}).rejected()).isEqualTo(1);
     assertThat(EndpointLoadMetrics.parseBinary(null).rejected()).isEqualTo(1);
     assertThat(EndpointLoadMetrics.parse("BIN " + cpu + "!").rejected()).isEqualTo(1);

@@ -36,12 +36,13 @@ import java.util.function.Consumer;
 final class OobStream {
 
   /** ORCA's out-of-band method, with the messages as bytes. */
-  static final MethodDescriptor<byte[], byte[]> METHOD = MethodDescriptor.<byte[], byte[]>newBuilder()
-      .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
-      .setFullMethodName("xds.service.orca.v3.OpenRcaService/StreamCoreMetrics")
-      .setRequestMarshaller(Bytes.INSTANCE)
-      .setResponseMarshaller(Bytes.INSTANCE)
-      .build();
+  static final MethodDescriptor<byte[], byte[]> METHOD =
+      MethodDescriptor.<byte[], byte[]>newBuilder()
+          .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
+          .setFullMethodName("xds.service.orca.v3.OpenRcaService/StreamCoreMetrics")
+          .setRequestMarshaller(Bytes.INSTANCE)
+          .setResponseMarshaller(Bytes.INSTANCE)
+          .build();
 
   /** Makes the stream of a subchannel, its reports going to {@code sink}. */
   @FunctionalInterface
