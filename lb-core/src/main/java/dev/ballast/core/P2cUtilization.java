@@ -43,6 +43,30 @@ import dev.ballast.core.load.WeightedRoundRobinConfig;
  * caller with one call at a time sends most calls to the largest server, which has the most
  * room.
  *
+ * <p>Reports are believed within a bound of what the client measures itself: a node that its
+ * reports make the cheaper candidate does not win on them when its peak-EWMA latency (which a
+ * failure raises by the failure penalty) is more than {@value #BOUND} times the other candidate's
+ * or the nodes' median (taken at each weight update), either taken as at least 5 ms (below that,
+ * scheduling noise sets identical servers' peaks further apart than the bound on a busy host);
+ * latency then decides, as for nodes without reports, and probes the node now and then. The median
+ * is there because the draws follow the reported capacities: a liar is a candidate in nearly every
+ * pick, and would win every pick against a candidate whose estimate is itself high. A server that
+ * reports itself idle while it answers slowly (a bug, a stuck reporter, a lie) would otherwise take
+ * nearly every call: in {@code P2cUtilizationTest}, a server 20 times slower than three others,
+ * reporting utilization 10^-6, takes 95 to 98% of the calls without the bound and 0.1 to 1.1% with
+ * it (1, 8 and 32 calls in flight). Honest servers stay inside it: at equal utilization their
+ * latencies are within peak EWMA's noise (2 times) of each other, and one so loaded that it answers
+ * 4 times slower than the others is better judged by latency. A measured signal as a check on
+ * reported load follows Dubbo's {@code AdaptiveLoadBalance}, which multiplies a provider's reported
+ * CPU load by the latency and the calls in flight the consumer counts (a product, so a near-zero
+ * report still wins there), Dropbox's Robinhood, which takes the larger of a node's CPU utilization
+ * and its requests in flight so that a node queueing requests on an idle CPU is not fed more, and
+ * Prequal (Wydrowski et al., NSDI 2024), which orders candidates by one signal only among those
+ * another signal does not rule out ("hot" by requests in flight).
+ *
+ * <p>A report with any bad value (NaN, an infinity, a value out of range) is no report: dropped
+ * and counted ({@link #rejectedValues()}), never read as a tiny weight.
+ *
  * <p>A report holds for {@link WeightedRoundRobinConfig#weightExpirationPeriod()} (3 min): one
  * that much older than the other candidate's counts as none in the costs (so that they read no
  * clock; the draws' update reads it once in 32 picks). Feed it
@@ -63,6 +87,17 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
 
   /** Costs within this ratio of each other (5%) are taken as equal; latency then decides. */
   public static final double TIE = 1.05;
+
+  /**
+   * How many times slower than the other candidate the client may measure a node that its
+   * reports make the cheaper, at most (4: twice the noise at which peak-EWMA tells two nodes
+   * apart): beyond it the reports are not believed and latency decides (see the class comment).
+   */
+  public static final double BOUND = 4;
+
+  // Latencies under 5 ms are compared as 5 ms by the bound: below that, a busy host's
+  // scheduling and a collector's pause set identical servers' peaks more than BOUND apart.
+  private static final double NOISE_NANOS = 5_000_000;
 
   private final long period;
 
@@ -92,7 +127,7 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
   @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] ignoredLevels) {
     ReportedLoad load = (ReportedLoad) metric;
-    return new ReportSnapshot<>(NAME, nodes, config, new UtilizationFeedback(load),
+    return new ReportSnapshot<>(NAME, nodes, config, new UtilizationFeedback(load, nodes.length),
         (ns, scaled) -> new P2cSnapshot<>(NAME, ns, weights, scaled, config) {
           @Override
           boolean cheaper(int b, int a) {
@@ -131,6 +166,27 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
     }
     double costA = (a.pending() + HALF) / ca;
     double costB = (b.pending() + HALF) / cb;
-    return costB * TIE < costA ? 1 : costA * TIE < costB ? -1 : 0;
+    if (costB * TIE < costA) {
+      return believed(load, b, a) ? 1 : 0;
+    }
+    if (costA * TIE < costB) {
+      return believed(load, a, b) ? -1 : 0;
+    }
+    return 0;
+  }
+
+  /**
+   * Returns whether node {@code w}, cheaper than node {@code l} by the reports, may win on them:
+   * the client measures it at most {@link #BOUND} times slower than {@code l} and than the
+   * nodes' median ({@link ReportedLoad#medianRtt}). Peak-EWMA estimates, {@code l}'s decayed to
+   * the time of {@code w}'s as {@link P2cPeakEwma} compares them (no clock).
+   */
+  static boolean believed(ReportedLoad load, Node<?> w, Node<?> l) {
+    double ew = Double.longBitsToDouble(w.rttBits());
+    double el = Double.longBitsToDouble(l.rttBits())
+        * LoadMetric.PeakEwma.exp((l.rttStamp() - w.rttStamp()) / load.latency.tauNanos);
+    double median = load.medianRtt;
+    return ew <= BOUND * Math.max(el, NOISE_NANOS)
+        && (median == 0 || ew <= BOUND * Math.max(median, NOISE_NANOS));
   }
 }

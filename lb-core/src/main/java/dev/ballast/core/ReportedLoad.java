@@ -10,10 +10,12 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The weight follows gRFC A58: a report's weight is {@code qps / (utilization + eps / qps ×
  * errorUtilizationPenalty)} ({@link LoadReport#weight}); a report giving none (no positive
- * utilization or qps) is ignored and counted. A weight counts once reports have been coming for
- * the blackout period ({@code nonEmptySince}), and stops counting when no report came for the
- * expiration period, which also restarts the blackout. Reads and writes are plain volatile
- * fields: reports racing each other keep the last one, as gRPC's own does.
+ * utilization or qps) is ignored and counted, and a report with any bad value ({@link
+ * LoadReport#rejected()}: NaN, an infinity, a value out of range, a malformed field) is dropped
+ * whole, its values counted: the node keeps its previous report, or has none. A weight counts once
+ * reports have been coming for the blackout period ({@code nonEmptySince}), and stops counting when
+ * no report came for the expiration period, which also restarts the blackout. Reads and writes are
+ * plain volatile fields: reports racing each other keep the last one, as gRPC's own does.
  *
  * <p>When latency is given ({@link P2cUtilization}), completions feed a peak EWMA of the
  * latency as {@link P2cPeakEwma}'s, for the tie-break.
@@ -30,6 +32,11 @@ final class ReportedLoad extends LoadMetric {
   final WeightedRoundRobinConfig config;
   /** The latency estimate for the tie-break, or null when it is not needed (weights alone). */
   final PeakEwma latency;
+  /**
+   * The median of the nodes' latency estimates at the last weight update, or 0 before any
+   * ({@link P2cUtilization}'s bound; written by {@link UtilizationFeedback}).
+   */
+  volatile double medianRtt;
   final LongAdder rejected = new LongAdder();
   final LongAdder unusable = new LongAdder();
 
@@ -88,7 +95,11 @@ final class ReportedLoad extends LoadMetric {
   @Override
   void onReport(Node<?> node, LoadReport report) {
     if (report.rejected() > 0) {
+      // a report with a garbage value (NaN, an infinity, out of range, malformed) is no
+      // report: its other values are not trusted either, and the node keeps what it had
       rejected.add(report.rejected());
+      unusable.increment();
+      return;
     }
     State s = node.reported;
     long now = ticker.nanoTime();

@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import java.util.Arrays;
+
 /**
  * {@link P2cUtilization}'s capacities, each times a correction that a feedback loop on the
  * reported utilization moves towards the mean (Dropbox's Robinhood, "Robinhood: Dropbox's load
@@ -36,9 +38,12 @@ final class UtilizationFeedback implements ReportSnapshot.Reader {
   static final double BOUND = 4;
 
   private final ReportedLoad load;
+  // the update's scratch (updating flag held): the nodes' latency estimates, sorted
+  private final double[] rtts;
 
-  UtilizationFeedback(ReportedLoad load) {
+  UtilizationFeedback(ReportedLoad load, int nodes) {
     this.load = load;
+    this.rtts = new double[nodes];
   }
 
   @Override
@@ -48,6 +53,13 @@ final class UtilizationFeedback implements ReportSnapshot.Reader {
 
   @Override
   public void beforeRead(Node<?>[] nodes, long now) {
+    // the reference of P2cUtilization's bound: the median latency estimate (the lower of the
+    // two middle ones), so that one slow node, or one very fast, does not move it
+    for (int i = 0; i < nodes.length; i++) {
+      rtts[i] = load.latency.decayed(nodes[i], now);
+    }
+    Arrays.sort(rtts);
+    load.medianRtt = rtts.length == 0 ? 0 : rtts[(rtts.length - 1) / 2];
     double sum = 0;
     int current = 0;
     for (Node<?> node : nodes) {

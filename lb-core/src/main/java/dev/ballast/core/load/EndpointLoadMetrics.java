@@ -72,6 +72,22 @@ public final class EndpointLoadMetrics {
   }
 
   /**
+   * Reads a serialized {@code xds.data.orca.v3.OrcaLoadReport} (gRFC A51's message, as gRPC's
+   * {@code endpoint-load-metrics-bin} trailer and ORCA's out-of-band stream carry it), as the
+   * {@code BIN} form is read; never throws: malformed bytes end the reading, counted in {@link
+   * LoadReport#rejected()}.
+   */
+  public static LoadReport parseBinary(byte[] report) {
+    Fields f = new Fields();
+    if (report == null) {
+      f.bad++;
+    } else {
+      OrcaBinary.read(report, f);
+    }
+    return f.report();
+  }
+
+  /**
    * Writes a report in the header's text form, the one {@link #parse} reads back: {@code TEXT
    * cpu_utilization=0.3, rps_fractional=120.0, eps=2.0}, then {@code application_utilization}
    * and {@code named_metrics.NAME} when present (a name of letters, digits, {@code _}, {@code -}

@@ -39,6 +39,11 @@ final class OrcaBinary {
       f.bad++;
       return;
     }
+    read(bytes, f);
+  }
+
+  /** Reads the serialized report {@code bytes} into {@code f}. */
+  static void read(byte[] bytes, EndpointLoadMetrics.Fields f) {
     OrcaBinary r = new OrcaBinary(bytes, f);
     try {
       r.report();

@@ -77,6 +77,14 @@ class EndpointLoadMetricsTest {
     assertThat(cut.cpuUtilization()).isEqualTo(0.3);
     assertThat(cut.qps()).isZero();
     assertThat(cut.rejected()).isEqualTo(1);
+    // the same bytes as gRPC's trailer and out-of-band stream carry them, not in base64
+    assertThat(EndpointLoadMetrics.parseBinary(Arrays.copyOf(truncated, truncated.length - 3)))
+        .isEqualTo(cut);
+    assertThat(EndpointLoadMetrics.parseBinary(truncated))
+        .isEqualTo(EndpointLoadMetrics.parse(
+            "BIN " + Base64.getEncoder().encodeToString(truncated)));
+    assertThat(EndpointLoadMetrics.parseBinary(new byte[] {0x09, 0x01}).rejected()).isEqualTo(1);
+    assertThat(EndpointLoadMetrics.parseBinary(null).rejected()).isEqualTo(1);
     assertThat(EndpointLoadMetrics.parse("BIN " + cpu + "!").rejected()).isEqualTo(1);
     // a group (wire type 3), an 11-byte varint, a length past the end, a NaN value
     assertThat(EndpointLoadMetrics.parse("BIN " + new Proto().varint(1 << 3 | 3, 0).base64())

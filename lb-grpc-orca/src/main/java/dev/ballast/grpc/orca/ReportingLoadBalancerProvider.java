@@ -15,7 +15,8 @@ import java.util.Objects;
  * A gRPC policy over an lb-core algorithm that reads load reports, fed by ORCA: per-call reports
  * from each call's {@code endpoint-load-metrics-bin} trailer, or, with {@code
  * enableOobLoadReport}, the out-of-band stream {@code OpenRcaService/StreamCoreMetrics} every
- * {@code oobReportingPeriod} (not retried on a server that answers UNIMPLEMENTED, as gRFC A51
+ * {@code oobReportingPeriod} (a stream that ends is opened again after gRPC's backoff, 1 s and
+ * up; not retried on a server that answers UNIMPLEMENTED, as gRFC A51
  * says). Config: gRPC's {@code weighted_round_robin} fields ({@link
  * dev.ballast.core.config.LoadOptions#WEIGHTED_ROUND_ROBIN}) beside lb-core's balancer options
  * ({@link dev.ballast.grpc.AlgorithmLoadBalancerProvider#OPTIONS}), in one JSON object; a bad

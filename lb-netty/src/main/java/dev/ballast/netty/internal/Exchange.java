@@ -28,6 +28,15 @@ public interface Exchange<Rep> {
   void onFailure(Throwable cause);
 
   /**
+   * Whether the answer is complete at its status line and fields: the dispatcher hands it on
+   * with an empty body as soon as they are in, and discards the body without holding it (an
+   * HTTP/2 stream is reset with CANCEL); default false. A health check's verdict is its status.
+   */
+  default boolean statusOnly() {
+    return false;
+  }
+
+  /**
    * Whether the request asks the server for a load report (its balancer weighs servers by
    * them); default false.
    */

@@ -316,6 +316,10 @@ final class Http2Dispatcher extends Dispatcher<HttpRequest, HttpResponse> {
       if (endOfStream) {
         remove(streamId);
         s.exchange.onResponse(s.response());
+      } else if (s.exchange.statusOnly()) { // the body is not wanted: not read, not held
+        remove(streamId);
+        h2.resetStream(h2ctx, streamId, Http2Error.CANCEL.code(), h2ctx.newPromise());
+        s.exchange.onResponse(s.response());
       }
     }
 

@@ -3,15 +3,20 @@ package dev.ballast.netty.testing;
 import dev.ballast.core.Endpoint;
 import dev.ballast.netty.internal.Transport;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -37,15 +42,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class HealthServer implements AutoCloseable {
 
+  private static final ByteBufAllocator ALLOCATOR = new UnpooledByteBufAllocator(false);
+  private static final byte[] CHUNK = new byte[64 * 1024];
+
   private final Channel server;
   private final ChannelGroup children = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final AtomicInteger calls = new AtomicInteger();
   private final AtomicInteger checks = new AtomicInteger();
   private volatile boolean healthy = true;
+  private final int healthBody;
 
-  private HealthServer(boolean http2) throws InterruptedException {
+  private HealthServer(boolean http2, int healthBody) throws InterruptedException {
+    this.healthBody = healthBody;
     ChannelHandler answer = new Answer();
     server = Transport.configure(new ServerBootstrap(), Transport.sharedGroup())
+        // its own allocator, so that the clients' memory can be told apart from the server's
+        .childOption(ChannelOption.ALLOCATOR, ALLOCATOR)
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
@@ -70,7 +82,17 @@ public final class HealthServer implements AutoCloseable {
 
   /** Starts an HTTP/1.1 server, or an h2c one. */
   public static HealthServer start(boolean http2) throws InterruptedException {
-    return new HealthServer(http2);
+    return new HealthServer(http2, 0);
+  }
+
+  /**
+   * Starts a server whose healthy {@code /health} answer announces a body of {@code bytes}
+   * ({@code Content-Length}) and sends all of it but the last byte, then holds the connection
+   * until the client closes it: a client that waits for the whole body never gets it.
+   */
+  public static HealthServer startWithHealthBody(boolean http2, int bytes)
+      throws InterruptedException {
+    return new HealthServer(http2, bytes);
   }
 
   /** Sets what {@code /health} answers: 200 when healthy, 503 when not. */
@@ -105,6 +127,19 @@ public final class HealthServer implements AutoCloseable {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
       boolean check = req.uri().equals("/health");
+      if (check && healthy && healthBody > 0) {
+        checks.incrementAndGet();
+        DefaultHttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1,
+            HttpResponseStatus.OK);
+        HttpUtil.setContentLength(head, healthBody);
+        ctx.write(head);
+        for (int sent = 0; sent < healthBody - 1; sent += CHUNK.length) {
+          int n = Math.min(CHUNK.length, healthBody - 1 - sent);
+          ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(CHUNK, 0, n)));
+        }
+        ctx.flush(); // the last byte never comes
+        return;
+      }
       HttpResponseStatus status = check && !healthy
           ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.OK;
       FullHttpResponse rep = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,

@@ -6,35 +6,31 @@ import dev.ballast.core.Node;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.PolicyConfig;
-import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.util.ForwardingLoadBalancerHelper;
-import io.grpc.xds.orca.OrcaOobUtil;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * lb-grpc's {@link BalancerLoadBalancer} of an algorithm that reads load reports, with ORCA's
  * reports fed to its nodes.
  *
  * <p>Contract: every method runs in the channel's synchronization context, as gRPC's API says.
- * Subchannels are made through grpc-xds's ORCA reporting helper ({@link
- * OrcaOobUtil#newOrcaReportingHelper}), which runs the out-of-band stream when a listener is set
- * and does not retry it on UNIMPLEMENTED. With {@code enableOobLoadReport} off (the default,
- * as A58), each pick carries a per-call report listener instead ({@code endpoint-load-metrics-bin}
- * trailers), built into the backends' pick results ({@link ReportedSubchannel#PER_CALL}), so
- * that the inner load balancer's picker is published as it is. After each address update, each
- * subchannel's listener is bound to the node that balances it; reports for a subchannel no node
- * balances are dropped.
+ * Each subchannel the inner load balancer makes is wrapped ({@link ReportedSubchannel}): with
+ * {@code enableOobLoadReport} off (the default, as A58), each pick carries a per-call tracer that
+ * reads the call's {@code endpoint-load-metrics-bin} trailer, built into the backends' pick
+ * results ({@link ReportedSubchannel#PER_CALL}), so that the inner load balancer's picker is
+ * published as it is; with it on, each subchannel runs its out-of-band stream ({@link
+ * OobStream}) while READY. After each address update, each subchannel's reports are bound to the
+ * node that balances it; reports for a subchannel no node balances are dropped.
  */
 public final class OrcaLoadBalancer extends LoadBalancer {
 
-  private final Made channelHelper;
-  private final Helper orcaHelper;
+  private final Helper helper;
+  private final BalancerConfig base;
   private final BalancerLoadBalancer delegate;
   // the inner load balancer's subchannels (synchronization context)
   private final Map<Subchannel, ReportedSubchannel> subchannels = new HashMap<>();
@@ -43,34 +39,30 @@ public final class OrcaLoadBalancer extends LoadBalancer {
   /**
    * Creates the load balancer.
    *
-   * @param base the lb-core settings the policy config is applied to (ticker, random source)
+   * @param base the lb-core settings the policy config is applied to (ticker, random source, the
+   *     latter also spreading the out-of-band streams' backoff)
    */
   public OrcaLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    this.channelHelper = new Made(helper);
-    this.orcaHelper = OrcaOobUtil.newOrcaReportingHelper(channelHelper);
+    this.helper = helper;
+    this.base = base;
     this.delegate = new BalancerLoadBalancer(new Reporting(), algorithm, base);
   }
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
     Object config = resolved.getLoadBalancingPolicyConfig();
-    WeightedRoundRobinConfig next = config instanceof PolicyConfig p ? p.reports() : reports;
-    boolean oobChanged = next.enableOobLoadReport() != reports.enableOobLoadReport()
-        || !next.oobReportingPeriod().equals(reports.oobReportingPeriod());
-    reports = next;
-    delegate.pickResults(next.enableOobLoadReport()
+    reports = config instanceof PolicyConfig p ? p.reports() : reports;
+    delegate.pickResults(reports.enableOobLoadReport()
         ? ReportedSubchannel.OUT_OF_BAND : ReportedSubchannel.PER_CALL);
     Status status = delegate.acceptResolvedAddresses(resolved);
     bind();
-    if (oobChanged) {
-      for (ReportedSubchannel r : subchannels.values()) {
-        listen(r);
-      }
+    for (ReportedSubchannel r : subchannels.values()) {
+      r.oob.configure(oobPeriod());
     }
     return status;
   }
 
-  /** Binds each subchannel's listener to its node; forgets the subchannels no node balances. */
+  /** Binds each subchannel's reports to its node; forgets the subchannels no node balances. */
   private void bind() {
     Map<Subchannel, Node<?>> nodes = new HashMap<>();
     delegate.forEachNode(nodes::put);
@@ -83,18 +75,9 @@ public final class OrcaLoadBalancer extends LoadBalancer {
     }
   }
 
-  /** Sets or clears the subchannel's out-of-band listener, as the config says. */
-  private void listen(ReportedSubchannel r) {
-    if (reports.enableOobLoadReport()) {
-      OrcaOobUtil.setListener(r.subchannel, r, OrcaOobUtil.OrcaReportingConfig.newBuilder()
-          .setReportInterval(nanos(reports.oobReportingPeriod()), TimeUnit.NANOSECONDS).build());
-    } else {
-      OrcaOobUtil.setListener(r.subchannel, null, null);
-    }
-  }
-
-  private static long nanos(Duration d) {
-    return d.toNanos();
+  /** The out-of-band reporting period the config asks for, or null for per-call reports. */
+  private Duration oobPeriod() {
+    return reports.enableOobLoadReport() ? reports.oobReportingPeriod() : null;
   }
 
   @Override
@@ -110,6 +93,9 @@ public final class OrcaLoadBalancer extends LoadBalancer {
   @Override
   public void shutdown() {
     delegate.shutdown();
+    for (ReportedSubchannel r : subchannels.values()) {
+      r.oob.stop();
+    }
     subchannels.clear();
   }
 
@@ -117,48 +103,17 @@ public final class OrcaLoadBalancer extends LoadBalancer {
   private final class Reporting extends ForwardingLoadBalancerHelper {
     @Override
     protected Helper delegate() {
-      return orcaHelper;
-    }
-
-    /**
-     * Publishes the picker to the channel as it is: ORCA's helper would wrap it in a picker that
-     * unwraps ORCA's subchannels, but the results already carry the channel's own.
-     */
-    @Override
-    public void updateBalancingState(ConnectivityState state, SubchannelPicker picker) {
-      channelHelper.updateBalancingState(state, picker);
+      return helper;
     }
 
     @Override
     public Subchannel createSubchannel(CreateSubchannelArgs args) {
-      Subchannel s = orcaHelper.createSubchannel(args);
-      ReportedSubchannel r = new ReportedSubchannel(s, channelHelper.last);
+      ReportedSubchannel r = new ReportedSubchannel(helper.createSubchannel(args),
+          (s, sink) -> new OobStream(s, helper.getSynchronizationContext(),
+              helper.getScheduledExecutorService(), new Backoff(base.random()), sink));
+      r.oob.configure(oobPeriod());
       subchannels.put(r, r);
-      if (reports.enableOobLoadReport()) {
-        listen(r);
-      }
       return r;
-    }
-  }
-
-  /** The channel's helper, keeping the subchannel it made last (under ORCA's). */
-  private static final class Made extends ForwardingLoadBalancerHelper {
-    private final Helper channel;
-    Subchannel last;
-
-    Made(Helper channel) {
-      this.channel = channel;
-    }
-
-    @Override
-    protected Helper delegate() {
-      return channel;
-    }
-
-    @Override
-    public Subchannel createSubchannel(CreateSubchannelArgs args) {
-      last = channel.createSubchannel(args);
-      return last;
     }
   }
 }
