@@ -101,6 +101,8 @@ class ApertureOverRealServersTest {
     for (int w : window) {
       assertThat(s.calls(w)).as("calls to server %d of %s", w, window).isBetween(20, 80);
     }
+    assertThat(openNow.get()).as("connections at the servers").isEqualTo(APERTURE);
+    assertThat(sum(everOpened)).as("connections opened").isEqualTo(APERTURE);
 
     long t2 = System.nanoTime();
     // churn: each round withdraws one server of the arc and four others, lists five unlisted

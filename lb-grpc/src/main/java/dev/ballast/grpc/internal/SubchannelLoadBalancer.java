@@ -25,7 +25,9 @@ import java.util.function.Function;
  * <p>Contract followed (gRPC's LoadBalancer API): every method runs in the channel's
  * synchronization context; a subchannel per {@link EquivalentAddressGroup} in use, connected
  * eagerly: every group, or only those of the policy's {@link #window()} (a deterministic
- * aperture's servers), made and shut down as the window or the addresses move;
+ * aperture's servers) and a few spares, made and shut down as the window or the addresses move
+ * (see {@link #connectWindow()}); a window that moves between updates is applied in the
+ * synchronization context too;
  * READY = {@code OPEN}, CONNECTING/IDLE = {@code BUSY} (IDLE asks for a connection again),
  * TRANSIENT_FAILURE = {@code CLOSED} and stays so until READY (gRFC A61's sticky
  * TRANSIENT_FAILURE); name resolution is refreshed on IDLE and TRANSIENT_FAILURE; shutdown
@@ -53,6 +55,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   private PickResults pickResults = PickResults.PLAIN;
   // counts the windows applied, to stamp the backends in each
   private long windowStamp;
+  private boolean windowed;
 
   SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
@@ -177,11 +180,12 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
    * subchannels at most): they are not picked (but by a degraded pick, when nothing in the
    * window is open) and go idle, and a server that comes back into the window, as servers at its
    * edges do when the addresses before it come and go, finds its connection open. Beyond that
-   * the ones out the longest are shut down.
+   * the ones out the longest are shut down, as is a spare whose connection goes idle.
    */
   private void connectWindow() {
     List<Node<Backend>> window = window();
     if (window == null) {
+      windowed = false;
       for (Backend b : backends.values()) {
         if (b.subchannel == null) {
           connect(b);
@@ -189,6 +193,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       }
       return;
     }
+    windowed = true;
     long stamp = ++windowStamp;
     for (Node<Backend> n : window) {
       n.value().inWindow = stamp;
@@ -209,6 +214,11 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
         connect(n.value());
       }
     }
+  }
+
+  /** Whether the backend is a spare: it has a subchannel but is outside the policy's window. */
+  private boolean isSpare(Backend b) {
+    return windowed && b.inWindow != windowStamp;
   }
 
   private void connect(Backend b) {
@@ -281,6 +291,11 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
     ConnectivityState s = info.getState();
     if (s == ConnectivityState.SHUTDOWN) {
+      return;
+    }
+    if (s == ConnectivityState.IDLE && isSpare(b)) {
+      disconnect(b); // a spare whose connection closed is not needed enough to reopen it
+      publish();
       return;
     }
     if (s == ConnectivityState.IDLE || s == ConnectivityState.TRANSIENT_FAILURE) {

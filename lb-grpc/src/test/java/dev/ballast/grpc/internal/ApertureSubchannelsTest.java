@@ -120,6 +120,23 @@ class ApertureSubchannelsTest {
   }
 
   @Test
+  void aSpareWhoseConnectionGoesIdleIsShutDownNotReconnected() {
+    accept(1003, 1042);
+    accept(1005, 1044); // spares 1007 and 1008
+    readyAll();
+    FakeSubchannel spare = helper.subchannel(1007);
+    FakeSubchannel inWindow = helper.subchannel(1009);
+
+    helper.syncContext.execute(() -> spare.set(ConnectivityState.IDLE));
+    helper.syncContext.execute(() -> inWindow.set(ConnectivityState.IDLE));
+
+    assertThat(spare.shutdown).isTrue();
+    assertThat(spare.connectionRequests).isEqualTo(1);
+    assertThat(inWindow.shutdown).isFalse();
+    assertThat(inWindow.connectionRequests).isEqualTo(2); // asked again, as ever
+  }
+
+  @Test
   void removedAddressesAreShutDownAtOnceEvenAsSpares() {
     accept(1003, 1042);
     accept(1005, 1044); // spares 1007 and 1008
