@@ -163,21 +163,19 @@ class ApertureOverRealServersTest {
     // the subchannels shut down as the arc moved: gRPC keeps each connection 5 s for picks in
     // flight, then closes it; what stays is the arc
     Set<Integer> last = window;
-    await(() -> openNow.get() <= BOUND,
-        () -> "connections after the churn: " + openNow.get() + ", arc " + last);
-    for (int w : last) {
-      assertThat(open.get(w)).as("server %d of the arc", w).isEqualTo(1);
-    }
-    System.out.printf("aperture timing: servers+rr %d ms, first arc %d ms, rounds %d ms,"
-        + " drain %d ms%n", (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000,
-        (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
+    await(() -> openNow.get() <= BOUND && last.stream().allMatch(w -> open.get(w) == 1),
+        () -> "connections after the churn: " + openNow.get() + ", to the arc "
+            + last.stream().map(open::get).toList());
     int connectedEver = 0;
     for (int i = 0; i < SERVERS; i++) {
       connectedEver += everOpened.get(i) > 0 ? 1 : 0;
     }
-    System.out.printf("aperture: round_robin opened %d; aperture held %d after churn, peak %d"
-            + " open at the servers, %d servers ever connected, %d ever in the arc%n",
-        roundRobin, openNow.get(), peak.get(), connectedEver, everInWindow.size());
+    System.out.printf("round_robin opened %d connections; aperture %d at start, %d after 20"
+            + " rounds (peak %d while gRPC drained), %d servers ever connected, %d ever in the"
+            + " arc; servers and round_robin %d ms, arc %d ms, rounds %d ms, drain %d ms%n",
+        roundRobin, APERTURE, openNow.get(), peak.get(), connectedEver, everInWindow.size(),
+        (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+        (System.nanoTime() - t3) / 1_000_000);
     assertThat(roundRobin).isEqualTo(LISTED);
     assertThat(connectedEver).isLessThanOrEqualTo(everInWindow.size());
   }
