@@ -26,7 +26,7 @@ import java.util.function.Function;
  * synchronization context; a subchannel per {@link EquivalentAddressGroup} in use, connected
  * eagerly: every group, or only those of the policy's {@link #window()} (a deterministic
  * aperture's servers) and a few spares, made and shut down as the window or the addresses move
- * (see {@link #connectWindow()}); a window that moves between updates is applied in the
+ * (see {@link Spares}); a window that moves between updates is applied in the
  * synchronization context too;
  * READY = {@code OPEN}, CONNECTING/IDLE = {@code BUSY} (IDLE asks for a connection again),
  * TRANSIENT_FAILURE = {@code CLOSED} and stays so until READY (gRFC A61's sticky
@@ -53,9 +53,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
   private PickResults pickResults = PickResults.PLAIN;
-  // counts the windows applied, to stamp the backends in each
-  private long windowStamp;
-  private boolean windowed;
+  private final Spares spares = new Spares();
 
   SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
@@ -174,18 +172,11 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     }
   }
 
-  /**
-   * Gives a subchannel to every backend in use. With a window, the subchannels of backends that
-   * left it stay as spares, up to a third of the window's size (12 servers: 4 spares, 16
-   * subchannels at most): they are not picked (but by a degraded pick, when nothing in the
-   * window is open) and go idle, and a server that comes back into the window, as servers at its
-   * edges do when the addresses before it come and go, finds its connection open. Beyond that
-   * the ones out the longest are shut down, as is a spare whose connection goes idle.
-   */
+  /** Gives a subchannel to every backend in use, keeping a few {@link Spares} with a window. */
   private void connectWindow() {
     List<Node<Backend>> window = window();
     if (window == null) {
-      windowed = false;
+      spares.off();
       for (Backend b : backends.values()) {
         if (b.subchannel == null) {
           connect(b);
@@ -193,32 +184,15 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       }
       return;
     }
-    windowed = true;
-    long stamp = ++windowStamp;
-    for (Node<Backend> n : window) {
-      n.value().inWindow = stamp;
-    }
-    List<Backend> spares = new ArrayList<>();
-    for (Backend b : backends.values()) {
-      if (b.subchannel != null && b.inWindow != stamp) {
-        spares.add(b);
-      }
-    }
     // shut down first, so that the subchannels held never exceed the bound
-    spares.sort((a, b) -> Long.compare(b.inWindow, a.inWindow));
-    for (int i = window.size() / 3; i < spares.size(); i++) {
-      disconnect(spares.get(i));
+    for (Backend b : spares.apply(window, backends.values())) {
+      disconnect(b);
     }
     for (Node<Backend> n : window) {
       if (n.value().subchannel == null) {
         connect(n.value());
       }
     }
-  }
-
-  /** Whether the backend is a spare: it has a subchannel but is outside the policy's window. */
-  private boolean isSpare(Backend b) {
-    return windowed && b.inWindow != windowStamp;
   }
 
   private void connect(Backend b) {
@@ -293,7 +267,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     if (s == ConnectivityState.SHUTDOWN) {
       return;
     }
-    if (s == ConnectivityState.IDLE && isSpare(b)) {
+    if (s == ConnectivityState.IDLE && spares.isSpare(b)) {
       disconnect(b); // a spare whose connection closed is not needed enough to reopen it
       publish();
       return;
