@@ -35,10 +35,12 @@ import java.util.List;
  * updates; a client's coordinate comes from the config ({@link
  * BalancerConfig#apertureIndex()}, {@link BalancerConfig#apertureCount()}) and changes with
  * {@link #setCoordinate(int, int)} as a source of peers learns the client's index and count.
+ * Both move the window ({@link #window()}), and {@link #onWindowMoved} hears of it, so that a
+ * gRPC policy connects only the servers under the arc.
  *
  * @param <T> the thing being balanced
  */
-public final class Aperture<T> extends AbstractBalancer<T> {
+public final class Aperture<T> extends AbstractBalancer<T> implements WindowedBalancer<T> {
 
   /** The algorithm's name: {@code aperture}. */
   public static final String NAME = "aperture";
@@ -85,12 +87,31 @@ public final class Aperture<T> extends AbstractBalancer<T> {
       this.count = count;
       rebuild();
     }
+    Runnable moved = width.moved;
+    if (moved != null) {
+      moved.run();
+    }
   }
 
   /** Returns the servers under this client's arc now, in ring order. */
   public List<Node<T>> aperture() {
     Snapshot<T> s = current();
     return s instanceof ApertureSnapshot ? ((ApertureSnapshot<T>) s).window() : List.of();
+  }
+
+  /** Returns {@link #aperture()}: the servers under the arc, in ring order. */
+  @Override
+  public List<Node<T>> window() {
+    return aperture();
+  }
+
+  /**
+   * {@inheritDoc} Here: the load band widening or narrowing the aperture by one server (run by
+   * the pick that checks the load, every 32 picks at most), and {@link #setCoordinate}.
+   */
+  @Override
+  public void onWindowMoved(Runnable listener) {
+    width.moved = listener;
   }
 
   @Override
@@ -102,6 +123,7 @@ public final class Aperture<T> extends AbstractBalancer<T> {
   private static final class Width {
     volatile int units;
     double load;
+    volatile Runnable moved;
   }
 
   private static final class ApertureSnapshot<T> extends Snapshot<T> {
@@ -193,10 +215,14 @@ public final class Aperture<T> extends AbstractBalancer<T> {
       int units = width.units;
       double load = width.load + ((double) pending / units - width.load) / 8;
       width.load = load;
-      if (load >= HIGH_LOAD && units < ring.length) {
-        width.units = units + 1;
-      } else if (load <= LOW_LOAD && units > min) {
-        width.units = units - 1;
+      int next = load >= HIGH_LOAD && units < ring.length ? units + 1
+          : load <= LOW_LOAD && units > min ? units - 1 : units;
+      if (next != units) {
+        width.units = next;
+        Runnable moved = width.moved;
+        if (moved != null) {
+          moved.run();
+        }
       }
     }
 

@@ -100,6 +100,35 @@ class ApertureTest {
   }
 
   @Test
+  void theListenerHearsEveryMoveButUpdatesAndOnlyMoves() {
+    List<Endpoint> servers = servers(100);
+    Aperture<Integer> a = client(0, 100, servers);
+    List<Integer> widths = new ArrayList<>();
+    a.onWindowMoved(() -> widths.add(a.window().size()));
+
+    a.update(servers.subList(0, 90), servers::indexOf); // an update: its caller reads the window
+    assertThat(widths).isEmpty();
+    for (int i = 0; i < 320; i++) {
+      Fixtures.pickOnce(a); // each call ends at once: the load stays in the band
+    }
+    assertThat(widths).isEmpty();
+    List<Node<Integer>> held = new ArrayList<>();
+    for (int i = 0; i < 640; i++) {
+      held.add(a.pick()); // never completed: the band widens the aperture
+    }
+    assertThat(widths).isNotEmpty().isSorted();
+    assertThat(widths.get(widths.size() - 1)).isEqualTo(a.window().size());
+    int moves = widths.size();
+
+    a.setCoordinate(50, 100);
+    assertThat(widths).hasSize(moves + 1);
+    a.onWindowMoved(null);
+    a.setCoordinate(20, 100);
+    assertThat(widths).hasSize(moves + 1);
+    held.forEach(Node::cancel);
+  }
+
+  @Test
   void aNewCoordinateMovesTheArcAndBadOnesAreRejected() {
     List<Endpoint> servers = servers(100);
     List<Integer> ring = ringOrder(servers);

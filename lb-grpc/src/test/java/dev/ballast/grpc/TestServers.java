@@ -6,6 +6,7 @@ import io.grpc.Channel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.ServerTransportFilter;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
@@ -47,6 +48,11 @@ final class TestServers implements AutoCloseable {
 
   /** Starts one more server; returns its index. */
   int add(long delayMs) throws IOException {
+    return add(delayMs, null);
+  }
+
+  /** Starts one more server whose transports pass through {@code filter} if not null. */
+  int add(long delayMs, ServerTransportFilter filter) throws IOException {
     int index = servers.size();
     AtomicInteger count = new AtomicInteger();
     AtomicInteger flying = new AtomicInteger();
@@ -68,11 +74,14 @@ final class TestServers implements AutoCloseable {
         .build();
     // The handler never blocks (a delay is scheduled), so it runs on the transport's thread: once
     // a server has terminated, no handler of it is still queued to count a call.
-    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+    NettyServerBuilder builder = NettyServerBuilder
+        .forAddress(new InetSocketAddress("127.0.0.1", 0))
         .directExecutor()
-        .addService(service)
-        .build()
-        .start();
+        .addService(service);
+    if (filter != null) {
+      builder.addTransportFilter(filter);
+    }
+    Server server = builder.build().start();
     servers.add(server);
     calls.add(count);
     inFlight.add(flying);

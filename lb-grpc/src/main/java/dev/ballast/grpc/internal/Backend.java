@@ -30,11 +30,17 @@ import java.util.concurrent.atomic.LongAdder;
  * stamp alike). The load balancer's {@link PickResults} makes them with the backend, and again
  * at a bind if it changed, so that a policy adds its own tracer (ORCA's per-call reports) once,
  * not at every pick.
+ *
+ * <p>A backend may be without a subchannel ({@link #subchannel} null, state null): a policy that
+ * picks from a window of its endpoints ({@link dev.ballast.core.WindowedBalancer}) connects only
+ * the window's, and {@link #attach} and {@link #detach} follow the window. A backend without one
+ * is closed to picks and never ready.
  */
 final class Backend extends ClientStreamTracer.Factory {
 
   final String address;
-  final Subchannel subchannel;
+  /** The subchannel, or null while the backend is not connected (synchronization context). */
+  Subchannel subchannel;
   private final Timed timed = new Timed();
   // The results pickers hand out, made by `results` (written in the synchronization context;
   // a picker racing a bind gets the old or the new one, both whole: PickResult is immutable).
@@ -60,14 +66,37 @@ final class Backend extends ClientStreamTracer.Factory {
 
   // Synchronization context only.
   EquivalentAddressGroup group;
-  ConnectivityState state = ConnectivityState.CONNECTING;
+  /** The subchannel's recorded state, or null without a subchannel. */
+  ConnectivityState state;
+  /** The last window (its stamp) that held the backend, for a policy with a window. */
+  long inWindow;
 
-  Backend(String address, Subchannel subchannel, EquivalentAddressGroup group,
-      PickResults pickResults) {
+  /** Creates a backend without a subchannel; {@link #attach} gives it one. */
+  Backend(String address, EquivalentAddressGroup group) {
     this.address = address;
-    this.subchannel = subchannel;
     this.group = group;
-    makeResults(pickResults); // here, so that they lie next to the backend in memory
+  }
+
+  /** Gives the backend a new subchannel, CONNECTING, and makes its pick results. */
+  void attach(Subchannel s, PickResults pickResults) {
+    subchannel = s;
+    state = ConnectivityState.CONNECTING;
+    makeResults(pickResults);
+    Node<Backend> n = node;
+    if (n != null) {
+      n.setAvailability(Availability.BUSY);
+    }
+  }
+
+  /** Drops the subchannel (the caller shuts it down): the node closes to picks. */
+  void detach() {
+    subchannel = null;
+    state = null;
+    ready = false;
+    Node<Backend> n = node;
+    if (n != null) {
+      n.setAvailability(Availability.CLOSED);
+    }
   }
 
   private void makeResults(PickResults r) {
@@ -90,7 +119,7 @@ final class Backend extends ClientStreamTracer.Factory {
    * @param pickResults makes the results pickers hand out (made again only when it changed)
    */
   void bind(Node<Backend> n, Ticker streamTicker, PickResults pickResults) {
-    if (pickResults != results) {
+    if (pickResults != results && subchannel != null) {
       makeResults(pickResults);
     }
     ticker = streamTicker;
@@ -99,7 +128,9 @@ final class Backend extends ClientStreamTracer.Factory {
       node = n;
     }
     n.setAvailability(availability(state));
-    health(n, state);
+    if (state != null) {
+      health(n, state);
+    }
   }
 
   boolean isReady() {
@@ -138,7 +169,11 @@ final class Backend extends ClientStreamTracer.Factory {
     }
   }
 
+  /** The availability of a subchannel's state; CLOSED without a subchannel (null). */
   static Availability availability(ConnectivityState s) {
+    if (s == null) {
+      return Availability.CLOSED;
+    }
     switch (s) {
       case READY:
         return Availability.OPEN;

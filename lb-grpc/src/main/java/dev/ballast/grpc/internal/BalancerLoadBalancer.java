@@ -6,6 +6,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.WindowedBalancer;
 import dev.ballast.core.composite.ChildBalancer;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
@@ -20,6 +21,11 @@ import java.util.function.Supplier;
  * policy. The balancer is
  * made at the first address update from the policy config, and made anew (nodes lose their
  * load state, subchannels are kept) only when the config changes.
+ *
+ * <p>A balancer that picks from a window of its nodes ({@link WindowedBalancer}: {@code
+ * aperture}) gets subchannels for the window's endpoints only, and as its window moves between
+ * address updates (the load band, a new coordinate) the move is handed to the synchronization
+ * context, which connects the new members and shuts the leavers down.
  */
 public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
 
@@ -30,6 +36,8 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
   private final Supplier<Object> defaults;
   private final Predicate<Object> ours;
   private final Function<Object, Balancer<Backend>> make;
+  // run by a windowed balancer in the thread that moved its window: made once, not per move
+  private final Runnable windowMoved;
   private Object config;
   private Balancer<Backend> balancer;
 
@@ -54,6 +62,8 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     this.defaults = defaults;
     this.ours = ours;
     this.make = make;
+    Runnable inContext = this::windowMoved;
+    this.windowMoved = () -> helper.getSynchronizationContext().execute(inContext);
   }
 
   /**
@@ -90,6 +100,10 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
       target = make.apply(c);
     }
     target.update(endpoints, values);
+    if (target != balancer) {
+      listen(balancer, null);
+      listen(target, windowMoved);
+    }
     balancer = target;
     config = c;
   }
@@ -110,10 +124,23 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     return policyConfig;
   }
 
+  private static void listen(Balancer<Backend> b, Runnable listener) {
+    if (b instanceof WindowedBalancer) {
+      ((WindowedBalancer<Backend>) b).onWindowMoved(listener);
+    }
+  }
+
   @Override
   void clear() {
+    listen(balancer, null);
     balancer = null;
     config = null;
+  }
+
+  @Override
+  List<Node<Backend>> window() {
+    return balancer instanceof WindowedBalancer
+        ? ((WindowedBalancer<Backend>) balancer).window() : null;
   }
 
   @Override
@@ -156,7 +183,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    */
   public void forEachNode(java.util.function.BiConsumer<Subchannel, Node<?>> action) {
     for (Backend b : backends().values()) {
-      if (b.node() != null) {
+      if (b.node() != null && b.subchannel != null) {
         action.accept(b.subchannel, b.node());
       }
     }

@@ -23,7 +23,11 @@ import java.util.function.Function;
  * mapped onto lb-core node availability, and a new immutable picker published on every change.
  *
  * <p>Contract followed (gRPC's LoadBalancer API): every method runs in the channel's
- * synchronization context; a subchannel per {@link EquivalentAddressGroup}, connected eagerly;
+ * synchronization context; a subchannel per {@link EquivalentAddressGroup} in use, connected
+ * eagerly: every group, or only those of the policy's {@link #window()} (a deterministic
+ * aperture's servers) and a few spares, made and shut down as the window or the addresses move
+ * (see {@link Spares}); a window that moves between updates is applied in the
+ * synchronization context too;
  * READY = {@code OPEN}, CONNECTING/IDLE = {@code BUSY} (IDLE asks for a connection again),
  * TRANSIENT_FAILURE = {@code CLOSED} and stays so until READY (gRFC A61's sticky
  * TRANSIENT_FAILURE); name resolution is refreshed on IDLE and TRANSIENT_FAILURE; shutdown
@@ -49,6 +53,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   private Status lastFailure = Status.UNAVAILABLE.withDescription("no connection attempt yet");
   private boolean shutdown;
   private PickResults pickResults = PickResults.PLAIN;
+  private final Spares spares = new Spares();
 
   SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
@@ -75,6 +80,15 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   /** Returns the nodes now balanced, one per endpoint of the last update. */
   abstract List<Node<Backend>> nodes();
+
+  /**
+   * Returns the nodes whose endpoints need a subchannel now, or null for all of them (the
+   * default): a policy that picks from a window of its nodes connects only those, and calls
+   * {@link #windowMoved()} when the window moves between address updates.
+   */
+  List<Node<Backend>> window() {
+    return null;
+  }
 
   /** Returns the time source for stream latencies, or null if the policy ignores them. */
   abstract Ticker streamTicker();
@@ -118,30 +132,94 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
       // validate should have caught it: undo what this update made, keep the previous set
       for (Backend b : created) {
         backends.remove(b.address);
-        metrics.removed(b);
-        b.subchannel.shutdown();
       }
       return rejected(e);
     }
     Ticker ticker = streamTicker();
     for (Node<Backend> n : nodes()) {
       n.value().bind(n, ticker, pickResults);
-      metrics.bound(n.value(), ticker != null);
+      if (n.value().subchannel != null) {
+        metrics.bound(n.value(), ticker != null);
+      }
     }
     for (Iterator<Backend> it = backends.values().iterator(); it.hasNext(); ) {
       Backend b = it.next();
       EquivalentAddressGroup g = groupOf.get(b.address);
       if (g == null) {
         it.remove();
-        metrics.removed(b);
-        b.subchannel.shutdown();
+        disconnect(b);
       } else if (!g.equals(b.group)) {
         b.group = g;
-        b.subchannel.updateAddresses(List.of(g));
+        if (b.subchannel != null) {
+          b.subchannel.updateAddresses(List.of(g));
+        }
       }
     }
+    connectWindow();
     publish();
     return Status.OK;
+  }
+
+  /**
+   * Makes the subchannels of the policy's window that are missing and shuts down those outside
+   * it, then publishes: for a window that moved between address updates (synchronization
+   * context).
+   */
+  final void windowMoved() {
+    if (!shutdown) {
+      connectWindow();
+      publish();
+    }
+  }
+
+  /** Gives a subchannel to every backend in use, keeping a few {@link Spares} with a window. */
+  private void connectWindow() {
+    List<Node<Backend>> window = window();
+    if (window == null) {
+      spares.off();
+      for (Backend b : backends.values()) {
+        if (b.subchannel == null) {
+          connect(b);
+        }
+      }
+      return;
+    }
+    // shut down first, so that the subchannels held never exceed the bound
+    for (Backend b : spares.apply(window, backends.values())) {
+      disconnect(b);
+    }
+    for (Node<Backend> n : window) {
+      if (n.value().subchannel == null) {
+        connect(n.value());
+      }
+    }
+  }
+
+  private void connect(Backend b) {
+    Subchannel subchannel = helper.createSubchannel(
+        CreateSubchannelArgs.newBuilder().setAddresses(b.group).build());
+    b.attach(subchannel, pickResults);
+    metrics.added(b);
+    Ticker ticker = streamTicker();
+    if (b.node() != null) {
+      metrics.bound(b, ticker != null);
+    }
+    subchannel.start(info -> onSubchannelState(b, subchannel, info));
+    subchannel.requestConnection();
+  }
+
+  /**
+   * Shuts a backend's subchannel down, if it has one. gRPC's channel lets the calls already on
+   * it finish (it keeps the connection a few seconds for picks in flight, then closes it
+   * gracefully).
+   */
+  private void disconnect(Backend b) {
+    Subchannel subchannel = b.subchannel;
+    if (subchannel != null) {
+      metrics.removed(b);
+      b.detach();
+      subchannel.shutdown();
+    }
   }
 
   /** Returns the address group the latest resolution gave for an endpoint address, or null. */
@@ -160,8 +238,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   /** Shuts every subchannel down and fails picks with {@code status} until addresses return. */
   private Status withdrawAll(Status status) {
     for (Backend b : backends.values()) {
-      metrics.removed(b);
-      b.subchannel.shutdown();
+      disconnect(b);
     }
     backends.clear();
     clear();
@@ -176,24 +253,23 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     if (b != null) {
       return b;
     }
-    EquivalentAddressGroup group = groupOf.get(e.address());
-    Subchannel subchannel = helper.createSubchannel(
-        CreateSubchannelArgs.newBuilder().setAddresses(group).build());
-    Backend made = new Backend(e.address(), subchannel, group, pickResults);
+    Backend made = new Backend(e.address(), groupOf.get(e.address()));
     backends.put(e.address(), made);
     created.add(made);
-    metrics.added(made);
-    subchannel.start(info -> onSubchannelState(made, info));
-    subchannel.requestConnection();
     return made;
   }
 
-  private void onSubchannelState(Backend b, ConnectivityStateInfo info) {
-    if (shutdown || backends.get(b.address) != b) {
+  private void onSubchannelState(Backend b, Subchannel subchannel, ConnectivityStateInfo info) {
+    if (shutdown || backends.get(b.address) != b || b.subchannel != subchannel) {
       return; // a removed subchannel's last words
     }
     ConnectivityState s = info.getState();
     if (s == ConnectivityState.SHUTDOWN) {
+      return;
+    }
+    if (s == ConnectivityState.IDLE && spares.isSpare(b)) {
+      disconnect(b); // a spare whose connection closed is not needed enough to reopen it
+      publish();
       return;
     }
     if (s == ConnectivityState.IDLE || s == ConnectivityState.TRANSIENT_FAILURE) {
@@ -217,7 +293,9 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   private void publish() {
     boolean connecting = false;
     boolean ready = false;
+    int connected = 0;
     for (Backend b : backends.values()) {
+      connected += b.subchannel != null ? 1 : 0;
       if (b.state == ConnectivityState.READY) {
         ready = true;
         break;
@@ -233,7 +311,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
           metrics.counting(new FixedPicker(PickResult.withNoResult())));
     } else {
       Status s = Status.UNAVAILABLE.withDescription("no READY subchannel among "
-          + backends.size() + "; last error: " + lastFailure.getCode()
+          + connected + "; last error: " + lastFailure.getCode()
           + (lastFailure.getDescription() == null ? "" : " " + lastFailure.getDescription()))
           .withCause(lastFailure.getCause());
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
@@ -269,7 +347,9 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   public final void shutdown() {
     shutdown = true;
     for (Backend b : backends.values()) {
-      b.subchannel.shutdown();
+      if (b.subchannel != null) {
+        b.subchannel.shutdown();
+      }
     }
     backends.clear();
     metrics.close();
