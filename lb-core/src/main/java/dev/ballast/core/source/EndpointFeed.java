@@ -2,7 +2,9 @@ package dev.ballast.core.source;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.status.SourceStatus;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -73,6 +75,7 @@ public final class EndpointFeed implements AutoCloseable {
   private volatile boolean up;
   private volatile long downSinceNanos;
   private volatile int endpointCount;
+  private volatile Instant lastUpdate;
 
   private EndpointFeed(Builder b, EndpointSink sink) {
     this.source = b.source;
@@ -133,6 +136,12 @@ public final class EndpointFeed implements AutoCloseable {
    */
   public double stalenessSeconds() {
     return up ? 0 : (ticker.nanoTime() - downSinceNanos) / 1e9;
+  }
+
+  /** Returns the feed's state now: up or down, its last update, its counts. */
+  public SourceStatus status() {
+    return new SourceStatus(source.name(), up, lastUpdate, endpointCount, updates.sum(),
+        rejections.sum(), stalenessSeconds());
   }
 
   /** Stops the source; the sink keeps the endpoints it has. Idempotent. */
@@ -282,6 +291,7 @@ public final class EndpointFeed implements AutoCloseable {
       }
       table.commit(delta);
       endpointCount = table.appliedSize();
+      lastUpdate = Instant.now();
       updates.increment();
     }
   }

@@ -7,11 +7,14 @@ import dev.ballast.core.Ticker;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
+import dev.ballast.core.status.BalancerStatus;
+import dev.ballast.core.status.EndpointStatus;
 import dev.ballast.netty.EndpointStats;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.pool.PoolConfig;
 import dev.ballast.netty.health.internal.ActiveChecks;
 import io.netty.channel.EventLoopGroup;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -80,6 +83,7 @@ final class Endpoints<Req, Rep> {
           public void ejected(Ejections.Host host, long nanos, String reason) {
             EndpointClient<Req, Rep> ep = current(host);
             if (ep != null) {
+              ep.ejection = reason;
               ep.setEjected(true);
               ep.metrics.ejected();
               loops.group().next().schedule(detector::reinstateExpired, nanos,
@@ -241,6 +245,17 @@ final class Endpoints<Req, Rep> {
 
   EndpointFeed feed() {
     return feed;
+  }
+
+  /** Returns the client's status now, read from the nodes, the router and the feed. */
+  BalancerStatus status() {
+    List<EndpointStatus> out = new ArrayList<>();
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      out.add(EndpointStatus.of(n, router.ramp(n), n.isEjected() ? n.value().ejection : null));
+    }
+    EndpointFeed f = feed;
+    return new BalancerStatus(client, router.name(), Instant.now(), out, router.levels(),
+        f == null ? null : f.status());
   }
 
   /** Stops taking endpoints from the source, if there is one. */

@@ -4,6 +4,7 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
 import dev.ballast.core.Node;
+import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.CallOptions;
@@ -49,6 +50,16 @@ public interface Router<T> {
 
   /** Returns the algorithm's name. */
   String name();
+
+  /** Returns the share of its weight a node takes now (slow start), 1 when not ramping. */
+  default double ramp(Node<T> node) {
+    return 1;
+  }
+
+  /** Returns a composite's routes in force, level by level ({@link BalancerStatus#levels}). */
+  default List<String> levels() {
+    return List.of();
+  }
 
   /**
    * Checks subset settings with lb-core's own rules and returns a copy of the selectors.
@@ -102,6 +113,16 @@ public interface Router<T> {
       public String name() {
         return balancer.name();
       }
+
+      @Override
+      public double ramp(Node<T> node) {
+        return balancer.ramp(node);
+      }
+
+      @Override
+      public List<String> levels() {
+        return BalancerStatus.levels(balancer);
+      }
     };
   }
 
@@ -141,6 +162,11 @@ public interface Router<T> {
       @Override
       public String name() {
         return selector.name();
+      }
+
+      @Override
+      public List<String> levels() {
+        return BalancerStatus.levels(selector);
       }
     };
   }

@@ -5,6 +5,7 @@ import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.health.HealthChecker;
 import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.CallOptions;
 import dev.ballast.netty.CallStats;
@@ -224,6 +225,11 @@ public final class Stack<Req, Rep> {
   /** Returns every current endpoint's counters. */
   public List<EndpointStats> stats() {
     return endpoints.stats();
+  }
+
+  /** Returns the client's status now (see the client's). */
+  public BalancerStatus status() {
+    return endpoints.status();
   }
 
   /** Returns the balancer's name. */
