@@ -9,6 +9,7 @@ import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.core.status.EndpointStatus;
+import dev.ballast.core.status.StateChangeLog;
 import dev.ballast.netty.EndpointStats;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.pool.PoolConfig;
@@ -57,6 +58,8 @@ final class Endpoints<Req, Rep> {
   volatile ActiveChecks<EndpointClient<Req, Rep>> checks;
   // futures waiting for the endpoints to satisfy a condition; tested after every change
   final EndpointWaiters waiters;
+  // the client's state changes (ejections, checks, its source), rate-limited
+  final StateChangeLog states;
 
   /** Returns the client's name. */
   String client() {
@@ -77,6 +80,7 @@ final class Endpoints<Req, Rep> {
     this.metrics = metrics;
     this.drainNanos = drainNanos;
     this.waiters = new EndpointWaiters(client, this::endpoints);
+    this.states = StateChangeLog.of("client " + client, ticker);
     this.detector = new Ejections(outliers, ticker, random,
         new Ejections.Listener() {
           @Override
@@ -85,6 +89,9 @@ final class Endpoints<Req, Rep> {
             if (ep != null) {
               ep.ejection = reason;
               ep.setEjected(true);
+              states.log(StateChangeLog.Kind.EJECTION, System.Logger.Level.WARNING, "endpoint "
+                  + ep.address + " ejected by outlier detection for "
+                  + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms: " + reason);
               ep.metrics.ejected();
               loops.group().next().schedule(detector::reinstateExpired, nanos,
                   TimeUnit.NANOSECONDS);
@@ -96,6 +103,8 @@ final class Endpoints<Req, Rep> {
             EndpointClient<Req, Rep> ep = current(host);
             if (ep != null) {
               ep.setEjected(false);
+              states.log(StateChangeLog.Kind.EJECTION, System.Logger.Level.INFO,
+                  "endpoint " + ep.address + " reinstated after its ejection");
             }
           }
         });
@@ -211,7 +220,7 @@ final class Endpoints<Req, Rep> {
           () -> firstEndpoints.complete(null), startupWaitNanos, TimeUnit.NANOSECONDS);
       firstEndpoints.whenComplete((v, e) -> end.cancel(false));
     }
-    EndpointFeed f = EndpointFeed.builder(source).start(sink);
+    EndpointFeed f = EndpointFeed.builder(source).stateLog(states).start(sink);
     feed = f;
     metrics.source(f);
     return f;

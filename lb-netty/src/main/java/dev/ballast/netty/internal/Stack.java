@@ -115,7 +115,8 @@ public final class Stack<Req, Rep> {
     endpoints.update(b.endpoints());
     // last: a constructor that throws leaves no sweep registered and no source started
     endpoints.startChecks(ActiveChecks.start(b.healthCheck(), protocol, group,
-        (int) Math.min(Integer.MAX_VALUE, b.pool().connectTimeout().toMillis()), ticker, random));
+        (int) Math.min(Integer.MAX_VALUE, b.pool().connectTimeout().toMillis()), ticker, random,
+        endpoints.states));
     deadlines.start(group);
     if (hedges != null) {
       hedges.start(group);

@@ -1,0 +1,171 @@
+package dev.ballast.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.health.HealthCheckConfig;
+import dev.ballast.core.source.EndpointSource;
+import dev.ballast.core.status.StateChangeLog;
+import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.health.HealthCheck;
+import dev.ballast.netty.outlier.OutlierDetection;
+import dev.ballast.netty.testing.Await;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The lines a client logs for its state changes over real framed servers: an ejection and the
+ * reinstatement, a failed and a passed active check, its source down and back, a rejected
+ * entry; each once per change, naming the client, the endpoint and the cause; none per call.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StateChangeLogTest {
+
+  private final AtomicBoolean aFailing = new AtomicBoolean();
+  private final FramedServer a = FramedServer.start(req -> aFailing.get()
+      ? CompletableFuture.failedFuture(new IllegalStateException("a is failing"))
+      : CompletableFuture.completedFuture(req.payload()));
+  private final FramedServer b = FramedServer.start(FramedServer.echo());
+  private final List<String> lines = new CopyOnWriteArrayList<>();
+  private final Logger logger = Logger.getLogger(StateChangeLog.LOGGER);
+  private final Handler capture = new Handler() {
+    @Override
+    public void publish(LogRecord r) {
+      lines.add(r.getLevel() + " " + r.getMessage());
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  };
+
+  @BeforeEach
+  void capture() {
+    logger.setUseParentHandlers(false); // kept off the console
+    logger.addHandler(capture);
+  }
+
+  @AfterEach
+  void stop() {
+    logger.removeHandler(capture);
+    logger.setUseParentHandlers(true);
+    a.close();
+    b.close();
+  }
+
+  private long count(String part) {
+    return lines.stream().filter(l -> l.contains(part)).count();
+  }
+
+  private void awaitLine(String part) {
+    Await.until(Duration.ofSeconds(20), () -> "a line with " + part + " in " + lines,
+        () -> count(part) > 0);
+  }
+
+  @Test
+  void anEjectionAndItsReinstatementAreLoggedOnceEachAndCallsLogNothing() throws Exception {
+    try (BallastClient<byte[], byte[]> client = BallastClient.framed().name("orders")
+        .endpoints(List.of(a.endpoint(), b.endpoint())).balancer(Algorithm.ROUND_ROBIN)
+        .outlierDetection(OutlierDetection.builder().consecutiveFailures(1)
+            .maxEjectionPercent(50).baseEjectionTime(Duration.ofMillis(200)).jitter(0).build())
+        .build()) {
+      for (int i = 0; i < 100; i++) {
+        client.call(new byte[] {1}).get(10, TimeUnit.SECONDS);
+      }
+      assertThat(lines).as("calls log nothing").isEmpty();
+      aFailing.set(true);
+      for (int i = 0; i < 10 && count("ejected") == 0; i++) {
+        try {
+          client.call(new byte[] {1}).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException expected) {
+          // a's failure
+        }
+      }
+      aFailing.set(false);
+      awaitLine("reinstated");
+      assertThat(count("ejected")).isEqualTo(1);
+      assertThat(count("reinstated")).isEqualTo(1);
+      assertThat(lines.get(0)).isEqualTo("WARNING client orders: endpoint " + a.endpoint()
+          .address() + " ejected by outlier detection for 200 ms: 1 consecutive failures");
+      assertThat(lines.get(1)).isEqualTo("INFO client orders: endpoint " + a.endpoint().address()
+          + " reinstated after its ejection");
+    }
+  }
+
+  @Test
+  void aFailedAndAPassedCheckAreLoggedOnceEach() {
+    try (BallastClient<byte[], byte[]> client = BallastClient.framed().name("checked")
+        .endpoints(List.of(a.endpoint(), b.endpoint()))
+        .healthCheck(HealthCheck.builder().enabled(true).config(HealthCheckConfig.builder()
+            .interval(Duration.ofMillis(50)).initialJitter(Duration.ZERO).build()).build())
+        .build()) {
+      a.setServing(false);
+      awaitLine("failed its active check");
+      long checks = client.stack().healthChecker().completed();
+      Await.until(Duration.ofSeconds(20), () -> "more checks",
+          () -> client.stack().healthChecker().completed() >= checks + 6);
+      a.setServing(true);
+      awaitLine("passed its active check");
+      assertThat(count("failed its active check")).as("once while it kept failing").isEqualTo(1);
+      assertThat(count("passed its active check")).isEqualTo(1);
+      assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("WARNING client checked: "
+          + "endpoint " + a.endpoint().address() + " failed its active check").endsWith(
+          ", now unhealthy"));
+    }
+  }
+
+  @Test
+  void theSourceDownAndBackAndARejectedEntry() throws Exception {
+    AtomicReference<EndpointSource.Listener> listener = new AtomicReference<>();
+    EndpointSource source = new EndpointSource() {
+      @Override
+      public void start(Listener l) {
+        listener.set(l);
+      }
+
+      @Override
+      public String name() {
+        return "test-registry";
+      }
+
+      @Override
+      public void close() {}
+    };
+    try (BallastClient<byte[], byte[]> client =
+        BallastClient.framed().name("fed").source(source).build()) {
+      listener.get().onEntries(Map.of("a", a.endpoint().toString(), "bad", "127.0.0.1:99999"));
+      client.endpointsWhen(es -> es.size() == 1).get(10, TimeUnit.SECONDS);
+      awaitLine("entry bad skipped");
+      listener.get().onFailure(new IllegalStateException("session expired"));
+      listener.get().onFailure(new IllegalStateException("session expired"));
+      awaitLine("is down");
+      listener.get().onEntries(Map.of("a", a.endpoint().toString(), "b",
+          b.endpoint().toString()));
+      client.endpointsWhen(es -> es.size() == 2).get(10, TimeUnit.SECONDS);
+      awaitLine("is back");
+      assertThat(count("is down")).as("once per change").isEqualTo(1);
+      assertThat(count("is back")).isEqualTo(1);
+      assertThat(lines).anySatisfy(l -> assertThat(l).isEqualTo("WARNING client fed: source "
+          + "test-registry is down; keeping its last 1 endpoints: "
+          + "java.lang.IllegalStateException: session expired"));
+      assertThat(lines).anySatisfy(l -> assertThat(l).startsWith(
+          "WARNING client fed: source test-registry: entry bad skipped ("));
+    }
+  }
+}
