@@ -44,11 +44,13 @@ public final class OrcaLoadBalancer extends LoadBalancer {
    * Creates the load balancer.
    *
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
+   * @param policyName the provider's policy name, its meters' {@code policy} tag
    */
-  public OrcaLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
+  public OrcaLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base,
+      String policyName) {
     this.channelHelper = new Made(helper);
     this.orcaHelper = OrcaOobUtil.newOrcaReportingHelper(channelHelper);
-    this.delegate = new BalancerLoadBalancer(new Reporting(), algorithm, base);
+    this.delegate = new BalancerLoadBalancer(new Reporting(), algorithm, base, policyName);
   }
 
   @Override
