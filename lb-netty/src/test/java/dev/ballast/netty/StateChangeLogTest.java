@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.health.HealthCheckConfig;
 import dev.ballast.core.source.EndpointSource;
-import dev.ballast.core.status.StateChangeLog;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.outlier.OutlierDetection;
@@ -127,6 +127,67 @@ class StateChangeLogTest {
       assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("WARNING client checked: "
           + "endpoint " + a.endpoint().address() + " failed its active check").endsWith(
           ", now unhealthy"));
+    }
+  }
+
+  @Test
+  void aZonesSpillAndALevelsPanicAreLoggedOnceEach() throws Exception {
+    FramedServer c = FramedServer.start(FramedServer.echo());
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    Duration interval = Duration.ofSeconds(5);
+    BallastClient.Builder<byte[], byte[]> builder = BallastClient.framed().name("zoned")
+        .endpoints(List.of(dev.ballast.core.Endpoint.parse(a.endpoint() + ";zone=a"),
+            dev.ballast.core.Endpoint.parse(b.endpoint() + ";zone=a"),
+            dev.ballast.core.Endpoint.parse(c.endpoint() + ";zone=b")))
+        .balancer(Algorithm.ROUND_ROBIN).outlierDetection(OutlierDetection.disabled())
+        .ticker(now::get)
+        .healthCheck(HealthCheck.builder().enabled(true).config(HealthCheckConfig.builder()
+            .interval(interval).initialJitter(Duration.ZERO).build()).build());
+    // two thirds of the callers in zone a, as two thirds of the endpoints: all calls stay there
+    ClientOptions.CLIENT.apply(builder, Map.of("locality", Map.of("localZone", "a",
+        "callerZones", Map.of("a", 2, "b", 1), "minClusterSize", 1)));
+    try (BallastClient<byte[], byte[]> client = builder.build()) {
+      var checker = client.stack().healthChecker();
+      long[] due = {3};
+      Runnable checksThenCalls = () -> {
+        Await.until(Duration.ofSeconds(20), () -> checker.completed() + " checks",
+            () -> checker.completed() >= due[0]);
+        due[0] += 3;
+        now.addAndGet(interval.toNanos()); // the next round of checks is due
+        for (int i = 0; i < 6; i++) { // the tables are made again at the first pick
+          client.call(new byte[] {1}).exceptionally(e -> null).join();
+        }
+      };
+      checksThenCalls.run();
+      assertThat(lines).isEmpty();
+
+      a.setServing(false); // zone a keeps 1 of 2: less than its callers' share
+      checksThenCalls.run();
+      checksThenCalls.run();
+      assertThat(count("zone a spills")).as("%s", lines).isEqualTo(1);
+
+      a.setServing(true);
+      checksThenCalls.run();
+      checksThenCalls.run();
+      assertThat(count("zone a keeps all its calls again")).isEqualTo(1);
+
+      a.setServing(false);
+      b.setServing(false);
+      c.setServing(false);
+      checksThenCalls.run();
+      checksThenCalls.run();
+      assertThat(count("priority 0 in panic")).isEqualTo(1);
+
+      a.setServing(true);
+      b.setServing(true);
+      c.setServing(true);
+      checksThenCalls.run();
+      checksThenCalls.run();
+      assertThat(count("priority 0 out of panic")).isEqualTo(1);
+      assertThat(lines).anySatisfy(l -> assertThat(l).startsWith(
+          "WARNING client zoned: zone a spills: ").contains("% of its calls stay local"));
+    } finally {
+      c.close();
     }
   }
 

@@ -3,7 +3,7 @@ package dev.ballast.core.health;
 import dev.ballast.core.Health;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
-import dev.ballast.core.status.StateChangeLog;
+import dev.ballast.core.log.StateChangeLog;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;

@@ -8,6 +8,7 @@ import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.log.StateChangeLog;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -83,6 +84,8 @@ public final class LocalityBalancer<T> implements Balancer<T> {
   private volatile LocalityConfig config;
   private Map<String, Node<T>> byAddress = new HashMap<>();
   private volatile LocalityPlan<T> plan;
+  // where a level's panic and the zone's spill are logged, or null
+  private volatile StateChangeLog states;
 
   @SuppressWarnings("unchecked")
   private LocalityBalancer(Builder<T> b) {
@@ -172,7 +175,9 @@ public final class LocalityBalancer<T> implements Balancer<T> {
     }
     byAddress = next;
     stale = false; // (before reading health: a verdict given meanwhile marks it again)
+    LocalityPlan<T> before = plan;
     plan = new LocalityPlan<>(nodes, config, factory);
+    LocalityChanges.log(states, before, plan);
     return List.copyOf(left.values());
   }
 
@@ -183,7 +188,18 @@ public final class LocalityBalancer<T> implements Balancer<T> {
   public synchronized void callerZones(Map<String, ? extends Number> shares) {
     config = config.toBuilder().callerZones(shares).build();
     stale = false;
+    LocalityPlan<T> before = plan;
     plan = new LocalityPlan<>(plan.nodes, config, factory);
+    LocalityChanges.log(states, before, plan);
+  }
+
+  /**
+   * Logs from now on, rate-limited, when a priority level enters or leaves panic and when the
+   * caller's zone starts or stops spilling calls to other zones (on the thread that makes the
+   * tables again: an update's, or the first pick after a health change); off by default.
+   */
+  public void stateLog(StateChangeLog log) {
+    this.states = log;
   }
 
   /** Returns the settings in force. */
@@ -200,6 +216,7 @@ public final class LocalityBalancer<T> implements Balancer<T> {
     stale = false;
     LocalityPlan<T> next = new LocalityPlan<>(p.nodes, config, factory);
     if (PLAN.compareAndSet(this, p, next)) {
+      LocalityChanges.log(states, p, next);
       return next;
     }
     // Another pick or an update swapped first, perhaps from health older than ours: mark the

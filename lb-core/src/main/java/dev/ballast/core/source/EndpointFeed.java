@@ -2,8 +2,8 @@ package dev.ballast.core.source;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.core.status.SourceStatus;
-import dev.ballast.core.status.StateChangeLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -86,8 +86,7 @@ public final class EndpointFeed implements AutoCloseable {
     this.ticker = b.ticker;
     this.scheduler = b.scheduler != null ? b.scheduler : SharedScheduler.INSTANCE;
     this.table = new EntryTable(source::parse, this::rejected);
-    this.states = b.states != null ? b.states : StateChangeLog.of("source " + source.name(),
-        b.ticker);
+    this.states = b.states != null ? b.states : StateChangeLog.of("feed", b.ticker);
     this.downSinceNanos = ticker.nanoTime();
   }
 
@@ -360,8 +359,8 @@ public final class EndpointFeed implements AutoCloseable {
 
     /**
      * Sets where the source's state changes are logged (down, back, entries and updates
-     * rejected), rate-limited; default a {@link StateChangeLog} of {@code source <name>} on the
-     * feed's ticker.
+     * rejected), rate-limited; default a {@link StateChangeLog} of subject {@code feed} on the
+     * feed's ticker (a client gives its own, {@code client <name>}).
      */
     public Builder stateLog(StateChangeLog log) {
       this.states = Objects.requireNonNull(log, "log");

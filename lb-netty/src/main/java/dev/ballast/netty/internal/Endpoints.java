@@ -9,7 +9,7 @@ import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.core.status.EndpointStatus;
-import dev.ballast.core.status.StateChangeLog;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.netty.EndpointStats;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.pool.PoolConfig;
@@ -81,6 +81,7 @@ final class Endpoints<Req, Rep> {
     this.drainNanos = drainNanos;
     this.waiters = new EndpointWaiters(client, this::endpoints);
     this.states = StateChangeLog.of("client " + client, ticker);
+    router.stateLog(states);
     this.detector = new Ejections(outliers, ticker, random,
         new Ejections.Listener() {
           @Override

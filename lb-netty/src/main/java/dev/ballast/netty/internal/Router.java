@@ -4,6 +4,8 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
 import dev.ballast.core.Node;
+import dev.ballast.core.locality.LocalityBalancer;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
@@ -60,6 +62,9 @@ public interface Router<T> {
   default List<String> levels() {
     return List.of();
   }
+
+  /** Logs a composite's state changes (a level's panic, a zone's spill) there; default none. */
+  default void stateLog(StateChangeLog log) {}
 
   /**
    * Checks subset settings with lb-core's own rules and returns a copy of the selectors.
@@ -122,6 +127,13 @@ public interface Router<T> {
       @Override
       public List<String> levels() {
         return BalancerStatus.levels(balancer);
+      }
+
+      @Override
+      public void stateLog(StateChangeLog log) {
+        if (balancer instanceof LocalityBalancer<T> l) {
+          l.stateLog(log);
+        }
       }
     };
   }

@@ -5,7 +5,7 @@ import dev.ballast.core.Ticker;
 import dev.ballast.core.health.HealthCheckConfig;
 import dev.ballast.core.health.HealthChecker;
 import dev.ballast.core.health.HealthProbe;
-import dev.ballast.core.status.StateChangeLog;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;

@@ -1,4 +1,4 @@
-package dev.ballast.core.status;
+package dev.ballast.core.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.ballast.core.status;
+package dev.ballast.core.log;
 
 import dev.ballast.core.Ticker;
 import java.lang.System.Logger.Level;
@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Logs a balancer's state changes (an ejection, a failed or passed check, a source down or back,
- * a rejected update) naming the client (its subject), the endpoint and the cause, once per change
+ * a rejected update, a zone's spill, a level's panic) naming the client (its subject), the endpoint and the cause, once per change
  * and rate-limited, so that a flapping endpoint or a hostile source cannot flood the log; nothing is
  * logged per call. The lines go to the {@code System.Logger} {@value #LOGGER} (java.util.logging
  * unless the application bridges it, e.g. SLF4J's {@code slf4j-jdk-platform-logging}).
@@ -39,7 +39,11 @@ public final class StateChangeLog {
     /** An endpoint source went down or came back. */
     SOURCE,
     /** An update, or an entry of one, was rejected. */
-    REJECTED_UPDATE;
+    REJECTED_UPDATE,
+    /** The caller's zone started or stopped spilling calls to other zones. */
+    ZONE,
+    /** A priority level entered or left panic. */
+    PANIC;
 
     @Override
     public String toString() {
