@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.health.HealthCheckConfig;
-import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.testing.Await;
+import dev.ballast.netty.testing.ManualSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +18,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -193,30 +192,17 @@ class StateChangeLogTest {
 
   @Test
   void theSourceDownAndBackAndARejectedEntry() throws Exception {
-    AtomicReference<EndpointSource.Listener> listener = new AtomicReference<>();
-    EndpointSource source = new EndpointSource() {
-      @Override
-      public void start(Listener l) {
-        listener.set(l);
-      }
-
-      @Override
-      public String name() {
-        return "test-registry";
-      }
-
-      @Override
-      public void close() {}
-    };
+    ManualSource source = new ManualSource("test-registry");
     try (BallastClient<byte[], byte[]> client =
         BallastClient.framed().name("fed").source(source).build()) {
-      listener.get().onEntries(Map.of("a", a.endpoint().toString(), "bad", "127.0.0.1:99999"));
+      source.listener().onEntries(
+          Map.of("a", a.endpoint().toString(), "bad", "127.0.0.1:99999"));
       client.endpointsWhen(es -> es.size() == 1).get(10, TimeUnit.SECONDS);
       awaitLine("entry bad skipped");
-      listener.get().onFailure(new IllegalStateException("session expired"));
-      listener.get().onFailure(new IllegalStateException("session expired"));
+      source.listener().onFailure(new IllegalStateException("session expired"));
+      source.listener().onFailure(new IllegalStateException("session expired"));
       awaitLine("is down");
-      listener.get().onEntries(Map.of("a", a.endpoint().toString(), "b",
+      source.listener().onEntries(Map.of("a", a.endpoint().toString(), "b",
           b.endpoint().toString()));
       client.endpointsWhen(es -> es.size() == 2).get(10, TimeUnit.SECONDS);
       awaitLine("is back");

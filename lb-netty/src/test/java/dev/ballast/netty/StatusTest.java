@@ -9,13 +9,13 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.Health;
 import dev.ballast.core.health.HealthCheckConfig;
 import dev.ballast.core.health.HealthChecker;
-import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.core.status.EndpointStatus;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.testing.Await;
+import dev.ballast.netty.testing.ManualSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -179,26 +178,12 @@ class StatusTest {
 
   @Test
   void subsetsAndTheSourcesLastUpdateAndRejections() throws Exception {
-    AtomicReference<EndpointSource.Listener> listener = new AtomicReference<>();
-    EndpointSource source = new EndpointSource() {
-      @Override
-      public void start(Listener l) {
-        listener.set(l);
-      }
-
-      @Override
-      public String name() {
-        return "test-registry";
-      }
-
-      @Override
-      public void close() {}
-    };
+    ManualSource source = new ManualSource("test-registry");
     try (BallastClient<byte[], byte[]> client = BallastClient.framed().source(source)
         .subsets(List.of(List.of("version")), dev.ballast.core.subset.FallbackPolicy.ANY_ENDPOINT,
             null)
         .build()) {
-      listener.get().onEntries(Map.of("a", endpoint(0, ";version=v1").toString(),
+      source.listener().onEntries(Map.of("a", endpoint(0, ";version=v1").toString(),
           "b", endpoint(1, ";version=v1").toString(), "c", endpoint(2, ";version=v2").toString(),
           "bad", "127.0.0.1:99999"));
       client.endpointsWhen(es -> es.size() == 3).get(10, TimeUnit.SECONDS);
@@ -215,7 +200,7 @@ class StatusTest {
       assertThat(status.source().entriesRejected()).isEqualTo(1);
       assertThat(at(status, endpoint(2, "")).labels()).containsEntry("version", "v2");
 
-      listener.get().onFailure(new IllegalStateException("registry gone"));
+      source.listener().onFailure(new IllegalStateException("registry gone"));
       assertThat(client.status().source().up()).isFalse();
     }
   }

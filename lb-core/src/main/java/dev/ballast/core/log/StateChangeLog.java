@@ -8,16 +8,17 @@ import java.util.Objects;
 
 /**
  * Logs a balancer's state changes (an ejection, a failed or passed check, a source down or back,
- * a rejected update, a zone's spill, a level's panic) naming the client (its subject), the endpoint and the cause, once per change
- * and rate-limited, so that a flapping endpoint or a hostile source cannot flood the log; nothing is
- * logged per call. The lines go to the {@code System.Logger} {@value #LOGGER} (java.util.logging
- * unless the application bridges it, e.g. SLF4J's {@code slf4j-jdk-platform-logging}).
+ * a rejected update, a zone's spill, a level's panic) naming the client (its subject), the
+ * endpoint and the cause, once per change and rate-limited, so that a flapping endpoint or a
+ * hostile source cannot flood the log; nothing is logged per call. The lines go to the {@code
+ * System.Logger} {@value #LOGGER} (java.util.logging unless the application bridges it, e.g.
+ * SLF4J's {@code slf4j-jdk-platform-logging}).
  *
  * <p>Each kind of change of a client has a token bucket: {@value #BURST} lines at once, then one
  * more per {@value #REFILL_SECONDS} seconds; the changes above it are counted, and the next line
- * logged of that kind says how many were left out ({@code (12 more ejection changes suppressed)}). Over t seconds a kind logs at most {@code
- * BURST + t / REFILL_SECONDS} lines, whatever the rate of changes. Thread-safe; a change takes
- * the log's monitor, never a call.
+ * logged of that kind says how many were left out ({@code (12 more ejection changes
+ * suppressed)}). Over t seconds a kind logs at most {@code BURST + t / REFILL_SECONDS} lines,
+ * whatever the rate of changes. Thread-safe; a change takes the log's monitor, never a call.
  */
 public final class StateChangeLog {
 

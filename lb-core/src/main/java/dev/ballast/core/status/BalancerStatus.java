@@ -57,8 +57,8 @@ public record BalancerStatus(String name, String policy, Instant takenAt,
     }
     List<String> each = new ArrayList<>();
     for (EndpointStatus e : endpoints) {
-      each.add(e.address() + " " + e.health()
-          + (e.healthCause() == null ? " (" + e.availability() + ")" : " (" + e.healthCause() + ")"));
+      each.add(e.address() + " " + e.health() + " ("
+          + (e.healthCause() == null ? e.availability() : e.healthCause()) + ")");
     }
     return "no endpoint can take a call: " + String.join(", ", each);
   }
