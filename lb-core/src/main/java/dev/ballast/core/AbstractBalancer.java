@@ -179,6 +179,12 @@ abstract class AbstractBalancer<T> implements ChildBalancer<T> {
   }
 
   @Override
+  public final double ramp(Node<T> node) {
+    return slowStart == null ? 1
+        : slowStart.level(node.joined, slowStart.now()) / (double) SlowStart.FULL;
+  }
+
+  @Override
   public final String name() {
     return name;
   }

@@ -63,4 +63,13 @@ public interface Balancer<T> {
 
   /** Returns the algorithm's name, e.g. {@code vnswrr}. */
   String name();
+
+  /**
+   * Returns the share of its weight {@code node} takes now: below 1 while it ramps up under
+   * {@linkplain BalancerConfig#slowStartWindow() slow start}, else 1 (the default). Read for
+   * status, never by a pick.
+   */
+  default double ramp(Node<T> node) {
+    return 1;
+  }
 }

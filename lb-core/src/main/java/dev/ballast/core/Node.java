@@ -156,6 +156,16 @@ public final class Node<T> {
     recomputeHealth();
   }
 
+  /** Returns whether outlier detection has ejected the node ({@link #setEjected}). */
+  public boolean isEjected() {
+    return ejected;
+  }
+
+  /** Returns the last verdict of an active check ({@link #setHealth}); healthy by default. */
+  public Health checkedHealth() {
+    return checked;
+  }
+
   // Verdicts change rarely and may come from two threads (a checker, outlier detection): the
   // lock keeps the cached worst-of from missing one of them. Picks never take it.
   private void recomputeHealth() {

@@ -71,11 +71,15 @@ class MetricsOverRealServersTest {
     return s;
   }
 
+  // the policies' meters are tagged with the channel's authority, not its whole target
+  private final Map<String, String> authorities = new java.util.HashMap<>();
+
   private ManagedChannel channel(String target, Map<String, ?> policy) {
     ManagedChannel ch = NettyChannelBuilder.forTarget(target)
         .defaultServiceConfig(Map.of("loadBalancingConfig", List.of(policy)))
         .usePlaintext().build();
     closeables.add(() -> close(ch));
+    authorities.put(target, ch.authority());
     return ch;
   }
 
@@ -85,7 +89,7 @@ class MetricsOverRealServersTest {
   }
 
   private Search find(String name, String target) {
-    return registry.find(name).tag("target", target);
+    return registry.find(name).tag("target", authorities.getOrDefault(target, target));
   }
 
   private double count(String name, String target) {
@@ -283,14 +287,16 @@ class MetricsOverRealServersTest {
     String target = s.target();
     ManagedChannel ch = channel(target, Map.of("least_loaded", Map.of()));
     TestServers.call(ch);
+    String tag = ch.authority();
+    assertThat(tag).isEqualTo("127.0.0.1:" + s.port(0)); // the first endpoint, not the list
     List<Meter> meters = registry.getMeters().stream()
-        .filter(m -> target.equals(m.getId().getTag("target"))).toList();
+        .filter(m -> tag.equals(m.getId().getTag("target"))).toList();
     // picks (switched on), pending per endpoint; queued, failed; four subchannel states.
     assertThat(meters).hasSize(2 * 2 + 2 + 4);
     assertThat(meters).noneMatch(m -> m instanceof TimeGauge);
     assertThat(meters).filteredOn(m -> m instanceof Gauge).hasSize(2 + 4);
     close(ch);
     assertThat(registry.getMeters())
-        .noneMatch(m -> target.equals(m.getId().getTag("target")));
+        .noneMatch(m -> tag.equals(m.getId().getTag("target")));
   }
 }

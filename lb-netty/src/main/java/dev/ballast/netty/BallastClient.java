@@ -5,6 +5,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.netty.error.BallastException;
 import dev.ballast.netty.error.ClientClosedException;
 import dev.ballast.netty.error.RequestRefusedException;
@@ -181,6 +182,18 @@ public final class BallastClient<Req, Rep> implements Service<Req, Rep>, AutoClo
   /** Returns a snapshot of every current endpoint's counters. */
   public List<EndpointStats> stats() {
     return stack.stats();
+  }
+
+  /**
+   * Returns what the client's balancer is doing now, as an immutable snapshot: every endpoint's
+   * weight, slow-start ramp, latency estimate, requests in flight, availability, health and its
+   * cause (outlier detection with its reason, active check, source), zone, priority and labels;
+   * for composites (label subsets, priorities and localities) the routes in force level by
+   * level; the source's last update. Built on each call from state the client keeps anyway:
+   * calls pay nothing for it. Spring's {@code /actuator/ballast} serves it as JSON.
+   */
+  public BalancerStatus status() {
+    return stack.status();
   }
 
   /** Returns the counts of calls, retries and hedges since the client was built. */

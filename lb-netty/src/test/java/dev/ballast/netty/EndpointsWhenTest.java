@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.Endpoint;
-import dev.ballast.core.source.EndpointSource;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.testing.ManualSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -75,25 +75,12 @@ class EndpointsWhenTest {
 
   @Test
   void aSourcesPushCompletesIt() throws Exception {
-    AtomicReference<EndpointSource.Listener> listener = new AtomicReference<>();
-    EndpointSource source = new EndpointSource() {
-      @Override
-      public void start(Listener l) {
-        listener.set(l);
-      }
-
-      @Override
-      public String name() {
-        return "test";
-      }
-
-      @Override
-      public void close() {}
-    };
+    ManualSource source = new ManualSource("test");
     try (BallastClient<byte[], byte[]> client = BallastClient.framed().source(source).build()) {
       CompletableFuture<List<Endpoint>> f = client.endpointsWhen(es -> es.size() == 2);
       assertThat(f).isNotDone();
-      listener.get().onEntries(Map.of("a", a.endpoint().toString(), "b", b.endpoint().toString()));
+      source.listener().onEntries(
+          Map.of("a", a.endpoint().toString(), "b", b.endpoint().toString()));
       assertThat(f.get(10, TimeUnit.SECONDS))
           .containsExactlyInAnyOrder(a.endpoint(), b.endpoint());
     }

@@ -3,6 +3,7 @@ package dev.ballast.core.health;
 import dev.ballast.core.Health;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.log.StateChangeLog;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -42,6 +43,7 @@ public final class HealthChecker<T> {
   private final long timeoutNanos;
   private final long initialJitterNanos;
   private final long intervalJitterNanos;
+  private final StateChangeLog states;
 
   // guarded by this
   private Map<Node<T>, Target<T>> targets = new HashMap<>();
@@ -58,6 +60,20 @@ public final class HealthChecker<T> {
    */
   public HealthChecker(HealthCheckConfig config, HealthProbe<T> probe, Ticker ticker,
       RandomGenerator random) {
+    this(config, probe, ticker, random, null);
+  }
+
+  /**
+   * Creates a checker of no node yet that logs each endpoint's verdict change (failed, passed
+   * again) to {@code states}, rate-limited.
+   *
+   * @param ticker the clock of due times and timeouts
+   * @param random the source of the jitter
+   * @param states where verdict changes are logged, or null for nowhere
+   */
+  public HealthChecker(HealthCheckConfig config, HealthProbe<T> probe, Ticker ticker,
+      RandomGenerator random, StateChangeLog states) {
+    this.states = states;
     this.config = Objects.requireNonNull(config, "config");
     this.probe = Objects.requireNonNull(probe, "probe");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
@@ -209,18 +225,31 @@ public final class HealthChecker<T> {
       if (++t.failures >= config.unhealthyThreshold() && t.verdict != Health.UNHEALTHY) {
         t.verdict = Health.UNHEALTHY;
         t.node.setHealth(Health.UNHEALTHY);
+        logChange(t, "failed its active check " + t.failures + " times in a row");
       }
     } else {
       t.failures = 0;
       ++t.passes;
       if (t.verdict != verdict
           && (t.verdict != Health.UNHEALTHY || t.passes >= config.healthyThreshold())) {
+        Health before = t.verdict;
         t.verdict = verdict;
         t.node.setHealth(verdict);
+        if (before == Health.UNHEALTHY) {
+          logChange(t, "passed its active check " + t.passes + " times in a row");
+        }
       }
     }
     t.key = now + intervalNanos + jitter(intervalJitterNanos);
     queue.push(t);
+  }
+
+  private void logChange(Target<T> t, String what) {
+    if (states != null) {
+      states.log(StateChangeLog.Kind.HEALTH_CHECK, t.verdict == Health.UNHEALTHY
+          ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+          "endpoint " + t.node.address() + " " + what + ", now " + t.verdict);
+    }
   }
 
   // guarded by this: gives due targets a slot while there is one; returns them, linked in order

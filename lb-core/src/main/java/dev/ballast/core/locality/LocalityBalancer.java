@@ -9,6 +9,7 @@ import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.log.StateChangeLog;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.lang.invoke.MethodHandles;
@@ -78,6 +79,8 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
   private volatile LocalityConfig config;
   private Map<String, Node<T>> byAddress = new HashMap<>();
   private volatile LocalityPlan<T> plan;
+  // where a level's panic and the zone's spill are logged, or null
+  private volatile StateChangeLog states;
 
   @SuppressWarnings("unchecked")
   private LocalityBalancer(Builder<T> b) {
@@ -246,7 +249,9 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
     LocalityPlan<T> made = new LocalityPlan<>(nodes.toArray(new Node[0]), config, factory,
         changes.get());
     byAddress = next;
+    LocalityPlan<T> before = plan;
     plan = made;
+    LocalityChanges.log(states, before, made);
   }
 
   /** Hears the changes of the nodes a sibling makes (a label subset's children share nodes). */
@@ -277,7 +282,18 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
   /** Sets the callers' shares by zone ({@link LocalityConfig.Builder#callerZones}), at once. */
   public synchronized void callerZones(Map<String, ? extends Number> shares) {
     config = config.toBuilder().callerZones(shares).build();
+    LocalityPlan<T> before = plan;
     plan = new LocalityPlan<>(plan.nodes, config, factory, changes.get());
+    LocalityChanges.log(states, before, plan);
+  }
+
+  /**
+   * Logs from now on, rate-limited, when a priority level enters or leaves panic and when the
+   * caller's zone starts or stops spilling calls to other zones (on the thread that makes the
+   * tables again: an update's, or the first pick after a change); off by default.
+   */
+  public void stateLog(StateChangeLog log) {
+    this.states = log;
   }
 
   /** Returns the settings in force. */
@@ -298,7 +314,11 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
     try {
       LocalityPlan<T> next = new LocalityPlan<>(p.nodes, config, factory, now);
       // An update may have swapped first: its plan stands, and is remade later if stale.
-      return PLAN.compareAndSet(this, p, next) ? next : plan;
+      if (PLAN.compareAndSet(this, p, next)) {
+        LocalityChanges.log(states, p, next);
+        return next;
+      }
+      return plan;
     } finally {
       rebuilding.set(false);
     }

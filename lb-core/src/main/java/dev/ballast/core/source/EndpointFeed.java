@@ -2,7 +2,10 @@ package dev.ballast.core.source;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.log.StateChangeLog;
+import dev.ballast.core.status.SourceStatus;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -65,6 +68,7 @@ public final class EndpointFeed implements AutoCloseable {
   private final Ticker ticker;
   private final ScheduledExecutorService scheduler;
   private final EntryTable table;
+  private final StateChangeLog states;
   private final LongAdder updates = new LongAdder();
   private final LongAdder rejections = new LongAdder();
   private final Object lock = new Object();
@@ -81,6 +85,7 @@ public final class EndpointFeed implements AutoCloseable {
   private volatile boolean up;
   private volatile long downSinceNanos;
   private volatile int endpointCount;
+  private volatile Instant lastUpdate;
 
   private EndpointFeed(Builder b, EndpointSink sink) {
     this.source = b.source;
@@ -89,6 +94,7 @@ public final class EndpointFeed implements AutoCloseable {
     this.ticker = b.ticker;
     this.scheduler = b.scheduler != null ? b.scheduler : SharedScheduler.INSTANCE;
     this.table = new EntryTable(source::parse, this::rejected);
+    this.states = b.states != null ? b.states : StateChangeLog.of("feed", b.ticker);
     this.downSinceNanos = ticker.nanoTime();
   }
 
@@ -151,6 +157,12 @@ public final class EndpointFeed implements AutoCloseable {
     return up ? 0 : (ticker.nanoTime() - downSinceNanos) / 1e9;
   }
 
+  /** Returns the feed's state now: up or down, its last update, its counts. */
+  public SourceStatus status() {
+    return new SourceStatus(source.name(), up, lastUpdate, endpointCount, updates.sum(),
+        rejections.sum(), stalenessSeconds());
+  }
+
   /** Stops the source; the sink keeps the endpoints it has. Idempotent. */
   @Override
   public void close() {
@@ -203,8 +215,9 @@ public final class EndpointFeed implements AutoCloseable {
         if (up) {
           downSinceNanos = ticker.nanoTime();
           up = false;
-          LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name()
-              + " is down; keeping its last " + endpointCount + " endpoints: " + cause);
+          states.log(StateChangeLog.Kind.SOURCE, System.Logger.Level.WARNING, "source "
+              + source.name() + " is down; keeping its last " + endpointCount + " endpoints: "
+              + cause);
         }
         scheduler.schedule(() -> failed(cause), 0, TimeUnit.NANOSECONDS);
       }
@@ -219,7 +232,8 @@ public final class EndpointFeed implements AutoCloseable {
     if (!up) {
       up = true;
       if (everApplied) {
-        LOG.log(System.Logger.Level.INFO, () -> "source " + source.name() + " is back");
+        states.log(StateChangeLog.Kind.SOURCE, System.Logger.Level.INFO,
+            "source " + source.name() + " is back");
       }
     }
     if (scheduled) {
@@ -297,12 +311,14 @@ public final class EndpointFeed implements AutoCloseable {
       } catch (RuntimeException | Error e) {
         // the sink kept its previous set; the change stays pending for the next push
         rejections.add(delta.upserts.size());
-        LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name() + ": "
-            + delta.size() + " changes refused, previous endpoints kept: " + e.getMessage());
+        states.log(StateChangeLog.Kind.REJECTED_UPDATE, System.Logger.Level.WARNING, "source "
+            + source.name() + ": " + delta.size() + " changes refused, previous endpoints kept: "
+            + e.getMessage());
         return;
       }
       table.commit(delta);
       endpointCount = table.appliedSize();
+      lastUpdate = Instant.now();
       updates.increment();
       keepingLastSet = false;
     }
@@ -321,7 +337,8 @@ public final class EndpointFeed implements AutoCloseable {
 
   private void rejected(String key, String value, String reason) {
     rejections.increment();
-    LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name() + ": entry " + key
+    states.log(StateChangeLog.Kind.REJECTED_UPDATE, System.Logger.Level.WARNING, "source "
+        + source.name() + ": entry " + key
         + " skipped (" + (reason.length() <= 500 ? reason : reason.substring(0, 500) + "...")
         + "): " + (value.length() <= 200 ? "\"" + value + "\""
             : "\"" + value.substring(0, 200) + "...\" (" + value.length() + " characters)"));
@@ -337,6 +354,7 @@ public final class EndpointFeed implements AutoCloseable {
     private Duration window = Duration.ofMillis(100);
     private Ticker ticker = Ticker.system();
     private ScheduledExecutorService scheduler;
+    private StateChangeLog states;
 
     private Builder(EndpointSource source) {
       this.source = Objects.requireNonNull(source, "source");
@@ -369,6 +387,16 @@ public final class EndpointFeed implements AutoCloseable {
      */
     public Builder scheduler(ScheduledExecutorService scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * Sets where the source's state changes are logged (down, back, entries and updates
+     * rejected), rate-limited; default a {@link StateChangeLog} of subject {@code feed} on the
+     * feed's ticker (a client gives its own, {@code client <name>}).
+     */
+    public Builder stateLog(StateChangeLog log) {
+      this.states = Objects.requireNonNull(log, "log");
       return this;
     }
 

@@ -50,7 +50,7 @@ class ZooKeeperHostileEntriesTest {
 
   /** The feed's log lines while {@code body} runs, kept off the console. */
   private static List<String> logged(ThrowingRunnable body) throws Exception {
-    Logger log = Logger.getLogger(EndpointFeed.class.getName());
+    Logger log = Logger.getLogger(dev.ballast.core.log.StateChangeLog.LOGGER);
     List<String> lines = new CopyOnWriteArrayList<>();
     Handler h = new Handler() {
       @Override

@@ -53,7 +53,7 @@ public abstract class ReportingLoadBalancerProvider extends LoadBalancerProvider
   @Override
   public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
     // behind gRPC's health checking when the service config asks for it, as every policy
-    return HealthChecking.wrap(helper, h -> new OrcaLoadBalancer(h, algorithm, base));
+    return HealthChecking.wrap(helper, h -> new OrcaLoadBalancer(h, algorithm, base, policyName));
   }
 
   @Override

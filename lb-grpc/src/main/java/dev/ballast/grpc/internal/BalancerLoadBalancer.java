@@ -47,7 +47,18 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    * @param base the lb-core settings the policy config is applied to (ticker, random source)
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    this(helper, algorithm.id(), feedback(algorithm), streamTicker(algorithm, base),
+    this(helper, algorithm, base, algorithm.id());
+  }
+
+  /**
+   * Creates the load balancer of a policy registered under a name of its own (its meters'
+   * {@code policy} tag and its status say it), e.g. {@code ballast_weighted_round_robin}.
+   *
+   * @param base the lb-core settings the policy config is applied to (ticker, random source)
+   */
+  public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base,
+      String policyName) {
+    this(helper, policyName, feedback(algorithm), streamTicker(algorithm, base),
         () -> PolicyConfig.defaults(algorithm),
         c -> c instanceof PolicyConfig p && p.algorithm() == algorithm,
         c -> ((PolicyConfig) c).create(base));

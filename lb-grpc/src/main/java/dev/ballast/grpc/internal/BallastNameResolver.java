@@ -1,6 +1,8 @@
 package dev.ballast.grpc.internal;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.Ticker;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
@@ -88,7 +90,10 @@ public final class BallastNameResolver extends NameResolver {
     }
     try {
       if (source != null) {
-        feed = EndpointFeed.builder(source).start(new EndpointSink() {
+        // the source's state changes are logged as the channel's
+        EndpointFeed.Builder logged = EndpointFeed.builder(source)
+            .stateLog(StateChangeLog.of("channel " + authority, Ticker.system()));
+        feed = logged.start(new EndpointSink() {
           @Override
           public void update(List<Endpoint> endpoints) {
             // A source that lists nothing (a registry restarting while its registrants'

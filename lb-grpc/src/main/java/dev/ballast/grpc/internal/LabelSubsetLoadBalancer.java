@@ -80,6 +80,11 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
   }
 
   @Override
+  Object balancer() {
+    return selector;
+  }
+
+  @Override
   void clear() {
     selector = null;
     reader = null;

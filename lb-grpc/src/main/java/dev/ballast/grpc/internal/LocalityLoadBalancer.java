@@ -60,6 +60,11 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
   }
 
   @Override
+  Object balancer() {
+    return balancer;
+  }
+
+  @Override
   void clear() {
     balancer = null;
     config = null;

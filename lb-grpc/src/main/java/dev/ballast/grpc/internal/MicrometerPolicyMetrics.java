@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * A policy's meters in Micrometer's global registry ({@link Metrics#globalRegistry}, where Spring
  * Boot adds its registries), beside lb-netty's {@code ballast.client.*}; tagged {@code target}
- * (the channel's target) and {@code policy}:
+ * (the channel's authority, at most 100 characters, never its endpoint list) and {@code policy}:
  *
  * <ul>
  *   <li>{@code ballast.grpc.picks} (function counter; tag endpoint): picks that went to it; only
@@ -84,12 +84,13 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
         Tags.of("target", target(helper), "policy", policy), endpointPicks);
   }
 
+  /**
+   * The channel's authority, at most 100 characters: a bounded tag (a {@code ballast:///} target
+   * lists every endpoint, and Prometheus keeps a series per distinct value).
+   */
   private static String target(Helper helper) {
-    try {
-      return helper.getChannelTarget();
-    } catch (UnsupportedOperationException e) {
-      return helper.getAuthority(); // helpers outside a real channel may not know the target
-    }
+    String a = helper.getAuthority();
+    return a.length() <= 100 ? a : a.substring(0, 100);
   }
 
   @Override

@@ -1,14 +1,18 @@
 package dev.ballast.grpc.internal;
 
+import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.status.BalancerStatus;
+import dev.ballast.core.status.EndpointStatus;
 import dev.ballast.grpc.EndpointAttributes;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -16,6 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -54,10 +62,62 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   private boolean shutdown;
   private PickResults pickResults = PickResults.PLAIN;
   private final Spares spares = new Spares();
+  private final String policy;
+  private final LivePolicies.Entry live;
 
   SubchannelLoadBalancer(Helper helper, String policy) {
     this.helper = helper;
+    this.policy = policy;
     this.metrics = PolicyMetrics.create(helper, policy);
+    this.live = LivePolicies.add(helper.getAuthority(), this::status);
+  }
+
+  /**
+   * Returns the balancer now in force, whose ramps and composite levels the status reads, or
+   * null (then ramps read 1 and there are no levels).
+   */
+  Object balancer() {
+    return null;
+  }
+
+  /**
+   * Returns the policy's status, read in the channel's synchronization context (at once on the
+   * calling thread when no other thread is draining it).
+   *
+   * @throws IllegalStateException if the context does not run it within 10 s
+   */
+  final BalancerStatus status() {
+    CompletableFuture<BalancerStatus> f = new CompletableFuture<>();
+    helper.getSynchronizationContext().execute(() -> {
+      try {
+        f.complete(snapshot());
+      } catch (RuntimeException e) {
+        f.completeExceptionally(e);
+      }
+    });
+    try {
+      return f.get(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the status", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(helper.getAuthority() + ": status not read", e);
+    }
+  }
+
+  // synchronization context
+  @SuppressWarnings("unchecked")
+  private BalancerStatus snapshot() {
+    List<EndpointStatus> out = new ArrayList<>();
+    Object b = balancer();
+    if (!shutdown && !backends.isEmpty()) { // else no update is in force
+      for (Node<Backend> n : nodes()) {
+        out.add(EndpointStatus.of(n, b instanceof Balancer<?> bal
+            ? ((Balancer<Backend>) bal).ramp(n) : 1, null));
+      }
+    }
+    return new BalancerStatus(helper.getAuthority(), policy, Instant.now(), out,
+        BalancerStatus.levels(b), null);
   }
 
   /**
@@ -346,6 +406,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   @Override
   public final void shutdown() {
     shutdown = true;
+    LivePolicies.remove(live);
     for (Backend b : backends.values()) {
       if (b.subchannel != null) {
         b.subchannel.shutdown();

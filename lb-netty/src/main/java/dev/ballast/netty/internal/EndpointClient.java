@@ -15,6 +15,8 @@ final class EndpointClient<Req, Rep> {
   final LongAdder failures = new LongAdder();
   volatile Node<EndpointClient<Req, Rep>> node;
   volatile ClientMetrics.ForEndpoint metrics = ClientMetrics.ForEndpoint.NOOP;
+  // why outlier detection ejected it last, for its status
+  volatile String ejection;
 
   EndpointClient(Endpoint endpoint, ConnectionPool<Req, Rep> pool, Ejections.Host host) {
     this.endpoint = endpoint;

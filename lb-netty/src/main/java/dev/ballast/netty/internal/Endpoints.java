@@ -4,14 +4,18 @@ import dev.ballast.core.Availability;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
+import dev.ballast.core.status.BalancerStatus;
+import dev.ballast.core.status.EndpointStatus;
 import dev.ballast.netty.EndpointStats;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.pool.PoolConfig;
 import dev.ballast.netty.health.internal.ActiveChecks;
 import io.netty.channel.EventLoopGroup;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -54,6 +58,8 @@ final class Endpoints<Req, Rep> {
   volatile ActiveChecks<EndpointClient<Req, Rep>> checks;
   // futures waiting for the endpoints to satisfy a condition; tested after every change
   final EndpointWaiters waiters;
+  // the client's state changes (ejections, checks, its source), rate-limited
+  final StateChangeLog states;
 
   /** Returns the client's name. */
   String client() {
@@ -74,13 +80,19 @@ final class Endpoints<Req, Rep> {
     this.metrics = metrics;
     this.drainNanos = drainNanos;
     this.waiters = new EndpointWaiters(client, this::endpoints);
+    this.states = StateChangeLog.of("client " + client, ticker);
+    router.stateLog(states);
     this.detector = new Ejections(outliers, ticker, random,
         new Ejections.Listener() {
           @Override
           public void ejected(Ejections.Host host, long nanos, String reason) {
             EndpointClient<Req, Rep> ep = current(host);
             if (ep != null) {
+              ep.ejection = reason;
               ep.setEjected(true);
+              states.log(StateChangeLog.Kind.EJECTION, System.Logger.Level.WARNING, "endpoint "
+                  + ep.address + " ejected by outlier detection for "
+                  + TimeUnit.NANOSECONDS.toMillis(nanos) + " ms: " + reason);
               ep.metrics.ejected();
               loops.group().next().schedule(detector::reinstateExpired, nanos,
                   TimeUnit.NANOSECONDS);
@@ -92,6 +104,8 @@ final class Endpoints<Req, Rep> {
             EndpointClient<Req, Rep> ep = current(host);
             if (ep != null) {
               ep.setEjected(false);
+              states.log(StateChangeLog.Kind.EJECTION, System.Logger.Level.INFO,
+                  "endpoint " + ep.address + " reinstated after its ejection");
             }
           }
         });
@@ -207,7 +221,7 @@ final class Endpoints<Req, Rep> {
           () -> firstEndpoints.complete(null), startupWaitNanos, TimeUnit.NANOSECONDS);
       firstEndpoints.whenComplete((v, e) -> end.cancel(false));
     }
-    EndpointFeed f = EndpointFeed.builder(source).start(sink);
+    EndpointFeed f = EndpointFeed.builder(source).stateLog(states).start(sink);
     feed = f;
     metrics.source(f);
     return f;
@@ -241,6 +255,17 @@ final class Endpoints<Req, Rep> {
 
   EndpointFeed feed() {
     return feed;
+  }
+
+  /** Returns the client's status now, read from the nodes, the router and the feed. */
+  BalancerStatus status() {
+    List<EndpointStatus> out = new ArrayList<>();
+    for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
+      out.add(EndpointStatus.of(n, router.ramp(n), n.isEjected() ? n.value().ejection : null));
+    }
+    EndpointFeed f = feed;
+    return new BalancerStatus(client, router.name(), Instant.now(), out, router.levels(),
+        f == null ? null : f.status());
   }
 
   /** Stops taking endpoints from the source, if there is one. */

@@ -50,11 +50,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code ballast.source.staleness} (gauge, seconds) — since the source was last current
  * </ul>
  *
- * <p>The latency and call timers publish percentile histograms (Micrometer's fixed buckets, the same in every
- * process), which a backend such as Prometheus sums across instances before taking quantiles;
- * percentiles computed in the process cannot be combined, so none are published unless the
- * application asks Micrometer for them (a {@code MeterFilter}, or Spring Boot's {@code
- * management.metrics.distribution.percentiles.ballast.client=0.5,0.99}).
+ * <p>The latency and call timers publish count, sum and max only, so that a scrape stays small
+ * (a histogram is about 70 buckets per endpoint). An application asks Micrometer for histograms
+ * (its fixed buckets, the same in every process, which a backend such as Prometheus sums
+ * across instances before taking quantiles) with a {@code MeterFilter} or Spring Boot's {@code
+ * management.metrics.distribution.percentiles-histogram.ballast.client=true}; for percentiles
+ * computed in the process, which cannot be combined, with {@code
+ * management.metrics.distribution.percentiles.ballast.client=0.5,0.99}.
  *
  * <p>Only loaded when a registry is configured, so Micrometer stays optional.
  */
@@ -86,7 +88,7 @@ public final class MicrometerClientMetrics implements ClientMetrics {
 
   private Timer callTimer(String outcome) {
     return Timer.builder("ballast.client.calls").tags(tags).tag("outcome", outcome)
-        .publishPercentileHistogram().register(registry);
+        .register(registry);
   }
 
   public static void check(Object registry) {
@@ -158,8 +160,7 @@ public final class MicrometerClientMetrics implements ClientMetrics {
       ConnectionPool<?, ?> pool = ep.pool;
       ok = add(Counter.builder("ballast.client.requests").tags(et).tag("outcome", "success")
           .register(registry));
-      latency = add(Timer.builder("ballast.client.latency").tags(et)
-          .publishPercentileHistogram().register(registry));
+      latency = add(Timer.builder("ballast.client.latency").tags(et).register(registry));
       ejections = add(Counter.builder("ballast.client.ejections").tags(et).register(registry));
       add(Gauge.builder("ballast.client.pending", ep,
           e -> e.node == null ? 0 : e.node.pending()).tags(et).register(registry));

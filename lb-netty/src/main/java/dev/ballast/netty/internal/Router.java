@@ -4,6 +4,9 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
 import dev.ballast.core.Node;
+import dev.ballast.core.locality.LocalityBalancer;
+import dev.ballast.core.log.StateChangeLog;
+import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.core.subset.FallbackPolicy;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.CallOptions;
@@ -49,6 +52,19 @@ public interface Router<T> {
 
   /** Returns the algorithm's name. */
   String name();
+
+  /** Returns the share of its weight a node takes now (slow start), 1 when not ramping. */
+  default double ramp(Node<T> node) {
+    return 1;
+  }
+
+  /** Returns a composite's routes in force, level by level ({@link BalancerStatus#levels}). */
+  default List<String> levels() {
+    return List.of();
+  }
+
+  /** Logs a composite's state changes (a level's panic, a zone's spill) there; default none. */
+  default void stateLog(StateChangeLog log) {}
 
   /**
    * Checks subset settings with lb-core's own rules and returns a copy of the selectors.
@@ -102,6 +118,23 @@ public interface Router<T> {
       public String name() {
         return balancer.name();
       }
+
+      @Override
+      public double ramp(Node<T> node) {
+        return balancer.ramp(node);
+      }
+
+      @Override
+      public List<String> levels() {
+        return BalancerStatus.levels(balancer);
+      }
+
+      @Override
+      public void stateLog(StateChangeLog log) {
+        if (balancer instanceof LocalityBalancer<T> l) {
+          l.stateLog(log);
+        }
+      }
     };
   }
 
@@ -142,6 +175,11 @@ public interface Router<T> {
       @Override
       public String name() {
         return selector.name();
+      }
+
+      @Override
+      public List<String> levels() {
+        return BalancerStatus.levels(selector);
       }
     };
   }

@@ -5,6 +5,7 @@ import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.health.HealthChecker;
 import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.netty.CallOptions;
 import dev.ballast.netty.CallStats;
@@ -114,7 +115,8 @@ public final class Stack<Req, Rep> {
     endpoints.update(b.endpoints());
     // last: a constructor that throws leaves no sweep registered and no source started
     endpoints.startChecks(ActiveChecks.start(b.healthCheck(), protocol, group,
-        (int) Math.min(Integer.MAX_VALUE, b.pool().connectTimeout().toMillis()), ticker, random));
+        (int) Math.min(Integer.MAX_VALUE, b.pool().connectTimeout().toMillis()), ticker, random,
+        endpoints.states));
     deadlines.start(group);
     if (hedges != null) {
       hedges.start(group);
@@ -224,6 +226,11 @@ public final class Stack<Req, Rep> {
   /** Returns every current endpoint's counters. */
   public List<EndpointStats> stats() {
     return endpoints.stats();
+  }
+
+  /** Returns the client's status now (see the client's). */
+  public BalancerStatus status() {
+    return endpoints.status();
   }
 
   /** Returns the balancer's name. */

@@ -1,2 +1,5 @@
-/** Test support: leak detection check, polling waits, nginx processes, raw servers. */
+/**
+ * Test support: leak detection check, polling waits, nginx processes, raw servers, a source
+ * pushed by hand.
+ */
 package dev.ballast.netty.testing;

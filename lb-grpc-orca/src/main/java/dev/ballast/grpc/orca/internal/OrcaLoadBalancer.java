@@ -41,11 +41,13 @@ public final class OrcaLoadBalancer extends LoadBalancer {
    *
    * @param base the lb-core settings the policy config is applied to (ticker, random source, the
    *     latter also spreading the out-of-band streams' backoff)
+   * @param policyName the provider's policy name, its meters' {@code policy} tag
    */
-  public OrcaLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
+  public OrcaLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base,
+      String policyName) {
     this.helper = helper;
     this.base = base;
-    this.delegate = new BalancerLoadBalancer(new Reporting(), algorithm, base);
+    this.delegate = new BalancerLoadBalancer(new Reporting(), algorithm, base, policyName);
   }
 
   @Override

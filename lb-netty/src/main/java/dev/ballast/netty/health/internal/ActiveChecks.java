@@ -5,6 +5,7 @@ import dev.ballast.core.Ticker;
 import dev.ballast.core.health.HealthCheckConfig;
 import dev.ballast.core.health.HealthChecker;
 import dev.ballast.core.health.HealthProbe;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.http.HttpRequest;
 import dev.ballast.netty.http.HttpResponse;
@@ -53,10 +54,12 @@ public final class ActiveChecks<T> {
    *
    * @param protocol the client's protocol: framed, HTTP/1.1 or HTTP/2
    * @param connectTimeoutMillis the connect timeout of a check's connection
+   * @param states where the checks' verdict changes are logged
    */
   @SuppressWarnings("unchecked")
   public static <T> ActiveChecks<T> start(HealthCheck settings, Protocol<?, ?> protocol,
-      EventLoopGroup group, int connectTimeoutMillis, Ticker ticker, RandomGenerator random) {
+      EventLoopGroup group, int connectTimeoutMillis, Ticker ticker, RandomGenerator random,
+      StateChangeLog states) {
     if (!settings.enabled()) {
       return null;
     }
@@ -65,8 +68,8 @@ public final class ActiveChecks<T> {
         : new HttpProbe((Protocol<HttpRequest, HttpResponse>) protocol, settings.path(), group,
             connectTimeoutMillis);
     HealthProbe<T> typed = (node, result) -> probe.check((Node<Object>) (Node<?>) node, result);
-    return new ActiveChecks<>(new HealthChecker<>(settings.config(), typed, ticker, random),
-        group);
+    return new ActiveChecks<>(
+        new HealthChecker<>(settings.config(), typed, ticker, random, states), group);
   }
 
   private void tick() {
