@@ -114,9 +114,7 @@ public final class XdsPushLatency {
         long before = c.applies.count.get();
         long t0 = System.nanoTime();
         cache.setSnapshot(c.node, snapshot(Integer.toString(k / 2 + 1), w));
-        while (c.applies.count.get() == before) {
-          Thread.onSpinWait();
-        }
+        c.applies.awaitMoreThan(before);
         long sentAt = sent.lastAt.get(c.node);
         c.fromSend[k / 2] = c.applies.lastAt - sentAt;
         c.fromSet[k / 2] = c.applies.lastAt - t0;

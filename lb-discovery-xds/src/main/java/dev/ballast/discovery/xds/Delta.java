@@ -11,8 +11,8 @@ import io.grpc.Channel;
 import io.grpc.stub.StreamObserver;
 
 /**
- * Incremental (Delta) xDS, as the protocol's specification and Envoy's {@code NewGrpcMuxImpl}
- * speak it: the client subscribes to the resource by name; a response carries only the
+ * Incremental (Delta) xDS, as {@code DeltaDiscoveryRequest}'s definition in Envoy's {@code
+ * discovery.proto} and Envoy's client ({@code DeltaSubscriptionState}) speak it: the client subscribes to the resource by name; a response carries only the
  * resources that changed, each with its own version, and the names of those removed; every
  * response is ACKed by its nonce alone, or NACKed by its nonce with the reason. The client keeps
  * the version of the resource it accepted last and, on a new stream, sends it in {@code
