@@ -12,12 +12,12 @@ import io.grpc.stub.StreamObserver;
 
 /**
  * Incremental (Delta) xDS, as {@code DeltaDiscoveryRequest}'s definition in Envoy's {@code
- * discovery.proto} and Envoy's client ({@code DeltaSubscriptionState}) speak it: the client subscribes to the resource by name; a response carries only the
- * resources that changed, each with its own version, and the names of those removed; every
- * response is ACKed by its nonce alone, or NACKed by its nonce with the reason. The client keeps
- * the version of the resource it accepted last and, on a new stream, sends it in {@code
- * initial_resource_versions}, so that a control plane that tracks versions need not send an
- * unchanged resource again.
+ * discovery.proto} and Envoy's client ({@code DeltaSubscriptionState}) speak it: the client
+ * subscribes to the resource by name; a response carries only the resources that changed, each
+ * with its own version, and the names of those removed; every response is ACKed by its nonce
+ * alone, or NACKed by its nonce with the reason. The client keeps the version of the resource it
+ * accepted last and, on a new stream, sends it in {@code initial_resource_versions}, so that a
+ * control plane that tracks versions need not send an unchanged resource again.
  *
  * <p>The resource is still a whole {@code ClusterLoadAssignment}: a change of one endpoint
  * resends the cluster's resource (the protocol's unit is a resource; LEDS, which splits a

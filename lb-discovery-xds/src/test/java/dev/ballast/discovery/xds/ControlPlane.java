@@ -31,8 +31,8 @@ import java.util.function.Predicate;
 /**
  * A real xDS control plane for tests: java-control-plane's V3 discovery server over a snapshot
  * cache (one group per node id), on 127.0.0.1, recording every request it receives and every
- * response it sends, State of the World and Delta. Stopped and restarted on the same port, it keeps its snapshots (as a
- * control plane rebuilding its state from its own sources would).
+ * response it sends, State of the World and Delta. Stopped and restarted on the same port, it
+ * keeps its snapshots (as a control plane rebuilding its state from its own sources would).
  */
 final class ControlPlane implements AutoCloseable {
 
