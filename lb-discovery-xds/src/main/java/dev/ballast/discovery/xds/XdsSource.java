@@ -202,6 +202,7 @@ public final class XdsSource implements EndpointSource {
       if (change != null) {
         push(change);
       } else if (read.removed()) {
+        pushedOnStream = false; // the resource sent again comes whole: the feed hears it is back
         LOG.log(System.Logger.Level.WARNING, "{0}: the control plane removed the EDS resource;"
             + " keeping the last set until it is sent again", name());
         listener.onFailure(new IllegalStateException("EDS resource " + cluster

@@ -166,8 +166,15 @@ class XdsDeltaTest {
         .equals(removal.getNonce())).hasErrorDetail()).as("the removal is ACKed").isFalse();
     awaitSelector(Map.of(address(1), 1, address(2), 2));
 
-    controlPlane.setEndpoints(NODE, "3", cla(CLUSTER, locality("a", 0, ep(3, 1))));
+    // sent again as it was: nothing to apply, but the feed hears that its source is back
+    long sets = source.sets();
+    controlPlane.setEndpoints(NODE, "3", cla(CLUSTER, locality("a", 0, ep(1, 1), ep(2, 2))));
+    source.awaitSet(set -> source.sets() > sets);
+    assertThat(source.changes()).as("a whole set, not an empty change").isZero();
+
+    controlPlane.setEndpoints(NODE, "4", cla(CLUSTER, locality("a", 0, ep(3, 1))));
     awaitSelector(Map.of(address(3), 1));
+    assertThat(feed.isUp()).isTrue();
   }
 
   private static LbEndpoint ep(int port, int weight) {
