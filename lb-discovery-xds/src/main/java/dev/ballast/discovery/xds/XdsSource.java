@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * locality's) and {@code health} (UNKNOWN and HEALTHY: healthy; DEGRADED: degraded; UNHEALTHY,
  * DRAINING, TIMEOUT: unhealthy, as Envoy counts them). A stream's first accepted resource is
  * pushed as a whole set; each later one as the change from the one before (entries added,
- * changed, removed), so that a reweight of 50 endpoints among 8000 updates 50 nodes.
+ * changed, removed), so that a reweight of 50 endpoints among 8000 hands on 50 entries.
  *
  * <p>The protocol, as xDS clients speak it: the stream's first request names the node and
  * subscribes to the resource; every response is answered, an ACK, or a NACK carrying an {@code

@@ -26,7 +26,7 @@ import java.util.Map;
  * <p>State of the World sends the whole resource on every change: an instance remembers the
  * entries of the last resource it read, by endpoint and locality, so that a change of 50
  * endpoints among 8000 checks and formats 50, and {@link #readChange} hands on those 50 alone
- * (a balancer then updates 50 nodes, not 8000). Used by one thread at a time. Not API.
+ * (the feed then takes 50 entries, not 8000 to compare). Used by one thread at a time. Not API.
  */
 public final class EdsEntries {
 
