@@ -13,6 +13,7 @@ import dev.ballast.discovery.xds.XdsBootstrap;
 import dev.ballast.discovery.xds.XdsSource;
 import io.envoyproxy.controlplane.cache.v3.SimpleCache;
 import io.envoyproxy.controlplane.cache.v3.Snapshot;
+import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
 import io.envoyproxy.controlplane.server.V3DiscoveryServer;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.Locality;
@@ -20,6 +21,10 @@ import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetSocketAddress;
@@ -27,8 +32,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,26 +43,28 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
- * {@link EtcdPushLatency}'s xDS twin: 8000 endpoints of one cluster in 8 localities (zones) of
- * 1000, weights 1-10, served by java-control-plane's server (started here on 127.0.0.1, as the
- * tests do); a client's {@link SubsetSelector} (subsets by zone) follows them through {@link
- * XdsSource} (one ADS stream, State of the World) and {@link EndpointFeed}. Each push is a new
- * snapshot in which 50 endpoints have another weight (the control plane sends the whole
- * resource, 8000 endpoints, as SotW does); the run reports, over the pushes, the time from just
- * before the snapshot is set to the moment the selector's new state is in place (the apply
- * returned: the next pick reads it), and checks that each push reached the selector as one delta
- * of 50. Meanwhile one thread picks (pick and complete) by zone; its latency p99.9 during pushes
- * is compared with an idle phase of the same length.
+ * {@link EtcdPushLatency}'s xDS twin, State of the World against Delta in one run: 8000 endpoints
+ * of one cluster in 8 localities (zones) of 1000, weights 1-10, served by java-control-plane's
+ * server (started here on 127.0.0.1, as the tests do) to two clients, one per protocol (node ids
+ * {@code sotw} and {@code delta}); each client's {@link SubsetSelector} (subsets by zone) follows
+ * the cluster through its {@link XdsSource} and {@link EndpointFeed}. Pushes alternate between
+ * the two, so both run under the same load: each is a new snapshot for one node in which 50
+ * endpoints have another weight. Per push, the run records the time from the control plane's
+ * send (its response callback, just before the response is written) to the moment the selector's
+ * new state is in place (the apply returned: the next pick reads it), and checks that each push
+ * reached the selector as one delta of 50. Meanwhile one thread picks (pick and complete) by
+ * zone from both selectors in turn; its latency p99.9 during pushes is compared with an idle
+ * phase of the same length.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.discovery.XdsPushLatency
- * [pushes=30] [gapMs=300]}
+ * [pushes per protocol=30] [gapMs=300]}
  */
 public final class XdsPushLatency {
 
-  private static final String NODE = "bench";
   private static final String CLUSTER = "orders";
   private static final int ZONES = 8;
   private static final int PER_ZONE = 1000;
+  private static final int CHANGES = 50;
 
   private XdsPushLatency() {}
 
@@ -68,78 +77,75 @@ public final class XdsPushLatency {
       weights[i] = 1 + random.nextInt(10);
     }
     SimpleCache<String> cache = new SimpleCache<>(node -> node.getId());
-    cache.setSnapshot(NODE, snapshot("0", weights));
+    Sent sent = new Sent();
+    int[][] current = {weights.clone(), weights.clone()}; // each node's, as last set
+    cache.setSnapshot("sotw", snapshot("0", current[0]));
+    cache.setSnapshot("delta", snapshot("0", current[1]));
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .addService(new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl())
+        .addService(new V3DiscoveryServer(sent, cache).getAggregatedDiscoveryServiceImpl())
         .build().start();
+    Client[] clients = {
+        new Client("sotw", false, server.getPort(), pushes),
+        new Client("delta", true, server.getPort(), pushes)};
     try {
-      SubsetSelector<String> selector = SubsetSelector.<String>builder()
-          .selectors(List.of(List.of("zone"))).fallbackPolicy(FallbackPolicy.ANY_ENDPOINT)
-          .build();
-      Applies applies = new Applies(EndpointSink.of(selector, Endpoint::address, n -> { }));
-      Timed source = new Timed(XdsSource.builder(
-          XdsBootstrap.of("127.0.0.1:" + server.getPort(), NODE), CLUSTER).build());
-      try (EndpointFeed feed = EndpointFeed.builder(source).start(applies)) {
-        while (feed.endpointCount() < weights.length) {
+      for (Client c : clients) {
+        while (c.feed.endpointCount() < weights.length) {
           Thread.sleep(10);
         }
-        RequestLabels[] probes = new RequestLabels[ZONES];
-        for (int z = 0; z < ZONES; z++) {
-          probes[z] = RequestLabels.of(Map.of("zone", "zone-" + z));
-        }
-        Picker picker = new Picker(selector, probes);
-        Thread t = new Thread(picker, "picker");
-        t.start();
-        Thread.sleep(1000); // warm-up
-        picker.phase.set(picker.idle);
-        Thread.sleep(pushes * gapMs);
-        picker.phase.set(picker.pushing);
-        long[] latencies = new long[pushes];
-        long[] received = new long[pushes];
-        for (int k = 0; k < pushes; k++) {
-          java.util.Set<Integer> drawn = new java.util.HashSet<>();
-          while (drawn.size() < 50) {
-            drawn.add(random.nextInt(weights.length));
-          }
-          for (int i : drawn) {
-            weights[i] = weights[i] % 10 + 1; // another weight, 1-10
-          }
-          long before = applies.count.get();
-          long t0 = System.nanoTime();
-          cache.setSnapshot(NODE, snapshot(Integer.toString(k + 1), weights));
-          while (applies.count.get() == before) {
-            Thread.onSpinWait();
-          }
-          latencies[k] = applies.lastAt - t0;
-          received[k] = source.lastAt - t0;
-          if (applies.count.get() != before + 1 || applies.lastUpserts != 50) {
-            throw new IllegalStateException("push " + k + " reached the selector as "
-                + (applies.count.get() - before) + " applies, the last of "
-                + applies.lastUpserts + " upserts (expected: one delta of 50)");
-          }
-          Thread.sleep(gapMs);
-        }
-        picker.phase.set(null);
-        picker.stop.set(true);
-        t.join();
-        Arrays.sort(latencies);
-        Arrays.sort(received);
-        System.out.printf("load average: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
-        System.out.printf("pushes: %d snapshots of %d endpoints, 50 reweighted in each, each one"
-            + " delta%n", pushes, weights.length);
-        System.out.printf("snapshot set -> state visible to picks: median %.1f ms, p99 %.1f ms, "
-            + "max %.1f ms%n", ms(latencies[pushes / 2]),
-            ms(latencies[(int) Math.ceil(pushes * 0.99) - 1]), ms(latencies[pushes - 1]));
-        System.out.printf("  of which snapshot set -> the source's entries read (sent, parsed, "
-            + "checked): median %.1f ms, p99 %.1f ms%n", ms(received[pushes / 2]),
-            ms(received[(int) Math.ceil(pushes * 0.99) - 1]));
-        double idle = picker.idle.getValueAtPercentile(99.9);
-        double busy = picker.pushing.getValueAtPercentile(99.9);
-        System.out.printf("pick p99.9: idle %.0f ns (%d picks), during pushes %.0f ns (%d picks):"
-            + " %.2fx%n", idle, picker.idle.getTotalCount(), busy,
-            picker.pushing.getTotalCount(), busy / idle);
       }
+      Picker picker = new Picker(clients);
+      Thread t = new Thread(picker, "picker");
+      t.setDaemon(true); // ends with the run, even a failed one
+      t.start();
+      Thread.sleep(1000); // warm-up
+      picker.phase.set(picker.idle);
+      Thread.sleep(2 * pushes * gapMs);
+      picker.phase.set(picker.pushing);
+      for (int k = 0; k < 2 * pushes; k++) {
+        Client c = clients[k % 2];
+        int[] w = current[k % 2];
+        Set<Integer> drawn = new HashSet<>();
+        while (drawn.size() < CHANGES) {
+          drawn.add(random.nextInt(w.length));
+        }
+        for (int i : drawn) {
+          w[i] = w[i] % 10 + 1; // another weight, 1-10
+        }
+        long before = c.applies.count.get();
+        long t0 = System.nanoTime();
+        cache.setSnapshot(c.node, snapshot(Integer.toString(k / 2 + 1), w));
+        c.applies.awaitMoreThan(before);
+        long sentAt = sent.lastAt.get(c.node);
+        c.fromSend[k / 2] = c.applies.lastAt - sentAt;
+        c.fromSet[k / 2] = c.applies.lastAt - t0;
+        c.toSource[k / 2] = c.source.lastAt - sentAt;
+        if (c.applies.count.get() != before + 1 || c.applies.lastUpserts != CHANGES) {
+          throw new IllegalStateException(c.node + " push " + k + " reached the selector as "
+              + (c.applies.count.get() - before) + " applies, the last of "
+              + c.applies.lastUpserts + " upserts (expected: one delta of " + CHANGES + ")");
+        }
+        c.bytes = sent.lastBytes.get(c.node);
+        Thread.sleep(gapMs);
+      }
+      picker.phase.set(null);
+      picker.stop.set(true);
+      t.join();
+      System.out.printf("load average: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
+      System.out.printf("%d pushes per protocol, alternating, %d ms apart: %d endpoints, %d"
+          + " reweighted in each, each one delta at the selector%n", pushes, gapMs,
+          weights.length, CHANGES);
+      for (Client c : clients) {
+        c.report();
+      }
+      double idle = picker.idle.getValueAtPercentile(99.9);
+      double busy = picker.pushing.getValueAtPercentile(99.9);
+      System.out.printf("pick p99.9: idle %.0f ns (%d picks), during pushes %.0f ns (%d picks):"
+          + " %.2fx%n", idle, picker.idle.getTotalCount(), busy,
+          picker.pushing.getTotalCount(), busy / idle);
     } finally {
+      for (Client c : clients) {
+        c.feed.close();
+      }
       server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
   }
@@ -170,7 +176,84 @@ public final class XdsPushLatency {
     return nanos / 1e6;
   }
 
-  /** The source, recording when it last pushed its entries. */
+  private static long at(long[] sorted, double quantile) {
+    return sorted[(int) Math.ceil(sorted.length * quantile) - 1];
+  }
+
+  /** One client: a source speaking one protocol, its feed and its selector. */
+  private static final class Client {
+    final String node;
+    final Timed source;
+    final SubsetSelector<String> selector = SubsetSelector.<String>builder()
+        .selectors(List.of(List.of("zone"))).fallbackPolicy(FallbackPolicy.ANY_ENDPOINT).build();
+    final Applies applies = new Applies(EndpointSink.of(selector, Endpoint::address, n -> { }));
+    final EndpointFeed feed;
+    final long[] fromSend;
+    final long[] fromSet;
+    final long[] toSource;
+    volatile int bytes;
+
+    Client(String node, boolean delta, int port, int pushes) {
+      this.node = node;
+      this.source = new Timed(XdsSource.builder(XdsBootstrap.of("127.0.0.1:" + port, node),
+          CLUSTER).delta(delta).build());
+      this.feed = EndpointFeed.builder(source).start(applies);
+      this.fromSend = new long[pushes];
+      this.fromSet = new long[pushes];
+      this.toSource = new long[pushes];
+    }
+
+    void report() {
+      long[] s = sorted(fromSend);
+      long[] set = sorted(fromSet);
+      long[] src = sorted(toSource);
+      long[] apply = new long[fromSend.length];
+      for (int i = 0; i < apply.length; i++) {
+        apply[i] = fromSend[i] - toSource[i];
+      }
+      Arrays.sort(apply);
+      System.out.printf("%-5s (last response %d KB): send -> state visible to picks: median %.1f"
+          + " ms, p99 %.1f ms; of which send -> the source's change read: median %.1f ms, p99"
+          + " %.1f ms, and change -> visible (feed and selector): median %.1f ms, p99 %.1f ms;"
+          + " snapshot set -> visible: median %.1f ms, p99 %.1f ms%n", node, bytes / 1024,
+          ms(at(s, 0.5)), ms(at(s, 0.99)), ms(at(src, 0.5)), ms(at(src, 0.99)),
+          ms(at(apply, 0.5)), ms(at(apply, 0.99)), ms(at(set, 0.5)), ms(at(set, 0.99)));
+    }
+
+    private static long[] sorted(long[] a) {
+      long[] c = a.clone();
+      Arrays.sort(c);
+      return c;
+    }
+  }
+
+  /** The control plane's callbacks: when it last sent a response to each node, and its size. */
+  private static final class Sent implements DiscoveryServerCallbacks {
+    final Map<String, Long> lastAt = new java.util.concurrent.ConcurrentHashMap<>();
+    final Map<String, Integer> lastBytes = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public void onV3StreamRequest(long streamId, DiscoveryRequest request) {}
+
+    @Override
+    public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) {}
+
+    @Override
+    public void onV3StreamResponse(long streamId, DiscoveryRequest request,
+        DiscoveryResponse response) {
+      lastAt.put(request.getNode().getId(), System.nanoTime());
+      lastBytes.put(request.getNode().getId(), response.getSerializedSize());
+    }
+
+    @Override
+    public void onV3StreamDeltaResponse(long streamId, DeltaDiscoveryRequest request,
+        DeltaDiscoveryResponse response) {
+      lastAt.put(request.getNode().getId(), System.nanoTime());
+      lastBytes.put(request.getNode().getId(), response.getSerializedSize());
+    }
+  }
+
+  /** The source, recording when it last pushed its entries or a change. */
   private static final class Timed implements EndpointSource {
     final EndpointSource source;
     volatile long lastAt;
@@ -190,6 +273,7 @@ public final class XdsPushLatency {
 
         @Override
         public void onChanges(Map<String, String> upserts, Collection<String> removedKeys) {
+          lastAt = System.nanoTime();
           l.onChanges(upserts, removedKeys);
         }
 
@@ -211,25 +295,28 @@ public final class XdsPushLatency {
     }
   }
 
-  /** Picks in a loop, timing each pick and complete into the histogram of the phase. */
+  /** Picks in a loop from each client's selector in turn, timing each pick and complete. */
   private static final class Picker implements Runnable {
-    final SubsetSelector<String> selector;
-    final RequestLabels[] probes;
+    final Client[] clients;
+    final RequestLabels[] probes = new RequestLabels[ZONES];
     final Histogram idle = new Histogram(TimeUnit.SECONDS.toNanos(1), 3);
     final Histogram pushing = new Histogram(TimeUnit.SECONDS.toNanos(1), 3);
     final AtomicReference<Histogram> phase = new AtomicReference<>();
     final AtomicBoolean stop = new AtomicBoolean();
 
-    Picker(SubsetSelector<String> selector, RequestLabels[] probes) {
-      this.selector = selector;
-      this.probes = probes;
+    Picker(Client[] clients) {
+      this.clients = clients;
+      for (int z = 0; z < ZONES; z++) {
+        probes[z] = RequestLabels.of(Map.of("zone", "zone-" + z));
+      }
     }
 
     @Override
     public void run() {
       int i = 0;
       while (!stop.get()) {
-        RequestLabels labels = probes[i++ & (ZONES - 1)];
+        SubsetSelector<String> selector = clients[i & 1].selector;
+        RequestLabels labels = probes[(i++ >> 1) & (ZONES - 1)];
         long t0 = System.nanoTime();
         Node<String> n = selector.pick(labels);
         n.complete(1_000_000, true);

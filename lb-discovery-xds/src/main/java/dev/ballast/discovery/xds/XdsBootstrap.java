@@ -28,7 +28,18 @@ import java.util.Objects;
  *  "node": {"id": "orders-client-1", "locality": {"zone": "us-east-1a"}}}
  * }</pre>
  *
- * <p>Other fields (authorities, certificate providers, server features) are ignored.
+ * <p>The server's {@code server_features} may list {@value #DELTA_FEATURE} (the name of Envoy's
+ * {@code ApiConfigSource.ApiType} for the incremental protocol): a source then follows its
+ * resource over incremental (Delta) xDS; otherwise State of the World. gRPC ignores a feature it
+ * does not know, so the file still serves grpc-xds channels (which speak State of the World):
+ *
+ * <pre>{@code
+ * {"xds_servers": [{"server_uri": "xds.internal:18000", "channel_creds": [{"type": "insecure"}],
+ *                   "server_features": ["xds_v3", "delta_grpc"]}],
+ *  "node": {"id": "orders-client-1"}}
+ * }</pre>
+ *
+ * <p>Other fields (authorities, certificate providers, other server features) are ignored.
  */
 public final class XdsBootstrap {
 
@@ -40,6 +51,8 @@ public final class XdsBootstrap {
   public static final String CONFIG_ENV = "GRPC_XDS_BOOTSTRAP_CONFIG";
   /** The system property holding the bootstrap JSON itself, as gRPC reads it. */
   public static final String CONFIG_PROPERTY = "io.grpc.xds.bootstrapConfig";
+  /** The server feature asking for incremental (Delta) xDS. */
+  public static final String DELTA_FEATURE = "delta_grpc";
 
   /**
    * The options of a bootstrap in Ballast's configuration model: {@code bootstrap} (a file) or
@@ -55,22 +68,24 @@ public final class XdsBootstrap {
   private final String serverUri;
   private final boolean tls;
   private final Node node;
+  private final boolean delta;
 
-  private XdsBootstrap(String serverUri, boolean tls, Node node) {
+  private XdsBootstrap(String serverUri, boolean tls, Node node, boolean delta) {
     this.serverUri = serverUri;
     this.tls = tls;
     this.node = node;
+    this.delta = delta;
   }
 
   /**
    * Returns a bootstrap for a control plane reached in plaintext at a gRPC target (e.g. {@code
-   * 127.0.0.1:18000}), as the node {@code nodeId}.
+   * 127.0.0.1:18000}), as the node {@code nodeId}, State of the World.
    *
    * @throws IllegalArgumentException if the target or the id is blank
    */
   public static XdsBootstrap of(String serverUri, String nodeId) {
     return new XdsBootstrap(checkText("server_uri", serverUri, "xds.internal:18000"), false,
-        Node.newBuilder().setId(checkText("node.id", nodeId, "orders-client-1")).build());
+        Node.newBuilder().setId(checkText("node.id", nodeId, "orders-client-1")).build(), false);
   }
 
   /**
@@ -97,6 +112,17 @@ public final class XdsBootstrap {
     String serverUri = checkText("xds_servers[0].server_uri", uri.getStringValue(),
         "xds.internal:18000");
     boolean tls = tls(server.getFieldsOrDefault("channel_creds", Value.getDefaultInstance()));
+    boolean delta = false;
+    Value features = server.getFieldsOrDefault("server_features", null);
+    if (features != null) {
+      if (!features.hasListValue()) {
+        throw new IllegalArgumentException("xDS bootstrap: xds_servers[0].server_features is not"
+            + " a list (expected: e.g. [\"xds_v3\", \"" + DELTA_FEATURE + "\"])");
+      }
+      for (Value f : features.getListValue().getValuesList()) {
+        delta |= f.getStringValue().equals(DELTA_FEATURE);
+      }
+    }
     Node.Builder node = Node.newBuilder();
     Value nodeJson = root.getFieldsOrDefault("node", null);
     if (nodeJson != null) {
@@ -110,7 +136,7 @@ public final class XdsBootstrap {
         throw new IllegalArgumentException("xDS bootstrap: node: " + e.getMessage(), e);
       }
     }
-    return new XdsBootstrap(serverUri, tls, node.build());
+    return new XdsBootstrap(serverUri, tls, node.build(), delta);
   }
 
   /**
@@ -205,6 +231,14 @@ public final class XdsBootstrap {
     return tls;
   }
 
+  /**
+   * Returns whether the server's features list {@value #DELTA_FEATURE}: sources speak
+   * incremental (Delta) xDS to it unless {@link XdsSource.Builder#delta} says otherwise.
+   */
+  public boolean delta() {
+    return delta;
+  }
+
   /** Returns the node's id, as the control plane sees it. */
   public String nodeId() {
     return node.getId();
@@ -218,7 +252,7 @@ public final class XdsBootstrap {
   @Override
   public String toString() {
     return "XdsBootstrap{server_uri=" + serverUri + (tls ? ", tls" : "") + ", node.id="
-        + node.getId() + "}";
+        + node.getId() + (delta ? ", delta" : "") + "}";
   }
 
   private static boolean tls(Value creds) {

@@ -1,13 +1,8 @@
 package dev.ballast.discovery.xds;
 
-import com.google.protobuf.Any;
-import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.discovery.xds.internal.EdsEntries;
-import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
-import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -16,7 +11,6 @@ import io.grpc.TlsChannelCredentials;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -25,34 +19,40 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A cluster's endpoints from an xDS control plane: its EDS resource ({@code
- * ClusterLoadAssignment}) followed over an ADS stream, State of the World. Each endpoint becomes
+ * ClusterLoadAssignment}) followed over an ADS stream, State of the World by default or
+ * incremental (Delta) xDS when the bootstrap's server lists the {@value
+ * XdsBootstrap#DELTA_FEATURE} feature or {@link Builder#delta} asks for it. Each endpoint becomes
  * an entry keyed by its address, with its load-balancing weight as the endpoint weight and
  * labels {@code zone}, {@code region} and {@code subzone} (its locality), {@code priority} (its
  * locality's) and {@code health} (UNKNOWN and HEALTHY: healthy; DEGRADED: degraded; UNHEALTHY,
- * DRAINING, TIMEOUT: unhealthy, as Envoy counts them).
+ * DRAINING, TIMEOUT: unhealthy, as Envoy counts them). A stream's first accepted resource is
+ * pushed as a whole set; each later one as the change from the one before (entries added,
+ * changed, removed), so that a reweight of 50 endpoints among 8000 hands on 50 entries.
  *
- * <p>The protocol, as xDS clients speak it: each request names the node and the resource (the
- * version and nonce empty in a stream's first); every response is answered, an ACK carrying its {@code version_info} and {@code
- * response_nonce}, or a NACK carrying the nonce, the last accepted version and an {@code
- * error_detail} (INVALID_ARGUMENT) naming why, for a response whose resource is malformed (a
- * bad address, port, weight or priority, weights summing past 2<sup>31</sup>-1, a repeated
- * address, a resource of another type). A NACKed response changes nothing: calls go on over the
- * last accepted set. NACKs in a row are spaced (the first at once, then 100 ms doubling to 1 s),
- * so that a control plane answering each NACK with the same bad resource does not loop at full
- * speed; a good response is taken and ACKed at once. Responses without
- * this cluster's resource are ACKed and change nothing (EDS resources are not removed by
- * omission). When the stream fails, the source reports it (the last set stays in force) and
- * opens a new one after a {@linkplain Builder#backoff backoff}, asking afresh (empty version),
- * so that a restarted control plane sends its whole state.
+ * <p>The protocol, as xDS clients speak it: the stream's first request names the node and
+ * subscribes to the resource; every response is answered, an ACK, or a NACK carrying an {@code
+ * error_detail} (INVALID_ARGUMENT) naming why, for a response whose resource is malformed (a bad
+ * address, port, weight or priority, weights summing past 2<sup>31</sup>-1, a repeated address,
+ * a resource of another type). State of the World ACKs carry the response's version, Delta ACKs
+ * its nonce; a Delta stream opened again sends the accepted resource's version in {@code
+ * initial_resource_versions}. A NACKed response changes nothing: calls go on over the last
+ * accepted set. NACKs in a row are spaced (the first at once, then 100 ms doubling to 1 s), so
+ * that a control plane answering each NACK with the same bad resource does not loop at full
+ * speed; a good response is taken and ACKed at once. State of the World responses without this
+ * cluster's resource are ACKed and change nothing (EDS resources are not removed by omission); a
+ * Delta removal of the resource is ACKed, reported as a failure of the source, and keeps the
+ * last set (as an outage does), until the resource is sent again. When the stream fails, the
+ * source reports it (the last set stays in force) and opens a new one after a {@linkplain
+ * Builder#backoff backoff}.
  *
- * <p>Not supported: incremental (delta) xDS, CDS, LDS and RDS (the target names the EDS
- * resource itself), locality weights (an endpoint's share is its own weight), federation
+ * <p>Not supported: CDS, LDS and RDS (the target names the EDS resource itself), LEDS (a
+ * cluster's endpoints as separate resources: a Delta change of one endpoint resends the
+ * cluster's resource), locality weights (an endpoint's share is its own weight), federation
  * ({@code xdstp://} names), and sharing one stream between sources (each source has its own).
  */
 public final class XdsSource implements EndpointSource {
 
   private static final System.Logger LOG = System.getLogger(XdsSource.class.getName());
-  private static final int INVALID_ARGUMENT = 3; // google.rpc.Code
   private static final int MAX_RESPONSE_BYTES = 64 << 20;
   private static final long FIRST_NACK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final long MAX_NACK_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -62,18 +62,19 @@ public final class XdsSource implements EndpointSource {
   private final Backoff backoff;
   private final ScheduledExecutorService scheduler;
   private final ManagedChannel channel;
+  private final Dialect dialect; // guarded by lock
   private final EdsEntries eds = new EdsEntries(); // guarded by lock
   private final Object lock = new Object();
 
   // guarded by lock
   private Listener listener;
-  private StreamObserver<DiscoveryRequest> requests;
+  private StreamObserver<Message> requests;
   private long generation; // bumped by every new stream and by close: stale callbacks stop
+  private boolean pushedOnStream; // a set was pushed on this stream: later pushes are changes
   private int failures; // consecutive failed streams, for the backoff
-  private String version = ""; // the last accepted version_info
   private String rejection; // why the last response was NACKed; null after an ACK
   private int nacksInARow; // since the last ACK: spaces the NACKs of a resending control plane
-  private DiscoveryRequest heldNack; // a NACK waiting for its turn, or null
+  private Message heldNack; // a NACK waiting for its turn, or null
   private boolean closed;
 
   private XdsSource(Builder b) {
@@ -81,6 +82,8 @@ public final class XdsSource implements EndpointSource {
     this.cluster = b.cluster;
     this.backoff = b.backoff;
     this.scheduler = b.scheduler != null ? b.scheduler : Scheduler.INSTANCE;
+    boolean delta = b.delta != null ? b.delta : bootstrap.delta();
+    this.dialect = delta ? new Delta(bootstrap, cluster) : new Sotw(bootstrap, cluster);
     ChannelCredentials creds = bootstrap.tls() ? TlsChannelCredentials.create()
         : InsecureChannelCredentials.create();
     // a ping every 5 minutes finds a connection the control plane's host dropped silently, and
@@ -116,11 +119,19 @@ public final class XdsSource implements EndpointSource {
     return "xds:" + cluster;
   }
 
-  /** Returns the version of the last accepted (ACKed) response, empty before the first. */
+  /**
+   * Returns the version of the last accepted (ACKed) response ({@code version_info}, or a Delta
+   * response's {@code system_version_info}), empty before the first.
+   */
   public String acceptedVersion() {
     synchronized (lock) {
-      return version;
+      return dialect.acceptedVersion();
     }
+  }
+
+  /** Returns whether this source speaks incremental (Delta) xDS, else State of the World. */
+  public boolean delta() {
+    return dialect instanceof Delta;
   }
 
   /** Returns why the last response was rejected (NACKed), or null if it was accepted. */
@@ -138,7 +149,7 @@ public final class XdsSource implements EndpointSource {
       }
       closed = true;
       generation++;
-      if (requests instanceof ClientCallStreamObserver<DiscoveryRequest> call) {
+      if (requests instanceof ClientCallStreamObserver<Message> call) {
         call.cancel("source closed", null);
       }
       requests = null;
@@ -153,52 +164,60 @@ public final class XdsSource implements EndpointSource {
     }
     long current = ++generation;
     heldNack = null; // for the stream that ended
+    pushedOnStream = false;
     channel.resetConnectBackoff(); // our backoff paces the retries, not the channel's
-    requests = AggregatedDiscoveryServiceGrpc.newStub(channel)
-        .streamAggregatedResources(new Responses(current));
-    requests.onNext(request().build());
+    requests = dialect.open(channel, new Responses(current));
+    requests.onNext(dialect.subscribe());
   }
 
-  // every request names the node, as Envoy does by default: the protocol asks it of the first
-  // only, but control planes that key their state by node (java-control-plane's snapshot
-  // cache) look for it in each
-  private DiscoveryRequest.Builder request() {
-    return DiscoveryRequest.newBuilder().setNode(bootstrap.node()).setTypeUrl(EdsEntries.TYPE_URL)
-        .addResourceNames(cluster);
-  }
-
-  private void respond(long gen, DiscoveryResponse r) {
+  private void respond(long gen, Message r) {
     synchronized (lock) {
       if (closed || gen != generation) {
         return;
       }
       failures = 0;
-      if (!r.getTypeUrl().equals(EdsEntries.TYPE_URL)) {
-        return; // never asked for: nothing to answer
-      }
-      Map<String, String> entries;
+      Dialect.Read read;
+      EdsEntries.Change change = null;
       try {
-        entries = entries(r);
+        read = dialect.read(r);
+        if (read == null) {
+          return; // never asked for: nothing to answer
+        }
+        if (read.resource() != null) {
+          change = eds.readChange(read.resource());
+        }
       } catch (IllegalArgumentException bad) {
         if (!bad.getMessage().equals(rejection)) {
-          LOG.log(System.Logger.Level.WARNING, "{0}: rejected version {1}: {2}", name(),
-              r.getVersionInfo(), bad.getMessage());
+          LOG.log(System.Logger.Level.WARNING, "{0}: rejected a response: {1}", name(),
+              bad.getMessage());
         }
         rejection = bad.getMessage();
-        nack(gen, request().setVersionInfo(version).setResponseNonce(r.getNonce())
-            .setErrorDetail(com.google.rpc.Status.newBuilder().setCode(INVALID_ARGUMENT)
-                .setMessage(bad.getMessage()))
-            .build());
+        nack(gen, dialect.reject(r, bad.getMessage()));
         return;
       }
-      version = r.getVersionInfo();
       rejection = null;
       nacksInARow = 0;
       heldNack = null; // this ACK answers the newer response
-      if (entries != null) {
-        listener.onEntries(entries);
+      requests.onNext(dialect.accept(r));
+      if (change != null) {
+        push(change);
+      } else if (read.removed()) {
+        pushedOnStream = false; // the resource sent again comes whole: the feed hears it is back
+        LOG.log(System.Logger.Level.WARNING, "{0}: the control plane removed the EDS resource;"
+            + " keeping the last set until it is sent again", name());
+        listener.onFailure(new IllegalStateException("EDS resource " + cluster
+            + " removed by the control plane"));
       }
-      requests.onNext(request().setVersionInfo(version).setResponseNonce(r.getNonce()).build());
+    }
+  }
+
+  // the stream's first set whole, later ones as changes; under lock
+  private void push(EdsEntries.Change change) {
+    if (!pushedOnStream) {
+      pushedOnStream = true;
+      listener.onEntries(change.entries());
+    } else if (!change.isEmpty()) {
+      listener.onChanges(change.upserts(), change.removed());
     }
   }
 
@@ -208,7 +227,7 @@ public final class XdsSource implements EndpointSource {
   // NACK after an ACK goes at once; each next one in a row waits 100 ms, doubling to 1 s. A good
   // response, when one comes, is taken and ACKed at once; a control plane that only answers
   // requests sends its fix when the waiting NACK reaches it, within a second.
-  private void nack(long gen, DiscoveryRequest nack) {
+  private void nack(long gen, Message nack) {
     nacksInARow++;
     long wait = nacksInARow == 1 ? 0
         : Math.min(MAX_NACK_WAIT_NANOS, FIRST_NACK_WAIT_NANOS << Math.min(nacksInARow - 2, 20));
@@ -228,32 +247,6 @@ public final class XdsSource implements EndpointSource {
         }
       }, wait, TimeUnit.NANOSECONDS);
     }
-  }
-
-  // this cluster's entries, or null if the response does not hold its resource
-  private Map<String, String> entries(DiscoveryResponse r) {
-    Map<String, String> found = null;
-    for (int i = 0; i < r.getResourcesCount(); i++) {
-      Any any = r.getResources(i);
-      if (!any.getTypeUrl().equals(EdsEntries.TYPE_URL)) {
-        throw new IllegalArgumentException("resource " + i + ": type " + any.getTypeUrl()
-            + " (expected: " + EdsEntries.TYPE_URL + ")");
-      }
-      ClusterLoadAssignment cla;
-      try {
-        cla = any.unpack(ClusterLoadAssignment.class);
-      } catch (InvalidProtocolBufferException e) {
-        throw new IllegalArgumentException("resource " + i + ": unparsable ("
-            + e.getMessage() + ")", e);
-      }
-      if (cla.getClusterName().equals(cluster)) {
-        if (found != null) {
-          throw new IllegalArgumentException("EDS resource " + cluster + " sent twice");
-        }
-        found = eds.read(cla);
-      }
-    }
-    return found;
   }
 
   private void failed(long gen, Throwable cause) {
@@ -278,7 +271,7 @@ public final class XdsSource implements EndpointSource {
     }, delayNanos, TimeUnit.NANOSECONDS);
   }
 
-  private final class Responses implements StreamObserver<DiscoveryResponse> {
+  private final class Responses implements StreamObserver<Message> {
     private final long gen;
 
     Responses(long gen) {
@@ -286,7 +279,7 @@ public final class XdsSource implements EndpointSource {
     }
 
     @Override
-    public void onNext(DiscoveryResponse r) {
+    public void onNext(Message r) {
       respond(gen, r);
     }
 
@@ -337,6 +330,7 @@ public final class XdsSource implements EndpointSource {
     private final String cluster;
     private Backoff backoff = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30));
     private ScheduledExecutorService scheduler;
+    private Boolean delta;
 
     private Builder(XdsBootstrap bootstrap, String cluster) {
       this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
@@ -362,6 +356,15 @@ public final class XdsSource implements EndpointSource {
      */
     public Builder scheduler(ScheduledExecutorService scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * Sets the protocol: incremental (Delta) xDS if true, State of the World if false; default
+     * the bootstrap's choice ({@link XdsBootstrap#delta}).
+     */
+    public Builder delta(boolean delta) {
+      this.delta = delta;
       return this;
     }
 

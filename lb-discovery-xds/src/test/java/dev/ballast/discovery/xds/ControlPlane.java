@@ -16,6 +16,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Server;
@@ -30,8 +31,8 @@ import java.util.function.Predicate;
 /**
  * A real xDS control plane for tests: java-control-plane's V3 discovery server over a snapshot
  * cache (one group per node id), on 127.0.0.1, recording every request it receives and every
- * response it sends. Stopped and restarted on the same port, it keeps its snapshots (as a
- * control plane rebuilding its state from its own sources would).
+ * response it sends, State of the World and Delta. Stopped and restarted on the same port, it
+ * keeps its snapshots (as a control plane rebuilding its state from its own sources would).
  */
 final class ControlPlane implements AutoCloseable {
 
@@ -39,6 +40,8 @@ final class ControlPlane implements AutoCloseable {
   final List<DiscoveryRequest> requests = new CopyOnWriteArrayList<>();
   final List<Long> requestNanos = new CopyOnWriteArrayList<>(); // System.nanoTime of each
   final List<DiscoveryResponse> responses = new CopyOnWriteArrayList<>();
+  final List<DeltaDiscoveryRequest> deltaRequests = new CopyOnWriteArrayList<>();
+  final List<DeltaDiscoveryResponse> deltaResponses = new CopyOnWriteArrayList<>();
   private final V3DiscoveryServer discovery;
   private Server server;
   private int port;
@@ -55,7 +58,18 @@ final class ControlPlane implements AutoCloseable {
       }
 
       @Override
-      public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) {}
+      public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) {
+        deltaRequests.add(request);
+        synchronized (ControlPlane.this) {
+          ControlPlane.this.notifyAll();
+        }
+      }
+
+      @Override
+      public void onV3StreamDeltaResponse(long streamId, DeltaDiscoveryRequest request,
+          DeltaDiscoveryResponse response) {
+        deltaResponses.add(response);
+      }
 
       @Override
       public void onV3StreamResponse(long streamId, DiscoveryRequest request,
@@ -95,18 +109,31 @@ final class ControlPlane implements AutoCloseable {
   }
 
   /** Waits (up to 10 s) for a request the predicate accepts, and returns it. */
-  synchronized DiscoveryRequest awaitRequest(Predicate<DiscoveryRequest> p)
+  DiscoveryRequest awaitRequest(Predicate<DiscoveryRequest> p) throws InterruptedException {
+    return await(requests, 0, p);
+  }
+
+  /**
+   * Waits (up to 10 s) for a Delta request from index {@code from} on that the predicate
+   * accepts, and returns it.
+   */
+  DeltaDiscoveryRequest awaitDeltaRequest(int from, Predicate<DeltaDiscoveryRequest> p)
+      throws InterruptedException {
+    return await(deltaRequests, from, p);
+  }
+
+  private synchronized <R> R await(List<R> received, int from, Predicate<R> p)
       throws InterruptedException {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
-      for (DiscoveryRequest r : requests) {
+      for (R r : received.subList(Math.min(from, received.size()), received.size())) {
         if (p.test(r)) {
           return r;
         }
       }
       long left = end - System.nanoTime();
       if (left <= 0) {
-        throw new AssertionError("no such request within 10 s; received: " + requests.size());
+        throw new AssertionError("no such request within 10 s; received: " + received.size());
       }
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }

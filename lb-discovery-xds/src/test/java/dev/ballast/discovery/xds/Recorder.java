@@ -2,19 +2,25 @@ package dev.ballast.discovery.xds;
 
 import dev.ballast.core.source.EndpointSource;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * Passes a source's pushes on to the client's listener and remembers them, so that a test
- * waits on the event itself (a set pushed, a failure reported) rather than for a while.
+ * Passes a source's pushes on to the client's listener and remembers them (a change folded
+ * into the set before it), so that a test waits on the event itself (a set pushed, a failure
+ * reported) rather than for a while.
  */
 final class Recorder implements EndpointSource {
 
   private final XdsSource source;
   private Map<String, String> last; // guarded by this
-  private long sets; // guarded by this
+  private long sets; // whole sets and changes pushed; guarded by this
+  private long changes; // of which changes; guarded by this
+  private Map<String, String> lastUpserts; // of the last change; guarded by this
+  private List<String> lastRemoved; // of the last change; guarded by this
   private long failures; // guarded by this
   private long lastSetNanos; // guarded by this
 
@@ -42,7 +48,22 @@ final class Recorder implements EndpointSource {
 
       @Override
       public void onChanges(Map<String, String> upserts, Collection<String> removedKeys) {
-        throw new AssertionError("a SotW source pushes whole sets");
+        synchronized (Recorder.this) {
+          if (last == null) {
+            throw new AssertionError("a change before the first set");
+          }
+          Map<String, String> next = new HashMap<>(last);
+          removedKeys.forEach(next::remove);
+          next.putAll(upserts);
+          last = Map.copyOf(next);
+          lastUpserts = Map.copyOf(upserts);
+          lastRemoved = List.copyOf(removedKeys);
+          sets++;
+          changes++;
+          lastSetNanos = System.nanoTime();
+          Recorder.this.notifyAll();
+        }
+        l.onChanges(upserts, removedKeys);
       }
 
       @Override
@@ -68,6 +89,24 @@ final class Recorder implements EndpointSource {
 
   synchronized long sets() {
     return sets;
+  }
+
+  synchronized long changes() {
+    return changes;
+  }
+
+  /** The entries added or changed by the last change pushed. */
+  synchronized Map<String, String> lastUpserts() {
+    return lastUpserts;
+  }
+
+  /** The addresses removed by the last change pushed. */
+  synchronized List<String> lastRemoved() {
+    return lastRemoved;
+  }
+
+  synchronized Map<String, String> last() {
+    return last;
   }
 
   synchronized long lastSetNanos() {

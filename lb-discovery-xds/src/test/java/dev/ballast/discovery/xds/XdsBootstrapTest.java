@@ -117,7 +117,39 @@ class XdsBootstrapTest {
     assertThatThrownBy(() -> EndpointSourceProvider.open("xds://127.0.0.1:18000/"))
         .hasMessageContaining("expected: a path, as in xds:///cluster");
     assertThatThrownBy(() -> EndpointSourceProvider.open("xds://127.0.0.1:18000/a?zone=b"))
-        .hasMessageContaining("expected: node=VALUE, as in xds:///cluster or"
-            + " xds://host:port/cluster[?node=id]");
+        .hasMessageStartingWith("query: \"zone=b\" (expected: node=ID or delta=true|false,"
+            + " each once, as in xds:///cluster[?delta=true] or");
+    assertThatThrownBy(() -> EndpointSourceProvider.open("xds://127.0.0.1:18000/a?delta=yes"))
+        .hasMessageStartingWith("query: \"delta=yes\" (expected: node=ID or delta=true|false");
+    assertThatThrownBy(() -> EndpointSourceProvider.open(
+        "xds://127.0.0.1:18000/a?delta=true&delta=false"))
+        .hasMessageStartingWith("query: \"delta=false\" (expected:");
+  }
+
+  @Test
+  void deltaIsChosenByTheServerFeaturesOrTheTargetStateOfTheWorldByDefault() {
+    String json = "{\"xds_servers\": [{\"server_uri\": \"127.0.0.1:18000\", \"channel_creds\":"
+        + " [{\"type\": \"insecure\"}]%s}], \"node\": {\"id\": \"n1\"}}";
+    assertThat(XdsBootstrap.fromJson(json.formatted("")).delta()).isFalse();
+    assertThat(XdsBootstrap.fromJson(json.formatted(", \"server_features\": [\"xds_v3\"]"))
+        .delta()).isFalse();
+    XdsBootstrap delta = XdsBootstrap.fromJson(
+        json.formatted(", \"server_features\": [\"xds_v3\", \"delta_grpc\"]"));
+    assertThat(delta.delta()).isTrue();
+    assertThatThrownBy(() -> XdsBootstrap.fromJson(json.formatted(", \"server_features\": 1")))
+        .hasMessageStartingWith("xDS bootstrap: xds_servers[0].server_features is not a list");
+    try (XdsSource s = XdsSource.builder(delta, "orders").build()) {
+      assertThat(s.delta()).isTrue();
+    }
+    try (XdsSource s = XdsSource.builder(delta, "orders").delta(false).build()) {
+      assertThat(s.delta()).as("the builder over the bootstrap").isFalse();
+    }
+    try (EndpointSource s = EndpointSourceProvider.open("xds://127.0.0.1:18000/orders")) {
+      assertThat(((XdsSource) s).delta()).isFalse();
+    }
+    try (EndpointSource s = EndpointSourceProvider.open(
+        "xds://127.0.0.1:18000/orders?node=n1&delta=true")) {
+      assertThat(((XdsSource) s).delta()).isTrue();
+    }
   }
 }

@@ -88,6 +88,10 @@ class XdsSourceTest {
     controlPlane.setEndpoints(NODE, "2", cla(CLUSTER,
         locality("us-east-1a", 0, ep(1, 4), ep(2, 3), ep(3, 1))));
     awaitShares(0, 4, 3, 1);
+    // the whole resource came; the source handed on what changed
+    assertThat(source.changes()).isEqualTo(1);
+    assertThat(source.lastUpserts().keySet()).containsExactlyInAnyOrder(address(1), address(3));
+    assertThat(source.lastRemoved()).containsExactly(address(0));
     DiscoveryResponse second = response("2");
     assertThat(controlPlane.awaitRequest(r -> r.getResponseNonce().equals(second.getNonce()))
         .getVersionInfo()).isEqualTo("2");

@@ -9,8 +9,10 @@ import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -23,7 +25,8 @@ import java.util.Map;
  *
  * <p>State of the World sends the whole resource on every change: an instance remembers the
  * entries of the last resource it read, by endpoint and locality, so that a change of 50
- * endpoints among 8000 checks and formats 50. Used by one thread at a time. Not API.
+ * endpoints among 8000 checks and formats 50, and {@link #readChange} hands on those 50 alone
+ * (the feed then takes 50 entries, not 8000 to compare). Used by one thread at a time. Not API.
  */
 public final class EdsEntries {
 
@@ -38,6 +41,7 @@ public final class EdsEntries {
   public static final String SUBZONE = "subzone";
 
   private Map<Key, Entry> last = new HashMap<>();
+  private Map<String, String> lastEntries = Map.of();
 
   /** Creates an instance remembering nothing yet. */
   public EdsEntries() {}
@@ -53,7 +57,36 @@ public final class EdsEntries {
     Map<Key, Entry> next = new HashMap<>(last.size() * 2);
     Map<String, String> out = entries(cla, last, next);
     last = next;
+    lastEntries = out;
     return out;
+  }
+
+  /**
+   * Reads a resource as {@link #read} does and returns it with what changed since the last
+   * resource read: entries added or changed, and addresses gone. An unchanged endpoint's entry
+   * is the same string as before, so the comparison is mostly a reference check.
+   *
+   * @throws IllegalArgumentException as {@link #entries(ClusterLoadAssignment)}
+   */
+  public Change readChange(ClusterLoadAssignment cla) {
+    Map<String, String> before = lastEntries;
+    Map<String, String> after = read(cla);
+    Map<String, String> upserts = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : after.entrySet()) {
+      String was = before.get(e.getKey());
+      if (was != e.getValue() && !e.getValue().equals(was)) {
+        upserts.put(e.getKey(), e.getValue());
+      }
+    }
+    List<String> removed = new ArrayList<>();
+    if (before.size() + upserts.size() != after.size()) { // else every old address is still in
+      for (String address : before.keySet()) {
+        if (!after.containsKey(address)) {
+          removed.add(address);
+        }
+      }
+    }
+    return new Change(after, upserts, removed);
   }
 
   /**
@@ -170,6 +203,22 @@ public final class EdsEntries {
         return Health.DEGRADED;
       default:
         return Health.UNHEALTHY;
+    }
+  }
+
+  /**
+   * A resource's entries and their change since the resource read before it.
+   *
+   * @param entries every entry of the resource, address to textual form
+   * @param upserts the entries added or changed
+   * @param removed the addresses no longer in the resource
+   */
+  public record Change(Map<String, String> entries, Map<String, String> upserts,
+      List<String> removed) {
+
+    /** Returns whether nothing changed. */
+    public boolean isEmpty() {
+      return upserts.isEmpty() && removed.isEmpty();
     }
   }
 

@@ -74,6 +74,43 @@ class EdsEntriesTest {
   }
 
   @Test
+  void aChangeIsWhatDiffersFromTheResourceReadBefore() {
+    EdsEntries eds = new EdsEntries();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+    Map<String, String> before = Map.of();
+    for (int round = 0; round < 30; round++) {
+      LocalityLbEndpoints.Builder a = LocalityLbEndpoints.newBuilder()
+          .setLocality(Locality.newBuilder().setZone(r.nextInt(5) == 0 ? "b" : "a"));
+      for (int i = 0; i < 20; i++) {
+        if (r.nextInt(4) != 0) { // an endpoint comes and goes
+          a.addLbEndpoints(endpoint("10.0.0." + i, 80, 1 + r.nextInt(3), HealthStatus.HEALTHY));
+        }
+      }
+      ClusterLoadAssignment cla = ClusterLoadAssignment.newBuilder().setClusterName("orders")
+          .addEndpoints(a).build();
+      if (round % 9 == 4) {
+        ClusterLoadAssignment bad = cla.toBuilder().addEndpoints(LocalityLbEndpoints.newBuilder()
+            .addLbEndpoints(endpoint("10.0.0.1", 0, 1, HealthStatus.HEALTHY))).build();
+        assertThatThrownBy(() -> eds.readChange(bad)).hasMessageContaining("port: 0");
+      }
+      EdsEntries.Change change = eds.readChange(cla);
+      Map<String, String> after = EdsEntries.entries(cla);
+      // the oracle: a plain comparison of the two whole sets
+      Map<String, String> prev = before;
+      Map<String, String> upserts = new java.util.HashMap<>(after);
+      upserts.entrySet().removeIf(e -> e.getValue().equals(prev.get(e.getKey())));
+      java.util.Set<String> removed = new java.util.HashSet<>(before.keySet());
+      removed.removeAll(after.keySet());
+      assertThat(change.entries()).as("round " + round).isEqualTo(after);
+      assertThat(change.upserts()).as("round " + round).isEqualTo(upserts);
+      assertThat(change.removed()).as("round " + round)
+          .containsExactlyInAnyOrderElementsOf(removed);
+      assertThat(change.isEmpty()).isEqualTo(upserts.isEmpty() && removed.isEmpty());
+      before = after;
+    }
+  }
+
+  @Test
   void healthStatusesMapAsEnvoyCountsThem() {
     assertThat(EdsEntries.health(HealthStatus.UNKNOWN)).isEqualTo(Health.HEALTHY);
     assertThat(EdsEntries.health(HealthStatus.HEALTHY)).isEqualTo(Health.HEALTHY);
