@@ -60,55 +60,12 @@ public abstract class ValueType<T> {
     return new IllegalArgumentException(show(raw) + " (expected: " + expected + ")");
   }
 
-  /**
-   * Returns text read as a number, a duration or a name: spaces and tabs around it trimmed, and
-   * nothing but printable ASCII (Java's number parsers take digits of every script, {@code
-   * '\u0661\u0660s'} would read as 10 s, and {@link String#trim()} drops control characters).
-   */
+  /** Returns text read as a number, a duration or a name ({@link ValueText#readable}). */
   final String text(Object raw) {
     if (!(raw instanceof String) || ((String) raw).length() > MAX_CHARS) {
       throw bad(raw);
     }
-    String s = (String) raw;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c > '~' && !Character.isISOControl(c)) {
-        throw refused(s, String.format(Locale.ROOT, "U+%04X at index %d is not ASCII", (int) c,
-            i));
-      }
-    }
-    checkControl(s);
-    int from = 0;
-    int to = s.length();
-    while (from < to && (s.charAt(from) == ' ' || s.charAt(from) == '\t')) {
-      from++;
-    }
-    while (to > from && (s.charAt(to - 1) == ' ' || s.charAt(to - 1) == '\t')) {
-      to--;
-    }
-    return s.substring(from, to);
-  }
-
-  /** Refuses text holding a control character other than a tab. */
-  final String checkControl(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (Character.isISOControl(c) && c != '\t') {
-        throw refused(s, String.format(Locale.ROOT, "control character U+%04X at index %d",
-            (int) c, i));
-      }
-    }
-    return s;
-  }
-
-  /** A refusal of text naming its bad character; control characters shown escaped. */
-  private IllegalArgumentException refused(String s, String why) {
-    StringBuilder shown = new StringBuilder();
-    for (char c : s.toCharArray()) {
-      shown.append(Character.isISOControl(c)
-          ? String.format(Locale.ROOT, "\\u%04x", (int) c) : String.valueOf(c));
-    }
-    return new IllegalArgumentException(shown + " (expected: " + expected + "; " + why + ")");
+    return ValueText.readable((String) raw, expected);
   }
 
   /**
@@ -215,7 +172,7 @@ public abstract class ValueType<T> {
       if (!(raw instanceof String)) {
         throw bad(raw);
       }
-      return ((String) raw).isEmpty() ? null : checkControl((String) raw);
+      return ((String) raw).isEmpty() ? null : ValueText.noControl((String) raw, expected());
     }
   };
 
@@ -274,7 +231,7 @@ public abstract class ValueType<T> {
     List<String> read(Object raw) {
       List<String> out = new ArrayList<>();
       if (raw instanceof String) {
-        for (String s : checkControl((String) raw).split(",")) {
+        for (String s : ValueText.noControl((String) raw, expected()).split(",")) {
           if (!s.isBlank()) {
             out.add(s.trim());
           }
@@ -288,7 +245,7 @@ public abstract class ValueType<T> {
         if (!(o instanceof String)) {
           throw bad(raw);
         }
-        out.add(checkControl((String) o));
+        out.add(ValueText.noControl((String) o, expected()));
       }
       return List.copyOf(out);
     }
@@ -329,7 +286,8 @@ public abstract class ValueType<T> {
         if (!(e.getValue() instanceof String)) {
           throw bad(raw);
         }
-        out.put(String.valueOf(e.getKey()), checkControl((String) e.getValue()));
+        out.put(String.valueOf(e.getKey()),
+            ValueText.noControl((String) e.getValue(), expected()));
       }
       return out;
     }
