@@ -1,5 +1,6 @@
 package dev.ballast.core.config;
 
+import dev.ballast.core.internal.EndpointText;
 import java.util.Locale;
 
 /**
@@ -26,16 +27,7 @@ final class ValueText {
             (int) c, i));
       }
     }
-    noControl(s, expected);
-    int from = 0;
-    int to = s.length();
-    while (from < to && (s.charAt(from) == ' ' || s.charAt(from) == '\t')) {
-      from++;
-    }
-    while (to > from && (s.charAt(to - 1) == ' ' || s.charAt(to - 1) == '\t')) {
-      to--;
-    }
-    return s.substring(from, to);
+    return EndpointText.trimBlanks(noControl(s, expected));
   }
 
   /**
