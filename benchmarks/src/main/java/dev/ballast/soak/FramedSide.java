@@ -220,15 +220,16 @@ final class FramedSide implements AutoCloseable {
 
   /**
    * After the chaos: sends {@code calls} calls at once and returns the members that answered
-   * none of them, with their stats. A pool jammed by the chaos (one that no longer opens
-   * connections) answers nothing; the retries hide that from the callers, not from this. An
-   * endpoint that outlier detection still ejects (for up to 5 min after repeated ejections) is
-   * not picked, so it is not counted.
+   * none of them, with their stats after and before. A pool jammed by the chaos (one that no
+   * longer opens connections) answers nothing; the retries hide that from the callers, not from
+   * this. An endpoint that outlier detection ejects when the calls are sent or after they
+   * answered (for up to 5 min after repeated ejections) is not picked, so it is not counted:
+   * the calls are all picked at once, and one reinstated while they run gets none of them.
    */
   List<String> silentMembers(int calls) throws Exception {
-    java.util.Map<String, Long> before = new java.util.HashMap<>();
+    java.util.Map<String, EndpointStats> before = new java.util.HashMap<>();
     for (EndpointStats s : client.stats()) {
-      before.put(s.address(), s.successes());
+      before.put(s.address(), s);
     }
     List<CompletableFuture<byte[]>> all = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
@@ -237,8 +238,11 @@ final class FramedSide implements AutoCloseable {
     CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
     List<String> silent = new ArrayList<>();
     for (EndpointStats s : client.stats()) {
-      if (!s.ejected() && s.successes() <= before.getOrDefault(s.address(), Long.MAX_VALUE)) {
-        silent.add(s.toString());
+      EndpointStats then = before.get(s.address());
+      // not a member before (an address that moved) or ejected when the calls were picked
+      if (then != null && !then.ejected() && !s.ejected()
+          && s.successes() <= then.successes()) {
+        silent.add(s + " (before the calls: " + then + ")");
       }
     }
     return silent;

@@ -151,6 +151,9 @@ public final class Soak {
       chaos.restoreAll();
       // Every call ends by its deadline (10 s); a little more for a loaded machine.
       boolean quiet = framed.load.awaitQuiet(20_000) & grpc.load.awaitQuiet(20_000);
+      // the chaos's last requests leave the pools first (a stalled one holds its permit and
+      // counts as pending until its late answer's wait ends, 2 s past its deadline)
+      framed.awaitEmptyPools(15_000);
       // every endpoint answers again once the chaos is over (a jammed pool would not)
       result.silent(framed.silentMembers(200));
       long[] left = framed.awaitEmptyPools(15_000);

@@ -78,11 +78,12 @@ abstract class LoadMetric {
    *       the probe met a cold path of its own) is followed by the next once stale, so a node
    *       whose answers fall from 400 ms to 20 ms to 0.5 ms is back after a few probes, their
    *       latencies a geometric series.
-   *   <li>A failure faster than {@link #SLOW_FAILURE_NANOS} (100 ms) is an error, not
-   *       slowness, and is not probed: its evidence is renewed, as before, by the failure
-   *       penalty's decay (and, in the client stacks, by outlier detection's ejections), so a
-   *       backend failing fast gets no more calls than it did. A slower failure (a timeout, a
-   *       late answer after the caller's deadline) is slowness, probed as a slow answer is.
+   *   <li>A failure under {@link #SLOW_FAILURE_NANOS} (100 ms) is an error; its penalty
+   *       compounds (to hours, for a server killed under load), so it is probed with a backoff,
+   *       as Finagle's failure accrual probes a dead node: 100 ms, doubling per fast failure up
+   *       to 1 s. A backend failing fast costs a caller about a call a second, and takes calls
+   *       within a second of answering again. A slower failure (a timeout, a late answer) is
+   *       slowness, probed as a slow answer is.
    * </ul>
    *
    * <p>Noise must not become skew either. With one caller, identical nodes whose estimates
@@ -132,10 +133,11 @@ abstract class LoadMetric {
     static final int PROBE_BACKOFF = 4;
     /** A failure that took at least this long is slowness (a timeout), a faster one an error. */
     static final long SLOW_FAILURE_NANOS = 100_000_000L;
+    /** The probe gaps after fast failures: from 100 ms, doubling, at most 1 s. */
+    static final long FAILURE_GAP_MIN = 100_000_000L;
+    static final long FAILURE_GAP_MAX = 1_000_000_000L;
     // Multiplies the pick's random number into bits nearly independent of the candidates'.
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
-    // A fast failure's probe gap: never probed, the penalty's decay brings it back.
-    static final long NEVER = Long.MAX_VALUE;
 
     final Ticker ticker;
     final double tauNanos;
@@ -182,9 +184,9 @@ abstract class LoadMetric {
         boolean probe = marked && node.pending() == 1;
         if (!success) {
           next = penalized(est, elapsed, rtt);
-          // a slow failure (a timeout, a late answer) is evidence of slowness, and probed as
-          // such; a fast one is an error, renewed by the penalty's decay alone
-          gap = rtt < SLOW_FAILURE_NANOS ? NEVER
+          // a slow failure (a timeout) is slowness; a fast one an error, probed with a backoff
+          gap = rtt < SLOW_FAILURE_NANOS
+              ? Math.min(FAILURE_GAP_MAX, Math.max(FAILURE_GAP_MIN, 2 * node.probeGap()))
               : (long) (PROBE_BACKOFF * Math.min(rtt, est * exp(-elapsed / tauNanos)));
         } else if (probe) {
           // a probe's answer replaces the stale estimate; if it confirms it (is not more than

@@ -19,9 +19,10 @@ package dev.ballast.core;
  * which a node in traffic forgets a peak; at most 100 ms) gets one call (a probe; at most one in
  * flight per node, a stale node once in 16 picks), and that call's answer replaces the stale
  * estimate. A probe that finds the node still slow spaces the next by four times its latency;
- * failures faster than 100 ms (errors, not slowness) are never probed. So a node is back in its
- * share within 16 of its rivals' calls (100 ms at most) of answering fast again, and a slow or
- * failing one still loses its traffic at its first slow answer or failure. So that noise does
+ * after failures faster than 100 ms (errors, not slowness) the next probe waits 100 ms, doubling
+ * up to 1 s. So a node is back in its share within 16 of its rivals' calls (100 ms at most) of
+ * answering fast again, within a second once it stops failing, and a slow or failing one still
+ * loses its traffic at its first slow answer or failure. So that noise does
  * not skew identical nodes, a sample weighs at least 1/16 (as C3's per-response average) and
  * estimates within 2 times of each other count as equal (fewer pending wins, then the node heard
  * from less recently). The details and their reasons are on the metric ({@code

@@ -3,7 +3,9 @@ package dev.ballast.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Fixtures.ManualTicker;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -126,9 +128,6 @@ class PeakEwmaRecoveryTest {
     long seed = 20;
     for (long slow : new long[] {50 * MS, 240 * MS, 2000 * MS}) {
       for (boolean asFailures : new boolean[] {false, true}) {
-        if (asFailures && slow < 100 * MS) {
-          continue; // a failure faster than 100 ms is an error, not slowness: never probed
-        }
         for (int callers : new int[] {1, 8}) {
           double[] s = recovery(slow, asFailures, callers, seed++);
           String what = String.format("slow %d ms%s, %d callers: %s", slow / MS,
@@ -136,6 +135,72 @@ class PeakEwmaRecoveryTest {
           assertThat(s[0]).as("while slow: " + what).isLessThan(0.01);
           assertThat(s[1]).as("from 1 s to 2 s after: " + what).isGreaterThan(0.5 / 11);
         }
+      }
+    }
+  }
+
+  @Test
+  void aBackendThatFailedFastAndRecoversHasAtLeastHalfItsShareWithinTwoSeconds() {
+    // Node 0 of 11 refuses every call in 1 ms from 5 s to 15 s (a server killed, its port
+    // closed), then answers as the others. Before: every fast failure raised its estimate and
+    // none was ever probed, so it got no pick for a minute or more after it recovered.
+    long seed = 60;
+    for (int callers : new int[] {1, 8, 64}) {
+      Balancer<Integer> b = balancer(11, seed);
+      VirtualCallers v = new VirtualCallers(b, ticker, (node, now, call, noise) ->
+          node == 0 && slowAt(now) ? MS : fast(noise),
+          (node, start) -> node == 0 && slowAt(start), seed++).start(callers);
+      v.runUntil(t0, t0 + 5000 * MS);
+      int[] during = v.runUntil(t0 + 5000 * MS, t0 + 15_000 * MS);
+      v.runUntil(t0 + 15_000 * MS, t0 + 16_000 * MS);
+      int[] after = v.runUntil(t0 + 16_000 * MS, t0 + 17_000 * MS);
+      String what = String.format("%d callers: during %s, after %s", callers,
+          Arrays.toString(during), Arrays.toString(after));
+      assertThat(share(during)).as("while failing: " + what).isLessThan(0.001);
+      assertThat(share(after)).as("from 1 s to 2 s after: " + what).isGreaterThan(0.5 / 11);
+    }
+  }
+
+  @Test
+  void aRecoveredBackendAnswersSomeOf200CallsSentAtOnceAfterTheSoaksChaos() {
+    // The soak's state: four servers answering in 6 s, 2,000 calls in flight; node 0 is killed
+    // at 50 s (its calls in flight fail at once) and refuses connections (failing in 1 ms) until
+    // it comes back at 60 s; the load stops at 70 s, what is in flight ends, and 200 calls go
+    // out at once. Before: node 0 got none of them, its estimate (every failure raised it, none
+    // was probed) still far above its rivals' 20 s after it came back: the soak's "endpoints
+    // answering nothing after the chaos".
+    long down = 65_000 * MS;
+    long up = 70_000 * MS;
+    long answer = 6000 * MS;
+    long seed = 70;
+    for (int round = 0; round < 5; round++) {
+      Balancer<Integer> b = balancer(4, seed);
+      VirtualCallers v = new VirtualCallers(b, ticker, (node, now, call, noise) -> {
+        long at = now - t0;
+        if (node == 0 && at < up && at + answer >= down) {
+          return at >= down ? MS : down - at; // refused, or cut when the server died
+        }
+        return answer + noise.nextLong(10 * MS);
+      }, (node, start) -> node == 0 && start - t0 < up && start - t0 + answer >= down, seed++)
+          .start(2000);
+      v.runUntil(t0, t0 + 70_000 * MS);
+      v.drain(); // the load stops: what is in flight ends, nothing new is sent
+      // 200 calls at once; when they have answered (in 6 s), 200 more
+      for (int burst = 0; burst < 2; burst++) {
+        List<Node<Integer>> picked = new ArrayList<>();
+        int[] picks = new int[4];
+        for (int i = 0; i < 200; i++) {
+          Node<Integer> n = b.pick();
+          picked.add(n);
+          picks[n.value()]++;
+        }
+        String what = String.format("round %d, burst %d: %s, estimates %s", round, burst,
+            Arrays.toString(picks),
+            b.nodes().stream().map(n -> (long) n.rttEstimateNanos()).toList());
+        // the first burst finds node 0's estimate stale: a probe; once it answered, its share
+        assertThat(picks[0]).as(what).isGreaterThanOrEqualTo(burst == 0 ? 1 : 25);
+        ticker.advanceNanos(answer);
+        picked.forEach(n -> n.complete(answer, true));
       }
     }
   }
@@ -155,14 +220,15 @@ class PeakEwmaRecoveryTest {
   }
 
   @Test
-  void aNodeFailingFastIsNotProbed() {
-    // Ten nodes answer in 20 ms; node 0 fails every call in 1 ms: only the failure penalty's
-    // decay brings it back, about once in 7 s, as before.
+  void aNodeFailingFastGetsAboutACallASecond() {
+    // Ten nodes answer in 20 ms; node 0 fails every call in 1 ms: once its first failures have
+    // raised its estimate, it is probed 100 ms, 200 ms... and at most 1 s after each failure.
     Balancer<Integer> b = balancer(10, 40);
     VirtualCallers v = new VirtualCallers(b, ticker,
         (node, now, call, noise) -> node == 0 ? MS : 15 * MS + noise.nextLong(10 * MS),
         (node, start) -> node == 0, 41).start(20);
-    int[] counts = v.runUntil(t0, t0 + 50_000 * MS);
-    assertThat(counts[0]).as(Arrays.toString(counts)).isLessThanOrEqualTo(12);
+    v.runUntil(t0, t0 + 5000 * MS);
+    int[] counts = v.runUntil(t0 + 5000 * MS, t0 + 55_000 * MS);
+    assertThat(counts[0]).as(Arrays.toString(counts)).isBetween(25, 50);
   }
 }

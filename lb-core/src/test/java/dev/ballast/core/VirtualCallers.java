@@ -81,6 +81,16 @@ final class VirtualCallers {
     return counts;
   }
 
+  /** Ends every call in flight, in time order, without starting new ones (the load stops). */
+  void drain() {
+    while (!inFlight.isEmpty()) {
+      long[] done = inFlight.poll();
+      ticker.advanceNanos(done[0] - ticker.nanoTime());
+      int node = (int) done[1];
+      nodes.get(node).completeSince(done[2], !failing.fails(node, done[2]));
+    }
+  }
+
   private int call() {
     long now = ticker.nanoTime();
     Node<Integer> n = balancer.pick();

@@ -176,10 +176,11 @@ public final class BallastSettings {
    * different names).
    */
   static String prefix(String name) {
-    String expected = "a name of letters, digits, '-', '_' or '.', e.g. orders";
+    String expected = "a name of ASCII letters, digits, '-', '_' or '.', e.g. orders";
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      if (!(Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.')) {
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '-' || c == '_' || c == '.')) {
         throw new InvalidBallastPropertyException("ballast.clients[" + name + "]", name,
             "client name has unexpected character '" + c + "'", expected);
       }

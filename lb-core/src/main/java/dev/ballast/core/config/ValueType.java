@@ -60,11 +60,12 @@ public abstract class ValueType<T> {
     return new IllegalArgumentException(show(raw) + " (expected: " + expected + ")");
   }
 
+  /** Returns text read as a number, a duration or a name ({@link ValueText#readable}). */
   final String text(Object raw) {
     if (!(raw instanceof String) || ((String) raw).length() > MAX_CHARS) {
       throw bad(raw);
     }
-    return ((String) raw).trim();
+    return ValueText.readable((String) raw, expected);
   }
 
   /**
@@ -171,7 +172,7 @@ public abstract class ValueType<T> {
       if (!(raw instanceof String)) {
         throw bad(raw);
       }
-      return ((String) raw).isEmpty() ? null : (String) raw;
+      return ((String) raw).isEmpty() ? null : ValueText.noControl((String) raw, expected());
     }
   };
 
@@ -230,7 +231,7 @@ public abstract class ValueType<T> {
     List<String> read(Object raw) {
       List<String> out = new ArrayList<>();
       if (raw instanceof String) {
-        for (String s : ((String) raw).split(",")) {
+        for (String s : ValueText.noControl((String) raw, expected()).split(",")) {
           if (!s.isBlank()) {
             out.add(s.trim());
           }
@@ -244,7 +245,7 @@ public abstract class ValueType<T> {
         if (!(o instanceof String)) {
           throw bad(raw);
         }
-        out.add((String) o);
+        out.add(ValueText.noControl((String) o, expected()));
       }
       return List.copyOf(out);
     }
@@ -285,7 +286,8 @@ public abstract class ValueType<T> {
         if (!(e.getValue() instanceof String)) {
           throw bad(raw);
         }
-        out.put(String.valueOf(e.getKey()), (String) e.getValue());
+        out.put(String.valueOf(e.getKey()),
+            ValueText.noControl((String) e.getValue(), expected()));
       }
       return out;
     }

@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -71,9 +73,47 @@ public final class PropertyKeys {
       Bindable<?> bindable = isList(t) ? Bindable.listOf(String.class)
           : isMap(t) ? Bindable.mapOf(String.class, String.class)
           : Bindable.of(String.class);
-      binder.bind(property, bindable).ifBound(v -> out.put(o.name(), v));
+      try {
+        binder.bind(property, bindable).ifBound(v -> out.put(o.name(), v));
+      } catch (BindException e) {
+        throw unbound(property, e);
+      }
     }
     return out;
+  }
+
+  /**
+   * Spring's failure to bind a list (an index after a gap, {@code endpoints[100000]} alone, or
+   * past {@code int}) as the starter's exception, naming the first element left unbound.
+   */
+  private static InvalidBallastPropertyException unbound(String property, BindException e) {
+    String expected = "list indexes counted from 0 without a gap, e.g. " + property + "[0], "
+        + property + "[1]";
+    if (e.getCause() instanceof UnboundConfigurationPropertiesException u
+        && !u.getUnboundProperties().isEmpty()) {
+      ConfigurationProperty first = u.getUnboundProperties().iterator().next();
+      return new InvalidBallastPropertyException(written(first.getName()), first.getValue(),
+          "list element left unbound: no element before it at index 0", expected);
+    }
+    Throwable cause = e.getCause() == null ? e : e.getCause();
+    return new InvalidBallastPropertyException(written(e.getName()), null,
+        "cannot be bound: " + cause.getMessage(), expected);
+  }
+
+  /** Returns a property name as written: its elements in their original form. */
+  static String written(ConfigurationPropertyName name) {
+    return written(name, name.getNumberOfElements());
+  }
+
+  /** Returns the first {@code count} elements of a property name as written. */
+  private static String written(ConfigurationPropertyName name, int count) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      String e = name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
+      boolean indexed = name.chop(i + 1).isLastElementIndexed();
+      b.append(indexed ? "[" + e + "]" : (i == 0 ? "" : ".") + e);
+    }
+    return b.toString();
   }
 
   /** Whether the option's value is a map (properties {@code <option>.<key>=<value>}). */
@@ -111,6 +151,8 @@ public final class PropertyKeys {
       if (!(source instanceof IterableConfigurationPropertySource it)) {
         continue;
       }
+      RawNames.check(source.getUnderlyingSource());
+      Map<String, Form> forms = new java.util.HashMap<>();
       for (ConfigurationPropertyName name : it) {
         if (clientsRoot.isAncestorOf(name) && name.getNumberOfElements() > 3) {
           clients.add(name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL));
@@ -124,18 +166,60 @@ public final class PropertyKeys {
                     : ", did you mean " + nearest + "?"), "a property Ballast knows; see "
                     + "the client options (dev.ballast.netty.ClientOptions)");
           }
+          once(name, source, forms);
         }
       }
     }
     return clients;
   }
 
+  /**
+   * Refuses an option given in two forms in one property source ({@code decay-time} and {@code
+   * decayTime}; a nested YAML map and a dotted key; a list whole and by index), of which Spring
+   * would silently keep one. {@code forms} maps each option already seen in the source (by
+   * client, canonical name and map key) to its form as written. Sources of different
+   * precedence (a command line over a file) still override each other, as in Spring.
+   */
+  private void once(ConfigurationPropertyName name, ConfigurationPropertySource source,
+      Map<String, Form> forms) {
+    String top = name.getElement(1, ConfigurationPropertyName.Form.DASHED);
+    int from = Names.same("clients", top) ? 3 : Names.same("defaults", top) ? 2 : -1;
+    if (from < 0 || name.getNumberOfElements() <= from) {
+      return;
+    }
+    List<String> rest = dashedElements(name, from);
+    for (Option<?, ?, ?> o : options) {
+      int end = optionEnd(o, rest);
+      if (end < 0) {
+        continue;
+      }
+      int next = from + end + 1; // the element after the option's: an index, a map key
+      String scope = from == 3
+          ? "clients." + name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL)
+          : "defaults";
+      String key = scope + "/" + o.name()
+          + (isMap(o.type()) ? "/" + String.join(".", rest.subList(end + 1, rest.size())) : "");
+      boolean indexed = next < name.getNumberOfElements() && name.isNumericIndex(next);
+      Form form = new Form(written(name, next) + (indexed ? "[]" : ""),
+          written(name, name.getNumberOfElements()));
+      Form first = forms.putIfAbsent(key, form);
+      if (first != null && !first.option().equals(form.option())) {
+        ConfigurationProperty p = source.getConfigurationProperty(name);
+        throw new InvalidBallastPropertyException(form.property(),
+            p == null ? null : p.getValue(), "given twice, as " + first.property() + " and as "
+                + form.property() + ", in one property source (Spring would keep one of them)",
+            "each option once, in one form, e.g. " + dashed(o.name()));
+      }
+      return;
+    }
+  }
+
+  /** An option's form as written ({@code decayTime}, {@code endpoints[]}), and the property. */
+  private record Form(String option, String property) {}
+
   /** Returns null if the name is known, else the nearest known name, or "" if none is near. */
   private String nearestIfUnknown(ConfigurationPropertyName name) {
-    List<String> e = new ArrayList<>();
-    for (int i = 0; i < name.getNumberOfElements(); i++) {
-      e.add(name.getElement(i, ConfigurationPropertyName.Form.DASHED));
-    }
+    List<String> e = dashedElements(name, 0);
     String top = e.size() > 1 ? e.get(1) : "";
     String knownTop = TOP.keySet().stream().filter(t -> Names.same(t, top)).findFirst()
         .orElse(null);
@@ -173,21 +257,32 @@ public final class PropertyKeys {
   }
 
   private boolean knownOption(List<String> rest) {
-    for (Option<?, ?, ?> o : options) {
-      String wanted = Names.normalize(o.name().replace(".", ""));
-      StringBuilder have = new StringBuilder();
-      for (int j = 0; j < rest.size(); j++) {
-        have.append(Names.normalize(rest.get(j)));
-        if (have.toString().equals(wanted)) {
-          ValueType<?> t = o.type();
-          boolean collection = isList(t) || isMap(t);
-          if (j == rest.size() - 1 || collection) {
-            return true;
-          }
-        }
+    return options.stream().anyMatch(o -> optionEnd(o, rest) >= 0);
+  }
+
+  /**
+   * Returns the index of the option's last element in {@code rest} (the elements after the
+   * client), or -1 if they do not name the option: all of them, or, for a list or a map, the
+   * first ones.
+   */
+  private static int optionEnd(Option<?, ?, ?> o, List<String> rest) {
+    String wanted = Names.normalize(o.name().replace(".", ""));
+    StringBuilder have = new StringBuilder();
+    for (int j = 0; j < rest.size(); j++) {
+      have.append(Names.normalize(rest.get(j)));
+      if (have.toString().equals(wanted)) {
+        return j == rest.size() - 1 || isList(o.type()) || isMap(o.type()) ? j : -1;
       }
     }
-    return false;
+    return -1;
+  }
+
+  private static List<String> dashedElements(ConfigurationPropertyName name, int from) {
+    List<String> e = new ArrayList<>();
+    for (int i = from; i < name.getNumberOfElements(); i++) {
+      e.add(name.getElement(i, ConfigurationPropertyName.Form.DASHED));
+    }
+    return e;
   }
 
   private static boolean isList(ValueType<?> t) {
