@@ -49,7 +49,8 @@ public final class Compare {
         --chart FILE         SVG chart of the slow run (default target/ballast-compare.svg; none: no chart)
         --peers DIR          where ./ballast compare built the peers' class paths
       Peers (pinned in benchmarks/compare/peers/<peer>/pom.xml): Finagle 24.2.0 (finagle-http),
-      Armeria 1.40.0, Reactor Netty 1.3.7, Spring Cloud LoadBalancer 5.0.4; gRPC-java as Ballast's.
+      Armeria 1.40.0, Reactor Netty 1.3.7; gRPC-java and Spring Cloud LoadBalancer at Ballast's
+      versions (1.85.1, 5.0.2 on Spring Boot 4.1.2).
       """;
 
   private Compare() {}

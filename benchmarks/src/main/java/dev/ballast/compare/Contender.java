@@ -29,7 +29,8 @@ record Contender(String name, String peer, String driver, String policy, String 
       new Contender("gRPC round_robin", null, GRPC, "round_robin", "grpc"),
       new Contender("gRPC pick_first", null, GRPC, "pick_first", "grpc"),
       new Contender("gRPC weighted_round_robin", null, GRPC, "weighted_round_robin", "grpc"),
-      new Contender("Spring Cloud LB round robin", "spring-cloud", PEER + "SpringCloudDriver", "round_robin", "h1"));
+      new Contender("Spring Cloud LB round robin", "spring", PEER + "SpringDriver", "round_robin", "h1"),
+      new Contender("Ballast Spring p2c_peak_ewma", "spring", PEER + "SpringDriver", "p2c-peak-ewma", "h1"));
 
   /** The clients of the healthy-fleet run: cost per call at fixed concurrency. */
   static final List<Contender> HEALTHY = List.of(

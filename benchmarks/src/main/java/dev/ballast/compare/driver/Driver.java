@@ -208,11 +208,7 @@ public final class Driver {
         }
         if (err != null) {
           errors.incrementAndGet();
-          Throwable c = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
-              ? err.getCause() : err;
-          String m = String.valueOf(c.getMessage());
-          String kind = c.getClass().getSimpleName() + ": " + m.substring(0, Math.min(m.length(), 40)).split("[:0-9]")[0];
-          errorKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+          errorKinds.computeIfAbsent(kind(err), k -> new AtomicLong()).incrementAndGet();
         }
         int i = recorded.getAndIncrement();
         int[] a = latencies;
@@ -225,6 +221,16 @@ public final class Driver {
         send(until);
       }
     });
+  }
+
+  /** Returns an error's kind for the log: its root cause's class and the first words of its message. */
+  private static String kind(Throwable err) {
+    Throwable c = err;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    String m = String.valueOf(c.getMessage());
+    return c.getClass().getSimpleName() + ": " + m.substring(0, Math.min(m.length(), 30)).split("[:0-9]")[0];
   }
 
   private static long cpuNanos() {
