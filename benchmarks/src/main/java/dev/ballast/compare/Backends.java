@@ -1,6 +1,7 @@
 package dev.ballast.compare;
 
 import dev.ballast.bench.grpc.ByteMarshaller;
+import dev.ballast.bench.live.Http2Requests;
 import dev.ballast.grpc.orca.ServerLoadReporting;
 import dev.ballast.netty.internal.Transport;
 import dev.ballast.sim.LatencyDistribution;
@@ -17,7 +18,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
@@ -34,11 +34,8 @@ import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2CodecUtil;
-import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameStream;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -276,7 +273,7 @@ final class Backends implements AutoCloseable {
   }
 
   /** Answers each HTTP/2 stream with 200 "ok" after its backend's latency, once its request has ended. */
-  private final class H2Answer extends ChannelInboundHandlerAdapter {
+  private final class H2Answer extends Http2Requests {
     private final int backend;
 
     H2Answer(int backend) {
@@ -284,24 +281,7 @@ final class Backends implements AutoCloseable {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      try {
-        if (msg instanceof Http2HeadersFrame h && h.isEndStream()) {
-          serve(ctx, h.stream());
-        } else if (msg instanceof Http2DataFrame d && d.isEndStream()) {
-          serve(ctx, d.stream());
-        }
-      } finally {
-        ReferenceCountUtil.release(msg);
-      }
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      ctx.close();
-    }
-
-    private void serve(ChannelHandlerContext ctx, Http2FrameStream stream) {
+    protected void serve(ChannelHandlerContext ctx, Http2FrameStream stream) {
       long delay = delayNanos(backend);
       Runnable reply = () -> {
         ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status("200")

@@ -30,7 +30,7 @@ import java.util.Set;
  * client's default. Per client: success within the deadline, p50/p99/p99.9, the share of the
  * calls received while backend 0 was slow that went to it, and the client process's CPU time
  * per call. The healthy run: backends answering at once, a closed loop at each concurrency for
- * 5 s after 2 s of warm-up: calls a second, calls per CPU-second of the client process, p99.
+ * 5 s after 5 s of warm-up: calls a second, calls per CPU-second of the client process, p99.
  */
 public final class Compare {
 
@@ -45,8 +45,10 @@ public final class Compare {
         --warmup D           slow run: warm-up on the healthy fleet, not counted (default 3s)
         --timeout D          slow run: the deadline every client sets (default 120ms)
         --concurrency LIST   healthy run: calls kept in flight (default 1,16,256)
-        --healthy-duration D healthy run: measured window per point (default 5s, after 2s of warm-up)
+        --healthy-duration D healthy run: measured window per point, after a warm-up as long (default 5s)
         --chart FILE         SVG chart of the slow run (default target/ballast-compare.svg; none: no chart)
+        --driver-jvm-args A  more JVM arguments for every driver, space-separated (e.g. a profiler's
+                             -agentpath:...)
         --peers DIR          where ./ballast compare built the peers' class paths
       Peers (pinned in benchmarks/compare/peers/<peer>/pom.xml): Finagle 24.2.0 (finagle-http),
       Armeria 1.40.0, Reactor Netty 1.3.7; gRPC-java and Spring Cloud LoadBalancer at Ballast's
@@ -84,7 +86,7 @@ public final class Compare {
   static void run(Settings s, PrintStream out) throws Exception {
     long started = System.nanoTime();
     out.println(HostLoad.describe("start"));
-    DriverProcess drivers = new DriverProcess(s.peers, Path.of("target", "compare"));
+    DriverProcess drivers = new DriverProcess(s.peers, Path.of("target", "compare"), s.jvmArgs);
     if (s.slow) {
       slow(s, drivers, out);
     }
@@ -147,7 +149,7 @@ public final class Compare {
 
   private static void healthy(Settings s, DriverProcess drivers, PrintStream out) throws Exception {
     out.printf(Locale.ROOT, "%n== healthy run: 11 backends answering at once, a closed loop at"
-        + " concurrency %s, %s each after 2s of warm-up%n", s.concurrency, Durations.format(s.healthyNanos));
+        + " concurrency %s, %s each after as long a warm-up%n", s.concurrency, Durations.format(s.healthyNanos));
     StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
         "| client | concurrency | calls/s | calls per CPU-second | CPU µs per call | p99 ms |%n"
             + "|---|---:|---:|---:|---:|---:|%n"));
@@ -155,7 +157,7 @@ public final class Compare {
       for (int concurrency : s.concurrency) {
         Map<String, String> load = new LinkedHashMap<>();
         load.put("concurrency", Integer.toString(concurrency));
-        load.put("warmup", "2000");
+        load.put("warmup", Long.toString(s.healthyNanos / 1_000_000));
         load.put("duration", Long.toString(s.healthyNanos / 1_000_000));
         load.put("timeout", "10000");
         for (Contender c : s.select(Contender.HEALTHY)) {
@@ -202,6 +204,7 @@ public final class Compare {
     long healthyNanos = 5_000_000_000L;
     Path chart = Path.of("target", "ballast-compare.svg");
     Path peers = Path.of("benchmarks", "target", "compare-peers");
+    List<String> jvmArgs = List.of();
 
     List<Contender> select(List<Contender> all) {
       if (clients.isEmpty()) {
@@ -259,6 +262,7 @@ public final class Compare {
         }
         case "--chart" -> chart = value.equalsIgnoreCase("none") ? null : Path.of(value);
         case "--peers" -> peers = Path.of(value);
+        case "--driver-jvm-args" -> jvmArgs = List.of(value.trim().split("\\s+"));
         default -> throw new IllegalArgumentException("flag: " + flag + " (unknown)");
       }
     }

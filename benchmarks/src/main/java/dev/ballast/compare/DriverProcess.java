@@ -57,15 +57,18 @@ final class DriverProcess {
   private final Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
   private final Path peers;
   private final Path work;
+  private final List<String> jvmArgs;
 
   /**
    * @param peers where the peers' class paths were built ({@code <peer>/classes} and {@code
    *     <peer>/classpath.txt})
    * @param work where result and log files go
+   * @param jvmArgs more arguments for every driver's JVM
    */
-  DriverProcess(Path peers, Path work) {
+  DriverProcess(Path peers, Path work, List<String> jvmArgs) {
     this.peers = peers;
     this.work = work;
+    this.jvmArgs = List.copyOf(jvmArgs);
   }
 
   /** Returns why {@code c} cannot run here (its peer was not built), or null when it can. */
@@ -87,9 +90,10 @@ final class DriverProcess {
     Path out = work.resolve(c.slug() + ".bin");
     Path log = work.resolve(c.slug() + ".log");
     Files.deleteIfExists(out);
-    List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xms256m", "-Xmx512m", "-cp",
-        classPath(c), c.driver(), "targets=" + String.join(",", targets), "policy=" + c.policy(),
-        "protocol=" + c.protocol(), "out=" + out));
+    List<String> cmd = new ArrayList<>(List.of(javaBin.toString(), "-Xms256m", "-Xmx512m"));
+    cmd.addAll(jvmArgs);
+    cmd.addAll(List.of("-cp", classPath(c), c.driver(), "targets=" + String.join(",", targets),
+        "policy=" + c.policy(), "protocol=" + c.protocol(), "out=" + out));
     load.forEach((k, v) -> cmd.add(k + "=" + v));
     Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
     long limitMillis = Long.parseLong(load.get("warmup")) + Long.parseLong(load.get("duration")) + 120_000;

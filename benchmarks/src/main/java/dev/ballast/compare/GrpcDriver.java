@@ -1,14 +1,12 @@
 package dev.ballast.compare;
 
+import dev.ballast.bench.grpc.UnaryCall;
 import dev.ballast.compare.driver.Driver;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.ClientCalls;
-import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,26 +30,8 @@ public final class GrpcDriver {
           .defaultServiceConfig(Map.of("loadBalancingConfig", List.of(Map.of(s.policy(), Map.of()))))
           .build();
       long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(s.timeoutMillis());
-      return () -> {
-        CompletableFuture<byte[]> done = new CompletableFuture<>();
-        ClientCalls.asyncUnaryCall(channel.newCall(Backends.CALL,
-            CallOptions.DEFAULT.withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS)), PAYLOAD,
-            new StreamObserver<byte[]>() {
-              @Override
-              public void onNext(byte[] value) {
-                done.complete(value);
-              }
-
-              @Override
-              public void onError(Throwable t) {
-                done.completeExceptionally(t);
-              }
-
-              @Override
-              public void onCompleted() {}
-            });
-        return done;
-      };
+      return () -> UnaryCall.start(channel, Backends.CALL,
+          CallOptions.DEFAULT.withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS), PAYLOAD);
     });
   }
 }
