@@ -31,8 +31,10 @@ public final class HostLoad {
    * followed by a warning line when the 1-minute average is above the core count.
    */
   public static String describe(String when) {
-    double[] a = averages();
-    int cores = Runtime.getRuntime().availableProcessors();
+    return describe(when, averages(), Runtime.getRuntime().availableProcessors());
+  }
+
+  static String describe(String when, double[] a, int cores) {
     String line = String.format(Locale.ROOT, "%s: load average %.2f %.2f %.2f (%d cores)", when, a[0],
         a[1], a[2], cores);
     if (a[0] > cores) {

@@ -14,11 +14,12 @@ import java.util.Locale;
  */
 public final class LatencyChart {
 
-  private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
-  private static final int WIDTH = 760;
+  private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd",
+      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  private static final int WIDTH = 800;
   private static final int BASE_HEIGHT = 460;
   private static final int LEFT = 70;
-  private static final int RIGHT = 200;
+  private static final int RIGHT = 240;
   private static final int LEGEND_STEP = 34;
   private static final int TOP_BASE = 40;
   private static final int BOTTOM = 50;
@@ -132,6 +133,8 @@ public final class LatencyChart {
     for (int i = 0; i < results.size(); i++) {
       Result r = results.get(i);
       String color = COLORS[i % COLORS.length];
+      // past the palette, the colors come again with dashed lines
+      String dash = i >= COLORS.length ? " stroke-dasharray=\"7,3\"" : "";
       if (r.histogram().getTotalCount() > 0) {
         StringBuilder pts = new StringBuilder();
         for (int k = 0; k <= POINTS; k++) {
@@ -143,14 +146,14 @@ public final class LatencyChart {
           pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
         }
         s.append(String.format(Locale.ROOT,
-            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>%n", color,
-            pts.toString().trim()));
+            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"%s\"/>%n", color,
+            dash, pts.toString().trim()));
       }
       double ly = top + 10 + step * i;
       double lx = LEFT + plotW + 14;
       s.append(String.format(Locale.ROOT,
-          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>%n",
-          lx, ly, lx + 22, ly, color));
+          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>%n",
+          lx, ly, lx + 22, ly, color, dash));
       s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>%n", lx + 28, ly + 4,
           escape(r.balancer())));
       s.append(String.format(Locale.ROOT,
