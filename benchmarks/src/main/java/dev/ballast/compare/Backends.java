@@ -1,14 +1,21 @@
 package dev.ballast.compare;
 
 import dev.ballast.bench.grpc.ByteMarshaller;
+import dev.ballast.bench.grpc.UnaryCall;
 import dev.ballast.bench.live.Http2Requests;
 import dev.ballast.grpc.orca.ServerLoadReporting;
+import dev.ballast.netty.BallastClient;
+import dev.ballast.netty.http.HttpRequest;
+import dev.ballast.netty.http.HttpResponse;
 import dev.ballast.netty.internal.Transport;
 import dev.ballast.sim.LatencyDistribution;
 import dev.ballast.sim.SlowWindow;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
@@ -41,6 +48,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -201,6 +209,34 @@ final class Backends implements AutoCloseable {
     Server s = b.build().start();
     grpc.add(s);
     grpcTargets.add("127.0.0.1:" + s.getPort());
+  }
+
+  /**
+   * Calls the backends over HTTP/1.1, h2c and gRPC, 16 calls of each in flight, for {@code nanos}
+   * and counts nothing: so that the servers' code is compiled before the first client is
+   * measured, and the first client does not pay for it.
+   */
+  void warmUp(long nanos) throws Exception {
+    ManagedChannel channel = NettyChannelBuilder.forTarget("ballast:///" + String.join(",", grpcTargets))
+        .usePlaintext().build();
+    try (BallastClient<HttpRequest, HttpResponse> h1 = BallastClient.http()
+            .endpoints(String.join(",", http)).build();
+        BallastClient<HttpRequest, HttpResponse> h2 = BallastClient.http2()
+            .endpoints(String.join(",", http)).build()) {
+      HttpRequest get = HttpRequest.get("/");
+      long end = System.nanoTime() + nanos;
+      while (System.nanoTime() < end) {
+        List<CompletableFuture<?>> calls = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+          calls.add(h1.call(get));
+          calls.add(h2.call(get));
+          calls.add(UnaryCall.start(channel, CALL, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), OK));
+        }
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
+      }
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
   }
 
   @Override

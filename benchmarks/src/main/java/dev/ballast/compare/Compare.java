@@ -29,7 +29,8 @@ import java.util.Set;
  * warm-up on the healthy fleet, a 120 ms deadline set in each client; every other setting at the
  * client's default. Per client: success within the deadline, p50/p99/p99.9, the share of the
  * calls received while backend 0 was slow that went to it, and the client process's CPU time
- * per call. The healthy run: backends answering at once, a closed loop at each concurrency for
+ * per call. Before each run, the servers are warmed up for 10 s over every protocol (from this
+ * JVM, uncounted), so that the first client does not pay for compiling them. The healthy run: backends answering at once, a closed loop at each concurrency for
  * 5 s after 5 s of warm-up: calls a second, calls per CPU-second of the client process, p99.
  */
 public final class Compare {
@@ -54,6 +55,9 @@ public final class Compare {
       Armeria 1.40.0, Reactor Netty 1.3.7; gRPC-java and Spring Cloud LoadBalancer at Ballast's
       versions (1.85.1, 5.0.2 on Spring Boot 4.1.2).
       """;
+
+  // the servers' own warm-up before the first client of each run, so that it pays for no JIT
+  private static final long SERVER_WARMUP_NANOS = 10_000_000_000L;
 
   private Compare() {}
 
@@ -116,6 +120,7 @@ public final class Compare {
         "| client | success | p50 ms | p99 ms | p99.9 ms | to the slow backend | CPU µs per call |%n"
             + "|---|---:|---:|---:|---:|---:|---:|%n"));
     try (Backends backends = Backends.start(11, LatencyDistribution.normal(20_000_000L, 600_000L))) {
+      backends.warmUp(SERVER_WARMUP_NANOS);
       for (Contender c : s.select(Contender.SLOW)) {
         if (skip(drivers, c, out)) {
           continue;
@@ -154,6 +159,7 @@ public final class Compare {
         "| client | concurrency | calls/s | calls per CPU-second | CPU µs per call | p99 ms |%n"
             + "|---|---:|---:|---:|---:|---:|%n"));
     try (Backends backends = Backends.start(11, null)) {
+      backends.warmUp(SERVER_WARMUP_NANOS);
       for (int concurrency : s.concurrency) {
         Map<String, String> load = new LinkedHashMap<>();
         load.put("concurrency", Integer.toString(concurrency));
