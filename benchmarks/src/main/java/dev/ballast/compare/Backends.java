@@ -196,12 +196,7 @@ final class Backends implements AutoCloseable {
                   out.onCompleted();
                 }
               };
-              long delay = delayNanos(i);
-              if (delay <= 0) {
-                reply.run();
-              } else {
-                timer.schedule(reply, delay, TimeUnit.NANOSECONDS);
-              }
+              later(timer, delayNanos(i), reply);
             }))
             .build());
     reporting.add(ServerLoadReporting.install(b, () -> Math.min(1, inFlight[i].get() / 100.0),
@@ -247,6 +242,15 @@ final class Backends implements AutoCloseable {
     }
     channels.close().sync();
     timer.shutdownNow();
+  }
+
+  /** Runs {@code reply} now when {@code delayNanos} is not positive, else that much later on {@code executor}. */
+  private static void later(ScheduledExecutorService executor, long delayNanos, Runnable reply) {
+    if (delayNanos <= 0) {
+      reply.run();
+    } else {
+      executor.schedule(reply, delayNanos, TimeUnit.NANOSECONDS);
+    }
   }
 
   /** Reads the first bytes of a connection: HTTP/2's preface means h2c, anything else HTTP/1.1. */
@@ -295,11 +299,7 @@ final class Backends implements AutoCloseable {
         rep.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, OK.length);
         ctx.writeAndFlush(rep);
       };
-      if (delay <= 0) {
-        reply.run();
-      } else {
-        ctx.executor().schedule(reply, delay, TimeUnit.NANOSECONDS);
-      }
+      later(ctx.executor(), delay, reply);
     }
 
     @Override
@@ -324,11 +324,7 @@ final class Backends implements AutoCloseable {
             .setInt("content-length", OK.length)).stream(stream));
         ctx.writeAndFlush(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(OK), true).stream(stream));
       };
-      if (delay <= 0) {
-        reply.run();
-      } else {
-        ctx.executor().schedule(reply, delay, TimeUnit.NANOSECONDS);
-      }
+      later(ctx.executor(), delay, reply);
     }
   }
 }
