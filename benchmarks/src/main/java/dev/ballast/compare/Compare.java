@@ -103,6 +103,7 @@ public final class Compare {
 
   private static void slow(Settings s, DriverProcess drivers, PrintStream out) throws Exception {
     long d = s.durationNanos;
+    double loadAtStart = HostLoad.averages()[0];
     SlowWindow window = new SlowWindow(0, d / 4, d * 3 / 4, LatencyDistribution.constant(240_000_000L));
     out.printf(Locale.ROOT, "%n== slow run: 11 backends normal(20ms,600us), %s calls/s for %s after %s"
             + " of warm-up, deadline %s; backend 0 answers in 240ms from %s to %s%n",
@@ -144,9 +145,10 @@ public final class Compare {
       double[] sh = shares.stream().mapToDouble(Double::doubleValue).toArray();
       LatencyChart.write(s.chart, "Latency by client, one backend of 11 slow (127.0.0.1)",
           String.format(Locale.ROOT, "compare: %s calls/s for %s, backend 0 answers in 240ms from %s to %s,"
-                  + " deadline %s; %s", Flags.number(s.rate), Durations.format(d),
-              Durations.format(window.startNanos()), Durations.format(window.endNanos()),
-              Durations.format(s.timeoutNanos), HostLoad.describe("end").lines().findFirst().orElse("")),
+                  + " deadline %s; load average %.2f at the start, %.2f at the end (%d cores)",
+              Flags.number(s.rate), Durations.format(d), Durations.format(window.startNanos()),
+              Durations.format(window.endNanos()), Durations.format(s.timeoutNanos), loadAtStart,
+              HostLoad.averages()[0], Runtime.getRuntime().availableProcessors()),
           s.timeoutNanos / 1e6, results, sh);
       out.println("chart: " + s.chart);
     }
