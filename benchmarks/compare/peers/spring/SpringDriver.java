@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -20,7 +21,8 @@ import org.springframework.web.client.RestClient;
 
 /**
  * {@code ./ballast compare}'s driver for Spring's {@code RestClient} in a Spring Boot application
- * (no web server), calling {@code http://compare/}, blocking, from a thread per call in flight.
+ * (no web server), calling {@code http://compare/}, blocking, from a pool of 200 threads (a
+ * servlet container's callers at Tomcat's default).
  * Policy {@code round_robin}: Spring Cloud LoadBalancer's default round robin over the simple
  * discovery client's instances, a {@code @LoadBalanced} builder on the JDK's HTTP/1.1 client
  * with a read timeout of the run's deadline, Ballast's auto-configuration excluded. Any other
@@ -74,11 +76,14 @@ public final class SpringDriver {
       SpringApplication app = cloud ? new SpringApplication(App.class, Cloud.class) : new SpringApplication(App.class);
       ConfigurableApplicationContext context = app.run(props.toArray(String[]::new));
       RestClient client = context.getBean(RestClient.Builder.class).build();
-      ExecutorService threads = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "compare-call");
-        t.setDaemon(true);
-        return t;
-      });
+      // 200 threads, started at once: the callers of a servlet container at Tomcat's default
+      ThreadPoolExecutor threads = new ThreadPoolExecutor(200, 200, 1, TimeUnit.MINUTES,
+          new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "compare-call");
+            t.setDaemon(true);
+            return t;
+          });
+      threads.prestartAllCoreThreads();
       return () -> CompletableFuture.supplyAsync(
           () -> client.get().uri("http://compare/").retrieve().toBodilessEntity(), threads);
     });
