@@ -107,6 +107,7 @@ public final class Demo {
   static List<Result> run(DemoConfig c, PrintStream out) throws IOException, InterruptedException {
     long started = System.nanoTime();
     out.println("ballast demo: " + c.describe());
+    out.println(HostLoad.describe("start"));
     out.println("Real Netty servers on 127.0.0.1, called through the lb-netty client (BallastClient),"
         + " one run per balancer.");
     if (c.warmupNanos > 0) {
@@ -120,6 +121,7 @@ public final class Demo {
     if (c.hedging != null) {
       runs.add(c.balancers.get(c.balancers.size() - 1));
     }
+    double[] slowShares = new double[runs.size()];
     for (int i = 0; i < runs.size(); i++) {
       Algorithm a = runs.get(i);
       Hedging hedging = i == c.balancers.size() ? c.hedging : null;
@@ -129,6 +131,7 @@ public final class Demo {
           hedging != null ? ", hedging " + c.hedgeText + " (budget 2%)" : "");
       DemoRun run = new DemoRun(c, a, hedging, c.durationNanos, true, out);
       results.add(run.run());
+      slowShares[i] = run.slowShare();
       shares.append(String.format(Locale.ROOT, "%s %s%.2f%%", shares.length() == 0 ? "" : ",",
           label + " ", run.slowShare()));
       recovered.append(String.format(Locale.ROOT, "%n  %-19s%s", label, run.recoveredText()));
@@ -151,9 +154,12 @@ public final class Demo {
     }
     if (c.chart != null) {
       LatencyChart.write(c.chart, "Latency by balancer, live demo on 127.0.0.1 (lb-netty)",
-          "demo: " + c.describe().replace(", slow:", "; slow:"), c.timeoutNanos / 1e6, results);
+          "demo: " + c.describe().replace(", slow:", "; slow:") + "; "
+              + HostLoad.describe("end").lines().findFirst().orElse(""), c.timeoutNanos / 1e6, results,
+          slowShares);
       out.println("chart: " + c.chart);
     }
+    out.println(HostLoad.describe("end"));
     out.printf(Locale.ROOT, "(demo took %.0f s)%n", (System.nanoTime() - started) / 1e9);
     return results;
   }

@@ -14,11 +14,13 @@ import java.util.Locale;
  */
 public final class LatencyChart {
 
-  private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
-  private static final int WIDTH = 760;
+  private static final String[] COLORS = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd",
+      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  private static final int WIDTH = 800;
   private static final int BASE_HEIGHT = 460;
   private static final int LEFT = 70;
-  private static final int RIGHT = 170;
+  private static final int RIGHT = 240;
+  private static final int LEGEND_STEP = 34;
   private static final int TOP_BASE = 40;
   private static final int BOTTOM = 50;
   private static final double MAX_NINES = 4; // p99.99
@@ -35,9 +37,25 @@ public final class LatencyChart {
    * @param results one line each, in the legend's order
    */
   public static String svg(String title, String subtitle, double timeoutMillis, List<Result> results) {
+    return svg(title, subtitle, timeoutMillis, results, null);
+  }
+
+  /**
+   * Returns the SVG text of the chart, with each result's share of the calls sent to the slow
+   * backend beside its line in the legend (a figure and a bar, full width at twice the fair share
+   * of {@code 100 / backends} percent).
+   *
+   * @param slowShares per result, the percentage of its calls sent to the slow backend while it
+   *     was slow; null for none
+   */
+  public static String svg(String title, String subtitle, double timeoutMillis, List<Result> results,
+      double[] slowShares) {
     String[] sub = subtitle.split("; ");
     int top = TOP_BASE + 13 * (sub.length - 1);
-    int height = BASE_HEIGHT + 13 * (sub.length - 1);
+    // room for the legend: one step per result
+    int step = slowShares == null ? LEGEND_STEP : LEGEND_STEP + 10;
+    int legend = step * results.size() + 20 - (BASE_HEIGHT - TOP_BASE - BOTTOM);
+    int height = BASE_HEIGHT + 13 * (sub.length - 1) + Math.max(0, legend);
     double lo = Double.MAX_VALUE;
     double hi = 0;
     for (Result r : results) {
@@ -115,6 +133,8 @@ public final class LatencyChart {
     for (int i = 0; i < results.size(); i++) {
       Result r = results.get(i);
       String color = COLORS[i % COLORS.length];
+      // past the palette, the colors come again with dashed lines
+      String dash = i >= COLORS.length ? " stroke-dasharray=\"7,3\"" : "";
       if (r.histogram().getTotalCount() > 0) {
         StringBuilder pts = new StringBuilder();
         for (int k = 0; k <= POINTS; k++) {
@@ -126,19 +146,31 @@ public final class LatencyChart {
           pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
         }
         s.append(String.format(Locale.ROOT,
-            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>%n", color,
-            pts.toString().trim()));
+            "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"%s\"/>%n", color,
+            dash, pts.toString().trim()));
       }
-      double ly = top + 10 + 34 * i;
+      double ly = top + 10 + step * i;
       double lx = LEFT + plotW + 14;
       s.append(String.format(Locale.ROOT,
-          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>%n",
-          lx, ly, lx + 22, ly, color));
+          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"%s/>%n",
+          lx, ly, lx + 22, ly, color, dash));
       s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>%n", lx + 28, ly + 4,
           escape(r.balancer())));
       s.append(String.format(Locale.ROOT,
           "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#555\">%.2f%% ok, p99 %s</text>%n",
           lx + 28, ly + 17, 100 * r.successRate(), msLabel(r.percentileMillis(99))));
+      if (slowShares != null) {
+        // the bar is full at twice the fair share; a balancer that ignores the slow backend sits at half
+        double fair = 100.0 / Math.max(1, r.picksPerBackend().length);
+        double w = 22 * Math.min(1, slowShares[i] / (2 * fair));
+        s.append(String.format(Locale.ROOT,
+            "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"5\" fill=\"#eee\"/>"
+                + "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"5\" fill=\"%s\"/>%n",
+            lx, ly + 12, lx, ly + 12, w, color));
+        s.append(String.format(Locale.ROOT,
+            "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#555\">%.2f%% to the slow backend</text>%n",
+            lx + 28, ly + 29, slowShares[i]));
+      }
     }
     return s.append("</svg>\n").toString();
   }
@@ -146,8 +178,14 @@ public final class LatencyChart {
   /** Writes {@link #svg} to a file, creating its directory. */
   public static void write(Path file, String title, String subtitle, double timeoutMillis,
       List<Result> results) throws IOException {
+    write(file, title, subtitle, timeoutMillis, results, null);
+  }
+
+  /** Writes {@link #svg(String, String, double, List, double[])} to a file, creating its directory. */
+  public static void write(Path file, String title, String subtitle, double timeoutMillis,
+      List<Result> results, double[] slowShares) throws IOException {
     Report.createParent(file);
-    Files.writeString(file, svg(title, subtitle, timeoutMillis, results));
+    Files.writeString(file, svg(title, subtitle, timeoutMillis, results, slowShares));
   }
 
   private static String line(double x1, double y1, double x2, double y2, String color) {

@@ -54,7 +54,16 @@ class DemoTest {
         "% extra load", "after backend 0 recovered at 1.5s, its share per second: 1.5s-2.5s ",
         "Share of requests sent to backend 0 in each second after it recovered at 1.5s (1/3 is"
             + " 33.33%):\n  round_robin         1.5s-2.5s ");
-    assertThat(Files.readString(chart).split("<polyline", -1)).hasSize(4);
+    assertThat(out).containsPattern("(?m)^start: load average [0-9.]+ [0-9.]+ [0-9.]+ \\(\\d+ cores\\)$")
+        .containsPattern("(?m)^end: load average ");
+    String svg = Files.readString(chart);
+    assertThat(svg.split("<polyline", -1)).hasSize(4);
+    // the legend gives each run's share sent to the slow backend, as the table's line does
+    assertThat(svg.split("% to the slow backend</text>", -1)).hasSize(4);
+    java.util.regex.Matcher share = java.util.regex.Pattern
+        .compile("while it was slow \\(1/3 is 33.33%\\): round_robin ([0-9.]+%)").matcher(out);
+    assertThat(share.find()).as("the share line in %s", out).isTrue();
+    assertThat(svg).contains(">" + share.group(1) + " to the slow backend</text>");
     assertThat(Files.readString(json)).contains("\"balancer\": \"round_robin\", \"requests\": 400");
   }
 

@@ -1,6 +1,7 @@
 package dev.ballast.bench.live;
 
 import dev.ballast.bench.grpc.ByteMarshaller;
+import dev.ballast.bench.grpc.UnaryCall;
 import dev.ballast.grpc.orca.ServerLoadReporting;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
@@ -9,10 +10,8 @@ import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.ServerCallStreamObserver;
-import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,24 +72,8 @@ final class GrpcTransport implements LiveCapacity.Transport {
     return new LiveCapacity.Cluster() {
       @Override
       public CompletableFuture<?> call() {
-        CompletableFuture<byte[]> done = new CompletableFuture<>();
-        ClientCalls.asyncUnaryCall(channel.newCall(CALL, CallOptions.DEFAULT.withDeadlineAfter(
-            LiveCapacity.DEADLINE.toNanos(), TimeUnit.NANOSECONDS)), PAYLOAD,
-            new StreamObserver<byte[]>() {
-              @Override
-              public void onNext(byte[] value) {
-                done.complete(value);
-              }
-
-              @Override
-              public void onError(Throwable t) {
-                done.completeExceptionally(t);
-              }
-
-              @Override
-              public void onCompleted() {}
-            });
-        return done;
+        return UnaryCall.start(channel, CALL, CallOptions.DEFAULT.withDeadlineAfter(
+            LiveCapacity.DEADLINE.toNanos(), TimeUnit.NANOSECONDS), PAYLOAD);
       }
 
       @Override

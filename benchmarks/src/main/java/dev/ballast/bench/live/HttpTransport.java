@@ -15,18 +15,14 @@ import dev.ballast.netty.outlier.OutlierDetection;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
-import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -101,7 +97,7 @@ final class HttpTransport implements LiveCapacity.Transport {
   }
 
   /** Serves each stream once its request has ended; answers with headers only. */
-  private static final class Answer extends ChannelInboundHandlerAdapter {
+  private static final class Answer extends Http2Requests {
     private final CapacityServer work;
 
     Answer(CapacityServer work) {
@@ -109,25 +105,7 @@ final class HttpTransport implements LiveCapacity.Transport {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      try {
-        if (msg instanceof Http2HeadersFrame h && h.isEndStream()) {
-          serve(ctx, h.stream());
-        } else if (msg instanceof Http2DataFrame d && d.isEndStream()) {
-          serve(ctx, d.stream());
-        }
-      } finally {
-        ReferenceCountUtil.release(msg);
-      }
-    }
-
-    // a client that retires a connection may reset it: that ends the connection, quietly
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      ctx.close();
-    }
-
-    private void serve(ChannelHandlerContext ctx, Http2FrameStream stream) {
+    protected void serve(ChannelHandlerContext ctx, Http2FrameStream stream) {
       work.submit(() -> {
         Http2Headers headers = new DefaultHttp2Headers().status("200");
         double qps = work.qps();
