@@ -330,8 +330,9 @@ public final class EndpointFeed implements AutoCloseable {
   private void keepOnEmptyListing() {
     if (!keepingLastSet) {
       keepingLastSet = true;
-      LOG.log(System.Logger.Level.WARNING, () -> "source " + source.name() + " lists no "
-          + "endpoint; keeping its last " + table.appliedSize() + " until it lists one");
+      states.log(StateChangeLog.Kind.SOURCE, System.Logger.Level.WARNING, "source "
+          + source.name() + " lists no endpoint; keeping its last " + table.appliedSize()
+          + " until it lists one");
     }
   }
 
