@@ -22,9 +22,9 @@ import java.util.Objects;
  * META-INF/services/io.grpc.LoadBalancerProvider}:
  *
  * <pre>{@code
- * public final class CanarySplitProvider extends PolicyLoadBalancerProvider {
- *   public CanarySplitProvider() {
- *     super("canary_split");
+ * public final class TenantPinProvider extends PolicyLoadBalancerProvider {
+ *   public TenantPinProvider() {
+ *     super("tenant_pin");
  *   }
  * }
  * }</pre>

@@ -41,6 +41,8 @@ class ApertureOverRealServersTest {
   private static final int SERVERS = 220; // 20 more to add in the rounds
   private static final int APERTURE = 12;
   private static final int BOUND = 16;
+  // notified by the servers' transport filters whenever a connection opens or closes
+  private static final Object CONNECTIONS = new Object();
   private static final String SERVICE_CONFIG = "{\"loadBalancingConfig\": [{\"aperture\":"
       + " {\"aperture\": {\"clientIndex\": 7, \"clientCount\": 100}}}]}";
 
@@ -227,6 +229,7 @@ class ApertureOverRealServersTest {
         open.incrementAndGet(i);
         everOpened.incrementAndGet(i);
         peak.accumulateAndGet(openNow.incrementAndGet(), Math::max);
+        changed();
         return attrs.toBuilder().set(ready, true).build();
       }
 
@@ -235,23 +238,36 @@ class ApertureOverRealServersTest {
         if (attrs != null && attrs.get(ready) != null) {
           open.decrementAndGet(i);
           openNow.decrementAndGet();
+          changed();
         }
       }
     };
   }
 
-  /** Waits up to 15 s for {@code condition}, checking every 10 ms. */
+  private static void changed() {
+    synchronized (CONNECTIONS) {
+      CONNECTIONS.notifyAll();
+    }
+  }
+
+  /**
+   * Waits up to 15 s for {@code condition} on the servers' connections, woken by each connection
+   * that opens or closes (the condition is read under the same lock, so no change is missed).
+   */
   private static void await(BooleanSupplier condition, Supplier<String> state)  {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not reached in 15 s: " + state.get());
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
+    synchronized (CONNECTIONS) {
+      while (!condition.getAsBoolean()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("not reached in 15 s: " + state.get());
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(CONNECTIONS, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new AssertionError(e);
+        }
       }
     }
   }

@@ -44,7 +44,7 @@ public final class CoreOptions {
 
   /**
    * A balancing policy's own options, decoded by the policy once it is known: an object such as
-   * {@code {percent: 5, label: canary}} (Spring: {@code policy.percent=5}).
+   * {@code {percent: 5, label: tier}} (Spring: {@code policy.percent=5}).
    */
   public static final ValueType<Map<String, Object>> POLICY_OPTIONS = ValueType.of(
       "an object of the balancing policy's own options such as {percent: 5}", raw -> {
