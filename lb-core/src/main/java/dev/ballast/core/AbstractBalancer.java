@@ -1,6 +1,5 @@
 package dev.ballast.core;
 
-import dev.ballast.core.composite.ChildBalancer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;

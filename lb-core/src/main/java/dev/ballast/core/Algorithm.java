@@ -1,6 +1,7 @@
 package dev.ballast.core;
 
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -133,7 +134,7 @@ public enum Algorithm {
   public static Algorithm fromName(String name) {
     Objects.requireNonNull(name, "name");
     try {
-      return dev.ballast.core.config.CoreOptions.ALGORITHM.parse(name);
+      return dev.ballast.core.config.ValueType.named(List.of(values()), Algorithm::id).parse(name);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("balancer: " + e.getMessage(), e);
     }

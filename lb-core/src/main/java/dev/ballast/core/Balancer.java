@@ -16,7 +16,7 @@ import java.util.function.Function;
  * {@link LeastLoaded}, {@link P2cPeakEwma}; and the ones that pick by key ({@link HashBalancer}):
  * {@link RingHash}, {@link Ketama}, {@link Maglev}. Composite balancers (label subsets,
  * priorities and localities) drive their children through {@link
- * dev.ballast.core.composite.ChildBalancer}, which every balancer of these algorithms is.
+ * dev.ballast.core.ChildBalancer}, which every balancer of these algorithms is.
  *
  * @param <T> the thing being balanced (a connection pool, a gRPC subchannel)
  */

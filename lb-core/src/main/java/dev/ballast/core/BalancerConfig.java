@@ -1,6 +1,5 @@
 package dev.ballast.core;
 
-import dev.ballast.core.config.CoreOptions;
 import dev.ballast.core.internal.ThreadLocalRandomSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -9,7 +8,7 @@ import java.util.random.RandomGenerator;
 /**
  * Immutable settings shared by every algorithm; each algorithm reads the ones it needs, and each
  * accessor states its default and its readers. Its options by name, for maps, gRPC service
- * configs and Spring properties, are {@link dev.ballast.core.config.CoreOptions#BALANCER}.
+ * configs and Spring properties, are {@code dev.ballast.core.policy.CoreOptions.BALANCER}.
  */
 public final class BalancerConfig {
 
@@ -211,7 +210,12 @@ public final class BalancerConfig {
 
   @Override
   public String toString() {
-    return "BalancerConfig" + CoreOptions.BALANCER.encode(this);
+    return "BalancerConfig{maxEffort=" + maxEffort + ", panicPick=" + panicPick + ", decayTime="
+        + decayTime + ", defaultRtt=" + defaultRtt + ", maxFails=" + maxFails
+        + ", failurePenalty=" + failurePenalty + ", slowStart={window=" + slowStartWindow
+        + ", aggression=" + slowStartAggression + ", minWeightPercent="
+        + slowStartMinWeightPercent + "}, aperture={clientIndex=" + apertureIndex
+        + ", clientCount=" + apertureCount + "}}";
   }
 
   /** Builds a {@link BalancerConfig}; every setter checks its argument. */

@@ -1,6 +1,5 @@
 package dev.ballast.core;
 
-import dev.ballast.core.policy.Distributor;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Objects;

@@ -34,9 +34,9 @@ public final class Endpoint {
   /** The longest textual form {@link #parse} reads, in characters. */
   public static final int MAX_TEXT_CHARS = 64 * 1024;
   /** The longest label key, in characters. */
-  public static final int MAX_LABEL_KEY_CHARS = 128;
+  public static final int MAX_LABEL_KEY_CHARS = LabelSyntax.MAX_KEY_CHARS;
   /** The longest label value, in characters. */
-  public static final int MAX_LABEL_VALUE_CHARS = 1024;
+  public static final int MAX_LABEL_VALUE_CHARS = LabelSyntax.MAX_VALUE_CHARS;
   /** The label naming the endpoint's zone (locality), read by {@link #zone()}. */
   public static final String ZONE = "zone";
   /** The label giving the endpoint's priority, read by {@link #priority()}. */
@@ -104,7 +104,7 @@ public final class Endpoint {
     checkWeight(weight, context);
     TreeMap<String, String> sorted = new TreeMap<>();
     for (Map.Entry<String, String> e : labels.entrySet()) {
-      LabelSyntax.check(e.getKey(), e.getValue(), context);
+      checkLabel(e.getKey(), e.getValue(), context);
       sorted.put(e.getKey(), e.getValue());
     }
     return new Endpoint(canonicalHost, port, weight, Collections.unmodifiableSortedMap(sorted));
@@ -195,7 +195,7 @@ public final class Endpoint {
         }
         weight = (int) w;
       } else {
-        LabelSyntax.check(key, value, context);
+        checkLabel(key, value, context);
         if (labels.put(key, value) != null) {
           throw new IllegalArgumentException("label " + key + ": given twice" + context);
         }
@@ -356,4 +356,21 @@ public final class Endpoint {
     }
   }
 
+  /** Checks a label's syntax, then the values of the labels this class reads: priority, health. */
+  private static void checkLabel(String key, String value, String context) {
+    LabelSyntax.check(key, value, context);
+    if (key.equals(PRIORITY)) {
+      long p = EndpointText.asciiInteger(value);
+      if (p < 0 || p > MAX_PRIORITY) {
+        throw new IllegalArgumentException("priority: " + value + " (expected: an integer in 0-"
+            + MAX_PRIORITY + ")" + context);
+      }
+    } else if (key.equals(HEALTH)) {
+      try {
+        Health.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(e.getMessage() + context, e);
+      }
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package dev.ballast.core;
 
 import dev.ballast.core.internal.KeyBytes;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -159,7 +160,7 @@ public enum KeyHash {
   public static KeyHash fromName(String name) {
     Objects.requireNonNull(name, "name");
     try {
-      return dev.ballast.core.config.CoreOptions.KEY_HASH.parse(name);
+      return dev.ballast.core.config.ValueType.named(List.of(values()), KeyHash::id).parse(name);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("keyHash: " + e.getMessage(), e);
     }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ballast.core.Fixtures.ManualTicker;
-import dev.ballast.core.config.LoadOptions;
+import dev.ballast.core.load.LoadOptions;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.core.load.LoadReport;
 import dev.ballast.core.load.WeightedRoundRobinConfig;

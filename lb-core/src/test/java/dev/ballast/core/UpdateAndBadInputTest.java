@@ -7,7 +7,7 @@ import static dev.ballast.core.Fixtures.seeded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

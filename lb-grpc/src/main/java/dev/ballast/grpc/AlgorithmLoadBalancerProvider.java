@@ -27,8 +27,8 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
 
   /**
    * The options the algorithm policies take: lb-core's {@link
-   * dev.ballast.core.config.CoreOptions#BALANCER} but {@code panicPick}. The key-picking ones
-   * take {@link dev.ballast.core.config.CoreOptions#HASH}.
+   * dev.ballast.core.policy.CoreOptions#BALANCER} but {@code panicPick}. The key-picking ones
+   * take {@link dev.ballast.core.policy.CoreOptions#HASH}.
    */
   public static final dev.ballast.core.config.OptionSet<BalancerConfig, BalancerConfig.Builder>
       OPTIONS = PolicyConfig.BALANCER_OPTIONS;
@@ -90,10 +90,10 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
   /**
    * Parses the policy's JSON config with lb-core's codec; a bad value is returned as an error
    * naming the field and the nearest known one, never thrown. Fields: those of {@link
-   * dev.ballast.core.config.CoreOptions#BALANCER} but {@code panicPick} (a gRPC picker never
+   * dev.ballast.core.policy.CoreOptions#BALANCER} but {@code panicPick} (a gRPC picker never
    * hands out a subchannel that is not READY), e.g. {@code {"decayTime": "5s", "slowStart":
    * {"window": "60s"}, "aperture": {"clientIndex": 3, "clientCount": 8}}}; the key-picking
-   * policies take those of {@link dev.ballast.core.config.CoreOptions#HASH} instead (see {@link
+   * policies take those of {@link dev.ballast.core.policy.CoreOptions#HASH} instead (see {@link
    * HashLoadBalancerProvider}). Durations are strings: a number and one of ns, us, ms, s, m, h,
    * d.
    */

@@ -17,7 +17,7 @@ import java.util.Objects;
  * neither goes to a random subchannel. A key whose subchannel failed (TRANSIENT_FAILURE) or is
  * over its bounded load goes to the next one on the ring or table; one whose subchannel is
  * connecting waits for it, as in gRPC's {@code ring_hash}. Config (service-config JSON, every
- * field optional; lb-core's {@link dev.ballast.core.config.CoreOptions#HASH}, decoded by its
+ * field optional; lb-core's {@link dev.ballast.core.policy.CoreOptions#HASH}, decoded by its
  * codec; every policy here takes every field, each reads its own):
  *
  * <pre>{@code

@@ -1,7 +1,7 @@
 package dev.ballast.netty;
 
-import dev.ballast.core.config.CoreOptions;
-import dev.ballast.core.config.LoadOptions;
+import dev.ballast.core.policy.CoreOptions;
+import dev.ballast.core.load.LoadOptions;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;

@@ -1,8 +1,8 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.Endpoint;
-import dev.ballast.core.config.CoreOptions;
-import dev.ballast.core.config.LoadOptions;
+import dev.ballast.core.policy.CoreOptions;
+import dev.ballast.core.load.LoadOptions;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSourceProvider;

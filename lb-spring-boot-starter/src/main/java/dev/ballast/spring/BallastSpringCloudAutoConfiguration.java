@@ -3,7 +3,7 @@ package dev.ballast.spring;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.spring.cloud.BallastServiceInstanceLoadBalancer;
-import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.spring.internal.PropertyKeys;
 import java.util.List;

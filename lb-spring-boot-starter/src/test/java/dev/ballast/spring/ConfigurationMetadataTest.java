@@ -115,9 +115,9 @@ class ConfigurationMetadataTest {
       return "org.springframework.util.unit.DataSize";
     } else if (t == ValueType.STRING_MAP) {
       return "java.util.Map<java.lang.String,java.lang.String>";
-    } else if (t == dev.ballast.core.config.CoreOptions.POLICY_OPTIONS) {
+    } else if (t == dev.ballast.core.policy.CoreOptions.POLICY_OPTIONS) {
       return "java.util.Map<java.lang.String,java.lang.String>";
-    } else if (t == dev.ballast.core.config.CoreOptions.ZONE_SHARES) {
+    } else if (t == dev.ballast.core.policy.CoreOptions.ZONE_SHARES) {
       return "java.util.Map<java.lang.String,java.lang.Double>";
     } else if (t.expected().startsWith("a list") || t.expected().contains("entries")) {
       return "java.util.List<java.lang.String>";

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ballast.core.Algorithm;
-import dev.ballast.core.config.CoreOptions;
-import dev.ballast.core.config.LoadOptions;
+import dev.ballast.core.policy.CoreOptions;
+import dev.ballast.core.load.LoadOptions;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.core.config.OptionSet;

@@ -2,7 +2,7 @@ package dev.ballast.bench.subset;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -5,7 +5,7 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;

@@ -1,6 +1,5 @@
 /**
- * The service-provider interface of composite balancers: {@link
- * dev.ballast.core.composite.ChildBalancer}, what label subsets and priorities and localities
- * need from the balancers they hold.
+ * Deprecated: composite balancers' service-provider interface moved to {@link
+ * dev.ballast.core.ChildBalancer}; this package keeps an alias for one version.
  */
 package dev.ballast.core.composite;

@@ -1,17 +1,21 @@
 package dev.ballast.core.internal;
 
-import dev.ballast.core.Endpoint;
-import dev.ballast.core.Health;
 import java.util.Objects;
 
 /** The syntax of an endpoint's labels, checked wherever an endpoint is made. Not API. */
 public final class LabelSyntax {
 
+  /** The longest label key, in characters. */
+  public static final int MAX_KEY_CHARS = 128;
+
+  /** The longest label value, in characters. */
+  public static final int MAX_VALUE_CHARS = 1024;
+
   private LabelSyntax() {}
 
   /**
-   * Checks one label of an endpoint: key and value syntax and bounds, and the values of the
-   * labels {@link Endpoint} reads (priority, health).
+   * Checks one label of an endpoint: key and value syntax and bounds ({@code Endpoint} checks
+   * the values of the labels it reads, priority and health, itself).
    *
    * @throws IllegalArgumentException naming the label, ending with {@code context}
    */
@@ -21,19 +25,18 @@ public final class LabelSyntax {
     if (key.isEmpty()) {
       throw new IllegalArgumentException("label key: empty (expected: a non-empty key)" + context);
     }
-    if (key.length() > Endpoint.MAX_LABEL_KEY_CHARS) {
+    if (key.length() > MAX_KEY_CHARS) {
       throw new IllegalArgumentException("label key: " + key.length() + " characters (expected: "
-          + "at most " + Endpoint.MAX_LABEL_KEY_CHARS + ")" + context);
+          + "at most " + MAX_KEY_CHARS + ")" + context);
     }
-    if (value.length() > Endpoint.MAX_LABEL_VALUE_CHARS) {
+    if (value.length() > MAX_VALUE_CHARS) {
       throw new IllegalArgumentException("label " + key + ": a value of " + value.length()
-          + " characters (expected: at most " + Endpoint.MAX_LABEL_VALUE_CHARS + ")" + context);
+          + " characters (expected: at most " + MAX_VALUE_CHARS + ")" + context);
     }
     if (key.equals("weight")) {
       throw new IllegalArgumentException(
           "label key: weight (reserved for the endpoint weight)" + context);
     }
-    checkReserved(key, value, context);
     for (int i = 0; i < key.length(); i++) {
       char c = key.charAt(i);
       if (!(Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.' || c == '/')) {
@@ -54,23 +57,6 @@ public final class LabelSyntax {
         throw new IllegalArgumentException("label " + key + ": " + value + " (unexpected "
             + (c > ' ' && c < 0x7f ? "character '" + c + "'" : String.format("U+%04X", (int) c))
             + ")" + context);
-      }
-    }
-  }
-
-  /** Checks the values of the labels this class reads: priority and health. */
-  private static void checkReserved(String key, String value, String context) {
-    if (key.equals(Endpoint.PRIORITY)) {
-      long p = EndpointText.asciiInteger(value);
-      if (p < 0 || p > Endpoint.MAX_PRIORITY) {
-        throw new IllegalArgumentException("priority: " + value + " (expected: an integer in 0-"
-            + Endpoint.MAX_PRIORITY + ")" + context);
-      }
-    } else if (key.equals(Endpoint.HEALTH)) {
-      try {
-        Health.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(e.getMessage() + context, e);
       }
     }
   }

@@ -1,6 +1,5 @@
 package dev.ballast.core.load;
 
-import dev.ballast.core.config.LoadOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -8,7 +8,7 @@ import dev.ballast.core.HashBalancer;
 import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.log.StateChangeLog;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -9,7 +9,7 @@ import java.util.TreeMap;
 /**
  * Immutable settings of priorities, localities and zone-aware routing ({@link
  * LocalityBalancer}), after Envoy's load balancing of priority levels and localities. Its options
- * by name are {@link dev.ballast.core.config.CoreOptions#LOCALITY}: {@code
+ * by name are {@link dev.ballast.core.policy.CoreOptions#LOCALITY}: {@code
  * overprovisioningFactor} (1.4), {@code panicThreshold} (50), {@code localZone} (none), {@code
  * callerZones} (none) and {@code minClusterSize} (6).
  *

@@ -3,7 +3,7 @@ package dev.ballast.core.locality;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Health;
 import dev.ballast.core.Node;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

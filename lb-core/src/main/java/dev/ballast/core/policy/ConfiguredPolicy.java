@@ -1,7 +1,7 @@
 package dev.ballast.core.policy;
 
 import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.config.OptionException;
 import java.util.Map;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package dev.ballast.core.subset;
 
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Node;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import java.util.BitSet;
 import java.util.List;
 

@@ -10,7 +10,7 @@ import java.util.TreeMap;
 /**
  * Immutable settings of label subsets (Envoy's subset load balancer): which label keys make
  * subsets, what an unmatched request gets, and, for the gRPC policy, which headers carry a call's
- * labels. Its options by name are {@link dev.ballast.core.config.CoreOptions#SUBSET}. Subsets
+ * labels. Its options by name are {@link dev.ballast.core.policy.CoreOptions#SUBSET}. Subsets
  * are off while there is no selector.
  */
 public final class SubsetConfig {

@@ -3,7 +3,7 @@ package dev.ballast.core.subset;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.ballast.core.Balancer;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import java.util.ArrayList;

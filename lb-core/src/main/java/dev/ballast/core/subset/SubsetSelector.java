@@ -340,7 +340,7 @@ public final class SubsetSelector<T> {
 
     /**
      * Sets a factory of child balancers instead of {@link #algorithm} and {@link #config}. Every
-     * balancer it makes must be a {@link dev.ballast.core.composite.ChildBalancer} (as lb-core's
+     * balancer it makes must be a {@link dev.ballast.core.ChildBalancer} (as lb-core's
      * algorithms' are) of the same algorithm: the selector makes the nodes with one of them and
      * hands them to the others.
      *

@@ -18,7 +18,7 @@ import java.util.Objects;
  * {@code oobReportingPeriod} (a stream that ends is opened again after gRPC's backoff, 1 s and
  * up; not retried on a server that answers UNIMPLEMENTED, as gRFC A51
  * says). Config: gRPC's {@code weighted_round_robin} fields ({@link
- * dev.ballast.core.config.LoadOptions#WEIGHTED_ROUND_ROBIN}) beside lb-core's balancer options
+ * dev.ballast.core.load.LoadOptions#WEIGHTED_ROUND_ROBIN}) beside lb-core's balancer options
  * ({@link dev.ballast.grpc.AlgorithmLoadBalancerProvider#OPTIONS}), in one JSON object; a bad
  * field is returned as an error naming it, never thrown.
  */

@@ -7,7 +7,7 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.WindowedBalancer;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;

@@ -8,7 +8,7 @@ import dev.ballast.core.HashConfig;
 import dev.ballast.core.Node;
 import dev.ballast.core.RingHash;
 import dev.ballast.core.Ticker;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import io.grpc.CallOptions;
 import io.grpc.EquivalentAddressGroup;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.locality.LocalityBalancer;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;

@@ -1,7 +1,7 @@
 package dev.ballast.grpc.internal;
 
 import dev.ballast.core.Algorithm;
-import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;

@@ -3,7 +3,7 @@ package dev.ballast.grpc.internal;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.HashConfig;
-import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.OptionSet;
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.Status;
@@ -62,7 +62,7 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
   }
 
   /**
-   * Returns the config's {@link dev.ballast.core.config.LoadOptions#WEIGHTED_ROUND_ROBIN}
+   * Returns the config's {@link dev.ballast.core.load.LoadOptions#WEIGHTED_ROUND_ROBIN}
    * options (gRFC A58's), the defaults for an algorithm that reads no load reports.
    */
   public dev.ballast.core.load.WeightedRoundRobinConfig reports() {
@@ -73,7 +73,7 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
   /**
    * Creates a balancer of this config's algorithm over {@code base}'s time and random sources;
    * the algorithms that read load reports also get their {@link
-   * dev.ballast.core.config.LoadOptions#WEIGHTED_ROUND_ROBIN} options.
+   * dev.ballast.core.load.LoadOptions#WEIGHTED_ROUND_ROBIN} options.
    */
   public <T> dev.ballast.core.Balancer<T> create(BalancerConfig base) {
     return algorithm.readsReports() ? ReportPolicies.create(this, balancerOver(base))

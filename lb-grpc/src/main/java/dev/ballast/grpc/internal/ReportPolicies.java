@@ -6,7 +6,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.P2cUtilization;
 import dev.ballast.core.WeightedRoundRobin;
-import dev.ballast.core.config.LoadOptions;
+import dev.ballast.core.load.LoadOptions;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 import java.util.LinkedHashMap;

@@ -9,7 +9,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.RoundRobin;
-import dev.ballast.core.composite.ChildBalancer;
+import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;

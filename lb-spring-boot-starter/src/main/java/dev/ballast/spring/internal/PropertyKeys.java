@@ -1,6 +1,6 @@
 package dev.ballast.spring.internal;
 
-import dev.ballast.core.config.CoreOptions;
+import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.Names;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionException;
@@ -287,7 +287,7 @@ public final class PropertyKeys {
 
   private static boolean isList(ValueType<?> t) {
     return t == ValueType.STRINGS || t == ValueType.KEY_SETS
-        || t == dev.ballast.core.config.CoreOptions.ENDPOINTS;
+        || t == dev.ballast.core.policy.CoreOptions.ENDPOINTS;
   }
 
   private static String join(List<String> e, int from) {

@@ -1,4 +1,4 @@
-package dev.ballast.core.policy;
+package dev.ballast.core;
 
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;

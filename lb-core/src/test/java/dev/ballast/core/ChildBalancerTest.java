@@ -1,13 +1,8 @@
-package dev.ballast.core.composite;
+package dev.ballast.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ballast.core.Algorithm;
-import dev.ballast.core.Balancer;
-import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.Endpoint;
-import dev.ballast.core.Node;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
