@@ -122,16 +122,12 @@ public final class BalancerConfig {
    * <p>The rule: a failure sets the node's estimate to {@code max(latency, m × e)}, e being the
    * estimate decayed to now and {@code m = 1 + (penalty − 1) × Δ / (Δ + latency)}, Δ the time
    * since the estimate last changed. So a failure after a quiet spell multiplies the estimate by
-   * up to the penalty (doubles it, by default); failures coming back faster than their own
-   * latency (a burst of calls in flight failing together) compound slowly, by about {@code
-   * e^(time/latency)}, not {@code 2^count}; a backend failing fast and often sees its estimate
-   * grow e-fold every latency (every millisecond for failures in 1 ms) until it loses its
-   * traffic, then gets a probe now and then as the estimate decays, doubling again on each failed
-   * probe: exponential backoff. A failure never lowers the estimate, so a backend that fails in
-   * 1 ms never looks like the fastest, and a rare failure of a healthy backend costs it a share
-   * of its traffic for a few seconds. 1.0 turns the raise off (failures then count as their
-   * latency, and never lower the estimate). The estimate is capped at Finagle's penalty, about
-   * 39 hours, so that it always decays back.
+   * up to the penalty (doubles it, by default); failures faster than their own latency (calls
+   * in flight failing together) compound by about {@code e^(time/latency)}, not {@code
+   * 2^count}: a backend failing fast grows e-fold every latency until it loses its traffic,
+   * then gets a probe now and then as the estimate decays, doubling on each failed probe. A
+   * failure never lowers the estimate (a backend failing in 1 ms never looks fastest). 1.0 turns
+   * the raise off. The estimate is capped at Finagle's penalty, about 39 hours.
    */
   public double failurePenalty() {
     return failurePenalty;

@@ -6,7 +6,6 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
 import dev.ballast.core.Health;
-import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.log.StateChangeLog;
@@ -131,36 +130,8 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
   }
 
   private Node<T> pick(boolean counted, boolean keyed, long hash) {
-    LocalityPlan<T> p = current();
-    int[] cumulative = p.cumulative;
-    if (cumulative.length == 0) {
-      throw new NoAvailableEndpointException(name, p.nodes.length);
-    }
     // a key's own draws, so that it keeps its level and locality, and so its node
-    RandomGenerator random = keyed ? KeyedDraws.of(hash) : this.random;
-    int x = random.nextInt(cumulative[cumulative.length - 1]);
-    int slot = 0;
-    while (x >= cumulative[slot]) {
-      slot++;
-    }
-    int count = p.levels.length;
-    LocalityPlan.Level<T> level = p.levels[slot < count ? slot : slot - count];
-    if (level.panic) {
-      Node<T> n = level.panicPick(random);
-      if (counted) {
-        n.start();
-      }
-      return n;
-    }
-    Balancer<T> child = (slot < count ? level.healthy : level.degraded).choose(random);
-    if (child == null) { // nothing available and panic off: Envoy's 100% to a level with none
-      throw new NoAvailableEndpointException(name, p.nodes.length);
-    }
-    if (keyed) {
-      HashBalancer<T> h = (HashBalancer<T>) child;
-      return counted ? h.pick(hash) : h.pickUncounted(hash);
-    }
-    return counted ? child.pick() : child.pickUncounted();
+    return current().pick(name, keyed ? KeyedDraws.of(hash) : random, counted, keyed, hash);
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.ballast.core.locality;
 
 import dev.ballast.core.Balancer;
+import dev.ballast.core.HashBalancer;
 import dev.ballast.core.Health;
+import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.ChildBalancer;
 import java.util.ArrayList;
@@ -226,5 +228,39 @@ final class LocalityPlan<T> {
       }
       return children[i];
     }
+  }
+
+  /**
+   * Picks a node: a level and a locality by the loads of this plan, then the locality's child
+   * (by {@code hash} if {@code keyed}); {@code random} draws the level and locality.
+   */
+  Node<T> pick(String name, RandomGenerator random, boolean counted, boolean keyed, long hash) {
+    int[] cumulative = this.cumulative;
+    if (cumulative.length == 0) {
+      throw new NoAvailableEndpointException(name, nodes.length);
+    }
+    int x = random.nextInt(cumulative[cumulative.length - 1]);
+    int slot = 0;
+    while (x >= cumulative[slot]) {
+      slot++;
+    }
+    int count = levels.length;
+    Level<T> level = levels[slot < count ? slot : slot - count];
+    if (level.panic) {
+      Node<T> n = level.panicPick(random);
+      if (counted) {
+        n.start();
+      }
+      return n;
+    }
+    Balancer<T> child = (slot < count ? level.healthy : level.degraded).choose(random);
+    if (child == null) { // nothing available and panic off: Envoy's 100% to a level with none
+      throw new NoAvailableEndpointException(name, nodes.length);
+    }
+    if (keyed) {
+      HashBalancer<T> h = (HashBalancer<T>) child;
+      return counted ? h.pick(hash) : h.pickUncounted(hash);
+    }
+    return counted ? child.pick() : child.pickUncounted();
   }
 }

@@ -7,12 +7,9 @@ import dev.ballast.core.status.SourceStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -74,8 +71,7 @@ public final class EndpointFeed implements AutoCloseable {
   private final Object lock = new Object();
 
   // guarded by lock: what arrived since the last apply
-  private Map<String, String> pendingAll; // a whole set, with later changes folded in
-  private final Map<String, String> pendingChanges = new LinkedHashMap<>(); // null: removed
+  private final Pushes pending = new Pushes();
   private boolean scheduled;
   private long lastApplyNanos;
   private boolean everApplied;
@@ -171,8 +167,7 @@ public final class EndpointFeed implements AutoCloseable {
         return;
       }
       closed = true;
-      pendingAll = null;
-      pendingChanges.clear();
+      pending.clear();
     }
     source.close();
   }
@@ -188,8 +183,7 @@ public final class EndpointFeed implements AutoCloseable {
       @Override
       public void onEntries(Map<String, String> entries) {
         synchronized (lock) {
-          pendingAll = new HashMap<>(entries);
-          pendingChanges.clear();
+          pending.entries(entries);
           pushed();
         }
       }
@@ -197,15 +191,7 @@ public final class EndpointFeed implements AutoCloseable {
       @Override
       public void onChanges(Map<String, String> upserts, Collection<String> removedKeys) {
         synchronized (lock) {
-          Map<String, String> into = pendingAll != null ? pendingAll : pendingChanges;
-          for (String key : removedKeys) {
-            if (pendingAll != null) {
-              pendingAll.remove(key);
-            } else {
-              pendingChanges.put(key, null);
-            }
-          }
-          into.putAll(upserts);
+          pending.changes(upserts, removedKeys);
           pushed();
         }
       }
@@ -280,10 +266,8 @@ public final class EndpointFeed implements AutoCloseable {
         }
         everApplied = true;
         lastApplyNanos = ticker.nanoTime();
-        all = pendingAll;
-        pendingAll = null;
-        changes = pendingChanges.isEmpty() ? Map.of() : new LinkedHashMap<>(pendingChanges);
-        pendingChanges.clear();
+        all = pending.takeAll();
+        changes = pending.takeChanges();
       }
       if (all != null) {
         table.reset(all);
@@ -407,20 +391,6 @@ public final class EndpointFeed implements AutoCloseable {
       EndpointFeed feed = new EndpointFeed(this, sink);
       feed.start();
       return feed;
-    }
-  }
-
-  private static final class SharedScheduler {
-    static final ScheduledExecutorService INSTANCE = create();
-
-    private static ScheduledExecutorService create() {
-      ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
-        Thread t = new Thread(r, "ballast-endpoint-feed");
-        t.setDaemon(true);
-        return t;
-      });
-      s.setRemoveOnCancelPolicy(true);
-      return s;
     }
   }
 }

@@ -13,5 +13,15 @@ public enum FallbackPolicy {
    * Balance over the endpoints that have the configured default labels; when none has them, fail
    * as {@link #NO_FALLBACK} does.
    */
-  DEFAULT_SUBSET
+  DEFAULT_SUBSET;
+
+  /** Says why this fallback found no endpoint either, for a pick's error. */
+  String unmet(RequestLabels defaultLabels) {
+    return switch (this) {
+      case DEFAULT_SUBSET -> "fallback DEFAULT_SUBSET " + defaultLabels
+          + " matches no endpoint either";
+      case ANY_ENDPOINT -> "fallback ANY_ENDPOINT, but there are no endpoints";
+      case NO_FALLBACK -> "fallback NO_FALLBACK";
+    };
+  }
 }

@@ -137,14 +137,8 @@ public final class SubsetSelector<T> {
       fallbacks.increment();
       return s.fallback().child(s);
     }
-    String why = switch (fallbackPolicy) {
-      case DEFAULT_SUBSET -> "fallback DEFAULT_SUBSET " + defaultLabels
-          + " matches no endpoint either";
-      case ANY_ENDPOINT -> "fallback ANY_ENDPOINT, but there are no endpoints";
-      default -> "fallback NO_FALLBACK";
-    };
-    throw new NoAvailableEndpointException(name, 0,
-        name + ": request labels " + labels + " match no subset (" + why + ")");
+    throw new NoAvailableEndpointException(name, 0, name + ": request labels " + labels
+        + " match no subset (" + fallbackPolicy.unmet(defaultLabels) + ")");
   }
 
   /**
