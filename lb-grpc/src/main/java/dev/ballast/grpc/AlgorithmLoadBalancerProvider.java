@@ -2,6 +2,8 @@ package dev.ballast.grpc;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.Trait;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.HashLoadBalancer;
 import dev.ballast.grpc.internal.HealthChecking;
@@ -82,7 +84,8 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
 
   @Override
   public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return HealthChecking.wrap(helper, h -> algorithm.picksByKey()
+    return HealthChecking.wrap(helper, h -> ConfiguredPolicy.named(algorithm.id())
+        .traits().contains(Trait.PICKS_BY_KEY)
         ? new HashLoadBalancer(h, algorithm, policyName, base)
         : new BalancerLoadBalancer(h, algorithm, base));
   }
