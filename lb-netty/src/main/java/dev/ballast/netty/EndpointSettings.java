@@ -35,11 +35,12 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   String name = "ballast";
   List<Endpoint> endpoints = List.of();
   EndpointSource source;
-  BalancerFactory balancerFactory = Algorithm.P2C_PEAK_EWMA::create;
-  BalancerConfig balancerConfig = BalancerConfig.defaults();
+  // lb-core's algorithm chosen (null for a registered policy), the default p2c_peak_ewma
   Algorithm algorithm = Algorithm.P2C_PEAK_EWMA;
+  BalancerFactory balancerFactory = algorithm::create;
+  BalancerConfig balancerConfig = BalancerConfig.defaults();
   // the policy's canonical name, and a registered policy's own options (policy.*)
-  String policyName = Algorithm.P2C_PEAK_EWMA.id();
+  String policyName = algorithm.id();
   Map<String, Object> policyOptions = Map.of();
   HashConfig hashConfig = HashConfig.defaults();
   WeightedRoundRobinConfig loadReports = WeightedRoundRobinConfig.defaults();
