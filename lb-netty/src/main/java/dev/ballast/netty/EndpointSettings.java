@@ -35,7 +35,6 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   String name = "ballast";
   List<Endpoint> endpoints = List.of();
   EndpointSource source;
-  // lb-core's algorithm chosen (null for a registered policy), the default p2c_peak_ewma
   Algorithm algorithm = Algorithm.P2C_PEAK_EWMA;
   BalancerFactory balancerFactory = algorithm::create;
   BalancerConfig balancerConfig = BalancerConfig.defaults();
@@ -165,7 +164,8 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    */
   public B balancer(String policy, Map<String, ?> options) {
     BalancingPolicy<?> p = ConfiguredPolicy.named(policy);
-    Algorithm builtIn = builtIn(p.name());
+    Algorithm builtIn = java.util.Arrays.stream(Algorithm.values())
+        .filter(a -> a.id().equals(p.name())).findFirst().orElse(null); // null: a user's
     if (builtIn != null) {
       if (options != null && !options.isEmpty()) {
         throw new dev.ballast.core.config.OptionException("policy." + options.keySet()
@@ -194,16 +194,6 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
     };
     this.algorithmFactory = balancerFactory;
     return self();
-  }
-
-  /** lb-core's algorithm of a canonical name, or null for a policy registered by a user. */
-  private static Algorithm builtIn(String name) {
-    for (Algorithm a : Algorithm.values()) {
-      if (a.id().equals(name)) {
-        return a;
-      }
-    }
-    return null;
   }
 
   /**

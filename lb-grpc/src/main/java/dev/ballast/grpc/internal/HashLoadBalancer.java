@@ -16,7 +16,6 @@ import dev.ballast.core.policy.Trait;
 import io.grpc.CallOptions;
 import io.grpc.EquivalentAddressGroup;
 import java.util.List;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -33,11 +32,9 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
   public static final CallOptions.Key<String> REQUEST_KEY =
       CallOptions.Key.create("ballast.requestKey");
 
-  // the config used when the channel gives none, which configs are this policy's, and how a
-  // config makes a balancer, given its key-picking options with gRPC-java's ring names
+  private final BalancerConfig base;
+  // the config used when the channel gives none: a PolicyConfig or a ConfiguredPolicy
   private final Supplier<Object> defaults;
-  private final Class<?> type;
-  private final BiFunction<Object, HashConfig, Balancer<Backend>> make;
   private Object config;
   private HashBalancer<Backend> balancer;
 
@@ -48,16 +45,14 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
    */
   public HashLoadBalancer(Helper helper, Algorithm algorithm, String policyName,
       BalancerConfig base) {
-    this(helper, policyName, () -> PolicyConfig.defaults(algorithm), PolicyConfig.class,
-        (c, hc) -> algorithm.create(panicOff(base), hc));
+    this(helper, policyName, base, () -> PolicyConfig.defaults(algorithm));
   }
 
-  private HashLoadBalancer(Helper helper, String policyName, Supplier<Object> defaults,
-      Class<?> type, BiFunction<Object, HashConfig, Balancer<Backend>> make) {
+  private HashLoadBalancer(Helper helper, String policyName, BalancerConfig base,
+      Supplier<Object> defaults) {
     super(helper, policyName);
+    this.base = base.toBuilder().panicPick(false).build();
     this.defaults = defaults;
-    this.type = type;
-    this.make = make;
   }
 
   /**
@@ -70,33 +65,38 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
    */
   public static HashLoadBalancer of(Helper helper, BalancingPolicy<?> policy,
       BalancerConfig base) {
-    return new HashLoadBalancer(helper, policy.name(), () -> ConfiguredPolicy.decode(policy, null),
-        ConfiguredPolicy.class, (c, hc) -> ((ConfiguredPolicy<?>) c).newBalancer(panicOff(base)));
-  }
-
-  private static BalancerConfig panicOff(BalancerConfig base) {
-    return base.toBuilder().panicPick(false).build();
+    return new HashLoadBalancer(helper, policy.name(), base,
+        () -> ConfiguredPolicy.decode(policy, null));
   }
 
   private Object config(Object policyConfig) {
-    return type.isInstance(policyConfig) ? policyConfig : defaults.get();
+    return policyConfig instanceof PolicyConfig || policyConfig instanceof ConfiguredPolicy
+        ? policyConfig : defaults.get();
+  }
+
+  private static ConfiguredPolicy<?> own(Object c) {
+    return c instanceof PolicyConfig p ? p.own() : (ConfiguredPolicy<?>) c;
   }
 
   /** The key-picking options of a config: the picker's header and bounded load. */
   private static HashConfig hash(Object c) {
-    return c instanceof PolicyConfig p ? p.hash()
-        : ((ConfiguredPolicy<?>) c).config() instanceof HashConfig h ? h : HashConfig.defaults();
+    return own(c).config() instanceof HashConfig h ? h : HashConfig.defaults();
   }
 
   /** Makes the config's balancer; one that does not pick by key is refused, naming it. */
+  @SuppressWarnings("unchecked")
   private HashBalancer<Backend> create(Object c) {
-    Balancer<Backend> b = make.apply(c, hash(c).toBuilder().ringAddresses(this::ringAddresses)
-        .build());
-    if (!(b instanceof HashBalancer<Backend> h)) {
+    ConfiguredPolicy<?> own = own(c);
+    if (own.config() instanceof HashConfig h) { // ring entries named as gRPC-java names them
+      own = new ConfiguredPolicy<>((BalancingPolicy<HashConfig>) own.policy(),
+          h.toBuilder().ringAddresses(this::ringAddresses).build());
+    }
+    Balancer<Backend> b = own.newBalancer(base);
+    if (!(b instanceof HashBalancer<Backend> hb)) {
       throw new IllegalArgumentException("balancer: " + b.name() + " of " + b.getClass()
           .getName() + " (expected: a HashBalancer, as a policy that picks by key makes)");
     }
-    return h;
+    return hb;
   }
 
   @Override

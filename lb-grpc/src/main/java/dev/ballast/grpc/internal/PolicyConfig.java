@@ -62,10 +62,9 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
     boolean keyed = policy.traits().contains(Trait.PICKS_BY_KEY);
     Map<String, Object> mine = new LinkedHashMap<>();
     Map<String, Object> rest = new LinkedHashMap<>();
-    if (json != null) {
-      OptionSet.checkDepth(json);
-      json.forEach((k, v) -> (keyed || policy.options().find(k) != null ? mine : rest).put(k, v));
-    }
+    // top-level keys only: each part's decode bounds its depth before it reads it
+    (json == null ? Map.<String, Object>of() : json)
+        .forEach((k, v) -> (keyed || policy.options().find(k) != null ? mine : rest).put(k, v));
     ConfiguredPolicy<?> own = ConfiguredPolicy.decode(policy, mine);
     BalancerConfig b = BALANCER_OPTIONS.decode(rest);
     Map<String, Object> options = new LinkedHashMap<>(BALANCER_OPTIONS.encode(b));
