@@ -8,11 +8,13 @@ import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.HashLoadBalancer;
 import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.PolicyConfig;
+import dev.ballast.grpc.internal.ReportFeed;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.NameResolver.ConfigOrError;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A gRPC policy named after an lb-core {@link Algorithm} and balancing with it: one subchannel
@@ -84,9 +86,11 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
 
   @Override
   public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return HealthChecking.wrap(helper, h -> ConfiguredPolicy.named(algorithm.id())
-        .traits().contains(Trait.PICKS_BY_KEY)
+    Set<Trait> traits = ConfiguredPolicy.named(algorithm.id()).traits();
+    return HealthChecking.wrap(helper, h -> traits.contains(Trait.PICKS_BY_KEY)
         ? new HashLoadBalancer(h, algorithm, policyName, base)
+        : traits.contains(Trait.READS_REPORTS) ? ReportFeed.of(h,
+            x -> new BalancerLoadBalancer(x, algorithm, base, policyName), base)
         : new BalancerLoadBalancer(h, algorithm, base));
   }
 

@@ -8,6 +8,7 @@ import dev.ballast.core.policy.Trait;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.HashLoadBalancer;
 import dev.ballast.grpc.internal.HealthChecking;
+import dev.ballast.grpc.internal.ReportFeed;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.NameResolver.ConfigOrError;
@@ -34,7 +35,9 @@ import java.util.Objects;
  * What a call gives the policy follows its {@linkplain BalancingPolicy#traits() traits}, as for
  * lb-core's algorithms: one that picks by key gets each call's key ({@link
  * HashLoadBalancerProvider#REQUEST_KEY}, or the header its {@code requestHashHeader} names when
- * its options are {@link dev.ballast.core.config.CoreOptions#HASH}); with grpc-services on the class path a service config's {@code healthCheckConfig} turns on gRPC's
+ * its options are {@link dev.ballast.core.config.CoreOptions#HASH}), one that reads load reports
+ * its servers' ORCA reports when lb-grpc-orca is on the class path (configured by gRPC's {@code
+ * weighted_round_robin} fields when its options are those); with grpc-services on the class path a service config's {@code healthCheckConfig} turns on gRPC's
  * client-side health checking (gRFC A17), as for every Ballast policy.
  */
 public class PolicyLoadBalancerProvider extends LoadBalancerProvider {
@@ -84,7 +87,9 @@ public class PolicyLoadBalancerProvider extends LoadBalancerProvider {
   public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
     BalancingPolicy<?> policy = policy();
     return HealthChecking.wrap(helper, h -> policy.traits().contains(Trait.PICKS_BY_KEY)
-        ? HashLoadBalancer.of(h, policy, base) : BalancerLoadBalancer.of(h, policy, base));
+        ? HashLoadBalancer.of(h, policy, base) : policy.traits().contains(Trait.READS_REPORTS)
+        ? ReportFeed.of(h, x -> BalancerLoadBalancer.of(x, policy, base), base)
+        : BalancerLoadBalancer.of(h, policy, base));
   }
 
   /**

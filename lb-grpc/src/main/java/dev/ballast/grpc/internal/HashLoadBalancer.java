@@ -21,10 +21,10 @@ import java.util.function.Supplier;
 
 /**
  * A gRPC load balancer over one {@link HashBalancer}, of lb-core's algorithms that pick by key or
- * of a registered policy that does: a call's key comes from a call
- * option or a request header and decides its subchannel. The balancer is made anew only when the
- * policy config changes. Ring hash names each endpoint by the socket addresses of its resolved
- * address group, exactly as gRPC-java's {@code ring_hash} does.
+ * a registered policy that does: a call's key comes from a call option or a request header and
+ * decides its subchannel. The balancer is made anew only when the policy config changes. Ring
+ * hash names each endpoint by the socket addresses of its resolved address group, exactly as
+ * gRPC-java's {@code ring_hash} does.
  */
 public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
@@ -76,11 +76,6 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   private static ConfiguredPolicy<?> own(Object c) {
     return c instanceof PolicyConfig p ? p.own() : (ConfiguredPolicy<?>) c;
-  }
-
-  /** The key-picking options of a config: the picker's header and bounded load. */
-  private static HashConfig hash(Object c) {
-    return own(c).config() instanceof HashConfig h ? h : HashConfig.defaults();
   }
 
   /** Makes the config's balancer; one that does not pick by key is refused, naming it. */
@@ -141,7 +136,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    HashConfig h = hash(config);
+    HashConfig h = own(config).config() instanceof HashConfig c ? c : HashConfig.defaults();
     return new HashPicker(balancer, h.requestHashHeader(), REQUEST_KEY, h.loadBound() > 0
             ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE);
   }

@@ -5,7 +5,6 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.config.CoreOptions;
 import dev.ballast.core.config.OptionSet;
-import dev.ballast.core.load.WeightedRoundRobinConfig;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;
@@ -80,12 +79,6 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
   /** Returns the key-picking options, the defaults for a policy whose own options are others. */
   public HashConfig hash() {
     return own.config() instanceof HashConfig h ? h : HashConfig.defaults();
-  }
-
-  /** Returns gRFC A58's options, the defaults for a policy whose own options are others. */
-  public WeightedRoundRobinConfig reports() {
-    return own.config() instanceof WeightedRoundRobinConfig w ? w
-        : WeightedRoundRobinConfig.defaults();
   }
 
   /**
