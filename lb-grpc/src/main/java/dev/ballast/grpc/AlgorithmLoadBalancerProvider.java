@@ -22,10 +22,10 @@ import java.util.Set;
  * providers ({@link VnswrrLoadBalancerProvider}, ...) are registered through {@code
  * META-INF/services/io.grpc.LoadBalancerProvider}; register an instance made with a custom
  * {@link BalancerConfig} (e.g. a seeded random source) in a {@code LoadBalancerRegistry} to
- * replace one. The algorithms that pick by key get their own load balancer ({@link
- * HashLoadBalancerProvider}). With grpc-services on the class path, a service config's {@code
- * healthCheckConfig} turns on gRPC's client-side health checking (gRFC A17): a subchannel whose
- * server answers NOT_SERVING takes no call until it is SERVING again.
+ * replace one. By the algorithm's policy traits: one that picks by key gets each call's key
+ * ({@link HashLoadBalancerProvider}), one that reads load reports ORCA's with lb-grpc-orca. With
+ * grpc-services on the class path, a service config's {@code healthCheckConfig} turns on gRPC's
+ * client-side health checking (gRFC A17): a NOT_SERVING server takes no call until SERVING.
  */
 public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider {
 

@@ -107,6 +107,9 @@ public final class OrcaLoadBalancer extends LoadBalancer {
 
   /** lb-grpc's report feed: this load balancer around every policy that reads reports. */
   public static final class Feed implements ReportFeed {
+    /** Creates the feed, for {@link java.util.ServiceLoader}. */
+    public Feed() {}
+
     @Override
     public LoadBalancer wrap(Helper helper, Function<Helper, BalancerLoadBalancer> inner,
         BalancerConfig base) {
