@@ -2,15 +2,19 @@ package dev.ballast.grpc;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.Trait;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.HashLoadBalancer;
 import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.PolicyConfig;
+import dev.ballast.grpc.internal.ReportFeed;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.NameResolver.ConfigOrError;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A gRPC policy named after an lb-core {@link Algorithm} and balancing with it: one subchannel
@@ -18,10 +22,10 @@ import java.util.Objects;
  * providers ({@link VnswrrLoadBalancerProvider}, ...) are registered through {@code
  * META-INF/services/io.grpc.LoadBalancerProvider}; register an instance made with a custom
  * {@link BalancerConfig} (e.g. a seeded random source) in a {@code LoadBalancerRegistry} to
- * replace one. The algorithms that pick by key get their own load balancer ({@link
- * HashLoadBalancerProvider}). With grpc-services on the class path, a service config's {@code
- * healthCheckConfig} turns on gRPC's client-side health checking (gRFC A17): a subchannel whose
- * server answers NOT_SERVING takes no call until it is SERVING again.
+ * replace one. By the algorithm's policy traits: one that picks by key gets each call's key
+ * ({@link HashLoadBalancerProvider}), one that reads load reports ORCA's with lb-grpc-orca. With
+ * grpc-services on the class path, a service config's {@code healthCheckConfig} turns on gRPC's
+ * client-side health checking (gRFC A17): a NOT_SERVING server takes no call until SERVING.
  */
 public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider {
 
@@ -82,8 +86,11 @@ public abstract class AlgorithmLoadBalancerProvider extends LoadBalancerProvider
 
   @Override
   public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    return HealthChecking.wrap(helper, h -> algorithm.picksByKey()
+    Set<Trait> traits = ConfiguredPolicy.named(algorithm.id()).traits();
+    return HealthChecking.wrap(helper, h -> traits.contains(Trait.PICKS_BY_KEY)
         ? new HashLoadBalancer(h, algorithm, policyName, base)
+        : traits.contains(Trait.READS_REPORTS) ? ReportFeed.of(h,
+            x -> new BalancerLoadBalancer(x, algorithm, base, policyName), base)
         : new BalancerLoadBalancer(h, algorithm, base));
   }
 

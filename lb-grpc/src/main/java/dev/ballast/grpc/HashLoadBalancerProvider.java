@@ -2,6 +2,8 @@ package dev.ballast.grpc;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.Trait;
 import dev.ballast.grpc.internal.HashLoadBalancer;
 import io.grpc.CallOptions;
 import java.util.Objects;
@@ -50,7 +52,8 @@ public abstract class HashLoadBalancerProvider extends AlgorithmLoadBalancerProv
   }
 
   private static Algorithm checked(Algorithm algorithm) {
-    if (!Objects.requireNonNull(algorithm, "algorithm").picksByKey()) {
+    if (!ConfiguredPolicy.named(Objects.requireNonNull(algorithm, "algorithm").id()).traits()
+        .contains(Trait.PICKS_BY_KEY)) {
       throw new IllegalArgumentException(
           "algorithm: " + algorithm.id() + " (expected: one that picks by key)");
     }

@@ -6,7 +6,9 @@ import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.policy.Trait;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
+import dev.ballast.grpc.internal.HashLoadBalancer;
 import dev.ballast.grpc.internal.HealthChecking;
+import dev.ballast.grpc.internal.ReportFeed;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.NameResolver.ConfigOrError;
@@ -30,8 +32,12 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>or an instance in a {@code LoadBalancerRegistry}. Available while the policy is registered.
- * Policies that pick by key are not served here yet (their config is refused, saying so); with
- * grpc-services on the class path a service config's {@code healthCheckConfig} turns on gRPC's
+ * What a call gives the policy follows its {@linkplain BalancingPolicy#traits() traits}, as for
+ * lb-core's algorithms: one that picks by key gets each call's key ({@link
+ * HashLoadBalancerProvider#REQUEST_KEY}, or the header its {@code requestHashHeader} names when
+ * its options are {@link dev.ballast.core.policy.CoreOptions#HASH}), one that reads load reports
+ * its servers' ORCA reports when lb-grpc-orca is on the class path (configured by gRPC's {@code
+ * weighted_round_robin} fields when its options are those); with grpc-services on the class path a service config's {@code healthCheckConfig} turns on gRPC's
  * client-side health checking (gRFC A17), as for every Ballast policy.
  */
 public class PolicyLoadBalancerProvider extends LoadBalancerProvider {
@@ -80,7 +86,10 @@ public class PolicyLoadBalancerProvider extends LoadBalancerProvider {
   @Override
   public LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
     BalancingPolicy<?> policy = policy();
-    return HealthChecking.wrap(helper, h -> BalancerLoadBalancer.of(h, policy, base));
+    return HealthChecking.wrap(helper, h -> policy.traits().contains(Trait.PICKS_BY_KEY)
+        ? HashLoadBalancer.of(h, policy, base) : policy.traits().contains(Trait.READS_REPORTS)
+        ? ReportFeed.of(h, x -> BalancerLoadBalancer.of(x, policy, base), base)
+        : BalancerLoadBalancer.of(h, policy, base));
   }
 
   /**
@@ -90,12 +99,7 @@ public class PolicyLoadBalancerProvider extends LoadBalancerProvider {
   @Override
   public ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
     try {
-      BalancingPolicy<?> policy = policy();
-      if (policy.traits().contains(Trait.PICKS_BY_KEY)) {
-        throw new IllegalArgumentException("picks by key (expected: a policy that picks"
-            + " without one; a registered policy's keys do not reach it through gRPC yet)");
-      }
-      return ConfigOrError.fromConfig(ConfiguredPolicy.decode(policy, rawConfig));
+      return ConfigOrError.fromConfig(ConfiguredPolicy.decode(policy(), rawConfig));
     } catch (RuntimeException e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(policyName + " config: "
           + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString())).withCause(e));

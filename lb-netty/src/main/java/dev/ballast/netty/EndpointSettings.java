@@ -35,11 +35,11 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   String name = "ballast";
   List<Endpoint> endpoints = List.of();
   EndpointSource source;
-  BalancerFactory balancerFactory = Algorithm.P2C_PEAK_EWMA::create;
-  BalancerConfig balancerConfig = BalancerConfig.defaults();
   Algorithm algorithm = Algorithm.P2C_PEAK_EWMA;
+  BalancerFactory balancerFactory = algorithm::create;
+  BalancerConfig balancerConfig = BalancerConfig.defaults();
   // the policy's canonical name, and a registered policy's own options (policy.*)
-  String policyName = Algorithm.P2C_PEAK_EWMA.id();
+  String policyName = algorithm.id();
   Map<String, Object> policyOptions = Map.of();
   HashConfig hashConfig = HashConfig.defaults();
   WeightedRoundRobinConfig loadReports = WeightedRoundRobinConfig.defaults();
@@ -164,7 +164,8 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    */
   public B balancer(String policy, Map<String, ?> options) {
     BalancingPolicy<?> p = ConfiguredPolicy.named(policy);
-    Algorithm builtIn = builtIn(p.name());
+    Algorithm builtIn = java.util.Arrays.stream(Algorithm.values())
+        .filter(a -> a.id().equals(p.name())).findFirst().orElse(null); // null: a user's
     if (builtIn != null) {
       if (options != null && !options.isEmpty()) {
         throw new dev.ballast.core.config.OptionException("policy." + options.keySet()
@@ -193,16 +194,6 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
     };
     this.algorithmFactory = balancerFactory;
     return self();
-  }
-
-  /** lb-core's algorithm of a canonical name, or null for a policy registered by a user. */
-  private static Algorithm builtIn(String name) {
-    for (Algorithm a : Algorithm.values()) {
-      if (a.id().equals(name)) {
-        return a;
-      }
-    }
-    return null;
   }
 
   /**

@@ -1,9 +1,9 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.Endpoint;
-import dev.ballast.core.policy.CoreOptions;
-import dev.ballast.core.load.LoadOptions;
-import dev.ballast.core.config.OptionSet;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.Trait;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.grpc.AlgorithmLoadBalancerProvider;
@@ -118,12 +118,12 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
         m.forEach((k, v) -> policyConfig.put(String.valueOf(k), v));
       }
     } else {
-      OptionSet<?, ?> policyOptions = c.algorithm().picksByKey() ? CoreOptions.HASH
-          : AlgorithmLoadBalancerProvider.OPTIONS;
-      boolean reports = c.algorithm().readsReports();
+      // the policy's own options, beside the balancer's unless it picks by key
+      BalancingPolicy<?> p = ConfiguredPolicy.named(c.policy());
+      boolean keyed = p.traits().contains(Trait.PICKS_BY_KEY);
       c.options().forEach((k, v) -> {
-        if (policyOptions.find(k) != null
-            || reports && LoadOptions.WEIGHTED_ROUND_ROBIN.find(k) != null) {
+        if (p.options().find(k) != null
+            || !keyed && AlgorithmLoadBalancerProvider.OPTIONS.find(k) != null) {
           policyConfig.put(k, v);
         }
       });

@@ -5,6 +5,8 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.spring.cloud.BallastServiceInstanceLoadBalancer;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.OptionException;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.Trait;
 import dev.ballast.spring.internal.PropertyKeys;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +59,7 @@ public class BallastSpringCloudAutoConfiguration {
       throw PropertyKeys.invalid("ballast.spring-cloud",
           new OptionException("balancer", e.getMessage(), e), balancer);
     }
-    if (algorithm.picksByKey()) {
+    if (ConfiguredPolicy.named(algorithm.id()).traits().contains(Trait.PICKS_BY_KEY)) {
       throw new InvalidBallastPropertyException("ballast.spring-cloud.balancer", balancer,
           "picks by key, and Spring Cloud requests give none",
           "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma");

@@ -118,7 +118,8 @@ public record ClientSettings(String name, Protocol protocol, String source,
           + " one endpoint such as 10.0.0.1:7000;weight=3;zone=a, or discovery.*)", null);
     }
     String policy = c.get("balancer", Algorithm.P2C_PEAK_EWMA.id());
-    Algorithm algorithm = builtIn(policy);
+    Algorithm algorithm = java.util.Arrays.stream(Algorithm.values())
+        .filter(a -> a.id().equals(policy)).findFirst().orElse(null); // null: a registered one
     SubsetConfig subset = c.get("subset", SubsetConfig.defaults());
     checkPolicyOptions(policy, algorithm, c.get("policy", Map.<String, Object>of()));
     Protocol protocol = starter.containsKey("protocol") || inferred == null
@@ -155,16 +156,6 @@ public record ClientSettings(String name, Protocol protocol, String source,
     } catch (dev.ballast.core.config.OptionException e) {
       throw new dev.ballast.core.config.OptionException("policy." + e.option(), e.problem(), e);
     }
-  }
-
-  /** lb-core's algorithm of a canonical policy name, or null for a registered policy. */
-  private static Algorithm builtIn(String policy) {
-    for (Algorithm a : Algorithm.values()) {
-      if (a.id().equals(policy)) {
-        return a;
-      }
-    }
-    return null;
   }
 
   /**

@@ -201,7 +201,7 @@ class OptionParityTest {
     Object config = c.getConfig();
     Object model = set == CoreOptions.SUBSET ? ((LabelSubsetPolicyConfig) config).subset()
         : set == CoreOptions.HASH ? ((PolicyConfig) config).hash()
-        : set == LoadOptions.WEIGHTED_ROUND_ROBIN ? ((PolicyConfig) config).reports()
+        : set == LoadOptions.WEIGHTED_ROUND_ROBIN ? ((PolicyConfig) config).own().config()
         : ((PolicyConfig) config).balancer();
     return get(set.find(name), model);
   }

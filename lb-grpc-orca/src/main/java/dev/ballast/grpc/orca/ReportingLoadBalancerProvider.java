@@ -2,14 +2,7 @@ package dev.ballast.grpc.orca;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
-import dev.ballast.grpc.internal.HealthChecking;
-import dev.ballast.grpc.internal.PolicyConfig;
-import dev.ballast.grpc.orca.internal.OrcaLoadBalancer;
-import io.grpc.LoadBalancer;
-import io.grpc.LoadBalancerProvider;
-import io.grpc.NameResolver.ConfigOrError;
-import java.util.Map;
-import java.util.Objects;
+import dev.ballast.grpc.AlgorithmLoadBalancerProvider;
 
 /**
  * A gRPC policy over an lb-core algorithm that reads load reports, fed by ORCA: per-call reports
@@ -20,44 +13,13 @@ import java.util.Objects;
  * says). Config: gRPC's {@code weighted_round_robin} fields ({@link
  * dev.ballast.core.load.LoadOptions#WEIGHTED_ROUND_ROBIN}) beside lb-core's balancer options
  * ({@link dev.ballast.grpc.AlgorithmLoadBalancerProvider#OPTIONS}), in one JSON object; a bad
- * field is returned as an error naming it, never thrown.
+ * field is returned as an error naming it, never thrown. The feed is lb-grpc's for every policy
+ * that reads reports, so that a registered one gets the same through lb-grpc's {@code
+ * PolicyLoadBalancerProvider}.
  */
-public abstract class ReportingLoadBalancerProvider extends LoadBalancerProvider {
-
-  private final Algorithm algorithm;
-  private final String policyName;
-  private final BalancerConfig base;
+public abstract class ReportingLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 
   ReportingLoadBalancerProvider(Algorithm algorithm, String policyName, BalancerConfig base) {
-    this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
-    this.policyName = Objects.requireNonNull(policyName, "policyName");
-    this.base = Objects.requireNonNull(base, "base");
-  }
-
-  @Override
-  public final boolean isAvailable() {
-    return true;
-  }
-
-  /** Returns 5, the priority of gRPC's built-in policies. */
-  @Override
-  public final int getPriority() {
-    return 5;
-  }
-
-  @Override
-  public final String getPolicyName() {
-    return policyName;
-  }
-
-  @Override
-  public final LoadBalancer newLoadBalancer(LoadBalancer.Helper helper) {
-    // behind gRPC's health checking when the service config asks for it, as every policy
-    return HealthChecking.wrap(helper, h -> new OrcaLoadBalancer(h, algorithm, base, policyName));
-  }
-
-  @Override
-  public final ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
-    return PolicyConfig.parse(algorithm, policyName, rawConfig);
+    super(algorithm, policyName, base);
   }
 }

@@ -12,6 +12,7 @@ import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -58,18 +59,18 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
    */
   public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base,
       String policyName) {
-    this(helper, policyName, feedback(algorithm), streamTicker(algorithm, base),
+    this(helper, policyName, ConfiguredPolicy.named(algorithm.id()).traits(), base,
         () -> PolicyConfig.defaults(algorithm),
         c -> c instanceof PolicyConfig p && p.algorithm() == algorithm,
         c -> ((PolicyConfig) c).create(base));
   }
 
-  private BalancerLoadBalancer(Helper helper, String name, BalancerPicker.Feedback feedback,
-      Ticker ticker, Supplier<Object> defaults, Predicate<Object> ours,
+  private BalancerLoadBalancer(Helper helper, String name, Set<Trait> traits,
+      BalancerConfig base, Supplier<Object> defaults, Predicate<Object> ours,
       Function<Object, Balancer<Backend>> make) {
     super(helper, name);
-    this.feedback = feedback;
-    this.ticker = ticker;
+    this.feedback = feedback(traits);
+    this.ticker = streamTicker(traits, base);
     this.defaults = defaults;
     this.ours = ours;
     this.make = make;
@@ -86,11 +87,8 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
   public static BalancerLoadBalancer of(Helper helper, BalancingPolicy<?> policy,
       BalancerConfig base) {
     BalancerConfig common = base.toBuilder().panicPick(false).build();
-    boolean timed = policy.traits().contains(Trait.TIMES_CALLS);
-    return new BalancerLoadBalancer(helper, policy.name(),
-        timed ? BalancerPicker.Feedback.TIMED : policy.traits().contains(Trait.COUNTS_CALLS)
-            ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE,
-        timed ? common.ticker() : null, () -> ConfiguredPolicy.decode(policy, null),
+    return new BalancerLoadBalancer(helper, policy.name(), policy.traits(), common,
+        () -> ConfiguredPolicy.decode(policy, null),
         c -> c instanceof ConfiguredPolicy<?> cp && cp.policy() == policy,
         c -> ((ConfiguredPolicy<?>) c).newBalancer(common));
   }
@@ -164,23 +162,20 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     return ticker;
   }
 
-  /** Only peak EWMA reads latencies; the other algorithms' streams are not timed. */
-  static Ticker streamTicker(Algorithm algorithm, BalancerConfig base) {
-    return algorithm == Algorithm.P2C_PEAK_EWMA || algorithm == Algorithm.P2C_UTILIZATION
-        ? base.ticker() : null;
+  /** A policy that {@linkplain Trait#TIMES_CALLS times calls} gets its streams timed. */
+  static Ticker streamTicker(Set<Trait> traits, BalancerConfig base) {
+    return traits.contains(Trait.TIMES_CALLS) ? base.ticker() : null;
   }
 
   /**
-   * What picks need back from their streams: peak EWMA times them; least_loaded needs pending
-   * counts, and SWRR lowers a failing node's effective weight (nginx max_fails); the others need
-   * nothing.
+   * What picks need back from their streams, by the policy's traits: latencies for one that
+   * {@linkplain Trait#TIMES_CALLS times calls}, ends for one that {@linkplain Trait#COUNTS_CALLS
+   * counts them}, else nothing.
    */
-  static BalancerPicker.Feedback feedback(Algorithm algorithm) {
-    if (algorithm == Algorithm.P2C_PEAK_EWMA || algorithm == Algorithm.P2C_UTILIZATION) {
-      return BalancerPicker.Feedback.TIMED;
-    }
-    return algorithm.isLoadAware() || algorithm == Algorithm.SWRR
-        ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE;
+  static BalancerPicker.Feedback feedback(Set<Trait> traits) {
+    return traits.contains(Trait.TIMES_CALLS) ? BalancerPicker.Feedback.TIMED
+        : traits.contains(Trait.COUNTS_CALLS) ? BalancerPicker.Feedback.COUNTED
+        : BalancerPicker.Feedback.NONE;
   }
 
   @Override

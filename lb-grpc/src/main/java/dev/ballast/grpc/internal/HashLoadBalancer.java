@@ -1,6 +1,7 @@
 package dev.ballast.grpc.internal;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
@@ -9,16 +10,21 @@ import dev.ballast.core.Node;
 import dev.ballast.core.RingHash;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.ChildBalancer;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.Trait;
 import io.grpc.CallOptions;
 import io.grpc.EquivalentAddressGroup;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * A gRPC load balancer over one lb-core {@link HashBalancer}: a call's key comes from a call
- * option or a request header and decides its subchannel. The balancer is made anew only when the
- * policy config changes. Ring hash names each endpoint by the socket addresses of its resolved
- * address group, exactly as gRPC-java's {@code ring_hash} does.
+ * A gRPC load balancer over one {@link HashBalancer}, of lb-core's algorithms that pick by key or
+ * a registered policy that does: a call's key comes from a call option or a request header and
+ * decides its subchannel. The balancer is made anew only when the policy config changes. Ring
+ * hash names each endpoint by the socket addresses of its resolved address group, exactly as
+ * gRPC-java's {@code ring_hash} does.
  */
 public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
@@ -26,45 +32,81 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
   public static final CallOptions.Key<String> REQUEST_KEY =
       CallOptions.Key.create("ballast.requestKey");
 
-  private final Algorithm algorithm;
   private final BalancerConfig base;
-  private PolicyConfig config;
+  // the config used when the channel gives none: a PolicyConfig or a ConfiguredPolicy
+  private final Supplier<Object> defaults;
+  private Object config;
   private HashBalancer<Backend> balancer;
 
   /**
-   * Creates the load balancer.
+   * Creates the load balancer of one of lb-core's algorithms that pick by key.
    *
    * @param base the lb-core settings (random source for calls without a key); panic picks off
    */
   public HashLoadBalancer(Helper helper, Algorithm algorithm, String policyName,
       BalancerConfig base) {
-    super(helper, policyName);
-    this.algorithm = algorithm;
-    this.base = base.toBuilder().panicPick(false).build();
+    this(helper, policyName, base, () -> PolicyConfig.defaults(algorithm));
   }
 
-  private PolicyConfig config(Object policyConfig) {
-    return policyConfig instanceof PolicyConfig ? (PolicyConfig) policyConfig
-        : PolicyConfig.defaults(algorithm);
+  private HashLoadBalancer(Helper helper, String policyName, BalancerConfig base,
+      Supplier<Object> defaults) {
+    super(helper, policyName);
+    this.base = base.toBuilder().panicPick(false).build();
+    this.defaults = defaults;
+  }
+
+  /**
+   * Creates the load balancer of a registered policy that {@linkplain Trait#PICKS_BY_KEY picks by
+   * key}, whose configs are {@link ConfiguredPolicy}s: each call's key reaches it as it reaches
+   * lb-core's, from {@link #REQUEST_KEY} or, when its own options are {@link HashConfig}'s, the
+   * header its {@code requestHashHeader} names.
+   *
+   * @param base the settings every balancer reads; panic picks are off (READY subchannels only)
+   */
+  public static HashLoadBalancer of(Helper helper, BalancingPolicy<?> policy,
+      BalancerConfig base) {
+    return new HashLoadBalancer(helper, policy.name(), base,
+        () -> ConfiguredPolicy.decode(policy, null));
+  }
+
+  private Object config(Object policyConfig) {
+    return policyConfig instanceof PolicyConfig || policyConfig instanceof ConfiguredPolicy
+        ? policyConfig : defaults.get();
+  }
+
+  private static ConfiguredPolicy<?> own(Object c) {
+    return c instanceof PolicyConfig p ? p.own() : (ConfiguredPolicy<?>) c;
+  }
+
+  /** Makes the config's balancer; one that does not pick by key is refused, naming it. */
+  @SuppressWarnings("unchecked")
+  private HashBalancer<Backend> create(Object c) {
+    ConfiguredPolicy<?> own = own(c);
+    if (own.config() instanceof HashConfig h) { // ring entries named as gRPC-java names them
+      own = new ConfiguredPolicy<>((BalancingPolicy<HashConfig>) own.policy(),
+          h.toBuilder().ringAddresses(this::ringAddresses).build());
+    }
+    Balancer<Backend> b = own.newBalancer(base);
+    if (!(b instanceof HashBalancer<Backend> hb)) {
+      throw new IllegalArgumentException("balancer: " + b.name() + " of " + b.getClass()
+          .getName() + " (expected: a HashBalancer, as a policy that picks by key makes)");
+    }
+    return hb;
   }
 
   @Override
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // what a set may hold depends on the config too (Maglev's table size)
-    PolicyConfig c = config(policyConfig);
-    ChildBalancer.of(balancer != null && c.equals(config) ? balancer
-        : algorithm.<Backend>create(base, c.hash())).validate(endpoints);
+    Object c = config(policyConfig);
+    ChildBalancer.of(balancer != null && c.equals(config) ? balancer : create(c))
+        .validate(endpoints);
   }
 
   @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
-    PolicyConfig c = config(policyConfig);
-    HashBalancer<Backend> target = balancer;
-    if (target == null || !c.equals(config)) {
-      HashConfig hc = c.hash().toBuilder().ringAddresses(this::ringAddresses).build();
-      target = (HashBalancer<Backend>) algorithm.<Backend>create(base, hc);
-    }
+    Object c = config(policyConfig);
+    HashBalancer<Backend> target = balancer != null && c.equals(config) ? balancer : create(c);
     target.update(endpoints, values);
     balancer = target;
     config = c;
@@ -94,8 +136,8 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    return new HashPicker(balancer, config.hash().requestHashHeader(), REQUEST_KEY,
-        config.hash().loadBound() > 0
+    HashConfig h = own(config).config() instanceof HashConfig c ? c : HashConfig.defaults();
+    return new HashPicker(balancer, h.requestHashHeader(), REQUEST_KEY, h.loadBound() > 0
             ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE);
   }
 

@@ -98,13 +98,13 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   Ticker streamTicker() {
-    return BalancerLoadBalancer.streamTicker(config.child().algorithm(), base);
+    return BalancerLoadBalancer.streamTicker(config.child().traits(), base);
   }
 
   @Override
   SubchannelPicker readyPicker() {
     return new LabelSubsetPicker(selector, reader,
-        BalancerLoadBalancer.feedback(config.child().algorithm()));
+        BalancerLoadBalancer.feedback(config.child().traits()));
   }
 
   /** Returns the selector, for tests. */

@@ -6,6 +6,7 @@ import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.locality.LocalityConfig;
+import dev.ballast.core.policy.Trait;
 import dev.ballast.core.subset.SubsetConfig;
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.Status;
@@ -97,9 +98,9 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       throw new IllegalArgumentException("childPolicy: " + parsed.getError().getDescription());
     }
     LocalityPolicyConfig c = (LocalityPolicyConfig) parsed.getConfig();
-    if (c.child().algorithm().picksByKey()) {
+    if (c.child().traits().contains(Trait.PICKS_BY_KEY)) {
       throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
-          + c.child().algorithm().id() + " (expected: a policy that picks without a key;"
+          + c.child().own().policy().name() + " (expected: a policy that picks without a key;"
           + " label_subset passes no key on)");
     }
     return c;
@@ -113,7 +114,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
   /** As {@link #child(Object)}, among the supported names given. */
   static PolicyConfig child(Object list, List<String> supported) {
     if (list == null) {
-      return PolicyConfig.defaults(Algorithm.ROUND_ROBIN);
+      return PolicyConfig.defaults(Algorithm.fromName("round_robin"));
     }
     if (!(list instanceof List)) {
       throw new IllegalArgumentException("childPolicy: " + ValueType.show(list)

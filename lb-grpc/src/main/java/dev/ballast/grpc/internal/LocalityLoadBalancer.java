@@ -6,6 +6,7 @@ import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.locality.LocalityBalancer;
+import dev.ballast.core.policy.Trait;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import java.util.List;
 import java.util.function.Function;
@@ -77,18 +78,18 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   Ticker streamTicker() {
-    return BalancerLoadBalancer.streamTicker(config.child().algorithm(), base);
+    return BalancerLoadBalancer.streamTicker(config.child().traits(), base);
   }
 
   @Override
   SubchannelPicker readyPicker() {
     PolicyConfig child = config.child();
-    if (child.algorithm().picksByKey()) { // the call's key reaches the locality's ring or table
+    if (child.traits().contains(Trait.PICKS_BY_KEY)) { // the key reaches the locality's ring
       return new HashPicker(balancer, child.hash().requestHashHeader(),
           HashLoadBalancer.REQUEST_KEY, child.hash().loadBound() > 0
               ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE);
     }
-    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(child.algorithm()),
+    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(child.traits()),
         metrics.queuedPicks());
   }
 }

@@ -5,25 +5,32 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.OptionSet;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.Trait;
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.Status;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The parsed config of an algorithm policy: lb-core's options decoded by lb-core's own codec
- * ({@link CoreOptions#BALANCER}, or {@link CoreOptions#HASH} for the policies that pick by key),
- * so that a field has the name, default and error it has in every front end. Two configs are
- * equal when their options are, so that a re-resolution with the same config keeps the balancer
- * and its load state.
+ * The parsed config of an algorithm policy, found by its name in lb-core's policy registry: the
+ * policy's own options ({@link BalancingPolicy#options()}: gRPC's {@code weighted_round_robin}
+ * fields for those that read load reports) beside lb-core's {@link CoreOptions#BALANCER} options
+ * in one JSON object, or its own only for a policy that picks by key ({@link CoreOptions#HASH}),
+ * each decoded by lb-core's codec, so that a field has the name, default and error it has in
+ * every front end. Two configs are equal when their options are, so that a re-resolution with the
+ * same config keeps the balancer and its load state.
  *
  * @param algorithm the algorithm
  * @param options the options as lb-core writes them back (non-default ones only)
  * @param balancer the balancer options; panic picks are never on (a gRPC picker hands out READY
  *     subchannels only)
- * @param hash the key-picking options
+ * @param own the policy with its own options decoded
  */
 public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
-    BalancerConfig balancer, HashConfig hash) {
+    BalancerConfig balancer, ConfiguredPolicy<?> own) {
 
   /** The balancer options a gRPC policy takes: all but {@code panicPick}. */
   public static final OptionSet<BalancerConfig, BalancerConfig.Builder> BALANCER_OPTIONS =
@@ -50,34 +57,36 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
    * @throws dev.ballast.core.config.OptionException naming the bad field
    */
   public static PolicyConfig decode(Algorithm algorithm, Map<String, ?> json) {
-    if (algorithm.picksByKey()) {
-      HashConfig h = CoreOptions.HASH.decode(json);
-      return new PolicyConfig(algorithm, CoreOptions.HASH.encode(h), BalancerConfig.defaults(), h);
-    }
-    if (algorithm.readsReports() && json != null) {
-      return ReportPolicies.decode(algorithm, json);
-    }
-    BalancerConfig b = BALANCER_OPTIONS.decode(json);
-    return new PolicyConfig(algorithm, BALANCER_OPTIONS.encode(b), b, HashConfig.defaults());
+    BalancingPolicy<?> policy = ConfiguredPolicy.named(algorithm.id());
+    boolean keyed = policy.traits().contains(Trait.PICKS_BY_KEY);
+    Map<String, Object> mine = new LinkedHashMap<>();
+    Map<String, Object> rest = new LinkedHashMap<>();
+    // top-level keys only: each part's decode bounds its depth before it reads it
+    (json == null ? Map.<String, Object>of() : json)
+        .forEach((k, v) -> (keyed || policy.options().find(k) != null ? mine : rest).put(k, v));
+    ConfiguredPolicy<?> own = ConfiguredPolicy.decode(policy, mine);
+    BalancerConfig b = BALANCER_OPTIONS.decode(rest);
+    Map<String, Object> options = new LinkedHashMap<>(BALANCER_OPTIONS.encode(b));
+    options.putAll(own.options());
+    return new PolicyConfig(algorithm, Map.copyOf(options), b, own);
+  }
+
+  /** Returns what the policy reads ({@link BalancingPolicy#traits()}). */
+  public Set<Trait> traits() {
+    return own.policy().traits();
+  }
+
+  /** Returns the key-picking options, the defaults for a policy whose own options are others. */
+  public HashConfig hash() {
+    return own.config() instanceof HashConfig h ? h : HashConfig.defaults();
   }
 
   /**
-   * Returns the config's {@link dev.ballast.core.load.LoadOptions#WEIGHTED_ROUND_ROBIN}
-   * options (gRFC A58's), the defaults for an algorithm that reads no load reports.
-   */
-  public dev.ballast.core.load.WeightedRoundRobinConfig reports() {
-    return algorithm.readsReports() ? ReportPolicies.reports(this)
-        : dev.ballast.core.load.WeightedRoundRobinConfig.defaults();
-  }
-
-  /**
-   * Creates a balancer of this config's algorithm over {@code base}'s time and random sources;
-   * the algorithms that read load reports also get their {@link
-   * dev.ballast.core.load.LoadOptions#WEIGHTED_ROUND_ROBIN} options.
+   * Creates a balancer of this config's policy, with its own options, over {@code base}'s time
+   * and random sources.
    */
   public <T> dev.ballast.core.Balancer<T> create(BalancerConfig base) {
-    return algorithm.readsReports() ? ReportPolicies.create(this, balancerOver(base))
-        : algorithm.create(balancerOver(base));
+    return own.newBalancer(balancerOver(base));
   }
 
   /** Returns the balancer options over {@code base}'s time and random sources, panic picks off. */

@@ -1,11 +1,12 @@
 package dev.ballast.grpc.orca.internal;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.PolicyConfig;
+import dev.ballast.grpc.internal.ReportFeed;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.util.ForwardingLoadBalancerHelper;
@@ -13,10 +14,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * lb-grpc's {@link BalancerLoadBalancer} of an algorithm that reads load reports, with ORCA's
- * reports fed to its nodes.
+ * lb-grpc's {@link BalancerLoadBalancer} of a policy that reads load reports (lb-core's or a
+ * registered one), with ORCA's reports fed to its nodes: lb-grpc's {@link
+ * dev.ballast.grpc.internal.ReportFeed}.
  *
  * <p>Contract: every method runs in the channel's synchronization context, as gRPC's API says.
  * Each subchannel the inner load balancer makes is wrapped ({@link ReportedSubchannel}): with
@@ -37,23 +40,24 @@ public final class OrcaLoadBalancer extends LoadBalancer {
   private WeightedRoundRobinConfig reports = WeightedRoundRobinConfig.defaults();
 
   /**
-   * Creates the load balancer.
+   * Creates the load balancer over the one {@code inner} makes with a helper whose subchannels
+   * report.
    *
-   * @param base the lb-core settings the policy config is applied to (ticker, random source, the
-   *     latter also spreading the out-of-band streams' backoff)
-   * @param policyName the provider's policy name, its meters' {@code policy} tag
+   * @param base the lb-core settings (its random source spreads the out-of-band streams' backoff)
    */
-  public OrcaLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base,
-      String policyName) {
+  public OrcaLoadBalancer(Helper helper, Function<Helper, BalancerLoadBalancer> inner,
+      BalancerConfig base) {
     this.helper = helper;
     this.base = base;
-    this.delegate = new BalancerLoadBalancer(new Reporting(), algorithm, base, policyName);
+    this.delegate = inner.apply(new Reporting());
   }
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
     Object config = resolved.getLoadBalancingPolicyConfig();
-    reports = config instanceof PolicyConfig p ? p.reports() : reports;
+    Object own = config instanceof PolicyConfig p ? p.own().config()
+        : config instanceof ConfiguredPolicy<?> c ? c.config() : null;
+    reports = own instanceof WeightedRoundRobinConfig w ? w : reports;
     delegate.pickResults(reports.enableOobLoadReport()
         ? ReportedSubchannel.OUT_OF_BAND : ReportedSubchannel.PER_CALL);
     Status status = delegate.acceptResolvedAddresses(resolved);
@@ -99,6 +103,18 @@ public final class OrcaLoadBalancer extends LoadBalancer {
       r.oob.stop();
     }
     subchannels.clear();
+  }
+
+  /** lb-grpc's report feed: this load balancer around every policy that reads reports. */
+  public static final class Feed implements ReportFeed {
+    /** Creates the feed, for {@link java.util.ServiceLoader}. */
+    public Feed() {}
+
+    @Override
+    public LoadBalancer wrap(Helper helper, Function<Helper, BalancerLoadBalancer> inner,
+        BalancerConfig base) {
+      return new OrcaLoadBalancer(helper, inner, base);
+    }
   }
 
   /** The helper the inner load balancer sees: subchannels that report. */
