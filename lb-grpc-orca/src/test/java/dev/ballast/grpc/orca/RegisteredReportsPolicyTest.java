@@ -83,31 +83,14 @@ class RegisteredReportsPolicyTest {
     }
   }
 
-  /**
-   * Calls until the weights have been in force for several update periods (0.1 s): at least
-   * 1,000 calls and 0.5 s, at most 100,000 calls; then returns each server's share of
-   * {@link #CALLS} calls.
-   */
+  /** Each server's share of {@link #CALLS} calls, once the weights are in force. */
   private double[] shares(String config) throws Exception {
     @SuppressWarnings("unchecked")
     Map<String, ?> serviceConfig = (Map<String, ?>) JsonParser.parse(
         "{\"loadBalancingConfig\": [{\"" + NAME + "\": " + config + "}]}");
     channel = NettyChannelBuilder.forTarget(servers.target()).usePlaintext()
         .defaultServiceConfig(serviceConfig).build();
-    long start = System.nanoTime();
-    for (int i = 0; i < 100_000 && (i < 1000 || System.nanoTime() - start < 500_000_000L); i++) {
-      ReportingServers.call(channel);
-    }
-    servers.resetCounts();
-    for (int i = 0; i < CALLS; i++) {
-      ReportingServers.call(channel);
-    }
-    int[] counts = servers.callCounts();
-    double[] shares = new double[counts.length];
-    for (int i = 0; i < counts.length; i++) {
-      shares[i] = counts[i] / (double) CALLS;
-    }
-    return shares;
+    return servers.shares(channel, CALLS, 500_000_000L);
   }
 
   private static void assertWithinTwoPoints(double[] actual) {

@@ -133,4 +133,27 @@ final class ReportingServers implements AutoCloseable {
     }
     scheduler.shutdownNow();
   }
+
+  /**
+   * Calls until the weights have been in force for several update periods (at least 1,000
+   * calls and {@code warmUpNanos}, at most 100,000 calls), then returns each server's share of
+   * {@code calls} more calls.
+   */
+  double[] shares(io.grpc.ManagedChannel ch, int calls, long warmUpNanos) {
+    long start = System.nanoTime();
+    for (int i = 0; i < 100_000
+        && (i < 1000 || System.nanoTime() - start < warmUpNanos); i++) {
+      call(ch);
+    }
+    resetCounts();
+    for (int i = 0; i < calls; i++) {
+      call(ch);
+    }
+    int[] counts = callCounts();
+    double[] shares = new double[counts.length];
+    for (int i = 0; i < counts.length; i++) {
+      shares[i] = counts[i] / (double) calls;
+    }
+    return shares;
+  }
 }

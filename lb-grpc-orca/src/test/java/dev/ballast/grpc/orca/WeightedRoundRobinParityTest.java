@@ -61,21 +61,7 @@ class WeightedRoundRobinParityTest {
   }
 
   private double[] shares(ManagedChannel ch, long warmUpNanos) {
-    long start = System.nanoTime();
-    for (int i = 0; i < 100_000
-        && (i < 1000 || System.nanoTime() - start < warmUpNanos); i++) {
-      ReportingServers.call(ch);
-    }
-    servers.resetCounts();
-    for (int i = 0; i < CALLS; i++) {
-      ReportingServers.call(ch);
-    }
-    int[] counts = servers.callCounts();
-    double[] shares = new double[counts.length];
-    for (int i = 0; i < counts.length; i++) {
-      shares[i] = counts[i] / (double) CALLS;
-    }
-    return shares;
+    return servers.shares(ch, CALLS, warmUpNanos);
   }
 
   private static void assertWithinTwoPoints(double[] actual, double[] expected, String what) {
