@@ -171,7 +171,7 @@ public final class ClientOptions {
       .with("", CoreOptions.HASH, b -> b.hashConfig, (b, h) -> b.hashOptions(h))
       .with("", LoadOptions.WEIGHTED_ROUND_ROBIN, b -> b.loadReports,
           (b, w) -> b.loadReports(w))
-      .with("subset.", CoreOptions.SUBSET, b -> b.subsetConfig, (b, s) -> b.subsets(s))
+      .with("subset.", CoreOptions.SUBSET, b -> b.subsets, (b, s) -> b.subsets(s))
       .with("locality.", CoreOptions.LOCALITY,
           b -> b.values("locality").get("", LocalityConfig.defaults()), ClientOptions::locality)
       .with("pool.", POOL, b -> b.pool, (b, p) -> b.pool(p))

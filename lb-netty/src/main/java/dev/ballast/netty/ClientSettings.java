@@ -279,7 +279,7 @@ public abstract class ClientSettings<Req, Rep, B extends ClientSettings<Req, Rep
   /** The settings as the engine takes them. */
   ClientSpec<Req, Rep> spec() {
     return new ClientSpec<>(name, protocol.apply(this), endpoints, source, balancerFactory,
-        balancerConfig, subsetSelectors, fallbackPolicy, defaultSubset, allowRedundantKeys,
+        balancerConfig, subsets,
         timeout, retry.build(), hedging, classifier, pool, outlier, healthCheck, slowThreshold,
         closeGrace, lateAnswerWait, group, completionExecutor, ticker, seed, List.copyOf(filters),
         List.copyOf(attemptFilters), meterRegistry, modules.roles(), modules.added(), trace);

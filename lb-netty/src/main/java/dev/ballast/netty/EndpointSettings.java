@@ -45,11 +45,7 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   WeightedRoundRobinConfig loadReports = WeightedRoundRobinConfig.defaults();
   // the factory the last balancer(Algorithm, ...) made, to tell it from one set by hand
   private BalancerFactory algorithmFactory = balancerFactory;
-  SubsetConfig subsetConfig = SubsetConfig.defaults();
-  List<List<String>> subsetSelectors;
-  FallbackPolicy fallbackPolicy = FallbackPolicy.NO_FALLBACK;
-  Map<String, String> defaultSubset;
-  boolean allowRedundantKeys;
+  SubsetConfig subsets = SubsetConfig.defaults();
 
   EndpointSettings() {
   }
@@ -237,10 +233,21 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    */
   public B subsets(Collection<? extends Collection<String>> selectors,
       FallbackPolicy fallback, Map<String, String> defaultSubset) {
-    this.subsetSelectors = Router.checkSubsets(selectors, fallback, defaultSubset);
-    this.fallbackPolicy = fallback;
-    this.defaultSubset = fallback == FallbackPolicy.DEFAULT_SUBSET
-        ? Map.copyOf(defaultSubset) : null;
+    this.subsets = subsets.toBuilder()
+        .selectors(Router.checkSubsets(selectors, fallback, defaultSubset))
+        .fallbackPolicy(fallback)
+        .defaultSubset(fallback == FallbackPolicy.DEFAULT_SUBSET ? defaultSubset : null)
+        .build();
+    return self();
+  }
+
+  /** Sets the label subsets from their options ({@link SubsetConfig}); off without selectors. */
+  public B subsets(SubsetConfig subsets) {
+    Objects.requireNonNull(subsets, "subsets");
+    if (subsets.enabled()) {
+      Router.checkSubsets(subsets.selectors(), subsets.fallbackPolicy(), subsets.defaultSubset());
+    }
+    this.subsets = subsets;
     return self();
   }
 
@@ -249,19 +256,8 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    * see {@link SubsetSelector.Builder#allowRedundantKeys}); only with {@link #subsets}; default
    * false.
    */
-  /** Sets the label subsets from their options ({@link SubsetConfig}); off without selectors. */
-  public B subsets(SubsetConfig subsets) {
-    this.subsetConfig = Objects.requireNonNull(subsets, "subsets");
-    this.subsetSelectors = null;
-    if (subsets.enabled()) {
-      subsets(subsets.selectors(), subsets.fallbackPolicy(),
-          subsets.defaultSubset() == null ? Map.of() : subsets.defaultSubset());
-    }
-    return subsetsAllowRedundantKeys(subsets.allowRedundantKeys());
-  }
-
   public B subsetsAllowRedundantKeys(boolean allow) {
-    this.allowRedundantKeys = allow;
+    this.subsets = subsets.toBuilder().allowRedundantKeys(allow).build();
     return self();
   }
 

@@ -74,6 +74,13 @@ public final class SubsetConfig {
     return headerPrefix;
   }
 
+  /** Returns a builder holding these settings. */
+  public Builder toBuilder() {
+    return builder().selectors(selectors).fallbackPolicy(fallbackPolicy)
+        .defaultSubset(defaultSubset).allowRedundantKeys(allowRedundantKeys)
+        .headerPrefix(headerPrefix);
+  }
+
   /** Applies the subset settings to a selector's builder. */
   public <T> SubsetSelector.Builder<T> applyTo(SubsetSelector.Builder<T> b) {
     b.selectors(selectors).fallbackPolicy(fallbackPolicy).allowRedundantKeys(allowRedundantKeys);

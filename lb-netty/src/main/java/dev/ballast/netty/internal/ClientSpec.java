@@ -4,7 +4,7 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.source.EndpointSource;
-import dev.ballast.core.subset.FallbackPolicy;
+import dev.ballast.core.subset.SubsetConfig;
 import dev.ballast.netty.AttemptFilter;
 import dev.ballast.netty.AttemptModule;
 import dev.ballast.netty.BalancerFactory;
@@ -33,10 +33,7 @@ public record ClientSpec<Req, Rep>(
     EndpointSource source,
     BalancerFactory balancerFactory,
     BalancerConfig balancerConfig,
-    List<List<String>> subsetSelectors,
-    FallbackPolicy fallbackPolicy,
-    Map<String, String> defaultSubset,
-    boolean allowRedundantKeys,
+    SubsetConfig subsets,
     Duration timeout,
     RetryPolicy retry,
     Hedging hedging,

@@ -128,19 +128,11 @@ public final class Stack<Req, Rep> {
 
   private static <Req, Rep> Router<EndpointClient<Req, Rep>> router(
       ClientSpec<Req, Rep> b) {
-    if (b.subsetSelectors() == null) {
+    if (!b.subsets().enabled()) {
       return Router.of(b.balancerFactory().create(b.balancerConfig()));
     }
-    SubsetSelector.Builder<EndpointClient<Req, Rep>> sb =
-        SubsetSelector.<EndpointClient<Req, Rep>>builder()
-            .selectors(b.subsetSelectors())
-            .fallbackPolicy(b.fallbackPolicy())
-            .allowRedundantKeys(b.allowRedundantKeys())
-            .balancerFactory(() -> b.balancerFactory().create(b.balancerConfig()));
-    if (b.defaultSubset() != null) {
-      sb.defaultSubset(b.defaultSubset());
-    }
-    return Router.of(sb.build());
+    return Router.of(b.subsets().applyTo(SubsetSelector.<EndpointClient<Req, Rep>>builder())
+        .balancerFactory(() -> b.balancerFactory().create(b.balancerConfig())).build());
   }
 
   boolean isClosed() {
