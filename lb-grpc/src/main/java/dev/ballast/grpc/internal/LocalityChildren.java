@@ -1,0 +1,285 @@
+package dev.ballast.grpc.internal;
+
+import dev.ballast.core.Algorithm;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Health;
+import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.Node;
+import dev.ballast.core.locality.LocalityBalancer;
+import dev.ballast.core.locality.LocalityConfig;
+import dev.ballast.grpc.EndpointAttributes;
+import io.grpc.ConnectivityState;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.Status;
+import io.grpc.util.ForwardingLoadBalancerHelper;
+import io.grpc.util.ForwardingSubchannel;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code locality} over one of gRPC's own policies ({@code round_robin}, {@code pick_first}, any
+ * policy in gRPC's registry that picks without a key): lb-core's {@link LocalityBalancer} chooses
+ * each call's priority and locality as Envoy does, then the child load balancer of that locality
+ * picks the subchannel. There is one child per priority, zone and health label, made by the
+ * child's provider and fed only those addresses, so that a call the tables send to a zone's
+ * healthy endpoints reaches no other (a panic pick goes to the child of the endpoint it chose).
+ *
+ * <p>The children make the subchannels. Their states are watched on the way (a subchannel in
+ * TRANSIENT_FAILURE makes its endpoint's node unhealthy until it is READY again, as in {@link
+ * SubchannelLoadBalancer}), so that a zone whose servers fail gives up its share. Aggregate
+ * state: READY if a child is, else CONNECTING if a child is connecting or idle, else
+ * TRANSIENT_FAILURE. Runs in the channel's synchronization context; picks take no lock.
+ */
+final class LocalityChildren extends LoadBalancer {
+
+  private final Helper helper;
+  private final BalancerConfig base;
+  private final Map<String, Child> children = new HashMap<>(); // by priority, zone and health
+  private Map<String, Member> members = new HashMap<>(); // by endpoint address
+  private Map<List<SocketAddress>, Member> bySockets = new HashMap<>();
+  private LocalityBalancer<Member> balancer;
+  private LocalityConfig locality;
+  private LocalityPolicyConfig.GrpcChild policy;
+  private boolean updating;
+  private boolean shutdown;
+
+  LocalityChildren(Helper helper, BalancerConfig base) {
+    this.helper = helper;
+    this.base = base;
+  }
+
+  /** One endpoint: its node in the tables and the child its locality's calls go to. */
+  static final class Member {
+    volatile Child child;
+    Node<Member> node;
+    Health verdict; // from its subchannel's last READY or TRANSIENT_FAILURE, or null
+  }
+
+  @Override
+  public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
+    if (shutdown) {
+      return Status.OK;
+    }
+    LocalityPolicyConfig c = (LocalityPolicyConfig) resolved.getLoadBalancingPolicyConfig();
+    if (resolved.getAddresses().isEmpty()) {
+      Status s = Status.UNAVAILABLE.withDescription("name resolver returned no addresses for "
+          + helper.getAuthority());
+      shutdownChildren();
+      balancer = null;
+      members = new HashMap<>();
+      bySockets = new HashMap<>();
+      helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
+          new SubchannelLoadBalancer.FixedPicker(PickResult.withError(s)));
+      return s;
+    }
+    List<Endpoint> endpoints = new ArrayList<>();
+    Map<String, List<EquivalentAddressGroup>> byKey = new LinkedHashMap<>();
+    Map<String, Member> next = new HashMap<>();
+    Map<List<SocketAddress>, Member> sockets = new HashMap<>();
+    LocalityBalancer<Member> target = balancer;
+    try {
+      for (EquivalentAddressGroup g : resolved.getAddresses()) {
+        Endpoint e = EndpointAttributes.toEndpoint(g);
+        Member m = members.getOrDefault(e.address(), new Member());
+        if (next.put(e.address(), m) != null) {
+          throw new IllegalArgumentException("address: " + e.address() + " given twice");
+        }
+        sockets.put(g.getAddresses(), m);
+        endpoints.add(e);
+        byKey.computeIfAbsent(e.priority() + "/" + e.zone() + "/" + e.health(),
+            k -> new ArrayList<>()).add(g);
+      }
+      if (target == null || !c.locality().equals(locality)) {
+        target = LocalityBalancer.<Member>builder().config(base).algorithm(Algorithm.ROUND_ROBIN)
+            .locality(c.locality()).build();
+      }
+      target.validate(endpoints);
+    } catch (RuntimeException e) {
+      Status s = Status.UNAVAILABLE.withDescription("cannot balance the resolved addresses: "
+          + e.getMessage()).withCause(e);
+      handleNameResolutionError(s);
+      return s;
+    }
+    if (!c.grpcChild().equals(policy)) { // another policy or config: children made anew
+      shutdownChildren();
+      policy = c.grpcChild();
+    }
+    updating = true;
+    try {
+      apply(resolved, c, endpoints, byKey, next, sockets, target);
+    } finally {
+      updating = false;
+    }
+    publish();
+    return Status.OK;
+  }
+
+  private void apply(ResolvedAddresses resolved, LocalityPolicyConfig c, List<Endpoint> endpoints,
+      Map<String, List<EquivalentAddressGroup>> byKey, Map<String, Member> next,
+      Map<List<SocketAddress>, Member> sockets, LocalityBalancer<Member> target) {
+    for (Iterator<Map.Entry<String, Child>> it = children.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Child> old = it.next();
+      if (!byKey.containsKey(old.getKey())) {
+        it.remove();
+        old.getValue().lb.shutdown();
+      }
+    }
+    for (Map.Entry<String, List<EquivalentAddressGroup>> group : byKey.entrySet()) {
+      Child child = children.computeIfAbsent(group.getKey(), Child::new);
+      for (EquivalentAddressGroup g : group.getValue()) {
+        sockets.get(g.getAddresses()).child = child;
+      }
+    }
+    target.update(endpoints, e -> next.get(e.address()));
+    for (Node<Member> n : target.nodes()) {
+      n.value().node = n;
+      if (n.value().verdict != null) {
+        n.setHealth(n.value().verdict);
+      }
+    }
+    balancer = target;
+    locality = c.locality();
+    members = next;
+    bySockets = sockets;
+    for (Map.Entry<String, List<EquivalentAddressGroup>> group : byKey.entrySet()) {
+      children.get(group.getKey()).lb.acceptResolvedAddresses(resolved.toBuilder()
+          .setAddresses(group.getValue()).setLoadBalancingPolicyConfig(policy.config()).build());
+    }
+  }
+
+  // a subchannel's READY or TRANSIENT_FAILURE is its endpoint's health verdict
+  private void watch(Subchannel subchannel, ConnectivityState state) {
+    if (state != ConnectivityState.READY && state != ConnectivityState.TRANSIENT_FAILURE) {
+      return; // connecting and idle say nothing new (gRFC A61's sticky TRANSIENT_FAILURE)
+    }
+    Member m = bySockets.get(subchannel.getAllAddresses().get(0).getAddresses());
+    if (m != null) {
+      m.verdict = state == ConnectivityState.READY ? Health.HEALTHY : Health.UNHEALTHY;
+      if (m.node != null) {
+        m.node.setHealth(m.verdict);
+      }
+    }
+  }
+
+  private void publish() {
+    if (updating || shutdown || balancer == null) {
+      return;
+    }
+    boolean connecting = false;
+    ConnectivityState state = ConnectivityState.TRANSIENT_FAILURE;
+    for (Child c : children.values()) {
+      if (c.state == ConnectivityState.READY) {
+        state = ConnectivityState.READY;
+        break;
+      }
+      connecting |= c.state == ConnectivityState.CONNECTING || c.state == ConnectivityState.IDLE;
+    }
+    helper.updateBalancingState(state == ConnectivityState.READY || !connecting ? state
+        : ConnectivityState.CONNECTING, new Picker(balancer));
+  }
+
+  @Override
+  public void handleNameResolutionError(Status error) {
+    if (children.isEmpty()) {
+      helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
+          new SubchannelLoadBalancer.FixedPicker(PickResult.withError(error)));
+    }
+    for (Child c : children.values()) {
+      c.lb.handleNameResolutionError(error);
+    }
+  }
+
+  @Override
+  public void requestConnection() {
+    for (Child c : children.values()) {
+      c.lb.requestConnection();
+    }
+  }
+
+  @Override
+  public void shutdown() {
+    shutdown = true;
+    shutdownChildren();
+  }
+
+  private void shutdownChildren() {
+    for (Child c : children.values()) {
+      c.lb.shutdown();
+    }
+    children.clear();
+  }
+
+  /** One locality's child load balancer; it reaches the channel through this helper. */
+  private final class Child extends ForwardingLoadBalancerHelper {
+    private final String key;
+    private final LoadBalancer lb;
+    private ConnectivityState state = ConnectivityState.CONNECTING;
+    private volatile SubchannelPicker picker =
+        new SubchannelLoadBalancer.FixedPicker(PickResult.withNoResult());
+
+    Child(String key) {
+      this.key = key;
+      this.lb = policy.provider().newLoadBalancer(this);
+    }
+
+    @Override
+    protected Helper delegate() {
+      return helper;
+    }
+
+    @Override
+    public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
+      if (children.get(key) == this) { // else a child shut down or being made
+        state = newState;
+        picker = newPicker;
+        publish();
+      }
+    }
+
+    @Override
+    public Subchannel createSubchannel(CreateSubchannelArgs args) {
+      Subchannel made = helper.createSubchannel(args);
+      return new ForwardingSubchannel() {
+        @Override
+        protected Subchannel delegate() {
+          return made;
+        }
+
+        @Override
+        public void start(SubchannelStateListener listener) {
+          made.start(info -> {
+            watch(made, info.getState()); // before the child publishes its new picker
+            listener.onSubchannelState(info);
+          });
+        }
+      };
+    }
+  }
+
+  /** Chooses the locality by lb-core's tables, then asks that locality's child. */
+  private static final class Picker extends SubchannelPicker {
+    private final LocalityBalancer<Member> balancer;
+
+    Picker(LocalityBalancer<Member> balancer) {
+      this.balancer = balancer;
+    }
+
+    @Override
+    public PickResult pickSubchannel(PickSubchannelArgs args) {
+      Node<Member> n;
+      try {
+        n = balancer.pickUncounted();
+      } catch (NoAvailableEndpointException e) {
+        return PickResult.withError(Status.UNAVAILABLE.withDescription(e.getMessage()));
+      }
+      return n.value().child.picker.pickSubchannel(args);
+    }
+  }
+}
