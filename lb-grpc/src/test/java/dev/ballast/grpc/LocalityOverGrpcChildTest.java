@@ -93,6 +93,17 @@ class LocalityOverGrpcChildTest {
   }
 
   @Test
+  void anEndpointLabelledUnhealthyTakesNoCallFromItsZonesChild() throws Exception {
+    channel = servers.channel("locality", "{" + LOCAL_A + "[{'round_robin': {}}]}",
+        "zone=a;health=unhealthy", "zone=a", "zone=b", "zone=b", "zone=c", "zone=c");
+    callUntil(i -> i == 1, "server 1 READY");
+    int[] n = calls(100);
+    assertThat(n[0]).as("the unhealthy one").isZero();
+    assertThat(n[1]).as("a's healthy one keeps what a can take").isPositive();
+    assertThat(n[1] + n[2] + n[3] + n[4] + n[5]).isEqualTo(100);
+  }
+
+  @Test
   void pickFirstSendsTheLocalZonesCallsToItsFirstServer() throws Exception {
     channel("[{'pick_first': {}}]");
     callUntil(i -> i == 0, "zone a's first server READY");

@@ -7,7 +7,6 @@ import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.locality.LocalityBalancer;
-import dev.ballast.core.locality.LocalityConfig;
 import dev.ballast.grpc.EndpointAttributes;
 import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;
@@ -18,7 +17,6 @@ import io.grpc.util.ForwardingSubchannel;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,20 +33,20 @@ import java.util.Map;
  * TRANSIENT_FAILURE makes its endpoint's node unhealthy until it is READY again, as in {@link
  * SubchannelLoadBalancer}), so that a zone whose servers fail gives up its share. Aggregate
  * state: READY if a child is, else CONNECTING if a child is connecting or idle, else
- * TRANSIENT_FAILURE. Runs in the channel's synchronization context; picks take no lock.
+ * TRANSIENT_FAILURE. Runs in the channel's synchronization context. A pick is an uncounted
+ * lb-core pick (no lock, no allocation) and two volatile reads before the child's own picker.
+ * Not here: per-endpoint meters and {@code BallastGrpc.status} (the children own the
+ * subchannels).
  */
 final class LocalityChildren extends LoadBalancer {
 
   private final Helper helper;
   private final BalancerConfig base;
   private final Map<String, Child> children = new HashMap<>(); // by priority, zone and health
-  private Map<String, Member> members = new HashMap<>(); // by endpoint address
-  private Map<List<SocketAddress>, Member> bySockets = new HashMap<>();
-  private LocalityBalancer<Member> balancer;
-  private LocalityConfig locality;
+  private Map<List<SocketAddress>, Member> members = new HashMap<>();
+  private LocalityBalancer<Member> balancer; // null before the first update and after shutdown
   private LocalityPolicyConfig.GrpcChild policy;
   private boolean updating;
-  private boolean shutdown;
 
   LocalityChildren(Helper helper, BalancerConfig base) {
     this.helper = helper;
@@ -64,44 +62,39 @@ final class LocalityChildren extends LoadBalancer {
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
-    if (shutdown) {
-      return Status.OK;
-    }
     LocalityPolicyConfig c = (LocalityPolicyConfig) resolved.getLoadBalancingPolicyConfig();
-    if (resolved.getAddresses().isEmpty()) {
+    List<Endpoint> endpoints = new ArrayList<>();
+    Map<String, List<EquivalentAddressGroup>> byKey = new LinkedHashMap<>();
+    Map<String, Member> byAddress = new HashMap<>();
+    Map<List<SocketAddress>, Member> next = new HashMap<>();
+    LocalityBalancer<Member> target = balancer;
+    if (resolved.getAddresses().isEmpty()) { // every endpoint withdrawn, as SubchannelLoadBalancer
+      shutdown();
+      members = new HashMap<>();
       Status s = Status.UNAVAILABLE.withDescription("name resolver returned no addresses for "
           + helper.getAuthority());
-      shutdownChildren();
-      balancer = null;
-      members = new HashMap<>();
-      bySockets = new HashMap<>();
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
           new SubchannelLoadBalancer.FixedPicker(PickResult.withError(s)));
       return s;
     }
-    List<Endpoint> endpoints = new ArrayList<>();
-    Map<String, List<EquivalentAddressGroup>> byKey = new LinkedHashMap<>();
-    Map<String, Member> next = new HashMap<>();
-    Map<List<SocketAddress>, Member> sockets = new HashMap<>();
-    LocalityBalancer<Member> target = balancer;
     try {
       for (EquivalentAddressGroup g : resolved.getAddresses()) {
         Endpoint e = EndpointAttributes.toEndpoint(g);
-        Member m = members.getOrDefault(e.address(), new Member());
-        if (next.put(e.address(), m) != null) {
+        Member m = members.getOrDefault(g.getAddresses(), new Member());
+        if (byAddress.put(e.address(), m) != null) {
           throw new IllegalArgumentException("address: " + e.address() + " given twice");
         }
-        sockets.put(g.getAddresses(), m);
+        next.put(g.getAddresses(), m);
         endpoints.add(e);
         byKey.computeIfAbsent(e.priority() + "/" + e.zone() + "/" + e.health(),
             k -> new ArrayList<>()).add(g);
       }
-      if (target == null || !c.locality().equals(locality)) {
+      if (target == null || !c.locality().equals(target.config())) {
         target = LocalityBalancer.<Member>builder().config(base).algorithm(Algorithm.ROUND_ROBIN)
             .locality(c.locality()).build();
       }
       target.validate(endpoints);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException e) { // the previous set, if any, stays in force
       Status s = Status.UNAVAILABLE.withDescription("cannot balance the resolved addresses: "
           + e.getMessage()).withCause(e);
       handleNameResolutionError(s);
@@ -113,7 +106,22 @@ final class LocalityChildren extends LoadBalancer {
     }
     updating = true;
     try {
-      apply(resolved, c, endpoints, byKey, next, sockets, target);
+      children.entrySet().removeIf(e -> !byKey.containsKey(e.getKey()) && shut(e.getValue()));
+      byKey.forEach((key, groups) -> {
+        Child child = children.computeIfAbsent(key, Child::new);
+        groups.forEach(g -> next.get(g.getAddresses()).child = child);
+      });
+      target.update(endpoints, e -> byAddress.get(e.address()));
+      for (Node<Member> n : target.nodes()) {
+        n.value().node = n;
+        if (n.value().verdict != null) {
+          n.setHealth(n.value().verdict);
+        }
+      }
+      balancer = target;
+      members = next;
+      byKey.forEach((key, groups) -> children.get(key).lb.acceptResolvedAddresses(resolved
+          .toBuilder().setAddresses(groups).setLoadBalancingPolicyConfig(policy.config()).build()));
     } finally {
       updating = false;
     }
@@ -121,37 +129,9 @@ final class LocalityChildren extends LoadBalancer {
     return Status.OK;
   }
 
-  private void apply(ResolvedAddresses resolved, LocalityPolicyConfig c, List<Endpoint> endpoints,
-      Map<String, List<EquivalentAddressGroup>> byKey, Map<String, Member> next,
-      Map<List<SocketAddress>, Member> sockets, LocalityBalancer<Member> target) {
-    for (Iterator<Map.Entry<String, Child>> it = children.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<String, Child> old = it.next();
-      if (!byKey.containsKey(old.getKey())) {
-        it.remove();
-        old.getValue().lb.shutdown();
-      }
-    }
-    for (Map.Entry<String, List<EquivalentAddressGroup>> group : byKey.entrySet()) {
-      Child child = children.computeIfAbsent(group.getKey(), Child::new);
-      for (EquivalentAddressGroup g : group.getValue()) {
-        sockets.get(g.getAddresses()).child = child;
-      }
-    }
-    target.update(endpoints, e -> next.get(e.address()));
-    for (Node<Member> n : target.nodes()) {
-      n.value().node = n;
-      if (n.value().verdict != null) {
-        n.setHealth(n.value().verdict);
-      }
-    }
-    balancer = target;
-    locality = c.locality();
-    members = next;
-    bySockets = sockets;
-    for (Map.Entry<String, List<EquivalentAddressGroup>> group : byKey.entrySet()) {
-      children.get(group.getKey()).lb.acceptResolvedAddresses(resolved.toBuilder()
-          .setAddresses(group.getValue()).setLoadBalancingPolicyConfig(policy.config()).build());
-    }
+  private static boolean shut(Child child) {
+    child.lb.shutdown();
+    return true;
   }
 
   // a subchannel's READY or TRANSIENT_FAILURE is its endpoint's health verdict
@@ -159,7 +139,7 @@ final class LocalityChildren extends LoadBalancer {
     if (state != ConnectivityState.READY && state != ConnectivityState.TRANSIENT_FAILURE) {
       return; // connecting and idle say nothing new (gRFC A61's sticky TRANSIENT_FAILURE)
     }
-    Member m = bySockets.get(subchannel.getAllAddresses().get(0).getAddresses());
+    Member m = members.get(subchannel.getAllAddresses().get(0).getAddresses());
     if (m != null) {
       m.verdict = state == ConnectivityState.READY ? Health.HEALTHY : Health.UNHEALTHY;
       if (m.node != null) {
@@ -169,7 +149,7 @@ final class LocalityChildren extends LoadBalancer {
   }
 
   private void publish() {
-    if (updating || shutdown || balancer == null) {
+    if (updating || balancer == null) {
       return;
     }
     boolean connecting = false;
@@ -205,7 +185,7 @@ final class LocalityChildren extends LoadBalancer {
 
   @Override
   public void shutdown() {
-    shutdown = true;
+    balancer = null;
     shutdownChildren();
   }
 
