@@ -223,19 +223,31 @@ final class LocalityChildren extends LoadBalancer {
       }
     }
 
+    // the subchannel's READY and TRANSIENT_FAILURE reach watch() before the child hears them:
+    // its health ones when a health producer (gRFC A17's checks) reports them, else its raw ones
     @Override
     public Subchannel createSubchannel(CreateSubchannelArgs args) {
-      Subchannel made = helper.createSubchannel(args);
+      SubchannelStateListener health = args.getOption(HEALTH_CONSUMER_LISTENER_ARG_KEY);
+      Subchannel[] made = new Subchannel[1];
+      if (health != null) {
+        args = args.toBuilder().addOption(HEALTH_CONSUMER_LISTENER_ARG_KEY, info -> {
+          watch(made[0], info.getState());
+          health.onSubchannelState(info);
+        }).build();
+      }
+      made[0] = helper.createSubchannel(args);
+      boolean byHealth = health != null
+          && Boolean.TRUE.equals(made[0].getAttributes().get(HAS_HEALTH_PRODUCER_LISTENER_KEY));
       return new ForwardingSubchannel() {
         @Override
         protected Subchannel delegate() {
-          return made;
+          return made[0];
         }
 
         @Override
         public void start(SubchannelStateListener listener) {
-          made.start(info -> {
-            watch(made, info.getState()); // before the child publishes its new picker
+          made[0].start(byHealth ? listener : info -> {
+            watch(made[0], info.getState());
             listener.onSubchannelState(info);
           });
         }
