@@ -9,6 +9,7 @@ import dev.ballast.core.Node;
 import dev.ballast.core.locality.LocalityBalancer;
 import dev.ballast.grpc.EndpointAttributes;
 import io.grpc.ConnectivityState;
+import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
@@ -29,9 +30,10 @@ import java.util.Map;
  * child's provider and fed only those addresses, so that a call the tables send to a zone's
  * healthy endpoints reaches no other (a panic pick goes to the child of the endpoint it chose).
  *
- * <p>The children make the subchannels. Their states are watched on the way (a subchannel in
- * TRANSIENT_FAILURE makes its endpoint's node unhealthy until it is READY again, as in {@link
- * SubchannelLoadBalancer}), so that a zone whose servers fail gives up its share. Aggregate
+ * <p>The children make the subchannels. Their states are watched on the way: a subchannel in
+ * TRANSIENT_FAILURE makes its endpoint's node unhealthy until it is READY again (as in {@link
+ * SubchannelLoadBalancer}), and so does its child's being in TRANSIENT_FAILURE, so that a zone
+ * whose servers fail, or fail their health checks, gives up its share. Aggregate
  * state: READY if a child is, else CONNECTING if a child is connecting or idle, else
  * TRANSIENT_FAILURE. Runs in the channel's synchronization context. A pick is an uncounted
  * lb-core pick (no lock, no allocation) and two volatile reads before the child's own picker.
@@ -114,9 +116,7 @@ final class LocalityChildren extends LoadBalancer {
       target.update(endpoints, e -> byAddress.get(e.address()));
       for (Node<Member> n : target.nodes()) {
         n.value().node = n;
-        if (n.value().verdict != null) {
-          n.setHealth(n.value().verdict);
-        }
+        judge(n.value());
       }
       balancer = target;
       members = next;
@@ -134,17 +134,33 @@ final class LocalityChildren extends LoadBalancer {
     return true;
   }
 
-  // a subchannel's READY or TRANSIENT_FAILURE is its endpoint's health verdict
-  private void watch(Subchannel subchannel, ConnectivityState state) {
-    if (state != ConnectivityState.READY && state != ConnectivityState.TRANSIENT_FAILURE) {
-      return; // connecting and idle say nothing new (gRFC A61's sticky TRANSIENT_FAILURE)
-    }
+  /**
+   * Hands a subchannel's state to its child, with the verdict a READY or TRANSIENT_FAILURE gives
+   * its endpoint: a failure before the child hears it, a READY after the child has published the
+   * picker that can reach it, so that the tables never send a call to a child that cannot take
+   * it. Connecting and idle say nothing new (gRFC A61's sticky TRANSIENT_FAILURE).
+   */
+  private void watch(Subchannel subchannel, ConnectivityStateInfo info,
+      SubchannelStateListener child) {
     Member m = members.get(subchannel.getAllAddresses().get(0).getAddresses());
-    if (m != null) {
-      m.verdict = state == ConnectivityState.READY ? Health.HEALTHY : Health.UNHEALTHY;
-      if (m.node != null) {
-        m.node.setHealth(m.verdict);
-      }
+    boolean failed = info.getState() == ConnectivityState.TRANSIENT_FAILURE;
+    if (m != null && failed) {
+      m.verdict = Health.UNHEALTHY;
+      judge(m);
+    }
+    child.onSubchannelState(info);
+    if (m != null && info.getState() == ConnectivityState.READY) {
+      m.verdict = Health.HEALTHY;
+      judge(m);
+    }
+  }
+
+  // an endpoint is unhealthy while its subchannel or its whole child is in TRANSIENT_FAILURE
+  private static void judge(Member m) {
+    if (m.node != null) {
+      m.node.setHealth(m.verdict == Health.UNHEALTHY
+          || m.child.state == ConnectivityState.TRANSIENT_FAILURE
+          ? Health.UNHEALTHY : Health.HEALTHY);
     }
   }
 
@@ -218,22 +234,25 @@ final class LocalityChildren extends LoadBalancer {
     public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
       if (children.get(key) == this) { // else a child shut down or being made
         state = newState;
+        for (Member m : members.values()) {
+          if (m.child == this) {
+            judge(m);
+          }
+        }
         picker = newPicker;
         publish();
       }
     }
 
-    // the subchannel's READY and TRANSIENT_FAILURE reach watch() before the child hears them:
-    // its health ones when a health producer (gRFC A17's checks) reports them, else its raw ones
+    // the subchannel's states reach the child through watch(): its health ones when a health
+    // producer (gRFC A17's checks) reports them, else its raw ones
     @Override
     public Subchannel createSubchannel(CreateSubchannelArgs args) {
       SubchannelStateListener health = args.getOption(HEALTH_CONSUMER_LISTENER_ARG_KEY);
       Subchannel[] made = new Subchannel[1];
       if (health != null) {
-        args = args.toBuilder().addOption(HEALTH_CONSUMER_LISTENER_ARG_KEY, info -> {
-          watch(made[0], info.getState());
-          health.onSubchannelState(info);
-        }).build();
+        args = args.toBuilder().addOption(HEALTH_CONSUMER_LISTENER_ARG_KEY,
+            info -> watch(made[0], info, health)).build();
       }
       made[0] = helper.createSubchannel(args);
       boolean byHealth = health != null
@@ -246,10 +265,7 @@ final class LocalityChildren extends LoadBalancer {
 
         @Override
         public void start(SubchannelStateListener listener) {
-          made[0].start(byHealth ? listener : info -> {
-            watch(made[0], info.getState());
-            listener.onSubchannelState(info);
-          });
+          made[0].start(byHealth ? listener : info -> watch(made[0], info, listener));
         }
       };
     }
