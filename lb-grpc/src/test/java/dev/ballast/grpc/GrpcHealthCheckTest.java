@@ -130,8 +130,9 @@ class GrpcHealthCheckTest {
    * of a's backends turn NOT_SERVING, they spill to b and c (Envoy's rule: a holds none of the
    * healthy endpoints), and come back once a's backends serve again.
    */
-  @Test
-  void aZoneWhoseBackendsFailTheirHealthChecksSpillsAndComesBack() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"vnswrr", "round_robin"}) // Ballast's child, and gRPC's own
+  void aZoneWhoseBackendsFailTheirHealthChecksSpillsAndComesBack(String child) throws Exception {
     String[] addresses = start(6).substring("ballast:///".length()).split(",");
     StringBuilder target = new StringBuilder("ballast:///");
     for (int i = 0; i < addresses.length; i++) {
@@ -139,7 +140,8 @@ class GrpcHealthCheckTest {
           .append((char) ('a' + i / 2));
     }
     ManagedChannel ch = channel(target.toString(), "'locality': {'localZone': 'a', "
-        + "'callerZones': {'a': 1, 'b': 1, 'c': 1}, 'childPolicy': [{'vnswrr': {}}]}", true);
+        + "'callerZones': {'a': 1, 'b': 1, 'c': 1}, 'childPolicy': [{'" + child + "': {}}]}",
+        true);
     callUntil(ch, i -> counts()[0] > 0 && counts()[1] > 0, "zone a READY");
     assertThat(share(ch)).as("all in zone a").containsExactly(150, 150, 0, 0, 0, 0);
 

@@ -98,7 +98,7 @@ class LocalityOverRealServersTest {
         .getError().getDescription()).startsWith("locality config: callerZones: ")
         .contains("expected: a zone name and a finite share >= 0");
     assertThat(provider.parseLoadBalancingPolicyConfig(Map.of("childPolicy",
-        java.util.List.of(Map.of("pick_first", Map.of())))).getError().getDescription())
-        .contains("childPolicy: none of [pick_first] is supported");
+        java.util.List.of(Map.of("pick_frist", Map.of())))).getError().getDescription())
+        .contains("childPolicy: none of [pick_frist] is known (did you mean pick_first?");
   }
 }

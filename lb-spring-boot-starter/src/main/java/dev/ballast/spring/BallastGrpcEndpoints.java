@@ -9,6 +9,7 @@ import dev.ballast.core.source.EndpointSourceProvider;
 import dev.ballast.grpc.AlgorithmLoadBalancerProvider;
 import dev.ballast.grpc.EndpointRegistry;
 import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;
+import dev.ballast.grpc.LocalityLoadBalancerProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,10 +96,11 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    * options the client was given, under the same names (for the algorithms that read load
    * reports, gRPC's {@code weighted_round_robin} fields too, e.g. {@code blackoutPeriod}): the
    * policy decodes them with the same codec that checked them at start-up, nothing is written
-   * back from the checked values. With
-   * {@code subset.selectors} set, that policy becomes the child of lb-grpc's {@code
-   * label_subset} (request labels from headers {@code <subset.header-prefix><key>}, e.g. {@code
-   * x-lb-zone}).
+   * back from the checked values. With any {@code locality.*} option, that policy becomes the
+   * child of lb-grpc's {@code locality} (priorities, localities, zone-aware routing; {@code
+   * round_robin} is then gRPC's in each locality). With {@code subset.selectors} set, that
+   * policy (or {@code locality}) becomes the child of lb-grpc's {@code label_subset} (request
+   * labels from headers {@code <subset.header-prefix><key>}, e.g. {@code x-lb-zone}).
    *
    * @throws java.util.NoSuchElementException if no client has the name
    */
@@ -106,9 +108,12 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     ClientSettings c = settings.get(name);
     Map<String, Object> policyConfig = new LinkedHashMap<>();
     Map<String, Object> subsetConfig = new LinkedHashMap<>();
+    Map<String, Object> localityConfig = new LinkedHashMap<>();
     c.options().forEach((k, v) -> {
       if (k.startsWith("subset.")) {
         subsetConfig.put(k.substring("subset.".length()), v);
+      } else if (k.startsWith("locality.")) {
+        localityConfig.put(k.substring("locality.".length()), v);
       }
     });
     if (c.algorithm() == null) {
@@ -129,6 +134,10 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
       });
     }
     Map<String, Object> policy = Map.of(c.policy(), policyConfig);
+    if (!localityConfig.isEmpty()) { // zones over the balancer, as in lb-netty's clients
+      localityConfig.put("childPolicy", List.of(policy));
+      policy = Map.of(LocalityLoadBalancerProvider.POLICY_NAME, localityConfig);
+    }
     if (c.subset().enabled()) {
       subsetConfig.put("childPolicy", List.of(policy));
       policy = Map.of(LabelSubsetLoadBalancerProvider.POLICY_NAME, subsetConfig);

@@ -131,6 +131,13 @@ public record ClientSettings(String name, Protocol protocol, String source,
           + " (expected: a balancer that picks without a key, since gRPC's label subsets pass no"
           + " key on; or no subset.selectors)", null);
     }
+    if (protocol == Protocol.GRPC && subset.enabled() && algorithm == Algorithm.ROUND_ROBIN
+        && options.keySet().stream().anyMatch(k -> k.startsWith("locality."))) {
+      // in gRPC's locality round_robin is gRPC's, which label_subset cannot balance zones with
+      throw new dev.ballast.core.config.OptionException("balancer", policy + " (expected: one"
+          + " of lb-core's other algorithms, e.g. vnswrr, since gRPC's label subsets over zones"
+          + " balance with Ballast's own; or no subset.selectors or locality.*)", null);
+    }
     return new ClientSettings(name, protocol, source, endpoints, algorithm,
         c.get("", BalancerConfig.defaults()), c.get("hash", HashConfig.defaults()), subset,
         Map.copyOf(options));

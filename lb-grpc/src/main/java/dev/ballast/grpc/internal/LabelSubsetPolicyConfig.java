@@ -98,6 +98,12 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       throw new IllegalArgumentException("childPolicy: " + parsed.getError().getDescription());
     }
     LocalityPolicyConfig c = (LocalityPolicyConfig) parsed.getConfig();
+    if (c.grpcChild() != null) { // a subset's zones are balanced by lb-core over its nodes
+      throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
+          + c.grpcChild().name() + " is gRPC's policy (expected: one of "
+          + LocalityPolicyConfig.BALLAST_CHILDREN + "; label_subset balances each subset's zones"
+          + " with Ballast's own algorithms)");
+    }
     if (c.child().traits().contains(Trait.PICKS_BY_KEY)) {
       throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
           + c.child().own().policy().name() + " (expected: a policy that picks without a key;"
