@@ -58,7 +58,7 @@ class LabelSubsetConfigTest {
     assertThat(c.subset().defaultSubset()).isNull();
     assertThat(c.subset().headerPrefix()).isEqualTo("x-lb-");
     assertThat(c.subset().allowRedundantKeys()).isFalse();
-    assertThat(c.child().algorithm()).isEqualTo(Algorithm.ROUND_ROBIN);
+    assertThat(c.child().name()).isEqualTo(Algorithm.ROUND_ROBIN.id());
   }
 
   @Test
@@ -75,7 +75,7 @@ class LabelSubsetConfigTest {
     assertThat(c.subset().defaultSubset()).isEqualTo(Map.of("version", "v1"));
     assertThat(c.subset().headerPrefix()).isEqualTo("x-route-");
     assertThat(c.subset().allowRedundantKeys()).isTrue();
-    assertThat(c.child().algorithm()).isEqualTo(Algorithm.P2C_PEAK_EWMA);
+    assertThat(c.child().name()).isEqualTo(Algorithm.P2C_PEAK_EWMA.id());
     assertThat(c.child().balancer().decayTime()).isEqualTo(Duration.ofSeconds(2));
   }
 
@@ -109,8 +109,8 @@ class LabelSubsetConfigTest {
       "{'selectors': [['zone']], 'allowRedundantKeys': 'yes'}| allowRedundantKeys: yes"
           + " (expected: true or false)",
       "{'selectors': [['zone']], 'childPolicy': [{'pick_first': {}}]}| childPolicy: none of"
-          + " [pick_first] is supported (expected: one of [vnswrr, swrr, weighted_random,"
-          + " least_loaded, p2c_peak_ewma, aperture, round_robin])",
+          + " [pick_first] is supported (expected: one of [round_robin, weighted_random, swrr,"
+          + " vnswrr, least_loaded, p2c_peak_ewma, aperture",
       "{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewm': {}}]}| childPolicy: none of"
           + " [p2c_peak_ewm] is supported (did you mean p2c_peak_ewma?",
       "{'selectors': [['zone']], 'childPolicy': ['vnswrr']}| childPolicy: vnswrr (expected: an"

@@ -122,7 +122,7 @@ class LocalityOverGrpcChildTest {
     var provider = new LocalityLoadBalancerProvider();
     assertThat(error(provider, Map.of("round_robbin", Map.of())))
         .startsWith("locality config: childPolicy: none of [round_robbin] is known (did you mean"
-            + " round_robin? expected: one of [vnswrr,");
+            + " round_robin? expected: one of [weighted_random, swrr, vnswrr,");
     assertThat(error(provider, Map.of("ring_hash_experimental", Map.of())))
         .contains("childPolicy: ring_hash_experimental picks by the call's key");
     assertThat(error(provider, Map.of("ballast_ring_hash", Map.of())))
@@ -136,7 +136,7 @@ class LocalityOverGrpcChildTest {
         "selectors", List.of(List.of("version")), "childPolicy", List.of(Map.of("locality",
             Map.of("childPolicy", List.of(Map.of("round_robin", Map.of()))))))).getError()
         .getDescription()).contains("childPolicy: locality: childPolicy: round_robin is gRPC's"
-            + " policy (expected: one of [vnswrr,");
+            + " policy (expected: one of [weighted_random,");
   }
 
   private static String error(LocalityLoadBalancerProvider provider, Map<String, ?> child) {

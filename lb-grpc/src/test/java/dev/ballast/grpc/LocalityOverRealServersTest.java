@@ -87,8 +87,8 @@ class LocalityOverRealServersTest {
   void theDefaultChildIsWeightedRoundRobin() {
     Object config = new LocalityLoadBalancerProvider().parseLoadBalancingPolicyConfig(Map.of())
         .getConfig();
-    assertThat(((dev.ballast.grpc.internal.LocalityPolicyConfig) config).child().algorithm())
-        .isEqualTo(dev.ballast.core.Algorithm.VNSWRR);
+    assertThat(((dev.ballast.grpc.internal.LocalityPolicyConfig) config).child().name())
+        .isEqualTo(dev.ballast.core.Algorithm.VNSWRR.id());
   }
 
   @Test

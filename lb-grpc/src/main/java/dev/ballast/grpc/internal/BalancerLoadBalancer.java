@@ -61,7 +61,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
       String policyName) {
     this(helper, policyName, ConfiguredPolicy.named(algorithm.id()).traits(), base,
         () -> PolicyConfig.defaults(algorithm),
-        c -> c instanceof PolicyConfig p && p.algorithm() == algorithm,
+        c -> c instanceof PolicyConfig p && p.name().equals(algorithm.id()),
         c -> ((PolicyConfig) c).create(base));
   }
 

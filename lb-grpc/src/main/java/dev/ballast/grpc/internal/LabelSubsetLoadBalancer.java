@@ -43,7 +43,7 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
     // Every subset, and the fallback set, is part of the whole set, with a weight sum no larger
     // and a weight gcd no smaller; so a whole set the child algorithm accepts gives subsets it
     // accepts too (no duplicate, a weight sum in range, a VNSWRR ring Σ weight/gcd in range).
-    ChildBalancer.create(c.child().algorithm(), base).validate(endpoints);
+    ChildBalancer.of(c.child().create(base)).validate(endpoints);
   }
 
   private static LabelSubsetPolicyConfig config(Object policyConfig) {
@@ -63,12 +63,12 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
       // made before any subchannel: a header name gRPC refuses fails here, changing nothing
       nextReader = new RequestLabelReader(c.subset().selectors(), c.subset().headerPrefix(),
           labelsKey);
+      PolicyConfig child = c.child();
       SubsetSelector.Builder<Backend> b = c.subset().applyTo(SubsetSelector.<Backend>builder())
-          .algorithm(c.child().algorithm())
-          .config(c.child().balancerOver(base));
+          .config(child.balancerOver(base)).balancerFactory(() -> child.create(base));
       if (c.locality() != null) { // subsets over zones
         b.balancerFactory(() -> LocalityBalancer.<Backend>builder()
-            .algorithm(c.child().algorithm()).config(c.child().balancerOver(base))
+            .config(child.balancerOver(base)).balancerFactory(() -> child.create(base))
             .locality(c.locality()).build());
       }
       target = b.build();

@@ -6,6 +6,8 @@ import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.locality.LocalityConfig;
+import dev.ballast.core.policy.PolicyRegistry;
+import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.Trait;
 import dev.ballast.core.subset.SubsetConfig;
 import io.grpc.NameResolver.ConfigOrError;
@@ -41,11 +43,19 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
 
   /** The policy name. */
   public static final String NAME = "label_subset";
-  private static final List<String> CHILDREN = List.of("vnswrr", "swrr", "weighted_random",
-      "least_loaded", "p2c_peak_ewma", "aperture", "round_robin");
-  /** A locality's children: these, and the algorithms that pick by key (the key passes down). */
-  static final List<String> LOCALITY_CHILDREN = java.util.stream.Stream.concat(CHILDREN.stream(),
-      java.util.stream.Stream.of("ring_hash", "ketama", "maglev")).toList();
+
+  /**
+   * The policies of lb-core's registry (a user's registered ones too) a subset or a locality
+   * balances with: those that read no load reports (no report reaches a composite's child), and,
+   * unless {@code keyed}, that pick without a key (a locality passes a call's key down, a subset
+   * does not).
+   */
+  static List<String> children(boolean keyed) {
+    return PolicyRegistry.defaultRegistry().policies().stream()
+        .filter(p -> !p.traits().contains(Trait.READS_REPORTS)
+            && (keyed || !p.traits().contains(Trait.PICKS_BY_KEY)))
+        .map(BalancingPolicy::name).toList();
+  }
 
   /** Parses the JSON config; a bad field comes back as an error naming it, never thrown. */
   public static ConfigOrError parse(Map<String, ?> json) {
@@ -101,7 +111,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
     if (c.grpcChild() != null) { // a subset's zones are balanced by lb-core over its nodes
       throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
           + c.grpcChild().name() + " is gRPC's policy (expected: one of "
-          + LocalityPolicyConfig.BALLAST_CHILDREN + "; label_subset balances each subset's zones"
+          + LocalityPolicyConfig.ballastChildren() + "; label_subset balances each subset's zones"
           + " with Ballast's own algorithms)");
     }
     if (c.child().traits().contains(Trait.PICKS_BY_KEY)) {
@@ -114,7 +124,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
 
   /** gRPC's convention: a list of {name: config}; the first supported entry wins. */
   static PolicyConfig child(Object list) {
-    return child(list, CHILDREN);
+    return child(list, children(false));
   }
 
   /** As {@link #child(Object)}, among the supported names given. */
@@ -135,7 +145,9 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       Map.Entry<?, ?> e = ((Map<?, ?>) entry).entrySet().iterator().next();
       String name = String.valueOf(e.getKey());
       seen.add(name);
-      if (!supported.contains(name)) {
+      String known = PolicyRegistry.defaultRegistry().find(name).map(BalancingPolicy::name)
+          .orElse(name);
+      if (!supported.contains(known)) {
         continue;
       }
       if (e.getValue() != null && !(e.getValue() instanceof Map)) {
@@ -145,7 +157,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       @SuppressWarnings("unchecked")
       Map<String, ?> childJson = (Map<String, ?>) e.getValue();
       try {
-        return PolicyConfig.decode(Algorithm.fromName(name), childJson);
+        return PolicyConfig.decode(PolicyRegistry.defaultRegistry().get(known), childJson);
       } catch (IllegalArgumentException ex) {
         throw new IllegalArgumentException("childPolicy: " + name + ": " + ex.getMessage(), ex);
       }

@@ -41,7 +41,7 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
   @Override
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // every locality's part is a part of the whole set: a whole set the child accepts will do
-    ChildBalancer.create(config(policyConfig).child().algorithm(), base).validate(endpoints);
+    ChildBalancer.of(config(policyConfig).child().create(base)).validate(endpoints);
   }
 
   @Override
@@ -49,11 +49,9 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
     LocalityPolicyConfig c = config(policyConfig);
     LocalityBalancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
-      PolicyConfig child = c.child();
-      BalancerConfig childBase = child.balancerOver(base);
-      // (a key-picking child keeps its own ring and table options)
-      target = LocalityBalancer.<Backend>builder().config(childBase).locality(c.locality())
-          .balancerFactory(() -> child.algorithm().create(childBase, child.hash())).build();
+      PolicyConfig child = c.child(); // with its own options (a key-picking one's ring, table)
+      target = LocalityBalancer.<Backend>builder().config(child.balancerOver(base))
+          .locality(c.locality()).balancerFactory(() -> child.create(base)).build();
     }
     target.update(endpoints, values);
     balancer = target;

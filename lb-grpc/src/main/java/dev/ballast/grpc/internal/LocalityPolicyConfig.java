@@ -44,11 +44,16 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
   /** The policy name. */
   public static final String NAME = "locality";
   /** The Ballast algorithms a locality takes as its child ({@code round_robin} is gRPC's). */
-  static final List<String> BALLAST_CHILDREN = LabelSubsetPolicyConfig.LOCALITY_CHILDREN.stream()
-      .filter(n -> !n.equals("round_robin")).toList();
-  private static final List<String> KNOWN = java.util.stream.Stream.concat(
-      BALLAST_CHILDREN.stream(), java.util.stream.Stream.of("round_robin", "pick_first",
-          "weighted_round_robin", "least_request_experimental")).toList();
+  static List<String> ballastChildren() {
+    return LabelSubsetPolicyConfig.children(true).stream()
+        .filter(n -> !n.equals("round_robin")).toList();
+  }
+
+  private static List<String> known() {
+    return java.util.stream.Stream.concat(ballastChildren().stream(), java.util.stream.Stream.of(
+        "round_robin", "pick_first", "weighted_round_robin", "least_request_experimental"))
+        .toList();
+  }
 
   // gRPC's children run behind grpc-util's forwarding helpers (grpc-util is optional to lb-grpc)
   private static final boolean UTIL = present("io.grpc.util.ForwardingLoadBalancerHelper");
@@ -83,13 +88,13 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
   /** gRPC's convention: the first entry whose name is known wins; a PolicyConfig or GrpcChild. */
   private static Object child(Object list) {
     if (!(list instanceof List<?> entries)) {
-      return LabelSubsetPolicyConfig.child(list, BALLAST_CHILDREN); // throws, naming the type
+      return LabelSubsetPolicyConfig.child(list, ballastChildren()); // throws, naming the type
     }
     List<String> seen = new ArrayList<>();
     for (Object entry : entries) {
       if (!(entry instanceof Map<?, ?> m) || m.size() != 1
-          || BALLAST_CHILDREN.contains(String.valueOf(m.keySet().iterator().next()))) {
-        return LabelSubsetPolicyConfig.child(List.of(entry), BALLAST_CHILDREN);
+          || ballastChildren().contains(String.valueOf(m.keySet().iterator().next()))) {
+        return LabelSubsetPolicyConfig.child(List.of(entry), ballastChildren());
       }
       String name = String.valueOf(m.keySet().iterator().next());
       Object json = m.values().iterator().next();
@@ -122,14 +127,14 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
       if (!UTIL) {
         throw new IllegalArgumentException("childPolicy: " + name + " is gRPC's policy, which"
             + " locality runs through io.grpc:grpc-util (expected: grpc-util on the class path,"
-            + " or one of " + BALLAST_CHILDREN + ")");
+            + " or one of " + ballastChildren() + ")");
       }
       return new GrpcChild(name, provider, parsed.getConfig());
     }
-    String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), KNOWN);
+    String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), known());
     throw new IllegalArgumentException("childPolicy: none of " + seen + " is known ("
         + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of "
-        + BALLAST_CHILDREN + " or a policy in gRPC's LoadBalancerRegistry, e.g. round_robin)");
+        + ballastChildren() + " or a policy in gRPC's LoadBalancerRegistry, e.g. round_robin)");
   }
 
   private static boolean present(String className) {

@@ -23,13 +23,13 @@ import java.util.Set;
  * every front end. Two configs are equal when their options are, so that a re-resolution with the
  * same config keeps the balancer and its load state.
  *
- * @param algorithm the algorithm
+ * @param name the policy's canonical name in lb-core's registry
  * @param options the options as lb-core writes them back (non-default ones only)
  * @param balancer the balancer options; panic picks are never on (a gRPC picker hands out READY
  *     subchannels only)
  * @param own the policy with its own options decoded
  */
-public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
+public record PolicyConfig(String name, Map<String, Object> options,
     BalancerConfig balancer, ConfiguredPolicy<?> own) {
 
   /** The balancer options a gRPC policy takes: all but {@code panicPick}. */
@@ -57,7 +57,15 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
    * @throws dev.ballast.core.config.OptionException naming the bad field
    */
   public static PolicyConfig decode(Algorithm algorithm, Map<String, ?> json) {
-    BalancingPolicy<?> policy = ConfiguredPolicy.named(algorithm.id());
+    return decode(ConfiguredPolicy.named(algorithm.id()), json);
+  }
+
+  /**
+   * Decodes the JSON config of a policy of lb-core's registry (a user's own as well).
+   *
+   * @throws dev.ballast.core.config.OptionException naming the bad field
+   */
+  public static PolicyConfig decode(BalancingPolicy<?> policy, Map<String, ?> json) {
     boolean keyed = policy.traits().contains(Trait.PICKS_BY_KEY);
     Map<String, Object> mine = new LinkedHashMap<>();
     Map<String, Object> rest = new LinkedHashMap<>();
@@ -68,7 +76,7 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
     BalancerConfig b = BALANCER_OPTIONS.decode(rest);
     Map<String, Object> options = new LinkedHashMap<>(BALANCER_OPTIONS.encode(b));
     options.putAll(own.options());
-    return new PolicyConfig(algorithm, Map.copyOf(options), b, own);
+    return new PolicyConfig(policy.name(), Map.copyOf(options), b, own);
   }
 
   /** Returns what the policy reads ({@link BalancingPolicy#traits()}). */
@@ -97,16 +105,16 @@ public record PolicyConfig(Algorithm algorithm, Map<String, Object> options,
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof PolicyConfig p && algorithm == p.algorithm && options.equals(p.options);
+    return o instanceof PolicyConfig p && name.equals(p.name) && options.equals(p.options);
   }
 
   @Override
   public int hashCode() {
-    return algorithm.hashCode() * 31 + options.hashCode();
+    return name.hashCode() * 31 + options.hashCode();
   }
 
   @Override
   public String toString() {
-    return algorithm.id() + options;
+    return name + options;
   }
 }
