@@ -67,7 +67,7 @@ public final class HealthChecking extends LoadBalancer {
       current.handleNameResolutionError(error);
     } else {
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new SubchannelLoadBalancer.FixedPicker(PickResult.withError(error)));
+          new FixedPicker(PickResult.withError(error)));
     }
   }
 

@@ -76,7 +76,7 @@ final class LocalityChildren extends LoadBalancer {
       Status s = Status.UNAVAILABLE.withDescription("name resolver returned no addresses for "
           + helper.getAuthority());
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new SubchannelLoadBalancer.FixedPicker(PickResult.withError(s)));
+          new FixedPicker(PickResult.withError(s)));
       return s;
     }
     try {
@@ -185,7 +185,7 @@ final class LocalityChildren extends LoadBalancer {
   public void handleNameResolutionError(Status error) {
     if (children.isEmpty()) {
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new SubchannelLoadBalancer.FixedPicker(PickResult.withError(error)));
+          new FixedPicker(PickResult.withError(error)));
     }
     for (Child c : children.values()) {
       c.lb.handleNameResolutionError(error);
@@ -218,7 +218,7 @@ final class LocalityChildren extends LoadBalancer {
     private final LoadBalancer lb;
     private ConnectivityState state = ConnectivityState.CONNECTING;
     private volatile SubchannelPicker picker =
-        new SubchannelLoadBalancer.FixedPicker(PickResult.withNoResult());
+        new FixedPicker(PickResult.withNoResult());
 
     Child(String key) {
       this.key = key;

@@ -47,7 +47,7 @@ public final class LocalitySwitch extends LoadBalancer {
       current.handleNameResolutionError(error);
     } else {
       helper.updateBalancingState(io.grpc.ConnectivityState.TRANSIENT_FAILURE,
-          new SubchannelLoadBalancer.FixedPicker(PickResult.withError(error)));
+          new FixedPicker(PickResult.withError(error)));
     }
   }
 

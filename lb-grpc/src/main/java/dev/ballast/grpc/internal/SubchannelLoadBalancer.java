@@ -1,18 +1,15 @@
 package dev.ballast.grpc.internal;
 
-import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.status.BalancerStatus;
-import dev.ballast.core.status.EndpointStatus;
 import dev.ballast.grpc.EndpointAttributes;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -20,10 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -87,37 +80,9 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
    * @throws IllegalStateException if the context does not run it within 10 s
    */
   final BalancerStatus status() {
-    CompletableFuture<BalancerStatus> f = new CompletableFuture<>();
-    helper.getSynchronizationContext().execute(() -> {
-      try {
-        f.complete(snapshot());
-      } catch (RuntimeException e) {
-        f.completeExceptionally(e);
-      }
-    });
-    try {
-      return f.get(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while reading the status", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException(helper.getAuthority() + ": status not read", e);
-    }
-  }
-
-  // synchronization context
-  @SuppressWarnings("unchecked")
-  private BalancerStatus snapshot() {
-    List<EndpointStatus> out = new ArrayList<>();
-    Object b = balancer();
-    if (!shutdown && !backends.isEmpty()) { // else no update is in force
-      for (Node<Backend> n : nodes()) {
-        out.add(EndpointStatus.of(n, b instanceof Balancer<?> bal
-            ? ((Balancer<Backend>) bal).ramp(n) : 1, null));
-      }
-    }
-    return new BalancerStatus(helper.getAuthority(), policy, Instant.now(), out,
-        BalancerStatus.levels(b), null);
+    // no update is in force after a shutdown or while every endpoint is withdrawn
+    return PolicyStatus.read(helper, () -> PolicyStatus.of(helper.getAuthority(), policy,
+        shutdown || backends.isEmpty() ? List.of() : nodes(), balancer()));
   }
 
   /**
@@ -427,24 +392,5 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
   /** Returns the backends by address, for tests. */
   final Map<String, Backend> backends() {
     return backends;
-  }
-
-  /** A picker that always gives the same result (no result while connecting, or an error). */
-  static final class FixedPicker extends SubchannelPicker {
-    private final PickResult result;
-
-    FixedPicker(PickResult result) {
-      this.result = result;
-    }
-
-    @Override
-    public PickResult pickSubchannel(PickSubchannelArgs args) {
-      return result;
-    }
-
-    @Override
-    public String toString() {
-      return "FixedPicker{" + result + "}";
-    }
   }
 }
