@@ -7,9 +7,11 @@ import dev.ballast.netty.http.HttpResponse;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultHttpRequest;
@@ -30,6 +32,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * HTTP/1.1 on the client side (RFC 9112): Netty's request encoder, response decoder and
@@ -113,22 +116,61 @@ public final class HttpProtocol extends HttpProtocols {
       if (body.length > 0 || expectsBody(request.method())) {
         HttpUtil.setContentLength(r, body.length);
       }
-      // The head and the body are written apart: once the head is on the wire, the request
-      // has reached the server (it may act on it), even if the body is then cut off.
-      ch.write(r).addListener((ChannelFutureListener) f -> {
-        if (f.isSuccess()) {
-          exchange.onWritten();
-        }
-      });
-      ch.writeAndFlush(body.length == 0 ? LastHttpContent.EMPTY_LAST_CONTENT
-              : new DefaultLastHttpContent(Unpooled.wrappedBuffer(body)))
-          .addListener((ChannelFutureListener) f -> {
-            if (!f.isSuccess() && clear(exchange)) {
-              poisoned = true;
-              exchange.onFailure(f.cause());
-            }
-          });
+      LastHttpContent last = body.length == 0 ? LastHttpContent.EMPTY_LAST_CONTENT
+          : new DefaultLastHttpContent(Unpooled.wrappedBuffer(body));
+      EventLoop loop = ch.eventLoop();
+      if (loop.inEventLoop()) {
+        write(ch, r, last, exchange);
+        return 1;
+      }
+      // From another thread, both writes go to the connection's loop as one task: one hand-off,
+      // one wake-up. Written from here, each write would be a task of its own, and a listener
+      // added to a write the loop had already done one more task (and wake-up).
+      try {
+        loop.execute(() -> write(ch, r, last, exchange));
+      } catch (RejectedExecutionException e) { // the loop is shut down
+        ReferenceCountUtil.release(last);
+        failWrite(exchange, new ClosedChannelException());
+      }
       return 1;
+    }
+
+    // On the channel's loop. The head and the body are written apart: once the head is on the
+    // wire, the request has reached the server (it may act on it), even if the body is then cut
+    // off. A write the flush completed at once is read here, with no listener to allocate.
+    private void write(Channel ch, DefaultHttpRequest head, LastHttpContent last,
+        Exchange<HttpResponse> exchange) {
+      ChannelFuture h = ch.write(head);
+      ChannelFuture b = ch.writeAndFlush(last);
+      if (h.isDone()) {
+        headWritten(h, exchange);
+      } else {
+        h.addListener((ChannelFutureListener) f -> headWritten(f, exchange));
+      }
+      if (b.isDone()) {
+        bodyWritten(b, exchange);
+      } else {
+        b.addListener((ChannelFutureListener) f -> bodyWritten(f, exchange));
+      }
+    }
+
+    private static void headWritten(ChannelFuture f, Exchange<HttpResponse> exchange) {
+      if (f.isSuccess()) {
+        exchange.onWritten();
+      }
+    }
+
+    private void bodyWritten(ChannelFuture f, Exchange<HttpResponse> exchange) {
+      if (!f.isSuccess()) {
+        failWrite(exchange, f.cause());
+      }
+    }
+
+    private void failWrite(Exchange<HttpResponse> exchange, Throwable cause) {
+      if (clear(exchange)) {
+        poisoned = true;
+        exchange.onFailure(cause);
+      }
     }
 
     private synchronized boolean clear(Exchange<HttpResponse> ex) {
