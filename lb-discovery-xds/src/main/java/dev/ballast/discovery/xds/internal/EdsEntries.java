@@ -128,6 +128,9 @@ public final class EdsEntries {
         LbEndpoint lb = group.getLbEndpoints(e);
         Key key = Key.of(lb);
         Entry entry = key == null ? null : known.get(key);
+        if (entry != null && entry.place != place && entry.place.equals(place)) {
+          place = entry.place; // the one of the read before: compared by reference from now
+        }
         if (entry == null || !entry.same(lb, place)) {
           if (labels == null) {
             labels = localityLabels(locality);
@@ -237,14 +240,34 @@ public final class EdsEntries {
     }
   }
 
-  // An endpoint's socket address as a resource gives it, or null if it has none of port_value
-  // without a resolver (endpoint() rejects those).
-  private record Key(String host, int port) {
+  // An endpoint's socket address as a resource gives it. Not a record: a record's equals and
+  // hashCode are slow until compiled, and pushes are rare enough to run this code cold.
+  private static final class Key {
+    final String host;
+    final int port;
+
+    private Key(String host, int port) {
+      this.host = host;
+      this.port = port;
+    }
+
+    // null if the endpoint has no socket address of port_value without a resolver: endpoint()
+    // rejects those
     static Key of(LbEndpoint lb) {
       SocketAddress sa = lb.getEndpoint().getAddress().getSocketAddress();
       return lb.hasEndpoint() && lb.getEndpoint().getAddress().hasSocketAddress()
           && sa.getPortSpecifierCase() == SocketAddress.PortSpecifierCase.PORT_VALUE
           && sa.getResolverName().isEmpty() ? new Key(sa.getAddress(), sa.getPortValue()) : null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && port == k.port && host.equals(k.host);
+    }
+
+    @Override
+    public int hashCode() {
+      return host.hashCode() * 31 + port;
     }
   }
 
@@ -254,11 +277,12 @@ public final class EdsEntries {
   // an endpoint's entry and what else it was made of than its key
   private record Entry(String address, String text, int weight, int health, Place place) {
 
-    // whether the endpoint, of the same key, gives this entry
+    // whether the endpoint, of the same key, gives this entry; at is the place of its locality,
+    // the same instance as this entry's if they are equal
     boolean same(LbEndpoint lb, Place at) {
       long w = lb.hasLoadBalancingWeight()
           ? Integer.toUnsignedLong(lb.getLoadBalancingWeight().getValue()) : 1;
-      return w == weight && lb.getHealthStatusValue() == health && place.equals(at);
+      return place == at && w == weight && lb.getHealthStatusValue() == health;
     }
   }
 }
