@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Turns EDS resources (a {@link ClusterLoadAssignment}) into a source's entries: one per
@@ -24,9 +25,11 @@ import java.util.Map;
  * whole (the rejection is a NACK naming the reason), so one bad endpoint rejects the resource.
  *
  * <p>State of the World sends the whole resource on every change: an instance remembers the
- * entries of the last resource it read, by endpoint and locality, so that a change of 50
- * endpoints among 8000 checks and formats 50, and {@link #readChange} hands on those 50 alone
- * (the feed then takes 50 entries, not 8000 to compare). Used by one thread at a time. Not API.
+ * entries of the last resource it read, by socket address, so that a change of 50 endpoints
+ * among 8000 checks and formats 50, and {@link #readChange} hands on those 50 alone (the feed
+ * then takes 50 entries, not 8000 to compare). An endpoint is taken as unchanged when what its
+ * entry is made of is: its host and port, weight, health status, and its locality and priority;
+ * other fields are not read. Used by one thread at a time. Not API.
  */
 public final class EdsEntries {
 
@@ -48,44 +51,46 @@ public final class EdsEntries {
 
   /**
    * Returns the entries of a resource as {@link #entries(ClusterLoadAssignment)} does, reusing
-   * those of endpoints unchanged since the last resource read (same endpoint, same locality and
-   * priority). A rejected resource leaves what is remembered as it was.
+   * those of endpoints unchanged since the last resource read (same host and port, weight,
+   * health, locality and priority). A rejected resource leaves what is remembered as it was.
    *
    * @throws IllegalArgumentException as {@link #entries(ClusterLoadAssignment)}
    */
   public Map<String, String> read(ClusterLoadAssignment cla) {
-    Map<Key, Entry> next = new HashMap<>(last.size() * 2);
-    Map<String, String> out = entries(cla, last, next);
-    last = next;
-    lastEntries = out;
-    return out;
+    return readChange(cla).entries();
   }
 
   /**
    * Reads a resource as {@link #read} does and returns it with what changed since the last
-   * resource read: entries added or changed, and addresses gone. An unchanged endpoint's entry
-   * is the same string as before, so the comparison is mostly a reference check.
+   * resource read: entries added or changed, and addresses gone. Only the endpoints that are
+   * not as before are compared with the entries before; the others are known unchanged.
    *
    * @throws IllegalArgumentException as {@link #entries(ClusterLoadAssignment)}
    */
   public Change readChange(ClusterLoadAssignment cla) {
     Map<String, String> before = lastEntries;
-    Map<String, String> after = read(cla);
+    Map<Key, Entry> next = new HashMap<>(Math.max(16, last.size() * 4 / 3 + 1));
     Map<String, String> upserts = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : after.entrySet()) {
-      String was = before.get(e.getKey());
-      if (was != e.getValue() && !e.getValue().equals(was)) {
-        upserts.put(e.getKey(), e.getValue());
+    int[] added = new int[1];
+    Map<String, String> after = entries(cla, last, next, entry -> {
+      String was = before.get(entry.address);
+      if (!entry.text.equals(was)) {
+        upserts.put(entry.address, entry.text);
+        if (was == null) {
+          added[0]++;
+        }
       }
-    }
+    });
     List<String> removed = new ArrayList<>();
-    if (before.size() + upserts.size() != after.size()) { // else every old address is still in
+    if (before.size() + added[0] != after.size()) { // else every old address is still in
       for (String address : before.keySet()) {
         if (!after.containsKey(address)) {
           removed.add(address);
         }
       }
     }
+    last = next;
+    lastEntries = after;
     return new Change(after, upserts, removed);
   }
 
@@ -98,13 +103,15 @@ public final class EdsEntries {
    *     one address, or a label value lb-core refuses
    */
   public static Map<String, String> entries(ClusterLoadAssignment cla) {
-    return entries(cla, Map.of(), new HashMap<>());
+    return entries(cla, Map.of(), new HashMap<>(), entry -> { });
   }
 
+  // Every entry of the resource; those of endpoints not found unchanged in known are built
+  // afresh and given to fresh. seen gets every endpoint's entry by its key.
   private static Map<String, String> entries(ClusterLoadAssignment cla, Map<Key, Entry> known,
-      Map<Key, Entry> seen) {
+      Map<Key, Entry> seen, Consumer<Entry> fresh) {
     String resource = "EDS resource " + cla.getClusterName();
-    Map<String, String> out = new LinkedHashMap<>();
+    Map<String, String> out = new LinkedHashMap<>(Math.max(16, known.size() * 4 / 3 + 1));
     long total = 0; // every endpoint shares one balancer, whose weights sum to an int
     for (int l = 0; l < cla.getEndpointsCount(); l++) {
       LocalityLbEndpoints group = cla.getEndpoints(l);
@@ -113,15 +120,26 @@ public final class EdsEntries {
         throw new IllegalArgumentException(where + ": priority " + group.getPriority()
             + " (expected: 0.." + Endpoint.MAX_PRIORITY + ")");
       }
-      Map<String, String> labels = localityLabels(group.getLocality());
-      labels.put(Endpoint.PRIORITY, Integer.toString(group.getPriority()));
+      Locality locality = group.getLocality();
+      Place place = new Place(locality.getRegion(), locality.getZone(), locality.getSubZone(),
+          group.getPriority());
+      Map<String, String> labels = null; // built for the first endpoint not known
       for (int e = 0; e < group.getLbEndpointsCount(); e++) {
         LbEndpoint lb = group.getLbEndpoints(e);
-        Key key = new Key(group.getLocality(), group.getPriority(), lb);
-        Entry entry = known.get(key);
-        if (entry == null) {
+        Key key = Key.of(lb);
+        Entry entry = key == null ? null : known.get(key);
+        if (entry != null && entry.place != place && entry.place.equals(place)) {
+          place = entry.place; // the one of the read before: compared by reference from now
+        }
+        if (entry == null || !entry.same(lb, place)) {
+          if (labels == null) {
+            labels = localityLabels(locality);
+            labels.put(Endpoint.PRIORITY, Integer.toString(group.getPriority()));
+          }
           Endpoint ep = endpoint(lb, labels, where + ", endpoint " + e);
-          entry = new Entry(ep.address(), ep.toString(), ep.weight());
+          entry = new Entry(ep.address(), ep.toString(), ep.weight(), lb.getHealthStatusValue(),
+              place);
+          fresh.accept(entry);
         }
         total += entry.weight;
         if (total > Integer.MAX_VALUE) {
@@ -129,12 +147,12 @@ public final class EdsEntries {
               + ": load_balancing_weight " + entry.weight + " takes the resource's total to "
               + total + " (expected: a total of at most " + Integer.MAX_VALUE + ")");
         }
-        seen.put(key, entry);
         String previous = out.put(entry.address, entry.text);
         if (previous != null) {
           throw new IllegalArgumentException(where + ", endpoint " + e + ": address "
               + entry.address + " repeated (expected: each address once in a resource)");
         }
+        seen.put(key, entry); // key not null: the endpoint was read
       }
     }
     return out;
@@ -222,8 +240,49 @@ public final class EdsEntries {
     }
   }
 
-  // an endpoint as a resource gives it: equal keys give equal entries
-  private record Key(Locality locality, int priority, LbEndpoint endpoint) {}
+  // An endpoint's socket address as a resource gives it. Not a record: a record's equals and
+  // hashCode are slow until compiled, and pushes are rare enough to run this code cold.
+  private static final class Key {
+    final String host;
+    final int port;
 
-  private record Entry(String address, String text, int weight) {}
+    private Key(String host, int port) {
+      this.host = host;
+      this.port = port;
+    }
+
+    // null if the endpoint has no socket address of port_value without a resolver: endpoint()
+    // rejects those
+    static Key of(LbEndpoint lb) {
+      SocketAddress sa = lb.getEndpoint().getAddress().getSocketAddress();
+      return lb.hasEndpoint() && lb.getEndpoint().getAddress().hasSocketAddress()
+          && sa.getPortSpecifierCase() == SocketAddress.PortSpecifierCase.PORT_VALUE
+          && sa.getResolverName().isEmpty() ? new Key(sa.getAddress(), sa.getPortValue()) : null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && port == k.port && host.equals(k.host);
+    }
+
+    @Override
+    public int hashCode() {
+      return host.hashCode() * 31 + port;
+    }
+  }
+
+  // a locality and priority, as an endpoint's labels come of them
+  private record Place(String region, String zone, String subZone, int priority) {}
+
+  // an endpoint's entry and what else it was made of than its key
+  private record Entry(String address, String text, int weight, int health, Place place) {
+
+    // whether the endpoint, of the same key, gives this entry; at is the place of its locality,
+    // the same instance as this entry's if they are equal
+    boolean same(LbEndpoint lb, Place at) {
+      long w = lb.hasLoadBalancingWeight()
+          ? Integer.toUnsignedLong(lb.getLoadBalancingWeight().getValue()) : 1;
+      return place == at && w == weight && lb.getHealthStatusValue() == health;
+    }
+  }
 }

@@ -111,6 +111,45 @@ class EdsEntriesTest {
   }
 
   @Test
+  void anEndpointSpelledAnotherWayIsTheSameEntryAndRepeatingItRejects() {
+    EdsEntries eds = new EdsEntries();
+    LbEndpoint upper = endpoint("Host-A", 80, 2, HealthStatus.HEALTHY);
+    LbEndpoint lower = LbEndpoint.newBuilder().setEndpoint(
+        io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setHostname("ignored")
+            .setAddress(socket("host-a", 80))).setLoadBalancingWeight(UInt32Value.of(2))
+        .build(); // another spelling, health (unknown) and a hostname: the same entry
+    LbEndpoint other = endpoint("10.0.0.9", 80, 1, HealthStatus.HEALTHY);
+    LbEndpoint otherOneByDefault = LbEndpoint.newBuilder().setEndpoint(
+        io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+            .setAddress(socket("10.0.0.9", 80))).build(); // no weight: 1, as before
+    EdsEntries.Change first = eds.readChange(cla(upper, other));
+    assertThat(first.upserts()).isEqualTo(first.entries()).hasSize(2);
+
+    EdsEntries.Change same = eds.readChange(cla(lower, otherOneByDefault));
+    assertThat(same.isEmpty()).as("written otherwise, the same entries: " + same).isTrue();
+    assertThat(same.entries()).isEqualTo(first.entries());
+
+    assertThatThrownBy(() -> eds.readChange(cla(lower, other, upper)))
+        .hasMessage("EDS resource orders, locality 0, endpoint 2: address host-a:80 repeated"
+            + " (expected: each address once in a resource)");
+    EdsEntries.Change moved = eds.readChange(cla(endpoint("Host-A", 80, 3,
+        HealthStatus.DRAINING)));
+    assertThat(moved.upserts()).containsOnlyKeys("host-a:80");
+    assertThat(Endpoint.parse(moved.upserts().get("host-a:80")).health())
+        .isEqualTo(Health.UNHEALTHY);
+    assertThat(moved.removed()).containsExactly("10.0.0.9:80");
+  }
+
+  private static ClusterLoadAssignment cla(LbEndpoint... endpoints) {
+    LocalityLbEndpoints.Builder a = LocalityLbEndpoints.newBuilder()
+        .setLocality(Locality.newBuilder().setZone("a"));
+    for (LbEndpoint e : endpoints) {
+      a.addLbEndpoints(e);
+    }
+    return ClusterLoadAssignment.newBuilder().setClusterName("orders").addEndpoints(a).build();
+  }
+
+  @Test
   void healthStatusesMapAsEnvoyCountsThem() {
     assertThat(EdsEntries.health(HealthStatus.UNKNOWN)).isEqualTo(Health.HEALTHY);
     assertThat(EdsEntries.health(HealthStatus.HEALTHY)).isEqualTo(Health.HEALTHY);
