@@ -134,7 +134,8 @@ public final class EndpointFeed implements AutoCloseable {
 
   /**
    * Returns whether the source lists no endpoint now and the sink keeps the last set it had (an
-   * empty listing is not applied), until the source lists one again.
+   * empty listing is not applied), until the source lists one again: it turns false just after
+   * the sink has taken that listing (as {@link #endpointCount()} moves just after).
    */
   public boolean keepsLastSet() {
     return keepingLastSet;

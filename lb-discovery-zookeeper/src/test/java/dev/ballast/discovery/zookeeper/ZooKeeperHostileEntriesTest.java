@@ -133,7 +133,7 @@ class ZooKeeperHostileEntriesTest {
                   StandardCharsets.UTF_8));
           assertThat(texts(pushes.await(es -> es.size() == 2))).containsExactlyInAnyOrder(
               "127.0.0.1:9001;weight=" + half, "127.0.0.1:9002;weight=" + half);
-          assertThat(feed.endpointCount()).isEqualTo(2);
+          awaitCount(feed, 2); // counted just after the sink took the set
         }
       }
     });
@@ -153,25 +153,37 @@ class ZooKeeperHostileEntriesTest {
           pushes.await(es -> es.size() == 2);
           admin.transaction().forOperations(admin.transactionOp().delete().forPath(
               "/h5/orders/a"), admin.transactionOp().delete().forPath("/h5/orders/b"));
-          awaitKeeping(feed);
+          awaitKeeping(feed, true);
           create(admin, "/h5/orders/bad", "127.0.0.1:0"); // nothing usable: still empty
           admin.delete().forPath("/h5/orders/bad");
           create(admin, "/h5/orders/c", "127.0.0.1:9003");
           // (the two deletions may reach the source one at a time: [9002] is then pushed first)
           assertThat(texts(pushes.await(es -> texts(es).equals(List.of("127.0.0.1:9003")))))
               .containsExactly("127.0.0.1:9003");
-          assertThat(feed.keepsLastSet()).isFalse();
+          // the feed marks the set applied right after the sink took it
+          awaitKeeping(feed, false);
         }
       }
     });
     assertThat(lines.stream().filter(l -> l.contains("lists no endpoint"))).hasSize(1);
   }
 
-  private static void awaitKeeping(EndpointFeed feed) throws InterruptedException {
+  private static void awaitCount(EndpointFeed feed, int count) {
     long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-    while (!feed.keepsLastSet()) {
+    while (feed.endpointCount() != count) {
       if (System.nanoTime() > end) {
-        throw new AssertionError("the empty listing not heard within 10 s: " + feed);
+        throw new AssertionError("expected " + count + " endpoints counted within 10 s: " + feed);
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  private static void awaitKeeping(EndpointFeed feed, boolean keeping) {
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (feed.keepsLastSet() != keeping) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError((keeping ? "the empty listing not heard" : "the listing after"
+            + " the empty one not applied") + " within 10 s: " + feed);
       }
       Thread.onSpinWait();
     }
