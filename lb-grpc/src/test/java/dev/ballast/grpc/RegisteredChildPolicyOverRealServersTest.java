@@ -91,8 +91,14 @@ class RegisteredChildPolicyOverRealServersTest {
         "zone=b");
     Metadata md = new Metadata();
     md.put(Metadata.Key.of("x-lb-zone", Metadata.ASCII_STRING_MARSHALLER), "b");
-    callTimes(ClientInterceptors.intercept(channel,
-        MetadataUtils.newAttachHeadersInterceptor(md)), 100);
+    Channel zoneB = ClientInterceptors.intercept(channel,
+        MetadataUtils.newAttachHeadersInterceptor(md));
+    // until server 3 is READY the engine's search for an open node may pass the pick to 2
+    for (int i = 0; i < 1_000 && servers.calls(3) == 0; i++) {
+      callTimes(zoneB, 1);
+    }
+    servers.resetCounts();
+    callTimes(zoneB, 100);
     // zone b's set is servers 2 and 3; index 1 is server 3, every time
     assertThat(new int[] {servers.calls(0), servers.calls(1), servers.calls(2), servers.calls(3)})
         .containsExactly(0, 0, 0, 100);
@@ -104,6 +110,10 @@ class RegisteredChildPolicyOverRealServersTest {
     channel = servers.channel("locality", "{'localZone': 'b', 'callerZones': {'a': 1, 'b': 1},"
         + " 'minClusterSize': 1, 'childPolicy': [{'" + NAME + "': {}}]}", "zone=a", "zone=a",
         "zone=b", "zone=b");
+    for (int i = 0; i < 1_000 && servers.calls(2) == 0; i++) {
+      callTimes(channel, 1); // until server 2 is READY (see above)
+    }
+    servers.resetCounts();
     callTimes(channel, 100);
     // all in the local zone b (equal callers and endpoints), on its first node
     assertThat(new int[] {servers.calls(0), servers.calls(1), servers.calls(2), servers.calls(3)})

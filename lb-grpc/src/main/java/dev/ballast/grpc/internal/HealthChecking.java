@@ -1,8 +1,6 @@
 package dev.ballast.grpc.internal;
 
-import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
-import io.grpc.Status;
 import io.grpc.protobuf.services.HealthCheckingLoadBalancerUtil;
 import java.util.function.Function;
 
@@ -21,17 +19,14 @@ import java.util.function.Function;
  * made on each address update from the channel's health-checking attribute (internal to gRPC,
  * read-only here); when it changes, the policy is made again (its subchannels reconnect).
  */
-public final class HealthChecking extends LoadBalancer {
+public final class HealthChecking extends SwitchingLoadBalancer {
 
   private static final boolean AVAILABLE = present();
 
-  private final Helper helper;
   private final Function<Helper, LoadBalancer> policy;
-  private LoadBalancer current;
-  private boolean checked;
 
   private HealthChecking(Helper helper, Function<Helper, LoadBalancer> policy) {
-    this.helper = helper;
+    super(helper);
     this.policy = policy;
   }
 
@@ -48,46 +43,15 @@ public final class HealthChecking extends LoadBalancer {
     return AVAILABLE ? new HealthChecking(helper, policy) : policy.apply(helper);
   }
 
+  /** Whether the channel asks for health checks. */
   @Override
-  public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
-    boolean want = resolved.getAttributes().get(ATTR_HEALTH_CHECKING_CONFIG) != null;
-    if (current == null || want != checked) {
-      if (current != null) {
-        current.shutdown();
-      }
-      current = want ? Services.wrap(helper, policy) : policy.apply(helper);
-      checked = want;
-    }
-    return current.acceptResolvedAddresses(resolved);
+  boolean kind(ResolvedAddresses resolved) {
+    return resolved.getAttributes().get(ATTR_HEALTH_CHECKING_CONFIG) != null;
   }
 
   @Override
-  public void handleNameResolutionError(Status error) {
-    if (current != null) {
-      current.handleNameResolutionError(error);
-    } else {
-      helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(error)));
-    }
-  }
-
-  @Override
-  public void requestConnection() {
-    if (current != null) {
-      current.requestConnection();
-    }
-  }
-
-  @Override
-  public void shutdown() {
-    if (current != null) {
-      current.shutdown();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "HealthChecking{checked=" + checked + ", " + current + "}";
+  LoadBalancer make(boolean checked) {
+    return checked ? Services.wrap(helper, policy) : policy.apply(helper);
   }
 
   private static boolean present() {

@@ -2,7 +2,6 @@ package dev.ballast.grpc.internal;
 
 import dev.ballast.core.BalancerConfig;
 import io.grpc.LoadBalancer;
-import io.grpc.Status;
 
 /**
  * The {@code locality} policy of one channel: {@link LocalityLoadBalancer} while its child is a
@@ -10,12 +9,9 @@ import io.grpc.Status;
  * gRPC's policies; when a new config changes the kind, the old one is shut down and the other
  * made (its subchannels connect anew).
  */
-public final class LocalitySwitch extends LoadBalancer {
+public final class LocalitySwitch extends SwitchingLoadBalancer {
 
-  private final Helper helper;
   private final BalancerConfig base;
-  private LoadBalancer current;
-  private boolean overGrpc;
 
   /**
    * Creates the policy.
@@ -23,45 +19,19 @@ public final class LocalitySwitch extends LoadBalancer {
    * @param base the lb-core settings (ticker, random source) the locality tables start from
    */
   public LocalitySwitch(Helper helper, BalancerConfig base) {
-    this.helper = helper;
+    super(helper);
     this.base = base;
   }
 
+  /** Whether the child is one of gRPC's policies. */
   @Override
-  public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
-    boolean grpc = resolved.getLoadBalancingPolicyConfig() instanceof LocalityPolicyConfig c
+  boolean kind(ResolvedAddresses resolved) {
+    return resolved.getLoadBalancingPolicyConfig() instanceof LocalityPolicyConfig c
         && c.grpcChild() != null;
-    if (current == null || grpc != overGrpc) {
-      if (current != null) {
-        current.shutdown();
-      }
-      current = grpc ? new LocalityChildren(helper, base) : new LocalityLoadBalancer(helper, base);
-      overGrpc = grpc;
-    }
-    return current.acceptResolvedAddresses(resolved);
   }
 
   @Override
-  public void handleNameResolutionError(Status error) {
-    if (current != null) {
-      current.handleNameResolutionError(error);
-    } else {
-      helper.updateBalancingState(io.grpc.ConnectivityState.TRANSIENT_FAILURE,
-          new FixedPicker(PickResult.withError(error)));
-    }
-  }
-
-  @Override
-  public void requestConnection() {
-    if (current != null) {
-      current.requestConnection();
-    }
-  }
-
-  @Override
-  public void shutdown() {
-    if (current != null) {
-      current.shutdown();
-    }
+  LoadBalancer make(boolean overGrpc) {
+    return overGrpc ? new LocalityChildren(helper, base) : new LocalityLoadBalancer(helper, base);
   }
 }
