@@ -63,15 +63,7 @@ public final class Compare {
 
   /** Runs the comparison; exits with status 2 on a bad flag. */
   public static void main(String[] args) throws Exception {
-    Settings s;
-    try {
-      s = Settings.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("ballast compare: " + e.getMessage());
-      System.err.println("(./ballast compare --help lists the flags)");
-      System.exit(2);
-      return;
-    }
+    Settings s = Flags.parseOrExit("compare", () -> Settings.parse(args));
     if (s.help) {
       System.out.print(HELP);
       return;

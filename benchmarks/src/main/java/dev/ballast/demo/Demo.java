@@ -77,15 +77,7 @@ public final class Demo {
 
   /** Runs the demo; exits with status 2 on a bad flag. */
   public static void main(String[] args) throws Exception {
-    DemoConfig config;
-    try {
-      config = DemoConfig.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("ballast demo: " + e.getMessage());
-      System.err.println("(./ballast demo --help lists the flags)");
-      System.exit(2);
-      return;
-    }
+    DemoConfig config = Flags.parseOrExit("demo", () -> DemoConfig.parse(args));
     if (config.help) {
       System.out.print(HELP);
       return;

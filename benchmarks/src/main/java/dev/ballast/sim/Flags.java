@@ -5,10 +5,39 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** The command-line conventions shared by {@code ./ballast simulate} and {@code ./ballast demo}. */
+/**
+ * The command-line conventions shared by {@code ./ballast simulate}, {@code demo} and {@code
+ * compare}.
+ */
 public final class Flags {
 
   private Flags() {}
+
+  /** Parses a command's flags. */
+  @FunctionalInterface
+  public interface Parser<T> {
+    /**
+     * Returns the parsed settings.
+     *
+     * @throws IllegalArgumentException naming the bad flag
+     */
+    T parse() throws IOException;
+  }
+
+  /**
+   * Returns what {@code parser} makes of a command's flags, or, for a bad flag, says why on
+   * standard error, points at {@code ./ballast <command> --help} and exits with status 2.
+   */
+  public static <T> T parseOrExit(String command, Parser<T> parser) throws IOException {
+    try {
+      return parser.parse();
+    } catch (IllegalArgumentException e) {
+      System.err.println("ballast " + command + ": " + e.getMessage());
+      System.err.println("(./ballast " + command + " --help lists the flags)");
+      System.exit(2);
+      throw e; // not reached
+    }
+  }
 
   /** Receives one flag and its value ({@code null} for a switch). */
   @FunctionalInterface

@@ -71,13 +71,7 @@ public final class Simulate {
 
   /** Runs the command line; exits with status 2 on a bad flag. */
   public static void main(String[] args) throws IOException {
-    try {
-      System.exit(run(args, System.out));
-    } catch (IllegalArgumentException e) {
-      System.err.println("ballast simulate: " + e.getMessage());
-      System.err.println("(./ballast simulate --help lists the flags)");
-      System.exit(2);
-    }
+    System.exit(Flags.parseOrExit("simulate", () -> run(args, System.out)));
   }
 
   /** Runs the command line, printing to {@code out}; returns the exit status. */
