@@ -35,7 +35,7 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   String name = "ballast";
   List<Endpoint> endpoints = List.of();
   EndpointSource source;
-  Algorithm algorithm = Algorithm.P2C_PEAK_EWMA;
+  Algorithm algorithm = Algorithm.fromName(PolicyRegistry.DEFAULT_POLICY);
   BalancerFactory balancerFactory = algorithm::create;
   BalancerConfig balancerConfig = BalancerConfig.defaults();
   // the policy's canonical name, and a registered policy's own options (policy.*)

@@ -74,7 +74,7 @@ public record ClientSettings(String name, Protocol protocol, String source,
       v -> { }, List.of(
           Values.option("endpoints", CoreOptions.ENDPOINTS, List.of(),
               List.of("10.0.0.1:7000;weight=3;zone=a"), List.of("10.0.0.1")),
-          Values.option("balancer", CoreOptions.POLICY, Algorithm.P2C_PEAK_EWMA.id(),
+          Values.option("balancer", CoreOptions.POLICY, PolicyRegistry.DEFAULT_POLICY,
               "ring-hash", "p2c-peak-ewmaa"),
           Values.option("policy", CoreOptions.POLICY_OPTIONS, Map.of(), Map.of(),
               Map.of("percent", "5"))))
@@ -117,7 +117,7 @@ public record ClientSettings(String name, Protocol protocol, String source,
       throw new dev.ballast.core.config.OptionException("endpoints", "none (expected: at least"
           + " one endpoint such as 10.0.0.1:7000;weight=3;zone=a, or discovery.*)", null);
     }
-    String policy = c.get("balancer", Algorithm.P2C_PEAK_EWMA.id());
+    String policy = c.get("balancer", PolicyRegistry.DEFAULT_POLICY);
     Algorithm algorithm = java.util.Arrays.stream(Algorithm.values())
         .filter(a -> a.id().equals(policy)).findFirst().orElse(null); // null: a registered one
     SubsetConfig subset = c.get("subset", SubsetConfig.defaults());

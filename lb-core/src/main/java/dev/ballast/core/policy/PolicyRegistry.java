@@ -27,6 +27,12 @@ public final class PolicyRegistry {
   private final Map<String, BalancingPolicy<?>> byName = new LinkedHashMap<>();
   private final List<BalancingPolicy<?>> policies = new ArrayList<>();
 
+  /**
+   * The policy a client balances with when none is named, in every front end: {@code
+   * p2c_peak_ewma} (P2C over peak-EWMA latency, Finagle's default).
+   */
+  public static final String DEFAULT_POLICY = "p2c_peak_ewma";
+
   /** Creates an empty registry (for tests, or a front end that wants its own set). */
   public PolicyRegistry() {}
 

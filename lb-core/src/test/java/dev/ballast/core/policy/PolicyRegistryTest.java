@@ -77,6 +77,7 @@ class PolicyRegistryTest {
     assertThat(r.get("p2c-peak-ewma").traits())
         .containsExactlyInAnyOrder(Trait.COUNTS_CALLS, Trait.TIMES_CALLS);
     assertThat(r.get("vnswrr").traits()).isEmpty();
+    assertThat(r.get(PolicyRegistry.DEFAULT_POLICY).name()).isEqualTo("p2c_peak_ewma");
   }
 
   @Test
