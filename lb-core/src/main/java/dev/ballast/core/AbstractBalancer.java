@@ -195,13 +195,13 @@ abstract class AbstractBalancer<T> implements ChildBalancer<T> {
 
   @Override
   public final Node<T> newNode(Endpoint endpoint, T value) {
-    return new Node<>(endpoint, value, metric);
+    return metric.newNode(endpoint, value, null);
   }
 
   @Override
   public final Node<T> newNode(Endpoint endpoint, T value, Runnable onHealthChange) {
     Objects.requireNonNull(onHealthChange, "onHealthChange");
-    return new Node<>(endpoint, value, metric, onHealthChange);
+    return metric.newNode(endpoint, value, onHealthChange);
   }
 
   @Override

@@ -1,5 +1,9 @@
 package dev.ballast.core;
 
+import dev.ballast.core.SmoothWeightedRoundRobin.SwrrNode;
+
+import dev.ballast.core.P2cPeakEwma.EwmaNode;
+
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -11,7 +15,18 @@ abstract class LoadMetric {
 
   static final LoadMetric NONE = new LoadMetric() {};
 
-  void init(Node<?> node) {}
+  /** Makes a node whose state is this metric's (Finagle: each balancer defines its node). */
+  <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
+    return new Node<>(endpoint, value, this, healthListener);
+  }
+
+  /** Whether the nodes keep their servers' load reports ({@link Node#readsReports()}). */
+  boolean readsReports() {
+    return false;
+  }
+
+  /** Called when a picked request is cancelled, before its pending slot is released. */
+  void onCancel(Node<?> node) {}
 
   void onComplete(Node<?> node, long latencyNanos, boolean success) {}
 
@@ -154,23 +169,28 @@ abstract class LoadMetric {
     }
 
     @Override
-    void init(Node<?> node) {
-      node.initRtt(defaultRttNanos, ticker.nanoTime());
+    <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
+      return new EwmaNode<>(endpoint, value, this, healthListener, this);
+    }
+
+    @Override
+    void onCancel(Node<?> node) {
+      ((EwmaNode<?>) node).endProbe(); // a probe that was never sent answers nothing
     }
 
     @Override
     void onComplete(Node<?> node, long latencyNanos, boolean success) {
-      record(node, ticker.nanoTime(), latencyNanos, success);
+      record((EwmaNode<?>) node, ticker.nanoTime(), latencyNanos, success);
     }
 
     @Override
     void onCompleteSince(Node<?> node, long startNanos, boolean success) {
       long now = ticker.nanoTime();
-      record(node, now, Math.max(0, now - startNanos), success);
+      record((EwmaNode<?>) node, now, Math.max(0, now - startNanos), success);
     }
 
     /** Feeds one sample observed at {@code now}: one clock reading per completion, one exp. */
-    private void record(Node<?> node, long now, double rtt, boolean success) {
+    private void record(EwmaNode<?> node, long now, double rtt, boolean success) {
       for (;;) {
         long bits = node.rttBits();
         double est = Double.longBitsToDouble(bits);
@@ -228,10 +248,10 @@ abstract class LoadMetric {
 
     @Override
     double rttEstimate(Node<?> node) {
-      return decayed(node, ticker.nanoTime());
+      return decayed((EwmaNode<?>) node, ticker.nanoTime());
     }
 
-    double decayed(Node<?> node, long now) {
+    double decayed(EwmaNode<?> node, long now) {
       double est = Double.longBitsToDouble(node.rttBits());
       long elapsed = now - node.rttStamp();
       return elapsed <= 0 ? est : est * Math.exp(-elapsed / tauNanos);
@@ -248,7 +268,7 @@ abstract class LoadMetric {
      * @param r the pick's random number, of which the probe's draw takes bits the candidates'
      *     draws left nearly independent
      */
-    boolean takes(Node<?> b, int wb, Node<?> a, int wa, long r, int n) {
+    boolean takes(EwmaNode<?> b, int wb, EwmaNode<?> a, int wa, long r, int n) {
       double ea = Double.longBitsToDouble(a.rttBits());
       double eb = Double.longBitsToDouble(b.rttBits());
       long sa = a.rttStamp();
@@ -292,7 +312,7 @@ abstract class LoadMetric {
      * succeeds, so that a stale node, a candidate in 2 picks of {@code n}, is probed once in 16
      * picks on average whatever {@code n} (for {@code n} up to 32).
      */
-    private static boolean probes(Node<?> loser, long pastStale, long r, int n) {
+    private static boolean probes(EwmaNode<?> loser, long pastStale, long r, int n) {
       // the draw: the top 5 bits of r times the golden ratio's, nearly independent of the
       // candidates, which the high and low halves of r chose
       if (pastStale > loser.probeGap() && loser.pending() == 0
@@ -319,7 +339,7 @@ abstract class LoadMetric {
      * {@code exp} instead of two, and on busy nodes, whose stamps are close, not even that
      * ({@link #exp}).
      */
-    boolean cheaper(Node<?> b, int wb, Node<?> a, int wa) {
+    boolean cheaper(EwmaNode<?> b, int wb, EwmaNode<?> a, int wa) {
       double ea = Double.longBitsToDouble(a.rttBits());
       double eb = Double.longBitsToDouble(b.rttBits());
       if (ea == 0 || eb == 0) {
@@ -353,7 +373,7 @@ abstract class LoadMetric {
     }
 
     /** Finagle's cost: estimate x (pending + 1), divided by the weight. */
-    double cost(Node<?> node, int weight, long now) {
+    double cost(EwmaNode<?> node, int weight, long now) {
       double est = decayed(node, now);
       int pending = node.pending();
       if (est == 0 && pending != 0) {
@@ -391,9 +411,14 @@ abstract class LoadMetric {
     }
 
     @Override
+    <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
+      return new SwrrNode<>(endpoint, value, this, healthListener);
+    }
+
+    @Override
     void onComplete(Node<?> node, long latencyNanos, boolean success) {
       if (!success) {
-        node.dropEffectiveWeight(node.weight() / maxFails);
+        ((SwrrNode<?>) node).dropEffectiveWeight(node.weight() / maxFails);
       }
     }
   }

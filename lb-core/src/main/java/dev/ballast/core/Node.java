@@ -22,44 +22,31 @@ import java.util.Objects;
  * the two verdicts, which take the node's monitor to combine them (they change rarely; picks
  * and completions never take it).
  *
+ * <p>A node holds what every balancer shares; an algorithm's own per-node state (peak EWMA's
+ * estimate and probes, SWRR's effective weight, a server's reported load) is a subclass that
+ * the balancer's load metric makes, so one algorithm's fields cost the others nothing. Nodes
+ * are made by balancers only ({@link ChildBalancer#newNode}).
+ *
  * @param <T> the thing being balanced
  */
-public final class Node<T> {
+public class Node<T> {
 
   private static final VarHandle PENDING;
-  private static final VarHandle RTT_BITS;
-  private static final VarHandle EFFECTIVE_WEIGHT;
-
-  private static final VarHandle RTT_STAMP;
 
   static {
     try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      PENDING = l.findVarHandle(Node.class, "pending", int.class);
-      RTT_BITS = l.findVarHandle(Node.class, "rttBits", long.class);
-      RTT_STAMP = l.findVarHandle(Node.class, "rttStamp", long.class);
-      EFFECTIVE_WEIGHT = l.findVarHandle(Node.class, "effectiveWeight", int.class);
+      PENDING = MethodHandles.lookup().findVarHandle(Node.class, "pending", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
-  // Declared in this order so that HotSpot lays out what every pick and completion touches
-  // (pending, value, metric, availability) in the object's last 24 bytes, after the longs and
-  // with effectiveWeight filling the gap after the header: at thousands of nodes a pick then
-  // reads one cache line of the node, not two, three times in four.
+  // What every balancer shares. An algorithm's own per-node state (peak EWMA's estimate, SWRR's
+  // effective weight, a server's reported load) lives in the node class its load metric makes
+  // (LoadMetric#newNode), as each Finagle balancer defines its own node.
 
-  // nginx SWRR's effective_weight: lowered on failure, raised by one per pick up to the weight.
-  private volatile int effectiveWeight;
   // Requests picked and not yet completed or cancelled.
   private volatile int pending;
-  // Peak-EWMA state: the estimate in nanoseconds (double bits) and when it was last observed.
-  private volatile long rttBits;
-  private volatile long rttStamp;
-  // Peak EWMA: how much more than stale its last sample must be for a probe.
-  private volatile long probeGap;
-  // Peak EWMA: a probe is in flight, whose answer replaces the estimate.
-  private volatile boolean probed;
   // When the node joined its balancer, for slow start; written before the node is published.
   long joined = SlowStart.NOT_RAMPING;
 
@@ -76,24 +63,13 @@ public final class Node<T> {
   private volatile Health health;
   // told when a verdict changes the node's health (a composite's tables read it); may be null
   private final Runnable healthListener;
-  // What the server reported of its load, for the balancers that read reports (else null);
-  // set by the metric's init, before the node is published. Declared last, so that the fields
-  // every pick reads keep their place in the object.
-  ReportedLoad.State reported;
-
-  Node(Endpoint endpoint, T value, LoadMetric metric) {
-    this(endpoint, value, metric, null);
-  }
-
   Node(Endpoint endpoint, T value, LoadMetric metric, Runnable healthListener) {
     this.healthListener = healthListener;
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     this.address = endpoint.address();
     this.value = value;
     this.metric = metric;
-    this.effectiveWeight = endpoint.weight();
     this.health = endpoint.health();
-    metric.init(this);
   }
 
   /** Returns the endpoint as of the latest update (weight and labels may change). */
@@ -248,14 +224,12 @@ public final class Node<T> {
    * report only when it counts ({@link WeightedRoundRobin}, {@link P2cUtilization}).
    */
   public boolean readsReports() {
-    return reported != null;
+    return metric.readsReports();
   }
 
   /** Ends one picked request that was never sent: releases its pending slot only. */
   public void cancel() {
-    if (probed) {
-      probed = false; // a probe that was never sent answers nothing
-    }
+    metric.onCancel(this);
     release();
   }
 
@@ -294,74 +268,10 @@ public final class Node<T> {
       health = worstOf(e);
     }
     if (old.weight() != e.weight()) {
-      effectiveWeight = e.weight();
+      weightChanged(e.weight());
     }
   }
 
-  long rttBits() {
-    return rttBits;
-  }
-
-  long rttStamp() {
-    return rttStamp;
-  }
-
-  boolean casRtt(long expectedBits, long newBits, long stamp) {
-    if (RTT_BITS.compareAndSet(this, expectedBits, newBits)) {
-      // A release store, not a volatile one: the CAS before it is the fence readers need.
-      RTT_STAMP.setRelease(this, stamp);
-      return true;
-    }
-    return false;
-  }
-
-  long probeGap() {
-    return probeGap;
-  }
-
-  /** Sets the probe gap; writes only on a change, as it seldom changes. */
-  void setProbeGap(long gap) {
-    if (probeGap != gap) {
-      probeGap = gap;
-    }
-  }
-
-  boolean probed() {
-    return probed;
-  }
-
-  /** Marks a probe sent (a rare write on the pick's path). */
-  void startProbe() {
-    probed = true;
-  }
-
-  /** Ends a probe. */
-  void endProbe() {
-    probed = false;
-  }
-
-  void initRtt(double rttNanos, long stamp) {
-    rttBits = Double.doubleToRawLongBits(rttNanos);
-    rttStamp = stamp;
-  }
-
-  int effectiveWeight() {
-    return effectiveWeight;
-  }
-
-  /** Raises the effective weight by one if below the weight (nginx, once per pick loop). */
-  void recoverEffectiveWeight(int weight) {
-    int ew = effectiveWeight;
-    if (ew < weight) {
-      EFFECTIVE_WEIGHT.compareAndSet(this, ew, ew + 1);
-    }
-  }
-
-  /** Lowers the effective weight by {@code drop}, not below 0 (nginx: weight / max_fails). */
-  void dropEffectiveWeight(int drop) {
-    int ew;
-    do {
-      ew = effectiveWeight;
-    } while (!EFFECTIVE_WEIGHT.weakCompareAndSet(this, ew, Math.max(0, ew - drop)));
-  }
+  /** Called when an update changes the endpoint's weight; for a policy's own node state. */
+  void weightChanged(int weight) {}
 }

@@ -1,5 +1,8 @@
 package dev.ballast.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * P2C over peak-EWMA latency (Finagle's P2CPeakEwma, tower's and Linkerd's peak_ewma): of two
  * random nodes, take the one of lower cost {@code ewma_rtt * (pending + 1) / weight}.
@@ -54,16 +57,103 @@ public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
       boolean cheaper(int b, int a) {
         // the nodes' own metric: it keeps their estimates, with its decay time
         Node<T> na = this.nodes[a];
-        return ((LoadMetric.PeakEwma) na.metric).cheaper(this.nodes[b], this.weights[b], na,
-            this.weights[a]);
+        return ((LoadMetric.PeakEwma) na.metric).cheaper((EwmaNode<T>) this.nodes[b],
+            this.weights[b], (EwmaNode<T>) na, this.weights[a]);
       }
 
       @Override
       boolean takes(int b, int a, long r) {
         Node<T> na = this.nodes[a];
-        return ((LoadMetric.PeakEwma) na.metric).takes(this.nodes[b], this.weights[b], na,
-            this.weights[a], r, this.nodes.length);
+        return ((LoadMetric.PeakEwma) na.metric).takes((EwmaNode<T>) this.nodes[b],
+            this.weights[b], (EwmaNode<T>) na, this.weights[a], r, this.nodes.length);
       }
     };
+  }
+
+  /**
+   * A node of the balancers that time requests ({@link P2cPeakEwma}, {@link P2cUtilization}): the
+   * peak-EWMA estimate and its probe state, which {@link LoadMetric.PeakEwma} reads and writes.
+   */
+  static class EwmaNode<T> extends Node<T> {
+
+    private static final VarHandle RTT_BITS;
+    private static final VarHandle RTT_STAMP;
+
+    static {
+      try {
+        MethodHandles.Lookup l = MethodHandles.lookup();
+        RTT_BITS = l.findVarHandle(EwmaNode.class, "rttBits", long.class);
+        RTT_STAMP = l.findVarHandle(EwmaNode.class, "rttStamp", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    // the estimate in nanoseconds (double bits) and when it was last observed
+    private volatile long rttBits;
+    private volatile long rttStamp;
+    // how much more than stale its last sample must be for a probe
+    private volatile long probeGap;
+    // a probe is in flight, whose answer replaces the estimate
+    private volatile boolean probed;
+
+    EwmaNode(Endpoint endpoint, T value, LoadMetric.PeakEwma ewma, Runnable healthListener,
+        LoadMetric metric) {
+      super(endpoint, value, metric, healthListener);
+      if (ewma != null) { // null: a report node of a balancer that does not time requests
+        rttBits = Double.doubleToRawLongBits(ewma.defaultRttNanos);
+        rttStamp = ewma.ticker.nanoTime();
+      }
+    }
+
+    long rttBits() {
+      return rttBits;
+    }
+
+    long rttStamp() {
+      return rttStamp;
+    }
+
+    boolean casRtt(long expectedBits, long newBits, long stamp) {
+      if (RTT_BITS.compareAndSet(this, expectedBits, newBits)) {
+        // A release store, not a volatile one: the CAS before it is the fence readers need.
+        RTT_STAMP.setRelease(this, stamp);
+        return true;
+      }
+      return false;
+    }
+
+    long probeGap() {
+      return probeGap;
+    }
+
+    /** Sets the probe gap; writes only on a change, as it seldom changes. */
+    void setProbeGap(long gap) {
+      if (probeGap != gap) {
+        probeGap = gap;
+      }
+    }
+
+    boolean probed() {
+      return probed;
+    }
+
+    /** Marks a probe sent (a rare write on the pick's path). */
+    void startProbe() {
+      probed = true;
+    }
+
+    /** Ends a probe; a probe that was never sent (cancelled) answers nothing. */
+    void endProbe() {
+      if (probed) {
+        probed = false;
+      }
+    }
+
+    /** Sets the estimate and its stamp (tests and a new node). */
+    void initRtt(double rttNanos, long stamp) {
+      rttBits = Double.doubleToRawLongBits(rttNanos);
+      rttStamp = stamp;
+    }
   }
 }

@@ -1,5 +1,9 @@
 package dev.ballast.core;
 
+import dev.ballast.core.ReportedLoad.ReportNode;
+
+import dev.ballast.core.P2cPeakEwma.EwmaNode;
+
 import dev.ballast.core.load.LoadReport;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 
@@ -136,8 +140,8 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
 
           @Override
           boolean takes(int b, int a, long r) {
-            Node<T> na = this.nodes[a];
-            Node<T> nb = this.nodes[b];
+            ReportNode<T> na = (ReportNode<T>) this.nodes[a];
+            ReportNode<T> nb = (ReportNode<T>) this.nodes[b];
             int byLoad = byReports(load, nb, this.weights[b], na, this.weights[a]);
             if (byLoad != 0) {
               return byLoad > 0;
@@ -153,7 +157,7 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
    * or either has no report (never, none with a capacity, or one older than the other's by the
    * expiration period).
    */
-  static int byReports(ReportedLoad load, Node<?> b, int wb, Node<?> a, int wa) {
+  static int byReports(ReportedLoad load, ReportNode<?> b, int wb, ReportNode<?> a, int wa) {
     ReportedLoad.State ra = a.reported;
     ReportedLoad.State rb = b.reported;
     double ca = ra.capacity * ra.correction * wa;
@@ -181,7 +185,7 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
    * nodes' median ({@link ReportedLoad#medianRtt}). Peak-EWMA estimates, {@code l}'s decayed to
    * the time of {@code w}'s as {@link P2cPeakEwma} compares them (no clock).
    */
-  static boolean believed(ReportedLoad load, Node<?> w, Node<?> l) {
+  static boolean believed(ReportedLoad load, EwmaNode<?> w, EwmaNode<?> l) {
     double ew = Double.longBitsToDouble(w.rttBits());
     double el = Double.longBitsToDouble(l.rttBits())
         * LoadMetric.PeakEwma.exp((l.rttStamp() - w.rttStamp()) / load.latency.tauNanos);

@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import dev.ballast.core.ReportedLoad.ReportNode;
+
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -90,7 +92,7 @@ final class ReportSnapshot<T> extends Snapshot<T> {
       nextUpdate = now + period;
       reader.beforeRead(nodes, now);
       for (int i = 0; i < nodes.length; i++) {
-        read[i] = reader.weight(nodes[i].reported, now);
+        read[i] = reader.weight(ReportNode.of(nodes[i]), now);
       }
       if (!scaled(read, scale(nodes.length), next)) {
         if (current != null) {

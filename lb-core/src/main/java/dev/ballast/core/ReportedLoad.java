@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import dev.ballast.core.P2cPeakEwma.EwmaNode;
+
 import dev.ballast.core.load.LoadReport;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 import java.util.concurrent.atomic.LongAdder;
@@ -66,10 +68,19 @@ final class ReportedLoad extends LoadMetric {
   }
 
   @Override
-  void init(Node<?> node) {
-    node.reported = new State();
+  <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
+    return new ReportNode<>(endpoint, value, latency, healthListener, this);
+  }
+
+  @Override
+  boolean readsReports() {
+    return true;
+  }
+
+  @Override
+  void onCancel(Node<?> node) {
     if (latency != null) {
-      latency.init(node);
+      latency.onCancel(node);
     }
   }
 
@@ -101,7 +112,7 @@ final class ReportedLoad extends LoadMetric {
       unusable.increment();
       return;
     }
-    State s = node.reported;
+    State s = ((ReportNode<?>) node).reported;
     long now = ticker.nanoTime();
     double u = config.utilization(report);
     double w = report.weight(errorPenalty, u);
@@ -145,5 +156,26 @@ final class ReportedLoad extends LoadMetric {
       return 0;
     }
     return s.weight;
+  }
+
+  /**
+   * A node of the balancers that read load reports ({@link WeightedRoundRobin}, {@link
+   * P2cUtilization}): what its server last reported, kept by {@link ReportedLoad}. It extends the
+   * peak-EWMA node because {@link P2cUtilization} also times requests; {@link WeightedRoundRobin}
+   * leaves those fields unused.
+   */
+  static final class ReportNode<T> extends EwmaNode<T> {
+
+    final ReportedLoad.State reported = new ReportedLoad.State();
+
+    ReportNode(Endpoint endpoint, T value, LoadMetric.PeakEwma ewma, Runnable healthListener,
+        LoadMetric metric) {
+      super(endpoint, value, ewma, healthListener, metric);
+    }
+
+    /** Returns the report state of a node made by {@link ReportedLoad}. */
+    static ReportedLoad.State of(Node<?> node) {
+      return ((ReportNode<?>) node).reported;
+    }
   }
 }

@@ -1,5 +1,8 @@
 package dev.ballast.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * nginx's smooth weighted round robin (ngx_http_upstream_round_robin.c), kept as the baseline.
  *
@@ -58,7 +61,7 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
       int best = -1;
       long total = 0;
       for (int i = 0; i < nodes.length; i++) {
-        Node<T> node = nodes[i];
+        SwrrNode<T> node = (SwrrNode<T>) nodes[i];
         if (node.availability() != Availability.OPEN) {
           continue;
         }
@@ -83,6 +86,57 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
     @Override
     Node<T> next() {
       return pick();
+    }
+  }
+
+  /**
+   * A node of {@link SmoothWeightedRoundRobin}: nginx's {@code effective_weight}, lowered on a
+   * failure ({@link LoadMetric.SwrrFailures}), raised by one per pick up to the weight, and reset
+   * to the weight when an update changes it.
+   */
+  static final class SwrrNode<T> extends Node<T> {
+
+    private static final VarHandle EFFECTIVE_WEIGHT;
+
+    static {
+      try {
+        EFFECTIVE_WEIGHT = MethodHandles.lookup()
+            .findVarHandle(SwrrNode.class, "effectiveWeight", int.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    private volatile int effectiveWeight;
+
+    SwrrNode(Endpoint endpoint, T value, LoadMetric metric, Runnable healthListener) {
+      super(endpoint, value, metric, healthListener);
+      effectiveWeight = endpoint.weight();
+    }
+
+    @Override
+    void weightChanged(int weight) {
+      effectiveWeight = weight;
+    }
+
+    int effectiveWeight() {
+      return effectiveWeight;
+    }
+
+    /** Raises the effective weight by one if below the weight (nginx, once per pick loop). */
+    void recoverEffectiveWeight(int weight) {
+      int ew = effectiveWeight;
+      if (ew < weight) {
+        EFFECTIVE_WEIGHT.compareAndSet(this, ew, ew + 1);
+      }
+    }
+
+    /** Lowers the effective weight by {@code drop}, not below 0 (nginx: weight / max_fails). */
+    void dropEffectiveWeight(int drop) {
+      int ew;
+      do {
+        ew = effectiveWeight;
+      } while (!EFFECTIVE_WEIGHT.weakCompareAndSet(this, ew, Math.max(0, ew - drop)));
     }
   }
 }

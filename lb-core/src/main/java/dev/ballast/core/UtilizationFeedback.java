@@ -1,5 +1,9 @@
 package dev.ballast.core;
 
+import dev.ballast.core.ReportedLoad.ReportNode;
+
+import dev.ballast.core.P2cPeakEwma.EwmaNode;
+
 import java.util.Arrays;
 
 /**
@@ -56,15 +60,16 @@ final class UtilizationFeedback implements ReportSnapshot.Reader {
     // the reference of P2cUtilization's bound: the median latency estimate (the lower of the
     // two middle ones), so that one slow node, or one very fast, does not move it
     for (int i = 0; i < nodes.length; i++) {
-      rtts[i] = load.latency.decayed(nodes[i], now);
+      rtts[i] = load.latency.decayed((EwmaNode<?>) nodes[i], now);
     }
     Arrays.sort(rtts);
     load.medianRtt = rtts.length == 0 ? 0 : rtts[(rtts.length - 1) / 2];
     double sum = 0;
     int current = 0;
     for (Node<?> node : nodes) {
-      if (load.capacity(node.reported, now) > 0) {
-        sum += node.reported.utilization;
+      ReportedLoad.State s = ReportNode.of(node);
+      if (load.capacity(s, now) > 0) {
+        sum += s.utilization;
         current++;
       }
     }
@@ -75,7 +80,7 @@ final class UtilizationFeedback implements ReportSnapshot.Reader {
     boolean stepped = false;
     double logSum = 0;
     for (Node<?> node : nodes) {
-      ReportedLoad.State s = node.reported;
+      ReportedLoad.State s = ReportNode.of(node);
       long stamp = s.utilizationStamp;
       if (load.capacity(s, now) > 0) {
         if (stamp != s.fedStamp) {
@@ -93,8 +98,9 @@ final class UtilizationFeedback implements ReportSnapshot.Reader {
       // clamped error) cannot drift them all together towards a bound.
       double g = Math.exp(logSum / current);
       for (Node<?> node : nodes) {
-        if (load.capacity(node.reported, now) > 0) {
-          node.reported.correction = bounded(node.reported.correction / g);
+        ReportedLoad.State s = ReportNode.of(node);
+        if (load.capacity(s, now) > 0) {
+          s.correction = bounded(s.correction / g);
         }
       }
     }

@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import dev.ballast.core.ReportedLoad.ReportNode;
+
 import static dev.ballast.core.Fixtures.endpoints;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,12 +95,12 @@ class P2cUtilizationTest {
     P2cUtilization<Integer> b = balancer();
     Node<Integer> sender = b.nodes().get(3);
     sender.reportLoad(LoadReport.of(0.5, 100, 0));
-    double capacity = sender.reported.capacity;
+    double capacity = ReportNode.of(sender).capacity;
     LoadReport garbage = EndpointLoadMetrics.parse(
         "TEXT cpu_utilization=NaN, rps_fractional=1e400");
     sender.reportLoad(garbage);
     assertThat(b.rejectedValues()).as("NaN and an infinite rate").isEqualTo(2);
-    assertThat(sender.reported.capacity).as("the previous report stands").isEqualTo(capacity);
+    assertThat(ReportNode.of(sender).capacity).as("the previous report stands").isEqualTo(capacity);
 
     // a server that sends only garbage is a server without reports: the share of its latency
     P2cUtilization<Integer> fresh = balancer();

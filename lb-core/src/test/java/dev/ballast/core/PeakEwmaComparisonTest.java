@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import dev.ballast.core.P2cPeakEwma.EwmaNode;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Fixtures.ManualTicker;
@@ -33,7 +35,7 @@ class PeakEwmaComparisonTest {
         // Stamps far apart (Math.exp) and, every other round, within 10 ms (the polynomial).
         double spread = round % 2 == 0 ? 5 : 0.001;
         long stamp = now - (long) (r.nextDouble() * spread * tau);
-        nodes[i].initRtt(estimate, stamp);
+        ((EwmaNode<Integer>) nodes[i]).initRtt(estimate, stamp);
         int pending = r.nextInt(5);
         for (int p = 0; p < pending; p++) {
           nodes[i].acquire();
@@ -41,8 +43,8 @@ class PeakEwmaComparisonTest {
       }
       P2cSnapshot<Integer> snapshot = (P2cSnapshot<Integer>) balancer.snapshot(nodes, weights, null);
       LoadMetric.PeakEwma metric = (LoadMetric.PeakEwma) nodes[0].metric;
-      double costA = metric.cost(nodes[0], weights[0], now);
-      double costB = metric.cost(nodes[1], weights[1], now);
+      double costA = metric.cost((EwmaNode<Integer>) nodes[0], weights[0], now);
+      double costB = metric.cost((EwmaNode<Integer>) nodes[1], weights[1], now);
       if (Math.abs(costA - costB) <= 1e-9 * Math.max(costA, costB)) {
         continue; // a tie within rounding may go either way
       }

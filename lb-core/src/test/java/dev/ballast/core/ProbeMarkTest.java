@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import dev.ballast.core.P2cPeakEwma.EwmaNode;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Fixtures.ManualTicker;
@@ -41,21 +43,21 @@ class ProbeMarkTest {
   @Test
   void aCancelledProbeLeavesNoMark() {
     Node<Integer> slow = probeOfTheSlowNode(true);
-    assertThat(slow.probed()).isTrue();
+    assertThat(((EwmaNode<Integer>) slow).probed()).isTrue();
     slow.cancel();
-    assertThat(slow.probed()).isFalse();
+    assertThat(((EwmaNode<Integer>) slow).probed()).isFalse();
     assertThat(slow.pending()).isZero();
   }
 
   @Test
   void aDroppedUncountedProbeMarksAtMostTheNextAnswer() {
     Node<Integer> slow = probeOfTheSlowNode(false);
-    assertThat(slow.probed()).isTrue();
+    assertThat(((EwmaNode<Integer>) slow).probed()).isTrue();
     // the pick is dropped: never started, never ended; two requests then run at once
     slow.start();
     slow.start();
     slow.complete(MS / 2, true);
-    assertThat(slow.probed()).as("the mark ends with the next answer").isFalse();
+    assertThat(((EwmaNode<Integer>) slow).probed()).as("the mark ends with the next answer").isFalse();
     slow.complete(MS / 2, true);
     assertThat(slow.pending()).isZero();
   }

@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import dev.ballast.core.ReportedLoad.ReportNode;
+
 import static dev.ballast.core.Fixtures.endpoints;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -306,18 +308,18 @@ class ReportedWeightsTest {
     assertThat(before[0]).as("equal costs: latency, alike, decides").isPositive();
     ticker.advanceMillis(1_000); // one update period: each correction moves by exp(0.25 x error)
     shares(b, 32); // one pick in 32 reads the clock
-    assertThat(hot.reported.correction).isCloseTo(Math.exp(-0.25 / 3), within(1e-12));
-    assertThat(cool.reported.correction).isCloseTo(Math.exp(0.25 / 3), within(1e-12));
+    assertThat(ReportNode.of(hot).correction).isCloseTo(Math.exp(-0.25 / 3), within(1e-12));
+    assertThat(ReportNode.of(cool).correction).isCloseTo(Math.exp(0.25 / 3), within(1e-12));
     assertThat(shares(b, 100)).as("idle: the cooler server's cost is 1.18 times lower")
         .containsExactly(0, 100);
     ticker.advanceMillis(1_000); // no new report: nothing to correct with
     shares(b, 32);
-    assertThat(hot.reported.correction).isCloseTo(Math.exp(-0.25 / 3), within(1e-12));
+    assertThat(ReportNode.of(hot).correction).isCloseTo(Math.exp(-0.25 / 3), within(1e-12));
     hot.reportLoad(LoadReport.of(0.6, 120, 0));
     cool.reportLoad(LoadReport.of(0.6, 120, 0));
     ticker.advanceMillis(1_000); // at the mean: the corrections stay
     shares(b, 32);
-    assertThat(cool.reported.correction).isCloseTo(Math.exp(0.25 / 3), within(1e-12));
+    assertThat(ReportNode.of(cool).correction).isCloseTo(Math.exp(0.25 / 3), within(1e-12));
   }
 
   @Test
@@ -336,9 +338,9 @@ class ReportedWeightsTest {
       ticker.advanceMillis(1_000);
       shares(b, 32);
     }
-    double product = n.stream().mapToDouble(x -> x.reported.correction).reduce(1, (x, y) -> x * y);
+    double product = n.stream().mapToDouble(x -> ReportNode.of(x).correction).reduce(1, (x, y) -> x * y);
     assertThat(product).as("no drift of all corrections together").isCloseTo(1, within(1e-9));
-    assertThat(n.get(0).reported.correction).isLessThan(n.get(1).reported.correction);
+    assertThat(ReportNode.of(n.get(0)).correction).isLessThan(ReportNode.of(n.get(1)).correction);
   }
 
   @Test

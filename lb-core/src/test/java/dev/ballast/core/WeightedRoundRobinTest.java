@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import dev.ballast.core.SmoothWeightedRoundRobin.SwrrNode;
+
 import static dev.ballast.core.Fixtures.balancer;
 import static dev.ballast.core.Fixtures.gcd;
 import static dev.ballast.core.Fixtures.pickOnce;
@@ -179,7 +181,7 @@ class WeightedRoundRobinTest {
     Node<Integer> a = b.nodes().get(0);
     a.acquire();
     a.complete(1, false);
-    assertThat(a.effectiveWeight()).isZero();
+    assertThat(((SwrrNode<Integer>) a).effectiveWeight()).isZero();
     int aPicks = 0;
     for (int i = 0; i < 4; i++) {
       aPicks += pickOnce(b) == 0 ? 1 : 0;
@@ -188,7 +190,7 @@ class WeightedRoundRobinTest {
     for (int i = 0; i < 20; i++) {
       pickOnce(b);
     }
-    assertThat(a.effectiveWeight()).isEqualTo(5);
+    assertThat(((SwrrNode<Integer>) a).effectiveWeight()).isEqualTo(5);
     int[] counts = new int[2];
     for (int i = 0; i < 100; i++) {
       counts[pickOnce(b)]++;
