@@ -8,7 +8,7 @@ import dev.ballast.grpc.internal.BalancerLoadBalancer;
 import dev.ballast.grpc.internal.HashLoadBalancer;
 import dev.ballast.grpc.internal.HealthChecking;
 import dev.ballast.grpc.internal.PolicyConfig;
-import dev.ballast.grpc.internal.ReportFeed;
+import dev.ballast.grpc.spi.ReportFeed;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.NameResolver.ConfigOrError;

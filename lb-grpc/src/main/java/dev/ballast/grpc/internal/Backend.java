@@ -4,6 +4,7 @@ import dev.ballast.core.Availability;
 import dev.ballast.core.Health;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.grpc.spi.PickResults;
 import io.grpc.ClientStreamTracer;
 import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;

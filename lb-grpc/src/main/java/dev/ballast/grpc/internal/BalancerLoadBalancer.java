@@ -11,6 +11,7 @@ import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;
+import dev.ballast.grpc.spi.ReportTarget;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -28,7 +29,7 @@ import java.util.function.Supplier;
  * address updates (the load band, a new coordinate) the move is handed to the synchronization
  * context, which connects the new members and shuts the leavers down.
  */
-public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
+public final class BalancerLoadBalancer extends SubchannelLoadBalancer implements ReportTarget {
 
   private final BalancerPicker.Feedback feedback;
   private final Ticker ticker;
@@ -183,16 +184,19 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer {
     return new BalancerPicker(balancer, feedback, metrics.queuedPicks());
   }
 
-  /**
-   * Gives each subchannel and the node that balances it (synchronization context only); for a
-   * policy that feeds the nodes with what the subchannels' servers report.
-   */
+  @Override
   public void forEachNode(java.util.function.BiConsumer<Subchannel, Node<?>> action) {
     for (Backend b : backends().values()) {
       if (b.node() != null && b.subchannel != null) {
         action.accept(b.subchannel, b.node());
       }
     }
+  }
+
+  @Override
+  public Object ownConfig(Object loadBalancingPolicyConfig) {
+    return loadBalancingPolicyConfig instanceof PolicyConfig p ? p.own().config()
+        : loadBalancingPolicyConfig instanceof ConfiguredPolicy<?> c ? c.config() : null;
   }
 
   /** Returns the balancer, for tests. */

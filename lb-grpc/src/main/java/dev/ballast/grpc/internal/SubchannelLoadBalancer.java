@@ -5,6 +5,7 @@ import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.status.BalancerStatus;
 import dev.ballast.grpc.EndpointAttributes;
+import dev.ballast.grpc.spi.PickResults;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;

@@ -3,10 +3,8 @@ package dev.ballast.grpc.orca.internal;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
-import dev.ballast.core.policy.ConfiguredPolicy;
-import dev.ballast.grpc.internal.BalancerLoadBalancer;
-import dev.ballast.grpc.internal.PolicyConfig;
-import dev.ballast.grpc.internal.ReportFeed;
+import dev.ballast.grpc.spi.ReportFeed;
+import dev.ballast.grpc.spi.ReportTarget;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.util.ForwardingLoadBalancerHelper;
@@ -17,9 +15,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * lb-grpc's {@link BalancerLoadBalancer} of a policy that reads load reports (lb-core's or a
- * registered one), with ORCA's reports fed to its nodes: lb-grpc's {@link
- * dev.ballast.grpc.internal.ReportFeed}.
+ * lb-grpc's load balancer of a policy that reads load reports (lb-core's or a registered one;
+ * a {@link ReportTarget}), with ORCA's reports fed to its nodes: lb-grpc's {@link ReportFeed}.
  *
  * <p>Contract: every method runs in the channel's synchronization context, as gRPC's API says.
  * Each subchannel the inner load balancer makes is wrapped ({@link ReportedSubchannel}): with
@@ -34,7 +31,8 @@ public final class OrcaLoadBalancer extends LoadBalancer {
 
   private final Helper helper;
   private final BalancerConfig base;
-  private final BalancerLoadBalancer delegate;
+  private final LoadBalancer delegate;
+  private final ReportTarget target;
   // the inner load balancer's subchannels (synchronization context)
   private final Map<Subchannel, ReportedSubchannel> subchannels = new HashMap<>();
   private WeightedRoundRobinConfig reports = WeightedRoundRobinConfig.defaults();
@@ -45,20 +43,20 @@ public final class OrcaLoadBalancer extends LoadBalancer {
    *
    * @param base the lb-core settings (its random source spreads the out-of-band streams' backoff)
    */
-  public OrcaLoadBalancer(Helper helper, Function<Helper, BalancerLoadBalancer> inner,
-      BalancerConfig base) {
+  public <B extends LoadBalancer & ReportTarget> OrcaLoadBalancer(Helper helper,
+      Function<Helper, B> inner, BalancerConfig base) {
     this.helper = helper;
     this.base = base;
-    this.delegate = inner.apply(new Reporting());
+    B made = inner.apply(new Reporting());
+    this.delegate = made;
+    this.target = made;
   }
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolved) {
     Object config = resolved.getLoadBalancingPolicyConfig();
-    Object own = config instanceof PolicyConfig p ? p.own().config()
-        : config instanceof ConfiguredPolicy<?> c ? c.config() : null;
-    reports = own instanceof WeightedRoundRobinConfig w ? w : reports;
-    delegate.pickResults(reports.enableOobLoadReport()
+    reports = target.ownConfig(config) instanceof WeightedRoundRobinConfig w ? w : reports;
+    target.pickResults(reports.enableOobLoadReport()
         ? ReportedSubchannel.OUT_OF_BAND : ReportedSubchannel.PER_CALL);
     Status status = delegate.acceptResolvedAddresses(resolved);
     bind();
@@ -71,7 +69,7 @@ public final class OrcaLoadBalancer extends LoadBalancer {
   /** Binds each subchannel's reports to its node; forgets the subchannels no node balances. */
   private void bind() {
     Map<Subchannel, Node<?>> nodes = new HashMap<>();
-    delegate.forEachNode(nodes::put);
+    target.forEachNode(nodes::put);
     for (Iterator<ReportedSubchannel> it = subchannels.values().iterator(); it.hasNext(); ) {
       ReportedSubchannel r = it.next();
       r.node = nodes.get(r);
@@ -111,8 +109,8 @@ public final class OrcaLoadBalancer extends LoadBalancer {
     public Feed() {}
 
     @Override
-    public LoadBalancer wrap(Helper helper, Function<Helper, BalancerLoadBalancer> inner,
-        BalancerConfig base) {
+    public <B extends LoadBalancer & ReportTarget> LoadBalancer wrap(Helper helper,
+        Function<Helper, B> inner, BalancerConfig base) {
       return new OrcaLoadBalancer(helper, inner, base);
     }
   }

@@ -3,7 +3,7 @@ package dev.ballast.grpc.orca.internal;
 import dev.ballast.core.Node;
 import dev.ballast.core.load.EndpointLoadMetrics;
 import dev.ballast.core.load.LoadReport;
-import dev.ballast.grpc.internal.PickResults;
+import dev.ballast.grpc.spi.PickResults;
 import io.grpc.ClientStreamTracer;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.Subchannel;

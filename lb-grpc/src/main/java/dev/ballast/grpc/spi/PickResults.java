@@ -1,4 +1,4 @@
-package dev.ballast.grpc.internal;
+package dev.ballast.grpc.spi;
 
 import io.grpc.ClientStreamTracer;
 import io.grpc.LoadBalancer.PickResult;
