@@ -40,9 +40,16 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
     private final int[] weights;
     private final int[] levels;
     private final long[] current;
+    // the nodes as this policy's own, cast once here rather than once a node per pick
+    private final SwrrNode<T>[] swrr;
 
+    @SuppressWarnings("unchecked")
     SwrrSnapshot(Node<T>[] nodes, int[] weights, int[] levels, BalancerConfig config) {
       super(NAME, nodes, config);
+      this.swrr = new SwrrNode[nodes.length];
+      for (int i = 0; i < nodes.length; i++) {
+        swrr[i] = (SwrrNode<T>) nodes[i];
+      }
       this.levels = levels;
       this.weights = levels == null ? weights : unramped(weights, levels);
       this.current = new long[nodes.length];
@@ -60,8 +67,9 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
     synchronized Node<T> pick() {
       int best = -1;
       long total = 0;
-      for (int i = 0; i < nodes.length; i++) {
-        SwrrNode<T> node = (SwrrNode<T>) nodes[i];
+      SwrrNode<T>[] swrr = this.swrr;
+      for (int i = 0; i < swrr.length; i++) {
+        SwrrNode<T> node = swrr[i];
         if (node.availability() != Availability.OPEN) {
           continue;
         }
