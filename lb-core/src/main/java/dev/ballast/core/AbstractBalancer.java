@@ -303,8 +303,8 @@ abstract class AbstractBalancer<T> implements ChildBalancer<T> {
 
   /**
    * Takes the nodes and weights as they are (no address hashed): the composite made the nodes
-   * with one balancer of this algorithm and checked their set, so only the first node's
-   * algorithm is checked.
+   * with one balancer of this algorithm and checked their set; each node's algorithm is still
+   * checked (one class compared a node), since an algorithm's nodes carry its own state.
    */
   @Override
   public final synchronized void setMembers(Node<T>[] nodes, int[] weights) {
@@ -312,8 +312,8 @@ abstract class AbstractBalancer<T> implements ChildBalancer<T> {
       throw new IllegalArgumentException("weights: " + weights.length + " for "
           + nodes.length + " nodes (expected: one per node)");
     }
-    if (nodes.length > 0) {
-      checkAlgorithm(nodes[0]);
+    for (Node<T> n : nodes) {
+      checkAlgorithm(n);
     }
     // the hash balancers build from the members' endpoints (names, labels): only they get them
     Endpoint[] es = this instanceof AbstractHashBalancer ? endpoints(nodes) : null;

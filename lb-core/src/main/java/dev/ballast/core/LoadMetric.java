@@ -1,9 +1,7 @@
 package dev.ballast.core;
 
-import dev.ballast.core.SmoothWeightedRoundRobin.SwrrNode;
-
 import dev.ballast.core.P2cPeakEwma.EwmaNode;
-
+import dev.ballast.core.SmoothWeightedRoundRobin.SwrrNode;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -18,11 +16,6 @@ abstract class LoadMetric {
   /** Makes a node whose state is this metric's (Finagle: each balancer defines its node). */
   <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
     return new Node<>(endpoint, value, this, healthListener);
-  }
-
-  /** Whether the nodes keep their servers' load reports ({@link Node#readsReports()}). */
-  boolean readsReports() {
-    return false;
   }
 
   /** Called when a picked request is cancelled, before its pending slot is released. */
@@ -170,7 +163,7 @@ abstract class LoadMetric {
 
     @Override
     <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-      return new EwmaNode<>(endpoint, value, this, healthListener, this);
+      return new EwmaNode<>(endpoint, value, this, healthListener);
     }
 
     @Override

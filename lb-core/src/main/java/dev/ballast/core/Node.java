@@ -24,12 +24,12 @@ import java.util.Objects;
  *
  * <p>A node holds what every balancer shares; an algorithm's own per-node state (peak EWMA's
  * estimate and probes, SWRR's effective weight, a server's reported load) is a subclass that
- * the balancer's load metric makes, so one algorithm's fields cost the others nothing. Nodes
- * are made by balancers only ({@link ChildBalancer#newNode}).
+ * the balancer's load metric makes, so an algorithm's fields are in its nodes only. Nodes are
+ * made by balancers only ({@link ChildBalancer#newNode}); the class is sealed to lb-core's.
  *
  * @param <T> the thing being balanced
  */
-public class Node<T> {
+public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRobin.SwrrNode {
 
   private static final VarHandle PENDING;
 
@@ -73,22 +73,22 @@ public class Node<T> {
   }
 
   /** Returns the endpoint as of the latest update (weight and labels may change). */
-  public Endpoint endpoint() {
+  public final Endpoint endpoint() {
     return endpoint;
   }
 
   /** Returns the endpoint's address, this node's identity. */
-  public String address() {
+  public final String address() {
     return address;
   }
 
   /** Returns the endpoint's current weight. */
-  public int weight() {
+  public final int weight() {
     return endpoint.weight();
   }
 
   /** Returns the thing being balanced, as made by the value factory of the update. */
-  public T value() {
+  public final T value() {
     return value;
   }
 
@@ -96,7 +96,7 @@ public class Node<T> {
    * Returns the availability last reported by the layer below ({@link Availability#OPEN} at
    * first), or {@link Availability#CLOSED} while the node is {@link Health#UNHEALTHY}.
    */
-  public Availability availability() {
+  public final Availability availability() {
     return health == Health.UNHEALTHY ? Availability.CLOSED : availability;
   }
 
@@ -105,7 +105,7 @@ public class Node<T> {
    * source says), the last verdict given to {@link #setHealth}, and {@link Health#UNHEALTHY}
    * while {@link #setEjected ejected}; healthy by default.
    */
-  public Health health() {
+  public final Health health() {
     return health;
   }
 
@@ -115,7 +115,7 @@ public class Node<T> {
    * changes, a composite balancer holding it (priorities and localities) is told, and makes its
    * tables again at its next pick; a repeated verdict costs nothing.
    */
-  public void setHealth(Health verdict) {
+  public final void setHealth(Health verdict) {
     checked = Objects.requireNonNull(verdict, "health");
     recomputeHealth();
   }
@@ -127,18 +127,18 @@ public class Node<T> {
    * to the others. Kept apart from {@link #setHealth}, so that a passing active check does not
    * reinstate an ejected node, nor a reinstatement heal a node its check found down.
    */
-  public void setEjected(boolean ejected) {
+  public final void setEjected(boolean ejected) {
     this.ejected = ejected;
     recomputeHealth();
   }
 
   /** Returns whether outlier detection has ejected the node ({@link #setEjected}). */
-  public boolean isEjected() {
+  public final boolean isEjected() {
     return ejected;
   }
 
   /** Returns the last verdict of an active check ({@link #setHealth}); healthy by default. */
-  public Health checkedHealth() {
+  public final Health checkedHealth() {
     return checked;
   }
 
@@ -162,12 +162,12 @@ public class Node<T> {
   }
 
   /** Reports availability from the layer below; takes effect on the next pick. */
-  public void setAvailability(Availability availability) {
+  public final void setAvailability(Availability availability) {
     this.availability = Objects.requireNonNull(availability, "availability");
   }
 
   /** Returns how many picked requests have not completed yet. */
-  public int pending() {
+  public final int pending() {
     return pending;
   }
 
@@ -175,7 +175,7 @@ public class Node<T> {
    * Returns the peak-EWMA RTT estimate in nanoseconds, decayed to now, or {@code -1} when this
    * node's balancer does not track latency.
    */
-  public double rttEstimateNanos() {
+  public final double rttEstimateNanos() {
     return metric.rttEstimate(this);
   }
 
@@ -188,7 +188,7 @@ public class Node<T> {
    * @param latencyNanos how long the request took, in nanoseconds
    * @param success whether it succeeded (a failure lowers SWRR's effective weight)
    */
-  public void complete(long latencyNanos, boolean success) {
+  public final void complete(long latencyNanos, boolean success) {
     metric.onComplete(this, latencyNanos < 0 ? 0 : latencyNanos, success);
     release();
   }
@@ -203,7 +203,7 @@ public class Node<T> {
    * @param startNanos the ticker's reading when the request was sent
    * @param success whether it succeeded
    */
-  public void completeSince(long startNanos, boolean success) {
+  public final void completeSince(long startNanos, boolean success) {
     metric.onCompleteSince(this, startNanos, success);
     release();
   }
@@ -215,7 +215,7 @@ public class Node<T> {
    * dropped them already ({@link dev.ballast.core.load.LoadReport#of}) and the balancer counts
    * them.
    */
-  public void reportLoad(dev.ballast.core.load.LoadReport report) {
+  public final void reportLoad(dev.ballast.core.load.LoadReport report) {
     metric.onReport(this, Objects.requireNonNull(report, "report"));
   }
 
@@ -223,12 +223,12 @@ public class Node<T> {
    * Returns whether this node's balancer reads load reports, so that a caller parses a server's
    * report only when it counts ({@link WeightedRoundRobin}, {@link P2cUtilization}).
    */
-  public boolean readsReports() {
-    return metric.readsReports();
+  public final boolean readsReports() {
+    return this instanceof ReportedLoad.ReportNode;
   }
 
   /** Ends one picked request that was never sent: releases its pending slot only. */
-  public void cancel() {
+  public final void cancel() {
     metric.onCancel(this);
     release();
   }
@@ -237,12 +237,12 @@ public class Node<T> {
    * Counts one pending request on this node, for a node chosen with {@link
    * Balancer#pickUncounted()} when the request is really sent; end it like a picked one.
    */
-  public void start() {
+  public final void start() {
     acquire();
   }
 
   @Override
-  public String toString() {
+  public final String toString() {
     return "Node{" + endpoint + ", " + availability() + ", pending=" + pending + "}";
   }
 

@@ -52,29 +52,40 @@ public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
 
   @Override
   Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
+    EwmaNode<T>[] ewma = ewmaNodes(nodes);
     return new P2cSnapshot<>(NAME, nodes, weights, levels, config) {
       @Override
       boolean cheaper(int b, int a) {
         // the nodes' own metric: it keeps their estimates, with its decay time
-        Node<T> na = this.nodes[a];
-        return ((LoadMetric.PeakEwma) na.metric).cheaper((EwmaNode<T>) this.nodes[b],
-            this.weights[b], (EwmaNode<T>) na, this.weights[a]);
+        EwmaNode<T> na = ewma[a];
+        return ((LoadMetric.PeakEwma) na.metric).cheaper(ewma[b], this.weights[b], na,
+            this.weights[a]);
       }
 
       @Override
       boolean takes(int b, int a, long r) {
-        Node<T> na = this.nodes[a];
-        return ((LoadMetric.PeakEwma) na.metric).takes((EwmaNode<T>) this.nodes[b],
-            this.weights[b], (EwmaNode<T>) na, this.weights[a], r, this.nodes.length);
+        EwmaNode<T> na = ewma[a];
+        return ((LoadMetric.PeakEwma) na.metric).takes(ewma[b], this.weights[b], na,
+            this.weights[a], r, this.nodes.length);
       }
     };
+  }
+
+  /** The nodes as this policy's own, cast once when a snapshot is built, not per pick. */
+  @SuppressWarnings("unchecked")
+  static <T> EwmaNode<T>[] ewmaNodes(Node<T>[] nodes) {
+    EwmaNode<T>[] out = new EwmaNode[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      out[i] = (EwmaNode<T>) nodes[i];
+    }
+    return out;
   }
 
   /**
    * A node of the balancers that time requests ({@link P2cPeakEwma}, {@link P2cUtilization}): the
    * peak-EWMA estimate and its probe state, which {@link LoadMetric.PeakEwma} reads and writes.
    */
-  static class EwmaNode<T> extends Node<T> {
+  static sealed class EwmaNode<T> extends Node<T> permits ReportedLoad.ReportNode {
 
     private static final VarHandle RTT_BITS;
     private static final VarHandle RTT_STAMP;
@@ -97,8 +108,13 @@ public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
     // a probe is in flight, whose answer replaces the estimate
     private volatile boolean probed;
 
-    EwmaNode(Endpoint endpoint, T value, LoadMetric.PeakEwma ewma, Runnable healthListener,
-        LoadMetric metric) {
+    EwmaNode(Endpoint endpoint, T value, LoadMetric.PeakEwma ewma, Runnable healthListener) {
+      this(endpoint, value, ewma, healthListener, ewma);
+    }
+
+    /** A node of {@code metric} that times requests with {@code ewma}, if not null. */
+    EwmaNode(Endpoint endpoint, T value, LoadMetric metric, Runnable healthListener,
+        LoadMetric.PeakEwma ewma) {
       super(endpoint, value, metric, healthListener);
       if (ewma != null) { // null: a report node of a balancer that does not time requests
         rttBits = Double.doubleToRawLongBits(ewma.defaultRttNanos);

@@ -1,9 +1,7 @@
 package dev.ballast.core;
 
-import dev.ballast.core.ReportedLoad.ReportNode;
-
 import dev.ballast.core.P2cPeakEwma.EwmaNode;
-
+import dev.ballast.core.ReportedLoad.ReportNode;
 import dev.ballast.core.load.LoadReport;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 
@@ -133,6 +131,9 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
     ReportedLoad load = (ReportedLoad) metric;
     return new ReportSnapshot<>(NAME, nodes, config, new UtilizationFeedback(load, nodes.length),
         (ns, scaled) -> new P2cSnapshot<>(NAME, ns, weights, scaled, config) {
+          // the nodes as this policy's own, cast once here rather than per pick
+          private final ReportNode<T>[] reporting = ReportNode.all(this.nodes);
+
           @Override
           boolean cheaper(int b, int a) {
             return takes(b, a, 0);
@@ -140,8 +141,8 @@ public final class P2cUtilization<T> extends AbstractBalancer<T> {
 
           @Override
           boolean takes(int b, int a, long r) {
-            ReportNode<T> na = (ReportNode<T>) this.nodes[a];
-            ReportNode<T> nb = (ReportNode<T>) this.nodes[b];
+            ReportNode<T> na = reporting[a];
+            ReportNode<T> nb = reporting[b];
             int byLoad = byReports(load, nb, this.weights[b], na, this.weights[a]);
             if (byLoad != 0) {
               return byLoad > 0;

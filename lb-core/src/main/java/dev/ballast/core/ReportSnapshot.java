@@ -1,7 +1,6 @@
 package dev.ballast.core;
 
 import dev.ballast.core.ReportedLoad.ReportNode;
-
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 

@@ -1,7 +1,6 @@
 package dev.ballast.core;
 
 import dev.ballast.core.P2cPeakEwma.EwmaNode;
-
 import dev.ballast.core.load.LoadReport;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 import java.util.concurrent.atomic.LongAdder;
@@ -69,12 +68,7 @@ final class ReportedLoad extends LoadMetric {
 
   @Override
   <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-    return new ReportNode<>(endpoint, value, latency, healthListener, this);
-  }
-
-  @Override
-  boolean readsReports() {
-    return true;
+    return new ReportNode<>(endpoint, value, this, healthListener);
   }
 
   @Override
@@ -168,9 +162,18 @@ final class ReportedLoad extends LoadMetric {
 
     final ReportedLoad.State reported = new ReportedLoad.State();
 
-    ReportNode(Endpoint endpoint, T value, LoadMetric.PeakEwma ewma, Runnable healthListener,
-        LoadMetric metric) {
-      super(endpoint, value, ewma, healthListener, metric);
+    ReportNode(Endpoint endpoint, T value, ReportedLoad metric, Runnable healthListener) {
+      super(endpoint, value, metric, healthListener, metric.latency);
+    }
+
+    /** Returns the nodes as report nodes (made by a {@link ReportedLoad}), cast once. */
+    @SuppressWarnings("unchecked")
+    static <T> ReportNode<T>[] all(Node<T>[] nodes) {
+      ReportNode<T>[] out = new ReportNode[nodes.length];
+      for (int i = 0; i < nodes.length; i++) {
+        out[i] = (ReportNode<T>) nodes[i];
+      }
+      return out;
     }
 
     /** Returns the report state of a node made by {@link ReportedLoad}. */

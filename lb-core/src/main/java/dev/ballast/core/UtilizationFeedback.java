@@ -1,9 +1,7 @@
 package dev.ballast.core;
 
-import dev.ballast.core.ReportedLoad.ReportNode;
-
 import dev.ballast.core.P2cPeakEwma.EwmaNode;
-
+import dev.ballast.core.ReportedLoad.ReportNode;
 import java.util.Arrays;
 
 /**

@@ -61,6 +61,22 @@ class ChildBalancerTest {
   }
 
   @Test
+  void aForeignNodeAfterTheFirstIsRefusedToo() {
+    // an algorithm's nodes carry its own state (SWRR's effective weight, peak EWMA's estimate):
+    // a set whose first node is the algorithm's and whose second is not is refused with a typed
+    // error naming the node, not a ClassCastException from the snapshot or a later pick
+    for (Algorithm a : List.of(Algorithm.SWRR, Algorithm.P2C_PEAK_EWMA,
+        Algorithm.P2C_UTILIZATION)) {
+      ChildBalancer<String> own = ChildBalancer.create(a, CONFIG);
+      Node<String>[] mixed = nodes(own, 1, 1);
+      mixed[1] = nodes(ChildBalancer.create(Algorithm.ROUND_ROBIN, CONFIG), 1, 1)[1];
+      assertThatThrownBy(() -> own.setMembers(mixed, new int[] {1, 1})).as(a.id())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("node 10.0.0.2:80 was made for another algorithm");
+    }
+  }
+
+  @Test
   void aBalancerOfAnotherMakeGetsThePublicCallsByDefault() {
     Foreign foreign = new Foreign();
     Node<String>[] nodes = nodes(ChildBalancer.create(Algorithm.ROUND_ROBIN, CONFIG), 1, 2);

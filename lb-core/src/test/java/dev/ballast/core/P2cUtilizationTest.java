@@ -1,11 +1,10 @@
 package dev.ballast.core;
 
-import dev.ballast.core.ReportedLoad.ReportNode;
-
 import static dev.ballast.core.Fixtures.endpoints;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Fixtures.ManualTicker;
+import dev.ballast.core.ReportedLoad.ReportNode;
 import dev.ballast.core.load.EndpointLoadMetrics;
 import dev.ballast.core.load.LoadReport;
 import java.util.List;

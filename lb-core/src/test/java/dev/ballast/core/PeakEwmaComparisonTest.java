@@ -1,10 +1,9 @@
 package dev.ballast.core;
 
-import dev.ballast.core.P2cPeakEwma.EwmaNode;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Fixtures.ManualTicker;
+import dev.ballast.core.P2cPeakEwma.EwmaNode;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

@@ -1,15 +1,14 @@
 package dev.ballast.core;
 
-import dev.ballast.core.ReportedLoad.ReportNode;
-
 import static dev.ballast.core.Fixtures.endpoints;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ballast.core.Fixtures.ManualTicker;
-import dev.ballast.core.load.LoadOptions;
+import dev.ballast.core.ReportedLoad.ReportNode;
 import dev.ballast.core.config.OptionException;
+import dev.ballast.core.load.LoadOptions;
 import dev.ballast.core.load.LoadReport;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 import java.time.Duration;

@@ -1,7 +1,5 @@
 package dev.ballast.core;
 
-import dev.ballast.core.SmoothWeightedRoundRobin.SwrrNode;
-
 import static dev.ballast.core.Fixtures.balancer;
 import static dev.ballast.core.Fixtures.gcd;
 import static dev.ballast.core.Fixtures.pickOnce;
@@ -9,6 +7,7 @@ import static dev.ballast.core.Fixtures.randomWeights;
 import static dev.ballast.core.Fixtures.seeded;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ballast.core.SmoothWeightedRoundRobin.SwrrNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
