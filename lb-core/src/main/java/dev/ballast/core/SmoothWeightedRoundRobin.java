@@ -73,13 +73,13 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
         if (node.availability() != Availability.OPEN) {
           continue;
         }
-        long ew = node.effectiveWeight();
+        // the effective weight as it was, then raised by one towards the weight (nginx)
+        long ew = node.recoverEffectiveWeight(weights[i]);
         if (levels != null) {
           ew *= levels[i]; // a slow-start ramp's level
         }
         current[i] += ew;
         total += ew;
-        node.recoverEffectiveWeight(weights[i]);
         if (best < 0 || current[i] > current[best]) {
           best = i;
         }
@@ -131,12 +131,16 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
       return effectiveWeight;
     }
 
-    /** Raises the effective weight by one if below the weight (nginx, once per pick loop). */
-    void recoverEffectiveWeight(int weight) {
+    /**
+     * Raises the effective weight by one if below the weight (nginx, once per pick loop) and
+     * returns it as it was: one read of the field serves the pick and the recovery.
+     */
+    int recoverEffectiveWeight(int weight) {
       int ew = effectiveWeight;
       if (ew < weight) {
         EFFECTIVE_WEIGHT.compareAndSet(this, ew, ew + 1);
       }
+      return ew;
     }
 
     /** Lowers the effective weight by {@code drop}, not below 0 (nginx: weight / max_fails). */
