@@ -23,8 +23,9 @@ import java.util.random.RandomGenerator;
 /**
  * The connections to one endpoint. An acquire takes a permit on the open connection with the
  * fewest requests in flight below the per-connection cap (of those, one on the caller's event
- * loop if any: {@link LoopSpread}); else it opens a connection (up to the maximum) and waits in a bounded queue ({@link PoolOverflowException} when full, {@link
- * AcquireTimeoutException} when the wait is too long). A release returns the permit; a
+ * loop if any: {@link LoopSpread}); else it opens a connection (up to the maximum) and waits in
+ * a bounded queue ({@link PoolOverflowException} when full, {@link AcquireTimeoutException}
+ * when the wait is too long). A release returns the permit; a
  * connection that broke, was abandoned mid-request or outlived its (jittered) lifetime is closed
  * once its last request ends. A periodic task closes connections idle past the idle timeout
  * (keeping the minimum) and opens the minimum. Thread-safe: one lock, held only for bookkeeping;

@@ -60,11 +60,6 @@ final class LoopSpread {
     return group;
   }
 
-  /** The loop for the client's next connection, in turn (whoever asks). */
-  EventLoop next() {
-    return loops[Math.floorMod(next.getAndIncrement(), loops.length)];
-  }
-
   /** Returns the index of the client's loop the calling thread is, or {@link #NONE}. */
   int callerLoop() {
     for (int i = 0; i < loops.length; i++) {
