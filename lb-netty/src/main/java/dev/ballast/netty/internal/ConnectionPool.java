@@ -22,9 +22,10 @@ import java.util.random.RandomGenerator;
 
 /**
  * The connections to one endpoint. An acquire takes a permit on the open connection with the
- * fewest requests in flight below the per-connection cap; else it opens a connection (up to the
- * maximum) and waits in a bounded queue ({@link PoolOverflowException} when full, {@link
- * AcquireTimeoutException} when the wait is too long). A release returns the permit; a
+ * fewest requests in flight below the per-connection cap (of those, one on the caller's event
+ * loop if any: {@link LoopSpread}); else it opens a connection (up to the maximum) and waits in
+ * a bounded queue ({@link PoolOverflowException} when full, {@link AcquireTimeoutException}
+ * when the wait is too long). A release returns the permit; a
  * connection that broke, was abandoned mid-request or outlived its (jittered) lifetime is closed
  * once its last request ends. A periodic task closes connections idle past the idle timeout
  * (keeping the minimum) and opens the minimum. Thread-safe: one lock, held only for bookkeeping;
@@ -45,6 +46,7 @@ final class ConnectionPool<Req, Rep> {
   private final Connector<Req, Rep> connector;
   final Ticker ticker;
   private final EventLoopGroup group;
+  private final LoopSpread loops;
 
   final ArrayList<PooledConnection<Req, Rep>> connections = new ArrayList<>();
   final ArrayDeque<PoolWaiter<Req, Rep>> waiters = new ArrayDeque<>();
@@ -64,6 +66,7 @@ final class ConnectionPool<Req, Rep> {
     this.cap = protocol.maxInFlightPerConnection();
     this.connectionCap = cap;
     this.group = loops.group();
+    this.loops = loops;
     this.ticker = ticker;
     this.connector = new Connector<>(endpoint, config, protocol, loops, ticker, random);
     long period = Math.max(100, Math.min(1000, config.idleTimeout().toMillis() / 4));
@@ -137,11 +140,12 @@ final class ConnectionPool<Req, Rep> {
     PoolWaiter<Req, Rep> w = null;
     boolean open = false;
     RuntimeException failed = null;
+    int home = loops.callerLoop();
     synchronized (this) {
       if (state != State.OPEN) {
         failed = new PoolClosedException("connection pool closed", address, attempt, null);
       } else {
-        PooledConnection<Req, Rep> best = takeFree(now);
+        PooledConnection<Req, Rep> best = takeFree(now, home);
         if (best != null) {
           return best;
         }
@@ -186,15 +190,17 @@ final class ConnectionPool<Req, Rep> {
     return address;
   }
 
-  // Guarded by this: the open connection with the fewest requests below the cap.
-  private PooledConnection<Req, Rep> takeFree(long now) {
+  // Guarded by this: the open connection with the fewest requests below the cap, of those
+  // one on the caller's loop (home) if any, so that the call need not be handed to another.
+  private PooledConnection<Req, Rep> takeFree(long now, int home) {
     PooledConnection<Req, Rep> best = null;
     for (int i = 0, n = connections.size(); i < n; i++) {
       PooledConnection<Req, Rep> c = connections.get(i);
-      if (c.inFlight < c.cap(cap) && c.usable(now)
-          && (best == null || c.inFlight < best.inFlight)) {
+      if (c.inFlight < c.cap(cap) && c.usable(now) && (best == null
+          || c.inFlight < best.inFlight
+          || c.inFlight == best.inFlight && c.loop == home && best.loop != home)) {
         best = c;
-        if (c.inFlight == 0) {
+        if (c.inFlight == 0 && (home == LoopSpread.NONE || c.loop == home)) {
           break;
         }
       }
@@ -202,6 +208,7 @@ final class ConnectionPool<Req, Rep> {
     if (best != null) {
       best.inFlight++;
       inFlight++;
+      loops.add(best.loop, 1);
     }
     return best;
   }
@@ -248,6 +255,9 @@ final class ConnectionPool<Req, Rep> {
         inFlight++;
       }
       done = state == State.DRAINING && inFlight == 0;
+    }
+    if (next == null) { // else the permit went on to a waiter on the same connection
+      loops.add(c.loop, -1);
     }
     if (close) {
       c.channel.close();
@@ -328,6 +338,7 @@ final class ConnectionPool<Req, Rep> {
       return;
     }
     if (c != null) { // after it is listed: if it closed meanwhile, this runs at once
+      loops.add(c.loop, served.size());
       PooledConnection<Req, Rep> added = c;
       c.channel.closeFuture().addListener(x -> onClosed(added));
     }

@@ -105,10 +105,11 @@ final class Connector<Req, Rep> {
    * listener runs).
    */
   void open(BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
-    Once<Req, Rep> once = new Once<>(done);
+    int loop = loops.forNewConnection(); // chosen on the caller's thread (not the resolver's)
+    Once<Req, Rep> once = new Once<>(done, loops, loop);
     try {
       if (literal != null) {
-        connect(literal, once);
+        connect(literal, loop, once);
         return;
       }
       CompletableFuture.supplyAsync(
@@ -120,7 +121,7 @@ final class Connector<Req, Rep> {
               once.accept(null, new java.net.UnknownHostException(endpoint.host()));
             } else {
               try {
-                connect(address, once);
+                connect(address, loop, once);
               } catch (Throwable t) { // the event loops are shut down, say
                 once.accept(null, t);
               }
@@ -131,9 +132,9 @@ final class Connector<Req, Rep> {
     }
   }
 
-  private void connect(InetSocketAddress address, Once<Req, Rep> done) {
+  private void connect(InetSocketAddress address, int loop, Once<Req, Rep> done) {
     stage = "TCP connect";
-    ChannelFuture f = bootstrap.clone(loops.next()).connect(address);
+    ChannelFuture f = bootstrap.clone(loops.loop(loop)).connect(address);
     f.addListener(x -> connected(f, done));
   }
 
@@ -235,7 +236,8 @@ final class Connector<Req, Rep> {
   private void handOver(Channel ch, Dispatcher<Req, Rep> d,
       BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
     long now = ticker.nanoTime();
-    done.accept(new PooledConnection<>(ch, d, now, expiry(now)), null);
+    done.accept(new PooledConnection<>(ch, d, now, expiry(now),
+        loops.indexOf(ch.eventLoop())), null);
   }
 
   private long expiry(long now) {
@@ -252,19 +254,34 @@ final class Connector<Req, Rep> {
     return stage;
   }
 
-  /** Passes on the first outcome only, so that a failure after a hand-over is not a second. */
+  /**
+   * Passes on the first outcome only, so that a failure after a hand-over is not a second; with
+   * it, the opening leaves its loop's load.
+   */
   static final class Once<Req, Rep> extends
       AtomicReference<BiConsumer<PooledConnection<Req, Rep>, Throwable>>
       implements BiConsumer<PooledConnection<Req, Rep>, Throwable> {
 
+    private final LoopSpread loops; // null: no opening counted
+    private final int loop;
+
     Once(BiConsumer<PooledConnection<Req, Rep>, Throwable> done) {
+      this(done, null, LoopSpread.NONE);
+    }
+
+    Once(BiConsumer<PooledConnection<Req, Rep>, Throwable> done, LoopSpread loops, int loop) {
       super(done);
+      this.loops = loops;
+      this.loop = loop;
     }
 
     @Override
     public void accept(PooledConnection<Req, Rep> c, Throwable t) {
       BiConsumer<PooledConnection<Req, Rep>, Throwable> d = getAndSet(null);
       if (d != null) {
+        if (loops != null) {
+          loops.add(loop, -1);
+        }
         d.accept(c, t);
       } else if (c != null) {
         c.channel.close(); // nobody takes it

@@ -7,12 +7,15 @@ final class PooledConnection<Req, Rep> {
   final Channel channel;
   final Dispatcher<Req, Rep> dispatcher;
   final long expiresAt; // Long.MAX_VALUE when no lifetime
+  final int loop; // its loop's index in the client's LoopSpread (LoopSpread.NONE: none of them)
   int inFlight;
   long lastUsed;
   boolean retired;
 
-  PooledConnection(Channel channel, Dispatcher<Req, Rep> dispatcher, long now, long expiresAt) {
+  PooledConnection(Channel channel, Dispatcher<Req, Rep> dispatcher, long now, long expiresAt,
+      int loop) {
     this.channel = channel;
+    this.loop = loop;
     this.dispatcher = dispatcher;
     this.lastUsed = now;
     this.expiresAt = expiresAt;
