@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * Ballast client do (the control plane's snapshot, packing and send, the transport), without
  * Ballast's read and apply.
  */
-final class RawAdsClient implements AutoCloseable {
+final class RawAdsClient {
   final Applies.Counter responses = new Applies.Counter();
   private final ManagedChannel channel;
   private final StreamObserver<DiscoveryRequest> requests;
@@ -50,8 +50,8 @@ final class RawAdsClient implements AutoCloseable {
     requests.onNext(r);
   }
 
-  @Override
-  public void close() throws InterruptedException {
+  /** Closes the channel, waiting up to 5 s. */
+  void close() throws InterruptedException {
     channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
   }
 }

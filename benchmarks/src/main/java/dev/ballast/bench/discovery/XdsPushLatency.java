@@ -2,12 +2,10 @@ package dev.ballast.bench.discovery;
 
 import com.google.protobuf.UInt32Value;
 import dev.ballast.core.Endpoint;
-import dev.ballast.core.Node;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.subset.FallbackPolicy;
-import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.discovery.xds.XdsBootstrap;
 import dev.ballast.discovery.xds.XdsSource;
@@ -38,9 +36,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import org.HdrHistogram.Histogram;
 
 /**
  * {@link EtcdPushLatency}'s xDS twin, State of the World against Delta in one run: 8000 endpoints
@@ -109,7 +104,7 @@ public final class XdsPushLatency {
         }
       }
       control.responses.awaitMoreThan(0);
-      Picker picker = new Picker(clients);
+      ZonePicker picker = new ZonePicker(List.of(clients[0].selector, clients[1].selector));
       Thread t = new Thread(picker, "picker");
       t.setDaemon(true); // ends with the run, even a failed one
       t.start();
@@ -123,10 +118,15 @@ public final class XdsPushLatency {
       // host's load falls on all three alike: idle, pushes to the clients, pushes to the control
       int perPhase = 2 * pushes / rounds;
       int[] done = new int[2];
+      Sched[] sched = new Sched[3];
+      long[] wall = new long[3];
+      Arrays.fill(sched, new Sched(0, 0, 0, 0));
       for (int r = 0; r < rounds; r++) {
         for (int p = 0; p < 3; p++) {
           int phase = (r + p) % 3;
           picker.phase.set(picker.phases[phase]);
+          Sched start = Sched.of(picker.task);
+          long phaseStart = System.nanoTime();
           for (int k = 0; k < perPhase; k++) {
             if (phase == 1) { // the clients, in turns
               Client c = clients[k % 2];
@@ -141,6 +141,8 @@ public final class XdsPushLatency {
             Thread.sleep(gapMs);
           }
           picker.phase.set(null);
+          wall[phase] += System.nanoTime() - phaseStart;
+          sched[phase] = Sched.of(picker.task).since(start, sched[phase]);
         }
       }
       picker.stop.set(true);
@@ -152,7 +154,7 @@ public final class XdsPushLatency {
       for (Client c : clients) {
         c.report();
       }
-      picker.report();
+      picker.report(sched, wall, rounds * perPhase);
     } finally {
       for (Client c : clients) {
         c.feed.close();
@@ -333,59 +335,6 @@ public final class XdsPushLatency {
     @Override
     public void close() {
       source.close();
-    }
-  }
-
-  /** Picks in a loop from each client's selector in turn, timing each pick and complete. */
-  private static final class Picker implements Runnable {
-    static final String[] NAMES = {"idle", "pushes to the clients", "pushes to the control"};
-    final Client[] clients;
-    final RequestLabels[] probes = new RequestLabels[ZONES];
-    final Histogram[] phases = new Histogram[NAMES.length];
-    final AtomicReference<Histogram> phase = new AtomicReference<>();
-    final AtomicBoolean stop = new AtomicBoolean();
-
-    Picker(Client[] clients) {
-      this.clients = clients;
-      for (int z = 0; z < ZONES; z++) {
-        probes[z] = RequestLabels.of(Map.of("zone", "zone-" + z));
-      }
-      for (int p = 0; p < phases.length; p++) {
-        phases[p] = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-      }
-    }
-
-    @Override
-    public void run() {
-      int i = 0;
-      while (!stop.get()) {
-        SubsetSelector<String> selector = clients[i & 1].selector;
-        RequestLabels labels = probes[(i++ >> 1) & (ZONES - 1)];
-        long t0 = System.nanoTime();
-        Node<String> n = selector.pick(labels);
-        n.complete(1_000_000, true);
-        long t = System.nanoTime() - t0;
-        Histogram h = phase.get();
-        if (h != null) {
-          h.recordValue(Math.min(t, h.getHighestTrackableValue()));
-        }
-      }
-    }
-
-    void report() {
-      for (int p = 0; p < phases.length; p++) {
-        Histogram h = phases[p];
-        long slow = h.getCountBetweenValues(10_000, h.getHighestTrackableValue());
-        System.out.printf("picks, %s: %d; p50 %d ns, p99 %d ns, p99.9 %d ns, p99.99 %d ns, max"
-            + " %.1f ms; %d of 10 us or more%n", NAMES[p], h.getTotalCount(),
-            h.getValueAtPercentile(50), h.getValueAtPercentile(99),
-            h.getValueAtPercentile(99.9), h.getValueAtPercentile(99.99), h.getMaxValue() / 1e6,
-            slow);
-      }
-      double idle = phases[0].getValueAtPercentile(99.9);
-      System.out.printf("pick p99.9 against idle: during pushes to the clients %.2fx, to the"
-          + " control %.2fx%n", phases[1].getValueAtPercentile(99.9) / idle,
-          phases[2].getValueAtPercentile(99.9) / idle);
     }
   }
 }
