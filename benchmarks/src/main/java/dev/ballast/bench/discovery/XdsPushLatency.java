@@ -104,7 +104,8 @@ public final class XdsPushLatency {
         }
       }
       control.responses.awaitMoreThan(0);
-      ZonePicker picker = new ZonePicker(List.of(clients[0].selector, clients[1].selector));
+      ZonePicker picker = new ZonePicker(List.of(clients[0].selector, clients[1].selector),
+          rounds);
       Thread t = new Thread(picker, "picker");
       t.setDaemon(true); // ends with the run, even a failed one
       t.start();
@@ -120,11 +121,11 @@ public final class XdsPushLatency {
       int[] done = new int[2];
       Sched[] sched = new Sched[3];
       long[] wall = new long[3];
-      Arrays.fill(sched, new Sched(0, 0, 0, 0));
+      Arrays.fill(sched, new Sched(0, 0, 0, 0, Map.of()));
       for (int r = 0; r < rounds; r++) {
         for (int p = 0; p < 3; p++) {
           int phase = (r + p) % 3;
-          picker.phase.set(picker.phases[phase]);
+          picker.phase.set(picker.rounds[r][phase]);
           Sched start = Sched.of(picker.task);
           long phaseStart = System.nanoTime();
           for (int k = 0; k < perPhase; k++) {
