@@ -1,8 +1,8 @@
 package dev.ballast.discovery.xds.internal;
 
+import com.google.protobuf.ByteString;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Health;
-import com.google.protobuf.ByteString;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Locality;
@@ -28,12 +28,12 @@ import java.util.function.Consumer;
  * <p>State of the World sends the whole resource on every change: an instance remembers the
  * entries of the last resource it read, by socket address, so that a change of 50 endpoints
  * among 8000 checks and formats 50, and {@link #readChange} hands on those 50 alone (the feed
- * then takes 50 entries, not 8000 to compare). A resource is read from its bytes ({@link PackedEds}):
- * an endpoint whose bytes are those of one in the resource before, in a locality of the same
- * place, is unchanged at the cost of a hash and a compare of its bytes, and is not parsed. Any
- * other endpoint is parsed, and taken as unchanged when what its entry is made of is: its host
- * and port, weight, health status, and its locality and priority; other fields are not read. Used
- * by one thread at a time. Not API.
+ * then takes 50 entries, not 8000 to compare). A resource is read from its bytes ({@link
+ * PackedEds}): an endpoint whose bytes are those of one in the resource before, in a locality of
+ * the same place, is unchanged at the cost of a hash and a compare of its bytes, and is not
+ * parsed. Any other endpoint is parsed, and taken as unchanged when what its entry is made of is:
+ * its host and port, weight, health status, and its locality and priority; other fields are not
+ * read. Used by one thread at a time. Not API.
  */
 public final class EdsEntries {
 
