@@ -2,7 +2,6 @@ package dev.ballast.discovery.xds.internal;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
@@ -45,22 +44,24 @@ public record PackedEds(ClusterLoadAssignment head, List<ByteString> localities)
     return head.getClusterName();
   }
 
-  // copies the fields of a message other than the tag's to the bytes returned, and adds each
-  // of the tag's values (length-delimited) to values as a slice of the message's bytes
+  // copies the fields of a message other than the tag's to the bytes returned (as they are, so
+  // that parsing them rejects what protobuf would), and adds each of the tag's values
+  // (length-delimited) to values as a slice of the message's bytes
   static ByteString split(ByteString message, int tag, List<ByteString> values, String where) {
     try {
       CodedInputStream in = message.newCodedInput();
       in.enableAliasing(true);
       ByteString.Output rest = ByteString.newOutput();
-      CodedOutputStream out = CodedOutputStream.newInstance(rest);
+      int start = 0;
       for (int t = in.readTag(); t != 0; t = in.readTag()) {
         if (t == tag) {
           values.add(in.readBytes());
         } else {
-          in.skipField(t, out);
+          in.skipField(t);
+          message.substring(start, in.getTotalBytesRead()).writeTo(rest);
         }
+        start = in.getTotalBytesRead();
       }
-      out.flush();
       return rest.toByteString();
     } catch (IOException e) { // InvalidProtocolBufferException: the output is in memory
       throw new IllegalArgumentException(where + ": unparsable (" + e.getMessage() + ")", e);

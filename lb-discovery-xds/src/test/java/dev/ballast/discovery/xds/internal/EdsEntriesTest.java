@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
 
 import com.google.protobuf.UInt32Value;
 import dev.ballast.core.Endpoint;
@@ -172,6 +173,13 @@ class EdsEntriesTest {
     w.flush();
     assertThatThrownBy(() -> eds.readChange(PackedEds.of(out.toByteString(), "resource 0")))
         .hasMessageStartingWith("EDS resource orders, locality 0, endpoint 1: unparsable (");
+
+    // a stray end-group tag among the fields: unparsable, as protobuf's own reader finds it
+    ByteString stray = ByteString.copyFrom(new byte[] {0x0c}).concat(cla(a).toByteString());
+    assertThatThrownBy(() -> ClusterLoadAssignment.parseFrom(stray))
+        .isInstanceOf(InvalidProtocolBufferException.class);
+    assertThatThrownBy(() -> PackedEds.of(stray, "resource 0"))
+        .hasMessageStartingWith("resource 0: unparsable (");
 
     // fields in another order than protobuf writes them: the same resource
     ByteString.Output reordered = ByteString.newOutput();
