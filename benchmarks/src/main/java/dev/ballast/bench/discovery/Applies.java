@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /** The sink, recording when each apply returned and how many endpoints it upserted. */
 final class Applies implements EndpointSink {
   final EndpointSink target;
-  final AtomicLong count = new AtomicLong();
+  final Counter count = new Counter();
   volatile long lastAt;
   volatile int lastUpserts;
 
@@ -22,8 +22,7 @@ final class Applies implements EndpointSink {
     target.update(endpoints);
     lastUpserts = endpoints.size();
     lastAt = System.nanoTime();
-    count.incrementAndGet();
-    woken();
+    count.increment();
   }
 
   @Override
@@ -36,21 +35,30 @@ final class Applies implements EndpointSink {
     target.apply(upserts, removed);
     lastUpserts = upserts.size();
     lastAt = System.nanoTime();
-    count.incrementAndGet();
-    woken();
+    count.increment();
   }
 
-  private synchronized void woken() {
-    notifyAll();
-  }
+  /** A count that a thread can wait on without spinning. */
+  static final class Counter {
+    private final AtomicLong count = new AtomicLong();
 
-  /**
-   * Waits until more than {@code seen} applies returned, without spinning: a waiter that spins
-   * takes a core from the threads it measures.
-   */
-  synchronized void awaitMoreThan(long seen) throws InterruptedException {
-    while (count.get() == seen) {
-      wait();
+    long get() {
+      return count.get();
+    }
+
+    synchronized void increment() {
+      count.incrementAndGet();
+      notifyAll();
+    }
+
+    /**
+     * Waits until the count is above {@code seen}, without spinning: a waiter that spins takes
+     * a core from the threads it measures.
+     */
+    synchronized void awaitMoreThan(long seen) throws InterruptedException {
+      while (count.get() <= seen) {
+        wait();
+      }
     }
   }
 }

@@ -2,12 +2,10 @@ package dev.ballast.bench.discovery;
 
 import com.google.protobuf.UInt32Value;
 import dev.ballast.core.Endpoint;
-import dev.ballast.core.Node;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSink;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.subset.FallbackPolicy;
-import dev.ballast.core.subset.RequestLabels;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.discovery.xds.XdsBootstrap;
 import dev.ballast.discovery.xds.XdsSource;
@@ -38,9 +36,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import org.HdrHistogram.Histogram;
 
 /**
  * {@link EtcdPushLatency}'s xDS twin, State of the World against Delta in one run: 8000 endpoints
@@ -53,11 +48,16 @@ import org.HdrHistogram.Histogram;
  * send (its response callback, just before the response is written) to the moment the selector's
  * new state is in place (the apply returned: the next pick reads it), and checks that each push
  * reached the selector as one delta of 50. Meanwhile one thread picks (pick and complete) by
- * zone from both selectors in turn; its latency p99.9 during pushes is compared with an idle
- * phase of the same length.
+ * zone from both selectors in turn, timing each; its latency p99.9 during pushes is compared with
+ * idle. A third node ({@code control}) is served to a {@link RawAdsClient}, which ACKs and reads
+ * nothing: pushes to it load the host as pushes to the clients do, less Ballast's read and apply.
+ * After a warm-up (picks, and 10 pushes to each node, so that no phase runs code being compiled),
+ * the run goes in rounds of three phases in turns, so that the host's noise falls on each alike:
+ * idle, pushes to the clients, pushes to the control, each as long as {@code 2 * pushes / rounds}
+ * pushes.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.ballast.bench.discovery.XdsPushLatency
- * [pushes per protocol=30] [gapMs=300]}
+ * [pushes per protocol=30] [gapMs=300] [rounds=6]}
  */
 public final class XdsPushLatency {
 
@@ -65,12 +65,18 @@ public final class XdsPushLatency {
   private static final int ZONES = 8;
   private static final int PER_ZONE = 1000;
   private static final int CHANGES = 50;
+  private static final int WARM_UP = 10;
 
   private XdsPushLatency() {}
 
   public static void main(String[] args) throws Exception {
     int pushes = args.length > 0 ? Integer.parseInt(args[0]) : 30;
     long gapMs = args.length > 1 ? Long.parseLong(args[1]) : 300;
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 6;
+    if (pushes % rounds != 0) {
+      throw new IllegalArgumentException("pushes " + pushes + " (expected: a multiple of the "
+          + rounds + " rounds)");
+    }
     SplittableRandom random = new SplittableRandom(42);
     int[] weights = new int[ZONES * PER_ZONE];
     for (int i = 0; i < weights.length; i++) {
@@ -78,76 +84,100 @@ public final class XdsPushLatency {
     }
     SimpleCache<String> cache = new SimpleCache<>(node -> node.getId());
     Sent sent = new Sent();
-    int[][] current = {weights.clone(), weights.clone()}; // each node's, as last set
-    cache.setSnapshot("sotw", snapshot("0", current[0]));
-    cache.setSnapshot("delta", snapshot("0", current[1]));
+    int[][] current = {weights.clone(), weights.clone(), weights.clone()}; // as last set
+    String[] nodes = {"sotw", "delta", "control"};
+    for (String node : nodes) {
+      cache.setSnapshot(node, snapshot("0", weights));
+    }
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
         .addService(new V3DiscoveryServer(sent, cache).getAggregatedDiscoveryServiceImpl())
         .build().start();
     Client[] clients = {
         new Client("sotw", false, server.getPort(), pushes),
         new Client("delta", true, server.getPort(), pushes)};
+    RawAdsClient control = new RawAdsClient(server.getPort(), "control", CLUSTER);
+    int[] versions = new int[nodes.length];
     try {
       for (Client c : clients) {
         while (c.feed.endpointCount() < weights.length) {
           Thread.sleep(10);
         }
       }
-      Picker picker = new Picker(clients);
+      control.responses.awaitMoreThan(0);
+      ZonePicker picker = new ZonePicker(List.of(clients[0].selector, clients[1].selector),
+          rounds);
       Thread t = new Thread(picker, "picker");
       t.setDaemon(true); // ends with the run, even a failed one
       t.start();
-      Thread.sleep(1000); // warm-up
-      picker.phase.set(picker.idle);
-      Thread.sleep(2 * pushes * gapMs);
-      picker.phase.set(picker.pushing);
-      for (int k = 0; k < 2 * pushes; k++) {
-        Client c = clients[k % 2];
-        int[] w = current[k % 2];
-        Set<Integer> drawn = new HashSet<>();
-        while (drawn.size() < CHANGES) {
-          drawn.add(random.nextInt(w.length));
-        }
-        for (int i : drawn) {
-          w[i] = w[i] % 10 + 1; // another weight, 1-10
-        }
-        long before = c.applies.count.get();
-        long t0 = System.nanoTime();
-        cache.setSnapshot(c.node, snapshot(Integer.toString(k / 2 + 1), w));
-        c.applies.awaitMoreThan(before);
-        long sentAt = sent.lastAt.get(c.node);
-        c.fromSend[k / 2] = c.applies.lastAt - sentAt;
-        c.fromSet[k / 2] = c.applies.lastAt - t0;
-        c.toSource[k / 2] = c.source.lastAt - sentAt;
-        if (c.applies.count.get() != before + 1 || c.applies.lastUpserts != CHANGES) {
-          throw new IllegalStateException(c.node + " push " + k + " reached the selector as "
-              + (c.applies.count.get() - before) + " applies, the last of "
-              + c.applies.lastUpserts + " upserts (expected: one delta of " + CHANGES + ")");
-        }
-        c.bytes = sent.lastBytes.get(c.node);
+      // warm-up: picks, and pushes of each kind, so that no phase runs code still being compiled
+      for (int k = 0; k < 3 * WARM_UP; k++) {
+        push(cache, nodes[k % 3], ++versions[k % 3], current[k % 3], random,
+            k % 3 < 2 ? clients[k % 3].applies.count : control.responses);
         Thread.sleep(gapMs);
       }
-      picker.phase.set(null);
+      // rounds of three phases of 2 * pushes / rounds pushes' time each, in turns, so that the
+      // host's load falls on all three alike: idle, pushes to the clients, pushes to the control
+      int perPhase = 2 * pushes / rounds;
+      int[] done = new int[2];
+      Sched[] sched = new Sched[3];
+      long[] wall = new long[3];
+      Arrays.fill(sched, new Sched(0, 0, 0, 0, Map.of()));
+      for (int r = 0; r < rounds; r++) {
+        for (int p = 0; p < 3; p++) {
+          int phase = (r + p) % 3;
+          picker.phase.set(picker.rounds[r][phase]);
+          Sched start = Sched.of(picker.task);
+          long phaseStart = System.nanoTime();
+          for (int k = 0; k < perPhase; k++) {
+            if (phase == 1) { // the clients, in turns
+              Client c = clients[k % 2];
+              int i = done[k % 2]++;
+              long before = c.applies.count.get();
+              long t0 = System.nanoTime();
+              push(cache, c.node, ++versions[k % 2], current[k % 2], random, c.applies.count);
+              c.record(i, before, t0, sent);
+            } else if (phase == 2) {
+              push(cache, "control", ++versions[2], current[2], random, control.responses);
+            }
+            Thread.sleep(gapMs);
+          }
+          picker.phase.set(null);
+          wall[phase] += System.nanoTime() - phaseStart;
+          sched[phase] = Sched.of(picker.task).since(start, sched[phase]);
+        }
+      }
       picker.stop.set(true);
       t.join();
       System.out.printf("load average: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
-      System.out.printf("%d pushes per protocol, alternating, %d ms apart: %d endpoints, %d"
-          + " reweighted in each, each one delta at the selector%n", pushes, gapMs,
-          weights.length, CHANGES);
+      System.out.printf("%d pushes per protocol in %d rounds, %d ms apart: %d endpoints, %d"
+          + " reweighted in each, each one delta at the selector; after %d warm-up pushes per"
+          + " client%n", pushes, rounds, gapMs, weights.length, CHANGES, WARM_UP);
       for (Client c : clients) {
         c.report();
       }
-      double idle = picker.idle.getValueAtPercentile(99.9);
-      double busy = picker.pushing.getValueAtPercentile(99.9);
-      System.out.printf("pick p99.9: idle %.0f ns (%d picks), during pushes %.0f ns (%d picks):"
-          + " %.2fx%n", idle, picker.idle.getTotalCount(), busy,
-          picker.pushing.getTotalCount(), busy / idle);
+      picker.report(sched, wall, rounds * perPhase);
     } finally {
       for (Client c : clients) {
         c.feed.close();
       }
+      control.close();
       server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
+  }
+
+  // sets a snapshot for the node that reweights CHANGES endpoints of w, and waits for its arrival
+  private static void push(SimpleCache<String> cache, String node, int version, int[] w,
+      SplittableRandom random, Applies.Counter arrivals) throws InterruptedException {
+    Set<Integer> drawn = new HashSet<>();
+    while (drawn.size() < CHANGES) {
+      drawn.add(random.nextInt(w.length));
+    }
+    for (int i : drawn) {
+      w[i] = w[i] % 10 + 1; // another weight, 1-10
+    }
+    long before = arrivals.get();
+    cache.setSnapshot(node, snapshot(Integer.toString(version), w));
+    arrivals.awaitMoreThan(before);
   }
 
   private static Snapshot snapshot(String version, int[] weights) {
@@ -201,6 +231,20 @@ public final class XdsPushLatency {
       this.fromSend = new long[pushes];
       this.fromSet = new long[pushes];
       this.toSource = new long[pushes];
+    }
+
+    // records push i, set at t0 when the applies counted before
+    void record(int i, long before, long t0, Sent sent) {
+      long sentAt = sent.lastAt.get(node);
+      fromSend[i] = applies.lastAt - sentAt;
+      fromSet[i] = applies.lastAt - t0;
+      toSource[i] = source.lastAt - sentAt;
+      if (applies.count.get() != before + 1 || applies.lastUpserts != CHANGES) {
+        throw new IllegalStateException(node + " push " + i + " reached the selector as "
+            + (applies.count.get() - before) + " applies, the last of " + applies.lastUpserts
+            + " upserts (expected: one delta of " + CHANGES + ")");
+      }
+      bytes = sent.lastBytes.get(node);
     }
 
     void report() {
@@ -292,40 +336,6 @@ public final class XdsPushLatency {
     @Override
     public void close() {
       source.close();
-    }
-  }
-
-  /** Picks in a loop from each client's selector in turn, timing each pick and complete. */
-  private static final class Picker implements Runnable {
-    final Client[] clients;
-    final RequestLabels[] probes = new RequestLabels[ZONES];
-    final Histogram idle = new Histogram(TimeUnit.SECONDS.toNanos(1), 3);
-    final Histogram pushing = new Histogram(TimeUnit.SECONDS.toNanos(1), 3);
-    final AtomicReference<Histogram> phase = new AtomicReference<>();
-    final AtomicBoolean stop = new AtomicBoolean();
-
-    Picker(Client[] clients) {
-      this.clients = clients;
-      for (int z = 0; z < ZONES; z++) {
-        probes[z] = RequestLabels.of(Map.of("zone", "zone-" + z));
-      }
-    }
-
-    @Override
-    public void run() {
-      int i = 0;
-      while (!stop.get()) {
-        SubsetSelector<String> selector = clients[i & 1].selector;
-        RequestLabels labels = probes[(i++ >> 1) & (ZONES - 1)];
-        long t0 = System.nanoTime();
-        Node<String> n = selector.pick(labels);
-        n.complete(1_000_000, true);
-        long t = System.nanoTime() - t0;
-        Histogram h = phase.get();
-        if (h != null) {
-          h.recordValue(Math.min(t, h.getHighestTrackableValue()));
-        }
-      }
     }
   }
 }

@@ -2,7 +2,7 @@ package dev.ballast.discovery.xds;
 
 import com.google.protobuf.Message;
 import dev.ballast.discovery.xds.internal.EdsEntries;
-import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import dev.ballast.discovery.xds.internal.PackedEds;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
@@ -60,7 +60,7 @@ final class Delta extends Dialect {
     if (!r.getTypeUrl().equals(EdsEntries.TYPE_URL)) {
       return null;
     }
-    ClusterLoadAssignment found = null;
+    PackedEds found = null;
     for (int i = 0; i < r.getResourcesCount(); i++) {
       Resource res = r.getResources(i);
       if (!res.getName().equals(cluster)) {
@@ -75,8 +75,8 @@ final class Delta extends Dialect {
             + "ClusterLoadAssignment)");
       }
       found = unpack(res.getResource(), where);
-      if (!found.getClusterName().equals(cluster)) {
-        throw new IllegalArgumentException(where + ": cluster_name " + found.getClusterName()
+      if (!found.clusterName().equals(cluster)) {
+        throw new IllegalArgumentException(where + ": cluster_name " + found.clusterName()
             + " (expected: " + cluster + ", the resource's name)");
       }
     }

@@ -1,10 +1,9 @@
 package dev.ballast.discovery.xds;
 
 import com.google.protobuf.Any;
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import dev.ballast.discovery.xds.internal.EdsEntries;
-import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import dev.ballast.discovery.xds.internal.PackedEds;
 import io.grpc.Channel;
 import io.grpc.stub.StreamObserver;
 
@@ -56,21 +55,20 @@ abstract class Dialect {
    * @param resource the cluster's resource, or null if the response does not hold it
    * @param removed whether the response removes it (Delta only)
    */
-  record Read(ClusterLoadAssignment resource, boolean removed) {
+  record Read(PackedEds resource, boolean removed) {
     static final Read NOTHING = new Read(null, false);
   }
 
-  /** Unpacks a resource, checking its type. */
-  static ClusterLoadAssignment unpack(Any any, String where) {
+  /**
+   * Checks a resource's type and splits its bytes (its endpoints are parsed when read, only
+   * those that changed).
+   */
+  static PackedEds unpack(Any any, String where) {
     if (!any.getTypeUrl().equals(EdsEntries.TYPE_URL)) {
       throw new IllegalArgumentException(where + ": type " + any.getTypeUrl() + " (expected: "
           + EdsEntries.TYPE_URL + ")");
     }
-    try {
-      return any.unpack(ClusterLoadAssignment.class);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException(where + ": unparsable (" + e.getMessage() + ")", e);
-    }
+    return PackedEds.of(any.getValue(), where);
   }
 
   static com.google.rpc.Status invalid(String why) {

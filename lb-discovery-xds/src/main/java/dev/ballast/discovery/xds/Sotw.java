@@ -2,7 +2,7 @@ package dev.ballast.discovery.xds;
 
 import com.google.protobuf.Message;
 import dev.ballast.discovery.xds.internal.EdsEntries;
-import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import dev.ballast.discovery.xds.internal.PackedEds;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
@@ -47,10 +47,10 @@ final class Sotw extends Dialect {
     if (!r.getTypeUrl().equals(EdsEntries.TYPE_URL)) {
       return null; // never asked for: nothing to answer
     }
-    ClusterLoadAssignment found = null;
+    PackedEds found = null;
     for (int i = 0; i < r.getResourcesCount(); i++) {
-      ClusterLoadAssignment cla = unpack(r.getResources(i), "resource " + i);
-      if (cla.getClusterName().equals(cluster)) {
+      PackedEds cla = unpack(r.getResources(i), "resource " + i);
+      if (cla.clusterName().equals(cluster)) {
         if (found != null) {
           throw new IllegalArgumentException("EDS resource " + cluster + " sent twice");
         }

@@ -1,5 +1,6 @@
 package dev.ballast.discovery.xds.internal;
 
+import com.google.protobuf.ByteString;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Health;
 import io.envoyproxy.envoy.config.core.v3.Address;
@@ -27,9 +28,12 @@ import java.util.function.Consumer;
  * <p>State of the World sends the whole resource on every change: an instance remembers the
  * entries of the last resource it read, by socket address, so that a change of 50 endpoints
  * among 8000 checks and formats 50, and {@link #readChange} hands on those 50 alone (the feed
- * then takes 50 entries, not 8000 to compare). An endpoint is taken as unchanged when what its
- * entry is made of is: its host and port, weight, health status, and its locality and priority;
- * other fields are not read. Used by one thread at a time. Not API.
+ * then takes 50 entries, not 8000 to compare). A resource is read from its bytes ({@link
+ * PackedEds}): an endpoint whose bytes are those of one in the resource before, in a locality of
+ * the same place, is unchanged at the cost of a hash and a compare of its bytes, and is not
+ * parsed. Any other endpoint is parsed, and taken as unchanged when what its entry is made of is:
+ * its host and port, weight, health status, and its locality and priority; other fields are not
+ * read. Used by one thread at a time. Not API.
  */
 public final class EdsEntries {
 
@@ -43,7 +47,9 @@ public final class EdsEntries {
   /** The label of a locality's sub-zone. */
   public static final String SUBZONE = "subzone";
 
-  private Map<Key, Entry> last = new HashMap<>();
+  private static final int LB_ENDPOINTS = 2 << 3 | 2; // LocalityLbEndpoints.lb_endpoints' tag
+
+  private Known last = new Known(0);
   private Map<String, String> lastEntries = Map.of();
 
   /** Creates an instance remembering nothing yet. */
@@ -68,8 +74,19 @@ public final class EdsEntries {
    * @throws IllegalArgumentException as {@link #entries(ClusterLoadAssignment)}
    */
   public Change readChange(ClusterLoadAssignment cla) {
+    return readChange(PackedEds.of(cla));
+  }
+
+  /**
+   * Reads a resource from its bytes as {@link #readChange(ClusterLoadAssignment)} does; only
+   * the endpoints whose bytes are not those of an endpoint of the last resource read are parsed.
+   *
+   * @throws IllegalArgumentException as {@link #entries(ClusterLoadAssignment)}, or naming the
+   *     locality and endpoint by index whose bytes are not a protobuf message of their type
+   */
+  public Change readChange(PackedEds cla) {
     Map<String, String> before = lastEntries;
-    Map<Key, Entry> next = new HashMap<>(Math.max(16, last.size() * 4 / 3 + 1));
+    Known next = new Known(last.byKey.size());
     Map<String, String> upserts = new LinkedHashMap<>();
     int[] added = new int[1];
     Map<String, String> after = entries(cla, last, next, entry -> {
@@ -103,19 +120,21 @@ public final class EdsEntries {
    *     one address, or a label value lb-core refuses
    */
   public static Map<String, String> entries(ClusterLoadAssignment cla) {
-    return entries(cla, Map.of(), new HashMap<>(), entry -> { });
+    return entries(PackedEds.of(cla), new Known(0), new Known(0), entry -> { });
   }
 
   // Every entry of the resource; those of endpoints not found unchanged in known are built
-  // afresh and given to fresh. seen gets every endpoint's entry by its key.
-  private static Map<String, String> entries(ClusterLoadAssignment cla, Map<Key, Entry> known,
-      Map<Key, Entry> seen, Consumer<Entry> fresh) {
-    String resource = "EDS resource " + cla.getClusterName();
-    Map<String, String> out = new LinkedHashMap<>(Math.max(16, known.size() * 4 / 3 + 1));
+  // afresh and given to fresh. seen gets every endpoint's entry by its bytes and its key.
+  private static Map<String, String> entries(PackedEds cla, Known known, Known seen,
+      Consumer<Entry> fresh) {
+    String resource = "EDS resource " + cla.clusterName();
+    Map<String, String> out = new LinkedHashMap<>(Math.max(16, known.byKey.size() * 4 / 3 + 1));
     long total = 0; // every endpoint shares one balancer, whose weights sum to an int
-    for (int l = 0; l < cla.getEndpointsCount(); l++) {
-      LocalityLbEndpoints group = cla.getEndpoints(l);
+    for (int l = 0; l < cla.localities().size(); l++) {
       String where = resource + ", locality " + l;
+      List<ByteString> endpoints = new ArrayList<>();
+      LocalityLbEndpoints group = PackedEds.parse(LocalityLbEndpoints.parser(),
+          PackedEds.split(cla.localities().get(l), LB_ENDPOINTS, endpoints, where), where);
       if (group.getPriority() > Endpoint.MAX_PRIORITY) {
         throw new IllegalArgumentException(where + ": priority " + group.getPriority()
             + " (expected: 0.." + Endpoint.MAX_PRIORITY + ")");
@@ -124,22 +143,29 @@ public final class EdsEntries {
       Place place = new Place(locality.getRegion(), locality.getZone(), locality.getSubZone(),
           group.getPriority());
       Map<String, String> labels = null; // built for the first endpoint not known
-      for (int e = 0; e < group.getLbEndpointsCount(); e++) {
-        LbEndpoint lb = group.getLbEndpoints(e);
-        Key key = Key.of(lb);
-        Entry entry = key == null ? null : known.get(key);
+      for (int e = 0; e < endpoints.size(); e++) {
+        ByteString bytes = endpoints.get(e);
+        Entry entry = known.byBytes.get(bytes);
         if (entry != null && entry.place != place && entry.place.equals(place)) {
           place = entry.place; // the one of the read before: compared by reference from now
         }
-        if (entry == null || !entry.same(lb, place)) {
-          if (labels == null) {
-            labels = localityLabels(locality);
-            labels.put(Endpoint.PRIORITY, Integer.toString(group.getPriority()));
+        if (entry == null || entry.place != place) {
+          LbEndpoint lb = PackedEds.parse(LbEndpoint.parser(), bytes, where + ", endpoint " + e);
+          Key key = Key.of(lb);
+          entry = key == null ? null : known.byKey.get(key);
+          if (entry != null && entry.place != place && entry.place.equals(place)) {
+            place = entry.place;
           }
-          Endpoint ep = endpoint(lb, labels, where + ", endpoint " + e);
-          entry = new Entry(ep.address(), ep.toString(), ep.weight(), lb.getHealthStatusValue(),
-              place);
-          fresh.accept(entry);
+          if (entry == null || !entry.same(lb, place)) {
+            if (labels == null) {
+              labels = localityLabels(locality);
+              labels.put(Endpoint.PRIORITY, Integer.toString(group.getPriority()));
+            }
+            Endpoint ep = endpoint(lb, labels, where + ", endpoint " + e);
+            entry = new Entry(key, ep.address(), ep.toString(), ep.weight(),
+                lb.getHealthStatusValue(), place);
+            fresh.accept(entry);
+          }
         }
         total += entry.weight;
         if (total > Integer.MAX_VALUE) {
@@ -152,7 +178,8 @@ public final class EdsEntries {
           throw new IllegalArgumentException(where + ", endpoint " + e + ": address "
               + entry.address + " repeated (expected: each address once in a resource)");
         }
-        seen.put(key, entry); // key not null: the endpoint was read
+        seen.byKey.put(entry.key, entry); // not null: the endpoint was read
+        seen.byBytes.put(bytes, entry);
       }
     }
     return out;
@@ -240,6 +267,17 @@ public final class EdsEntries {
     }
   }
 
+  // what the last resource read was made of: each endpoint's entry by its bytes and by its key
+  private static final class Known {
+    final Map<ByteString, Entry> byBytes;
+    final Map<Key, Entry> byKey;
+
+    Known(int size) {
+      byBytes = new HashMap<>(Math.max(16, size * 4 / 3 + 1));
+      byKey = new HashMap<>(Math.max(16, size * 4 / 3 + 1));
+    }
+  }
+
   // An endpoint's socket address as a resource gives it. Not a record: a record's equals and
   // hashCode are slow until compiled, and pushes are rare enough to run this code cold.
   private static final class Key {
@@ -275,7 +313,8 @@ public final class EdsEntries {
   private record Place(String region, String zone, String subZone, int priority) {}
 
   // an endpoint's entry and what else it was made of than its key
-  private record Entry(String address, String text, int weight, int health, Place place) {
+  private record Entry(Key key, String address, String text, int weight, int health,
+      Place place) {
 
     // whether the endpoint, of the same key, gives this entry; at is the place of its locality,
     // the same instance as this entry's if they are equal

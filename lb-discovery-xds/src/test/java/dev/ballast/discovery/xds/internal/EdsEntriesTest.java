@@ -3,6 +3,10 @@ package dev.ballast.discovery.xds.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+
 import com.google.protobuf.UInt32Value;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Health;
@@ -138,6 +142,68 @@ class EdsEntriesTest {
     assertThat(Endpoint.parse(moved.upserts().get("host-a:80")).health())
         .isEqualTo(Health.UNHEALTHY);
     assertThat(moved.removed()).containsExactly("10.0.0.9:80");
+  }
+
+  @Test
+  void anEndpointIsReadFromItsBytesWhereverTheyAre() throws Exception {
+    EdsEntries eds = new EdsEntries();
+    LbEndpoint a = endpoint("10.0.0.1", 80, 2, HealthStatus.HEALTHY);
+    LbEndpoint b = endpoint("10.0.0.2", 80, 1, HealthStatus.HEALTHY);
+    eds.readChange(cla(a, b));
+
+    // the same bytes in a locality of another zone: another entry
+    ClusterLoadAssignment moved = cla(a).toBuilder().addEndpoints(LocalityLbEndpoints
+        .newBuilder().setLocality(Locality.newBuilder().setZone("b")).addLbEndpoints(b)).build();
+    EdsEntries.Change change = eds.readChange(moved);
+    assertThat(change.upserts()).containsOnlyKeys("10.0.0.2:80");
+    assertThat(Endpoint.parse(change.upserts().get("10.0.0.2:80")).zone()).isEqualTo("b");
+
+    // the same bytes twice in one resource: rejected as any repeated address
+    assertThatThrownBy(() -> eds.readChange(cla(a, b, a))).hasMessage("EDS resource orders,"
+        + " locality 0, endpoint 2: address 10.0.0.1:80 repeated (expected: each address once"
+        + " in a resource)");
+
+    // an endpoint's bytes that are no LbEndpoint reject the resource, naming the endpoint
+    ByteString.Output out = ByteString.newOutput();
+    CodedOutputStream w = CodedOutputStream.newInstance(out);
+    w.writeString(1, "orders");
+    ByteString locality = LocalityLbEndpoints.newBuilder().addLbEndpoints(a).build()
+        .toByteString().concat(ByteString.copyFrom(new byte[] {0x12, 2, (byte) 0xff, 0x7f}));
+    w.writeBytes(2, locality);
+    w.flush();
+    assertThatThrownBy(() -> eds.readChange(PackedEds.of(out.toByteString(), "resource 0")))
+        .hasMessageStartingWith("EDS resource orders, locality 0, endpoint 1: unparsable (");
+
+    // a stray end-group tag among the fields: unparsable, as protobuf's own reader finds it
+    ByteString stray = ByteString.copyFrom(new byte[] {0x0c}).concat(cla(a).toByteString());
+    assertThatThrownBy(() -> ClusterLoadAssignment.parseFrom(stray))
+        .isInstanceOf(InvalidProtocolBufferException.class);
+    assertThatThrownBy(() -> PackedEds.of(stray, "resource 0"))
+        .hasMessageStartingWith("resource 0: unparsable (");
+
+    // fields in another order than protobuf writes them: the same resource
+    ByteString.Output reordered = ByteString.newOutput();
+    w = CodedOutputStream.newInstance(reordered);
+    LocalityLbEndpoints zoneB = moved.getEndpoints(1);
+    w.writeBytes(2, moved.getEndpoints(0).toByteString());
+    w.writeBytes(2, lbEndpointsFirst(zoneB));
+    w.writeString(1, "orders");
+    w.flush();
+    EdsEntries.Change same = eds.readChange(PackedEds.of(reordered.toByteString(), "r"));
+    assertThat(same.isEmpty()).as(same.toString()).isTrue();
+    assertThat(same.entries()).isEqualTo(EdsEntries.entries(moved));
+  }
+
+  // a locality's bytes with its endpoints before its locality
+  private static ByteString lbEndpointsFirst(LocalityLbEndpoints group) throws Exception {
+    ByteString.Output out = ByteString.newOutput();
+    CodedOutputStream w = CodedOutputStream.newInstance(out);
+    for (LbEndpoint e : group.getLbEndpointsList()) {
+      w.writeMessage(2, e);
+    }
+    w.writeMessage(1, group.getLocality());
+    w.flush();
+    return out.toByteString();
   }
 
   private static ClusterLoadAssignment cla(LbEndpoint... endpoints) {
