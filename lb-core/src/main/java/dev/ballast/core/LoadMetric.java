@@ -1,7 +1,6 @@
 package dev.ballast.core;
 
 import dev.ballast.core.P2cPeakEwma.EwmaNode;
-import dev.ballast.core.SmoothWeightedRoundRobin.SwrrNode;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -392,27 +391,6 @@ abstract class LoadMetric {
     @Override
     void onRelease(Node<?> node) {
       total.decrement();
-    }
-  }
-
-  /** nginx SWRR's failure feedback: a failure lowers effective weight by weight/max_fails. */
-  static final class SwrrFailures extends LoadMetric {
-    final int maxFails;
-
-    SwrrFailures(int maxFails) {
-      this.maxFails = maxFails;
-    }
-
-    @Override
-    <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-      return new SwrrNode<>(endpoint, value, this, healthListener);
-    }
-
-    @Override
-    void onComplete(Node<?> node, long latencyNanos, boolean success) {
-      if (!success) {
-        ((SwrrNode<?>) node).dropEffectiveWeight(node.weight() / maxFails);
-      }
     }
   }
 }

@@ -26,7 +26,7 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
 
   /** Creates a balancer; uses the config's max-fails, random source and panic settings. */
   public SmoothWeightedRoundRobin(BalancerConfig config) {
-    super(NAME, config, new LoadMetric.SwrrFailures(config.maxFails()));
+    super(NAME, config, new Failures(config.maxFails()));
   }
 
   @Override
@@ -99,7 +99,7 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
 
   /**
    * A node of {@link SmoothWeightedRoundRobin}: nginx's {@code effective_weight}, lowered on a
-   * failure ({@link LoadMetric.SwrrFailures}), raised by one per pick up to the weight, and reset
+   * failure ({@link Failures}), raised by one per pick up to the weight, and reset
    * to the weight when an update changes it.
    */
   static final class SwrrNode<T> extends Node<T> {
@@ -149,6 +149,27 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
       do {
         ew = effectiveWeight;
       } while (!EFFECTIVE_WEIGHT.weakCompareAndSet(this, ew, Math.max(0, ew - drop)));
+    }
+  }
+
+  /** nginx SWRR's failure feedback: a failure lowers effective weight by weight/max_fails. */
+  static final class Failures extends LoadMetric {
+    final int maxFails;
+
+    Failures(int maxFails) {
+      this.maxFails = maxFails;
+    }
+
+    @Override
+    <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
+      return new SwrrNode<>(endpoint, value, this, healthListener);
+    }
+
+    @Override
+    void onComplete(Node<?> node, long latencyNanos, boolean success) {
+      if (!success) {
+        ((SwrrNode<?>) node).dropEffectiveWeight(node.weight() / maxFails);
+      }
     }
   }
 }
