@@ -2,7 +2,6 @@ package dev.ballast.bench.discovery;
 
 import dev.ballast.bench.subset.SubsetData;
 import dev.ballast.core.Endpoint;
-import dev.ballast.core.Node;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.EndpointSink;
 import dev.ballast.discovery.etcd.EtcdServer;
@@ -175,15 +174,7 @@ public final class EtcdPushLatency {
     public void run() {
       int i = 0;
       while (!stop.get()) {
-        RequestLabels labels = probes.get(i++ & 255);
-        long t0 = System.nanoTime();
-        Node<String> n = selector.pick(labels);
-        n.complete(1_000_000, true);
-        long t = System.nanoTime() - t0;
-        Histogram h = phase.get();
-        if (h != null) {
-          h.recordValue(Math.min(t, h.getHighestTrackableValue()));
-        }
+        ZonePicker.timedPick(selector, probes.get(i++ & 255), phase);
       }
     }
   }

@@ -53,14 +53,7 @@ final class ZonePicker implements Runnable {
     while (!stop.get()) {
       SubsetSelector<String> selector = selectors.get(i & 1);
       RequestLabels labels = probes[(i++ >> 1) & (ZONES - 1)];
-      long t0 = System.nanoTime();
-      Node<String> n = selector.pick(labels);
-      n.complete(1_000_000, true);
-      long t = System.nanoTime() - t0;
-      Histogram h = phase.get();
-      if (h != null) {
-        h.recordValue(Math.min(t, h.getHighestTrackableValue()));
-      }
+      timedPick(selector, labels, phase);
     }
   }
 
@@ -107,6 +100,22 @@ final class ZonePicker implements Runnable {
     System.out.printf("each round's: to the clients %s, median %.2fx; to the control %s, median"
         + " %.2fx%n", format(ratios[0]), median(ratios[0]), format(ratios[1]),
         median(ratios[1]));
+  }
+
+  /**
+   * Picks by {@code labels} and completes the call, recording the time both took in the phase's
+   * histogram, if a phase is on.
+   */
+  static void timedPick(SubsetSelector<String> selector, RequestLabels labels,
+      AtomicReference<Histogram> phase) {
+    long t0 = System.nanoTime();
+    Node<String> n = selector.pick(labels);
+    n.complete(1_000_000, true);
+    long t = System.nanoTime() - t0;
+    Histogram h = phase.get();
+    if (h != null) {
+      h.recordValue(Math.min(t, h.getHighestTrackableValue()));
+    }
   }
 
   private static List<String> format(double[] ratios) {
