@@ -63,6 +63,11 @@ final class Subset<T> {
     return c;
   }
 
+  /** Returns whether the child balancer was made (the subset was picked from, or warmed). */
+  boolean hasChild() {
+    return child != null;
+  }
+
   /** Returns the member nodes of a state that holds this subset, in slot order, unmodifiable. */
   List<Node<T>> nodes(SubsetState<T> state) {
     return members.stream().mapToObj(s -> state.bySlot()[s]).toList();

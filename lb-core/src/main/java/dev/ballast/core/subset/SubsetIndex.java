@@ -260,6 +260,7 @@ final class SubsetIndex<T> {
     fullBuilds += dirty.isEmpty() || !full ? 0 : 1;
     incrementalUpdates += dirty.isEmpty() || full ? 0 : 1;
     state = next.state(nodes, bySlot);
+    next.warm(state);
     return gone;
   }
 
