@@ -17,6 +17,8 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * A service's endpoints in ZooKeeper: the children of a path ({@code /services/orders}), each
@@ -28,8 +30,11 @@ import org.apache.curator.utils.ZKPaths;
  * <p>Watches through a {@link CuratorCache}: after the first full read, every node created,
  * changed or deleted is pushed as a change. When the connection is suspended or lost, the
  * source reports a failure (the feed keeps the last good set) and passes on nothing until it
- * is back; on reconnection, including with a new session after expiry, the cache re-reads the
- * path and changes made meanwhile arrive as its events. A client that has not connected within
+ * is back; on reconnection, including with a new session after expiry, the source reads the
+ * path's children once and publishes them as one whole listing (not one change per node the
+ * cache finds gone or new, which would pass partial sets on), then goes on with the cache's
+ * events, each passed on only if newer than what was published for its node (ZooKeeper's
+ * creation and modification transaction ids). A client that has not connected within
  * its connection timeout of the start is reported as a failure too (Curator says nothing of a
  * first connection that does not come).
  */
@@ -46,6 +51,10 @@ public final class ZooKeeperSource implements EndpointSource {
   // stands for everything in between
   private volatile boolean connected = true;
   private volatile boolean closed;
+  // by key, the creation and modification transaction ids of what was passed on last. Used
+  // only on the client's notification thread (runSafe), where the cache's events, its first
+  // read and the re-read on reconnection run one at a time, in order.
+  private final Map<String, long[]> passedOn = new HashMap<>();
 
   private ZooKeeperSource(CuratorFramework client, String path, boolean ownsClient) {
     this.client = Objects.requireNonNull(client, "client");
@@ -125,21 +134,84 @@ public final class ZooKeeperSource implements EndpointSource {
 
   private void initialized() {
     initialized = true;
-    listener.onEntries(snapshot());
+    Map<String, String> all = new HashMap<>();
+    passedOn.clear();
+    cache.stream().forEach(node -> {
+      String key = key(node.getPath());
+      if (key != null) {
+        all.put(key, text(node.getData()));
+        passedOn.put(key, ids(node.getStat()));
+      }
+    });
+    listener.onEntries(all);
   }
 
   private void changed(ChildData node) {
     String key = key(node.getPath());
-    if (current() && key != null) {
-      listener.onChanges(Map.of(key, text(node)), List.of());
+    long[] last = key == null ? null : passedOn.get(key);
+    long[] now = ids(node.getStat());
+    // an event older than the listing published on reconnection, or than a later event, is stale
+    if (current() && key != null && (last == null || now[0] > last[0]
+        || now[0] == last[0] && now[1] > last[1])) {
+      passedOn.put(key, now);
+      listener.onChanges(Map.of(key, text(node.getData())), List.of());
     }
   }
 
   private void deleted(ChildData node) {
     String key = key(node.getPath());
-    if (current() && key != null) {
+    long[] last = key == null ? null : passedOn.get(key);
+    // the deletion of a node passed on, not of an earlier node of the same name
+    if (current() && last != null && ids(node.getStat())[0] >= last[0]) {
+      passedOn.remove(key);
       listener.onChanges(Map.of(), List.of(key));
     }
+  }
+
+  // on reconnection: the path's children read once and published whole; the cache's events
+  // are passed on again from then
+  private void reread() {
+    if (closed) {
+      return;
+    }
+    Map<String, String> entries = new HashMap<>();
+    Map<String, long[]> ids = new HashMap<>();
+    try {
+      for (String child : children()) {
+        Stat stat = new Stat();
+        try {
+          byte[] data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(path, child));
+          entries.put(child, text(data));
+          ids.put(child, ids(stat));
+        } catch (KeeperException.NoNodeException gone) {
+          // deleted since the listing: left out
+        }
+      }
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      // still not passing events on: the next reconnection reads again
+      listener.onFailure(new IllegalStateException("ZooKeeper re-read of " + path
+          + " after reconnection failed: " + e, e));
+      return;
+    }
+    passedOn.clear();
+    passedOn.putAll(ids);
+    connected = true;
+    listener.onEntries(entries);
+  }
+
+  private List<String> children() throws Exception {
+    try {
+      return client.getChildren().forPath(path);
+    } catch (KeeperException.NoNodeException e) {
+      return List.of(); // the path itself is gone: nothing is listed
+    }
+  }
+
+  private static long[] ids(Stat stat) {
+    return stat == null ? new long[] {0, 0} : new long[] {stat.getCzxid(), stat.getMzxid()};
   }
 
   // events are passed on only while connected: what the cache says while the connection is
@@ -157,22 +229,10 @@ public final class ZooKeeperSource implements EndpointSource {
       connected = false;
       l.onFailure(new IllegalStateException("ZooKeeper connection " + state));
     } else if (state == ConnectionState.RECONNECTED && initialized) {
-      connected = true;
-      // up again (an empty change says so); the cache re-reads the path on reconnection, and
-      // what changed meanwhile arrives as its events
-      l.onChanges(Map.of(), List.of());
+      // on the notification thread, after the cache's events already queued there (dropped:
+      // the read is newer) and before those that follow (checked against it)
+      client.runSafe(this::reread);
     }
-  }
-
-  private Map<String, String> snapshot() {
-    Map<String, String> all = new HashMap<>();
-    cache.stream().forEach(node -> {
-      String key = key(node.getPath());
-      if (key != null) {
-        all.put(key, text(node));
-      }
-    });
-    return all;
   }
 
   // the child's name if the node is a direct child of the path, else null
@@ -185,8 +245,7 @@ public final class ZooKeeperSource implements EndpointSource {
     return name.indexOf('/') >= 0 ? null : name;
   }
 
-  private static String text(ChildData node) {
-    byte[] data = node.getData();
+  private static String text(byte[] data) {
     return data == null ? "" : new String(data, StandardCharsets.UTF_8);
   }
 

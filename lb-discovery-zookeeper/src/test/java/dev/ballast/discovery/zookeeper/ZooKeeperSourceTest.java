@@ -7,12 +7,26 @@ import dev.ballast.core.Health;
 import dev.ballast.core.source.EndpointFeed;
 import dev.ballast.core.source.Registration;
 import dev.ballast.core.testing.Pushes;
+import dev.ballast.core.source.EndpointSource;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterAll;
@@ -35,7 +49,11 @@ class ZooKeeperSourceTest {
   }
 
   private static CuratorFramework client() {
-    CuratorFramework c = CuratorFrameworkFactory.newClient(server.getConnectString(), 10_000,
+    return client(server.getConnectString());
+  }
+
+  private static CuratorFramework client(String connectString) {
+    CuratorFramework c = CuratorFrameworkFactory.newClient(connectString, 10_000,
         5_000, new RetryOneTime(100));
     c.start();
     return c;
@@ -125,6 +143,80 @@ class ZooKeeperSourceTest {
             && health(es, 9002) == Health.HEALTHY);
         assertThat(feed.entriesRejected()).isZero();
       }
+    }
+  }
+
+  @Test
+  void afterTheRegistryIsWipedTheReconnectionPublishesOneWholeListingNotEachDeletion()
+      throws Exception {
+    File dir = Files.createTempDirectory("ballast-zk-wipe").toFile();
+    // a cluster of one, for its kill() (the process dies) and restart() on the same port
+    try (TestingCluster zk = new TestingCluster(
+        new InstanceSpec(dir, -1, -1, -1, true, 1, 100, -1))) {
+      zk.start();
+      try (CuratorFramework admin = client(zk.getConnectString());
+          CuratorFramework watching = client(zk.getConnectString())) {
+        for (int port = 9001; port <= 9003; port++) {
+          admin.create().creatingParentsIfNeeded().forPath("/w/orders/" + port,
+              ("127.0.0.1:" + port).getBytes(StandardCharsets.UTF_8));
+        }
+        Recording calls = new Recording();
+        try (ZooKeeperSource source = ZooKeeperSource.of(watching, "/w/orders")) {
+          source.start(calls);
+          calls.await("entries {9001=127.0.0.1:9001, 9002=127.0.0.1:9002, 9003=127.0.0.1:9003}");
+
+          zk.getServers().get(0).kill();
+          try (Stream<Path> files = Files.walk(dir.toPath())) {
+            files.sorted(Comparator.reverseOrder()).filter(p -> !p.equals(dir.toPath()))
+                .forEach(p -> p.toFile().delete());
+          }
+          zk.getServers().get(0).restart();
+          calls.await("entries {}");
+          // a registration after the reconnection arrives as a change
+          admin.create().creatingParentsIfNeeded().forPath("/w/orders/9004",
+              "127.0.0.1:9004".getBytes(StandardCharsets.UTF_8));
+          calls.await("changes {9004=127.0.0.1:9004} []");
+          // one whole (empty) listing, not one partial listing per deleted node
+          assertThat(calls.sinceLastFailure())
+              .containsExactly("entries {}", "changes {9004=127.0.0.1:9004} []");
+        }
+      }
+    }
+  }
+
+  /** The source's calls to its listener, in order, as text. */
+  private static final class Recording implements EndpointSource.Listener {
+    private final List<String> calls = new ArrayList<>();
+
+    @Override
+    public synchronized void onEntries(Map<String, String> entries) {
+      calls.add("entries " + new TreeMap<>(entries));
+      notifyAll();
+    }
+
+    @Override
+    public synchronized void onChanges(Map<String, String> upserts, Collection<String> removed) {
+      calls.add("changes " + new TreeMap<>(upserts) + " " + new TreeSet<>(removed));
+      notifyAll();
+    }
+
+    @Override
+    public synchronized void onFailure(Throwable cause) {
+      calls.add("failure");
+      notifyAll();
+    }
+
+    synchronized void await(String call) throws InterruptedException {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (!calls.contains(call)) {
+        long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+        assertThat(left).as("awaiting '" + call + "'; calls: " + calls).isPositive();
+        wait(left);
+      }
+    }
+
+    synchronized List<String> sinceLastFailure() {
+      return List.copyOf(calls.subList(calls.lastIndexOf("failure") + 1, calls.size()));
     }
   }
 
