@@ -322,7 +322,7 @@ abstract class AbstractBalancer<T> implements ChildBalancer<T> {
   }
 
   private void checkAlgorithm(Node<T> node) {
-    if (node.metric.getClass() != metric.getClass()) {
+    if (node.getClass() != metric.nodeClass()) {
       throw new IllegalArgumentException("node " + node.address()
           + " was made for another algorithm (expected: a node made by a " + name + " balancer)");
     }

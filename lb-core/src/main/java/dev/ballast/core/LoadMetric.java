@@ -5,8 +5,10 @@ import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What a node records when a request completes, chosen by the balancer that creates the node
- * (Finagle's load metric). Balancers that need nothing use {@link #NONE} and pay nothing.
+ * What a balancer's nodes record, as Finagle's load metrics: the metric makes the balancer's
+ * nodes (each balancer defines its node, whose hooks feed the metric's state) and holds what
+ * they share (decay time, clock, totals). Balancers that need nothing use {@link #NONE}: plain
+ * nodes, which pay nothing.
  */
 abstract class LoadMetric {
 
@@ -14,31 +16,13 @@ abstract class LoadMetric {
 
   /** Makes a node whose state is this metric's (Finagle: each balancer defines its node). */
   <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-    return new Node<>(endpoint, value, this, healthListener);
+    return new Node<>(endpoint, value, healthListener);
   }
 
-  /** Called when a picked request is cancelled, before its pending slot is released. */
-  void onCancel(Node<?> node) {}
-
-  void onComplete(Node<?> node, long latencyNanos, boolean success) {}
-
-  /** A completion given its start on the balancer's ticker; only timing metrics read a clock. */
-  void onCompleteSince(Node<?> node, long startNanos, boolean success) {
-    onComplete(node, 0, success);
+  /** The class of the nodes {@link #newNode} makes: a balancer refuses nodes of another. */
+  Class<?> nodeClass() {
+    return Node.class;
   }
-
-  /** Called after a pick counted a pending request on the node. */
-  void onAcquire(Node<?> node) {}
-
-  /** Called after a completion or cancellation released one of the node's pending requests. */
-  void onRelease(Node<?> node) {}
-
-  double rttEstimate(Node<?> node) {
-    return -1;
-  }
-
-  /** A server's report of its load (see {@link ReportedLoad}); ignored by default. */
-  void onReport(Node<?> node, dev.ballast.core.load.LoadReport report) {}
 
   /**
    * Peak EWMA of the round-trip time (Finagle's PeakEwma, tower's and Linkerd's peak_ewma), whose
@@ -166,23 +150,12 @@ abstract class LoadMetric {
     }
 
     @Override
-    void onCancel(Node<?> node) {
-      ((EwmaNode<?>) node).endProbe(); // a probe that was never sent answers nothing
-    }
-
-    @Override
-    void onComplete(Node<?> node, long latencyNanos, boolean success) {
-      record((EwmaNode<?>) node, ticker.nanoTime(), latencyNanos, success);
-    }
-
-    @Override
-    void onCompleteSince(Node<?> node, long startNanos, boolean success) {
-      long now = ticker.nanoTime();
-      record((EwmaNode<?>) node, now, Math.max(0, now - startNanos), success);
+    Class<?> nodeClass() {
+      return EwmaNode.class;
     }
 
     /** Feeds one sample observed at {@code now}: one clock reading per completion, one exp. */
-    private void record(EwmaNode<?> node, long now, double rtt, boolean success) {
+    void record(EwmaNode<?> node, long now, double rtt, boolean success) {
       for (;;) {
         long bits = node.rttBits();
         double est = Double.longBitsToDouble(bits);
@@ -236,11 +209,6 @@ abstract class LoadMetric {
       double decayed = est * exp(-elapsed / tauNanos);
       double m = 1 + (failurePenalty - 1) * elapsed / (elapsed + Math.max(rtt, 1));
       return Math.min(PENALTY, Math.max(rtt, decayed * m));
-    }
-
-    @Override
-    double rttEstimate(Node<?> node) {
-      return decayed((EwmaNode<?>) node, ticker.nanoTime());
     }
 
     double decayed(EwmaNode<?> node, long now) {
@@ -384,12 +352,32 @@ abstract class LoadMetric {
     final LongAdder total = new LongAdder();
 
     @Override
-    void onAcquire(Node<?> node) {
+    <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
+      return new CountedNode<>(endpoint, value, total, healthListener);
+    }
+
+    @Override
+    Class<?> nodeClass() {
+      return CountedNode.class;
+    }
+  }
+
+  /** A node of a balancer with bounded loads: its pending requests count in the total too. */
+  static final class CountedNode<T> extends Node<T> {
+    private final LongAdder total;
+
+    CountedNode(Endpoint endpoint, T value, LongAdder total, Runnable healthListener) {
+      super(endpoint, value, healthListener);
+      this.total = total;
+    }
+
+    @Override
+    void onAcquire() {
       total.increment();
     }
 
     @Override
-    void onRelease(Node<?> node) {
+    void onRelease() {
       total.decrement();
     }
   }

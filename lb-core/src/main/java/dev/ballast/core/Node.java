@@ -29,7 +29,8 @@ import java.util.Objects;
  *
  * @param <T> the thing being balanced
  */
-public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRobin.SwrrNode {
+public sealed class Node<T>
+    permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRobin.SwrrNode, LoadMetric.CountedNode {
 
   private static final VarHandle PENDING;
 
@@ -43,7 +44,8 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
 
   // What every balancer shares. An algorithm's own per-node state (peak EWMA's estimate, SWRR's
   // effective weight, a server's reported load) lives in the node class its load metric makes
-  // (LoadMetric#newNode), as each Finagle balancer defines its own node.
+  // (LoadMetric#newNode), as each Finagle balancer defines its own node, and overrides the hooks
+  // below; a plain node (round robin, least loaded, ...) keeps nothing more.
 
   // Requests picked and not yet completed or cancelled.
   private volatile int pending;
@@ -52,7 +54,6 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
 
   private final String address;
   private final T value;
-  final LoadMetric metric;
   private volatile Endpoint endpoint;
   private volatile Availability availability = Availability.OPEN;
   // what an active check says, and whether outlier detection ejected the node; the endpoint's
@@ -63,12 +64,11 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
   private volatile Health health;
   // told when a verdict changes the node's health (a composite's tables read it); may be null
   private final Runnable healthListener;
-  Node(Endpoint endpoint, T value, LoadMetric metric, Runnable healthListener) {
+  Node(Endpoint endpoint, T value, Runnable healthListener) {
     this.healthListener = healthListener;
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     this.address = endpoint.address();
     this.value = value;
-    this.metric = metric;
     this.health = endpoint.health();
   }
 
@@ -176,7 +176,7 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
    * node's balancer does not track latency.
    */
   public final double rttEstimateNanos() {
-    return metric.rttEstimate(this);
+    return rttEstimate();
   }
 
   /**
@@ -189,7 +189,7 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
    * @param success whether it succeeded (a failure lowers SWRR's effective weight)
    */
   public final void complete(long latencyNanos, boolean success) {
-    metric.onComplete(this, latencyNanos < 0 ? 0 : latencyNanos, success);
+    onComplete(latencyNanos < 0 ? 0 : latencyNanos, success);
     release();
   }
 
@@ -204,7 +204,7 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
    * @param success whether it succeeded
    */
   public final void completeSince(long startNanos, boolean success) {
-    metric.onCompleteSince(this, startNanos, success);
+    onCompleteSince(startNanos, success);
     release();
   }
 
@@ -216,7 +216,7 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
    * them.
    */
   public final void reportLoad(dev.ballast.core.load.LoadReport report) {
-    metric.onReport(this, Objects.requireNonNull(report, "report"));
+    onReport(Objects.requireNonNull(report, "report"));
   }
 
   /**
@@ -224,12 +224,12 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
    * report only when it counts ({@link WeightedRoundRobin}, {@link P2cUtilization}).
    */
   public final boolean readsReports() {
-    return this instanceof ReportedLoad.ReportNode;
+    return takesReports();
   }
 
   /** Ends one picked request that was never sent: releases its pending slot only. */
   public final void cancel() {
-    metric.onCancel(this);
+    onCancel();
     release();
   }
 
@@ -250,7 +250,7 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
 
   void acquire() {
     PENDING.getAndAdd(this, 1);
-    metric.onAcquire(this);
+    onAcquire();
   }
 
   private void release() {
@@ -258,7 +258,7 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
       PENDING.getAndAdd(this, 1); // more ends than picks: undo, never below 0 for long
       return;
     }
-    metric.onRelease(this);
+    onRelease();
   }
 
   void updateEndpoint(Endpoint e) {
@@ -272,6 +272,41 @@ public sealed class Node<T> permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRob
     }
   }
 
-  /** Called when an update changes the endpoint's weight; for a policy's own node state. */
+  // --- hooks for an algorithm's own node state, overridden by its node class; no-ops here ---
+
+  /** Called when an update changes the endpoint's weight. */
   void weightChanged(int weight) {}
+
+  /** Called before a completed request's pending slot is released; latency clamped to 0+. */
+  void onComplete(long latencyNanos, boolean success) {}
+
+  /**
+   * A completion given its start on the balancer's ticker: only a node that times requests
+   * reads a clock; others take it as {@link #onComplete} with no latency.
+   */
+  void onCompleteSince(long startNanos, boolean success) {
+    onComplete(0, success);
+  }
+
+  /** Called when a picked request is cancelled, before its pending slot is released. */
+  void onCancel() {}
+
+  /** Called after a pick counted a pending request. */
+  void onAcquire() {}
+
+  /** Called after a completion or cancellation released a pending request. */
+  void onRelease() {}
+
+  /** A server's load report; ignored unless {@link #takesReports()}. */
+  void onReport(dev.ballast.core.load.LoadReport report) {}
+
+  /** The latency estimate in nanoseconds, decayed to now; -1 when not tracked. */
+  double rttEstimate() {
+    return -1;
+  }
+
+  /** Whether this node's balancer reads load reports ({@link #readsReports()}). */
+  boolean takesReports() {
+    return false;
+  }
 }

@@ -58,14 +58,14 @@ public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
       boolean cheaper(int b, int a) {
         // the nodes' own metric: it keeps their estimates, with its decay time
         EwmaNode<T> na = ewma[a];
-        return ((LoadMetric.PeakEwma) na.metric).cheaper(ewma[b], this.weights[b], na,
+        return na.ewma.cheaper(ewma[b], this.weights[b], na,
             this.weights[a]);
       }
 
       @Override
       boolean takes(int b, int a, long r) {
         EwmaNode<T> na = ewma[a];
-        return ((LoadMetric.PeakEwma) na.metric).takes(ewma[b], this.weights[b], na,
+        return na.ewma.takes(ewma[b], this.weights[b], na,
             this.weights[a], r, this.nodes.length);
       }
     };
@@ -108,18 +108,39 @@ public final class P2cPeakEwma<T> extends AbstractBalancer<T> {
     // a probe is in flight, whose answer replaces the estimate
     private volatile boolean probed;
 
-    EwmaNode(Endpoint endpoint, T value, LoadMetric.PeakEwma ewma, Runnable healthListener) {
-      this(endpoint, value, ewma, healthListener, ewma);
-    }
+    // the metric that keeps the estimate (its decay time and clock); null only in a report
+    // node of a balancer that does not time requests (ReportNode)
+    final LoadMetric.PeakEwma ewma;
 
-    /** A node of {@code metric} that times requests with {@code ewma}, if not null. */
-    EwmaNode(Endpoint endpoint, T value, LoadMetric metric, Runnable healthListener,
-        LoadMetric.PeakEwma ewma) {
-      super(endpoint, value, metric, healthListener);
-      if (ewma != null) { // null: a report node of a balancer that does not time requests
+    /** A node that times requests with {@code ewma}, if not null. */
+    EwmaNode(Endpoint endpoint, T value, LoadMetric.PeakEwma ewma, Runnable healthListener) {
+      super(endpoint, value, healthListener);
+      this.ewma = ewma;
+      if (ewma != null) {
         rttBits = Double.doubleToRawLongBits(ewma.defaultRttNanos);
         rttStamp = ewma.ticker.nanoTime();
       }
+    }
+
+    @Override
+    void onCancel() {
+      endProbe(); // a probe that was never sent answers nothing
+    }
+
+    @Override
+    void onComplete(long latencyNanos, boolean success) {
+      ewma.record(this, ewma.ticker.nanoTime(), latencyNanos, success);
+    }
+
+    @Override
+    void onCompleteSince(long startNanos, boolean success) {
+      long now = ewma.ticker.nanoTime();
+      ewma.record(this, now, Math.max(0, now - startNanos), success);
+    }
+
+    @Override
+    double rttEstimate() {
+      return ewma.decayed(this, ewma.ticker.nanoTime());
     }
 
     long rttBits() {

@@ -72,33 +72,12 @@ final class ReportedLoad extends LoadMetric {
   }
 
   @Override
-  void onCancel(Node<?> node) {
-    if (latency != null) {
-      latency.onCancel(node);
-    }
+  Class<?> nodeClass() {
+    return ReportNode.class;
   }
 
-  @Override
-  void onComplete(Node<?> node, long latencyNanos, boolean success) {
-    if (latency != null) {
-      latency.onComplete(node, latencyNanos, success);
-    }
-  }
-
-  @Override
-  void onCompleteSince(Node<?> node, long startNanos, boolean success) {
-    if (latency != null) {
-      latency.onCompleteSince(node, startNanos, success);
-    }
-  }
-
-  @Override
-  double rttEstimate(Node<?> node) {
-    return latency == null ? -1 : latency.rttEstimate(node);
-  }
-
-  @Override
-  void onReport(Node<?> node, LoadReport report) {
+  /** Takes a node's report: its weight and utilization, or counts it if it gives none. */
+  void onReport(ReportNode<?> node, LoadReport report) {
     if (report.rejected() > 0) {
       // a report with a garbage value (NaN, an infinity, out of range, malformed) is no
       // report: its other values are not trusted either, and the node keeps what it had
@@ -106,7 +85,7 @@ final class ReportedLoad extends LoadMetric {
       unusable.increment();
       return;
     }
-    State s = ((ReportNode<?>) node).reported;
+    State s = node.reported;
     long now = ticker.nanoTime();
     double u = config.utilization(report);
     double w = report.weight(errorPenalty, u);
@@ -161,9 +140,49 @@ final class ReportedLoad extends LoadMetric {
   static final class ReportNode<T> extends EwmaNode<T> {
 
     final ReportedLoad.State reported = new ReportedLoad.State();
+    private final ReportedLoad load;
 
-    ReportNode(Endpoint endpoint, T value, ReportedLoad metric, Runnable healthListener) {
-      super(endpoint, value, metric, healthListener, metric.latency);
+    ReportNode(Endpoint endpoint, T value, ReportedLoad load, Runnable healthListener) {
+      super(endpoint, value, load.latency, healthListener);
+      this.load = load;
+    }
+
+    @Override
+    void onReport(LoadReport report) {
+      load.onReport(this, report);
+    }
+
+    @Override
+    boolean takesReports() {
+      return true;
+    }
+
+    // without a latency metric (weights alone), completions feed nothing
+
+    @Override
+    void onCancel() {
+      if (ewma != null) {
+        super.onCancel();
+      }
+    }
+
+    @Override
+    void onComplete(long latencyNanos, boolean success) {
+      if (ewma != null) {
+        super.onComplete(latencyNanos, success);
+      }
+    }
+
+    @Override
+    void onCompleteSince(long startNanos, boolean success) {
+      if (ewma != null) {
+        super.onCompleteSince(startNanos, success);
+      }
+    }
+
+    @Override
+    double rttEstimate() {
+      return ewma == null ? -1 : super.rttEstimate();
     }
 
     /** Returns the nodes as report nodes (made by a {@link ReportedLoad}), cast once. */

@@ -116,10 +116,19 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
     }
 
     private volatile int effectiveWeight;
+    private final int maxFails;
 
-    SwrrNode(Endpoint endpoint, T value, LoadMetric metric, Runnable healthListener) {
-      super(endpoint, value, metric, healthListener);
+    SwrrNode(Endpoint endpoint, T value, int maxFails, Runnable healthListener) {
+      super(endpoint, value, healthListener);
+      this.maxFails = maxFails;
       effectiveWeight = endpoint.weight();
+    }
+
+    @Override
+    void onComplete(long latencyNanos, boolean success) {
+      if (!success) {
+        dropEffectiveWeight(weight() / maxFails); // nginx: weight / max_fails
+      }
     }
 
     @Override
@@ -152,7 +161,7 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
     }
   }
 
-  /** nginx SWRR's failure feedback: a failure lowers effective weight by weight/max_fails. */
+  /** nginx SWRR's failure feedback: its nodes lower effective weight by weight/max_fails. */
   static final class Failures extends LoadMetric {
     final int maxFails;
 
@@ -162,14 +171,12 @@ public final class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
 
     @Override
     <T> Node<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-      return new SwrrNode<>(endpoint, value, this, healthListener);
+      return new SwrrNode<>(endpoint, value, maxFails, healthListener);
     }
 
     @Override
-    void onComplete(Node<?> node, long latencyNanos, boolean success) {
-      if (!success) {
-        ((SwrrNode<?>) node).dropEffectiveWeight(node.weight() / maxFails);
-      }
+    Class<?> nodeClass() {
+      return SwrrNode.class;
     }
   }
 }

@@ -41,7 +41,7 @@ class PeakEwmaComparisonTest {
         }
       }
       P2cSnapshot<Integer> snapshot = (P2cSnapshot<Integer>) balancer.snapshot(nodes, weights, null);
-      LoadMetric.PeakEwma metric = (LoadMetric.PeakEwma) nodes[0].metric;
+      LoadMetric.PeakEwma metric = ((EwmaNode<Integer>) nodes[0]).ewma;
       double costA = metric.cost((EwmaNode<Integer>) nodes[0], weights[0], now);
       double costB = metric.cost((EwmaNode<Integer>) nodes[1], weights[1], now);
       if (Math.abs(costA - costB) <= 1e-9 * Math.max(costA, costB)) {
