@@ -316,7 +316,7 @@ abstract class AbstractBalancer<T> implements ChildBalancer<T> {
       checkAlgorithm(n);
     }
     // the hash balancers build from the members' endpoints (names, labels): only they get them
-    Endpoint[] es = this instanceof AbstractHashBalancer ? endpoints(nodes) : null;
+    Endpoint[] es = this instanceof HashBalancer ? endpoints(nodes) : null;
     snapshot = build(nodes, weights, es);
     this.weights = weights;
   }

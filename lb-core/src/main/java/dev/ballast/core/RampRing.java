@@ -68,7 +68,7 @@ final class RampRing {
     for (int i = 0; i < levels.length; i++) {
       floor[i] = levels[i] * 10L < top;
       any |= floor[i];
-      g = Vnswrr.gcd(g, weights[i]);
+      g = SlowStart.gcd(g, weights[i]);
     }
     for (int w : weights) {
       size += w / g;

@@ -95,7 +95,7 @@ final class SlowStart {
     int g = 0;
     for (int i = 0; i < levels.length; i++) {
       out[i] = (levels[i] + unit - 1) / unit * unit;
-      g = Vnswrr.gcd(g, out[i]);
+      g = gcd(g, out[i]);
     }
     for (int i = 0; i < out.length; i++) {
       out[i] /= g;
@@ -107,5 +107,15 @@ final class SlowStart {
   long nextStep(long joined, int level) {
     int next = level / TENTH + 1;
     return joined + (long) Math.ceil(windowNanos * Math.pow(next / 10.0, aggression));
+  }
+
+  /** Euclid's greatest common divisor; {@code gcd(0, b) = b}. */
+  static int gcd(int a, int b) {
+    while (b != 0) {
+      int t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
   }
 }

@@ -100,18 +100,9 @@ public final class Vnswrr<T> extends AbstractBalancer<T> {
   private static int gcd(int[] weights) {
     int g = 0;
     for (int w : weights) {
-      g = gcd(g, w);
+      g = SlowStart.gcd(g, w);
     }
     return g;
-  }
-
-  static int gcd(int a, int b) {
-    while (b != 0) {
-      int t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
   }
 
   private static final class RingSnapshot<T> extends Snapshot<T> {
