@@ -1,9 +1,9 @@
 package dev.ballast.sim;
 
-import dev.ballast.core.Aperture;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.aperture.Aperture;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

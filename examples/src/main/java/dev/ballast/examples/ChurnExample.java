@@ -1,9 +1,9 @@
 package dev.ballast.examples;
 
 import dev.ballast.core.Algorithm;
-import dev.ballast.core.Aperture;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.aperture.Aperture;
 import dev.ballast.core.source.EndpointSource;
 import dev.ballast.core.source.PeerCoordinate;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.ballast.examples;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
-import dev.ballast.core.P2cPeakEwma;
+import dev.ballast.core.loadaware.P2cPeakEwma;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -6,8 +6,8 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.KeyHash;
-import dev.ballast.core.Ketama;
 import dev.ballast.core.Node;
+import dev.ballast.core.hash.Ketama;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.CallOptions;
 

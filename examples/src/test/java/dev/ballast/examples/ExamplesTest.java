@@ -3,8 +3,7 @@ package dev.ballast.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.ballast.core.Vnswrr;
-import dev.ballast.discovery.zookeeper.ZooKeeperRegistrar;
+import dev.ballast.core.roundrobin.Vnswrr;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.netty.http.HttpRequest;

@@ -1,48 +1,67 @@
 package dev.ballast.core;
 
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The algorithms by name, for configuration files, gRPC policy names and the simulator. Names
- * are matched case-insensitively with {@code -} and {@code _} alike ({@code p2c-peak-ewma} and
- * {@code p2c_peak_ewma} are the same).
+ * lb-core's algorithms by name, for configuration files, gRPC policy names and the simulator.
+ * Names are matched case-insensitively with {@code -} and {@code _} alike ({@code p2c-peak-ewma}
+ * and {@code p2c_peak_ewma} are the same). Each algorithm's class lives in a package of its own
+ * family ({@code dev.ballast.core.loadaware}, {@code roundrobin}, {@code hash}, {@code aperture});
+ * this enum finds it by name when first used, so that the root package, on which the algorithms
+ * build, does not depend on them. Any policy, a user's too, is also found by name in {@link
+ * dev.ballast.core.policy.PolicyRegistry}.
  */
 public enum Algorithm {
-  /** {@link RoundRobin}. */
-  ROUND_ROBIN(RoundRobin.NAME),
-  /** {@link WeightedRandom}. */
-  WEIGHTED_RANDOM(WeightedRandom.NAME),
-  /** {@link SmoothWeightedRoundRobin}, the nginx baseline. */
-  SWRR(SmoothWeightedRoundRobin.NAME),
-  /** {@link Vnswrr}. */
-  VNSWRR(Vnswrr.NAME),
-  /** {@link LeastLoaded}. */
-  LEAST_LOADED(LeastLoaded.NAME),
-  /** {@link P2cPeakEwma}. */
-  P2C_PEAK_EWMA(P2cPeakEwma.NAME),
-  /** {@link Aperture}. */
-  APERTURE(Aperture.NAME),
-  /** {@link RingHash}, as gRPC's {@code ring_hash}: picks by key. */
-  RING_HASH(RingHash.NAME),
-  /** {@link Ketama}, as twemproxy's: picks by key. */
-  KETAMA(Ketama.NAME),
-  /** {@link Maglev}: picks by key. */
-  MAGLEV(Maglev.NAME),
-  /** {@link WeightedRoundRobin}: weights from server load reports (gRFC A58). */
-  WEIGHTED_ROUND_ROBIN(WeightedRoundRobin.NAME),
+  /** Round robin ({@code dev.ballast.core.roundrobin.RoundRobin}). */
+  ROUND_ROBIN("round_robin", "roundrobin.RoundRobin", Takes.CONFIG),
+  /** Weighted random ({@code dev.ballast.core.roundrobin.WeightedRandom}). */
+  WEIGHTED_RANDOM("weighted_random", "roundrobin.WeightedRandom", Takes.CONFIG),
   /**
-   * {@link P2cUtilization}: P2C by server-reported capacity and requests in flight, latency
-   * the tie-break.
+   * nginx's smooth weighted round robin ({@code
+   * dev.ballast.core.roundrobin.SmoothWeightedRoundRobin}).
    */
-  P2C_UTILIZATION(P2cUtilization.NAME);
+  SWRR("swrr", "roundrobin.SmoothWeightedRoundRobin", Takes.CONFIG),
+  /** Virtual-node SWRR ({@code dev.ballast.core.roundrobin.Vnswrr}). */
+  VNSWRR("vnswrr", "roundrobin.Vnswrr", Takes.CONFIG),
+  /** P2C least loaded ({@code dev.ballast.core.loadaware.LeastLoaded}). */
+  LEAST_LOADED("least_loaded", "loadaware.LeastLoaded", Takes.CONFIG),
+  /** P2C over peak-EWMA latency ({@code dev.ballast.core.loadaware.P2cPeakEwma}), the default. */
+  P2C_PEAK_EWMA("p2c_peak_ewma", "loadaware.P2cPeakEwma", Takes.CONFIG),
+  /** Deterministic aperture ({@code dev.ballast.core.aperture.Aperture}). */
+  APERTURE("aperture", "aperture.Aperture", Takes.CONFIG),
+  /** gRPC's ring hash ({@code dev.ballast.core.hash.RingHash}): picks by key. */
+  RING_HASH("ring_hash", "hash.RingHash", Takes.HASH),
+  /** twemproxy's ketama ({@code dev.ballast.core.hash.Ketama}): picks by key. */
+  KETAMA("ketama", "hash.Ketama", Takes.HASH),
+  /** Maglev ({@code dev.ballast.core.hash.Maglev}): picks by key. */
+  MAGLEV("maglev", "hash.Maglev", Takes.HASH),
+  /**
+   * Weights from server load reports, gRFC A58 ({@code
+   * dev.ballast.core.loadaware.WeightedRoundRobin}).
+   */
+  WEIGHTED_ROUND_ROBIN("weighted_round_robin", "loadaware.WeightedRoundRobin", Takes.REPORTS),
+  /**
+   * P2C by server-reported capacity and requests in flight, latency the tie-break ({@code
+   * dev.ballast.core.loadaware.P2cUtilization}).
+   */
+  P2C_UTILIZATION("p2c_utilization", "loadaware.P2cUtilization", Takes.REPORTS);
+
+  /** What an algorithm's constructor takes besides the {@link BalancerConfig}. */
+  private enum Takes { CONFIG, HASH, REPORTS }
 
   private final String id;
+  private final String className;
+  private final Takes takes;
 
-  Algorithm(String id) {
+  Algorithm(String id, String className, Takes takes) {
     this.id = id;
+    this.className = "dev.ballast.core." + className;
+    this.takes = takes;
   }
 
   /** Returns the canonical name, e.g. {@code p2c_peak_ewma}. */
@@ -58,7 +77,7 @@ public enum Algorithm {
 
   /** Returns whether the algorithm reads servers' load reports ({@link Node#reportLoad}). */
   public boolean readsReports() {
-    return this == WEIGHTED_ROUND_ROBIN || this == P2C_UTILIZATION;
+    return takes == Takes.REPORTS;
   }
 
   /**
@@ -66,7 +85,7 @@ public enum Algorithm {
    * HashBalancer}s.
    */
   public boolean picksByKey() {
-    return this == RING_HASH || this == KETAMA || this == MAGLEV;
+    return takes == Takes.HASH;
   }
 
   /**
@@ -89,37 +108,49 @@ public enum Algorithm {
    * Creates a new balancer of this algorithm; {@code hashConfig} is read by the algorithms that
    * {@linkplain #picksByKey() pick by key}, {@code reports} (gRFC A58's settings) by those that
    * {@linkplain #readsReports() read load reports}.
+   *
+   * @throws IllegalArgumentException for a bad setting, as the algorithm's constructor does
    */
+  @SuppressWarnings("unchecked")
   public <T> Balancer<T> create(BalancerConfig config, HashConfig hashConfig,
       WeightedRoundRobinConfig reports) {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(hashConfig, "hashConfig");
     Objects.requireNonNull(reports, "reports");
-    switch (this) {
-      case ROUND_ROBIN:
-        return new RoundRobin<>(config);
-      case WEIGHTED_RANDOM:
-        return new WeightedRandom<>(config);
-      case SWRR:
-        return new SmoothWeightedRoundRobin<>(config);
-      case VNSWRR:
-        return new Vnswrr<>(config);
-      case LEAST_LOADED:
-        return new LeastLoaded<>(config);
-      case APERTURE:
-        return new Aperture<>(config);
-      case RING_HASH:
-        return new RingHash<>(config, hashConfig);
-      case KETAMA:
-        return new Ketama<>(config, hashConfig);
-      case MAGLEV:
-        return new Maglev<>(config, hashConfig);
-      case WEIGHTED_ROUND_ROBIN:
-        return new WeightedRoundRobin<>(config, reports);
-      case P2C_UTILIZATION:
-        return new P2cUtilization<>(config, reports);
-      default:
-        return new P2cPeakEwma<>(config);
+    MethodHandle constructor = Constructors.ALL[ordinal()];
+    try {
+      return (Balancer<T>) switch (takes) {
+        case CONFIG -> constructor.invoke(config);
+        case HASH -> constructor.invoke(config, hashConfig);
+        case REPORTS -> constructor.invoke(config, reports);
+      };
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException(id + ": " + e, e); // the constructors throw unchecked only
+    }
+  }
+
+  /** Each algorithm's public constructor, looked up once, when an algorithm is first created. */
+  private static final class Constructors {
+    static final MethodHandle[] ALL = new MethodHandle[values().length];
+
+    static {
+      MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+      for (Algorithm a : values()) {
+        MethodType type = switch (a.takes) {
+          case CONFIG -> MethodType.methodType(void.class, BalancerConfig.class);
+          case HASH -> MethodType.methodType(void.class, BalancerConfig.class, HashConfig.class);
+          case REPORTS -> MethodType.methodType(void.class, BalancerConfig.class,
+              WeightedRoundRobinConfig.class);
+        };
+        try {
+          ALL[a.ordinal()] = lookup.findConstructor(Class.forName(a.className), type);
+        } catch (ReflectiveOperationException e) {
+          throw new ExceptionInInitializerError(new IllegalStateException(
+              "lb-core's " + a.id + " balancer (" + a.className + ") is missing: " + e, e));
+        }
+      }
     }
   }
 

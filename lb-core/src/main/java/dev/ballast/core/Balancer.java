@@ -1,5 +1,14 @@
 package dev.ballast.core;
 
+import dev.ballast.core.hash.Ketama;
+import dev.ballast.core.hash.Maglev;
+import dev.ballast.core.hash.RingHash;
+import dev.ballast.core.loadaware.LeastLoaded;
+import dev.ballast.core.loadaware.P2cPeakEwma;
+import dev.ballast.core.roundrobin.RoundRobin;
+import dev.ballast.core.roundrobin.SmoothWeightedRoundRobin;
+import dev.ballast.core.roundrobin.Vnswrr;
+import dev.ballast.core.roundrobin.WeightedRandom;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;

@@ -1,5 +1,6 @@
 package dev.ballast.core;
 
+import dev.ballast.core.aperture.Aperture;
 import dev.ballast.core.internal.ThreadLocalRandomSource;
 import java.time.Duration;
 import java.util.Objects;

@@ -1,10 +1,6 @@
 package dev.ballast.core;
 
-import dev.ballast.core.Algorithm;
-import dev.ballast.core.Balancer;
-import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.Endpoint;
-import dev.ballast.core.Node;
+import dev.ballast.core.hash.Maglev;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;

@@ -1,5 +1,9 @@
 package dev.ballast.core;
 
+import dev.ballast.core.hash.Ketama;
+import dev.ballast.core.hash.Maglev;
+import dev.ballast.core.hash.RingHash;
+
 /**
  * A balancer that picks by a request's key, so that the same key reaches the same node while
  * the endpoint set stays: {@link RingHash} (gRPC's {@code ring_hash}), {@link Ketama}

@@ -1,20 +1,21 @@
 package dev.ballast.core;
 
+import dev.ballast.core.internal.HostSyntax;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Immutable settings of the balancers that pick by key ({@link RingHash}, {@link Ketama},
- * {@link Maglev}); each reads the ones it needs.
+ * Immutable settings of the balancers that pick by key (ring hash, ketama,
+ * Maglev); each reads the ones it needs.
  *
  * <table>
  *   <caption>Settings and defaults</caption>
  *   <tr><th>setting</th><th>default</th><th>used by</th></tr>
  *   <tr><td>{@link #minRingSize()}</td><td>1024</td><td>ring hash (gRPC-java's default)</td></tr>
  *   <tr><td>{@link #maxRingSize()}</td><td>4096</td><td>ring hash (gRPC-java's default)</td></tr>
- *   <tr><td>{@link #ringAddresses()}</td><td>{@link RingHash#addressesOf}</td><td>ring hash: the
+ *   <tr><td>{@link #ringAddresses()}</td><td>{@code RingHash.addressesOf}</td><td>ring hash: the
  *       socket addresses gRPC-java would name an endpoint by</td></tr>
  *   <tr><td>{@link #tableSize()}</td><td>65537</td><td>Maglev: the lookup table's size, a
  *       prime</td></tr>
@@ -95,7 +96,7 @@ public final class HashConfig {
 
   /**
    * Returns what gives, for an endpoint, the socket addresses gRPC-java's {@code ring_hash}
-   * would hold for it (its address group); default {@link RingHash#addressesOf}.
+   * would hold for it (its address group); default {@code RingHash.addressesOf}.
    */
   public Function<? super Endpoint, ? extends List<? extends SocketAddress>> ringAddresses() {
     return ringAddresses;
@@ -161,7 +162,7 @@ public final class HashConfig {
     private int minRingSize = 1024;
     private int maxRingSize = 4096;
     private Function<? super Endpoint, ? extends List<? extends SocketAddress>> ringAddresses =
-        RingHash::addressesOf;
+        e -> HostSyntax.socketAddresses(e.host(), e.port());
     private int tableSize = 65537;
     private double loadBound;
     private KeyHash keyHash = KeyHash.FNV1A_64;
@@ -192,7 +193,7 @@ public final class HashConfig {
 
     /**
      * Sets what gives an endpoint's socket addresses as gRPC-java's {@code ring_hash} holds them
-     * (lb-grpc passes the resolved ones); default {@link RingHash#addressesOf}.
+     * (lb-grpc passes the resolved ones); default {@code RingHash.addressesOf}.
      */
     public Builder ringAddresses(
         Function<? super Endpoint, ? extends List<? extends SocketAddress>> ringAddresses) {

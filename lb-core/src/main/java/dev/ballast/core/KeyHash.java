@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The functions twemproxy (nutcracker) offers to hash a request key for {@link Ketama}, by its
+ * The functions twemproxy (nutcracker) offers to hash a request key for ketama, by its
  * configuration name ({@code hash: fnv1a_64}), each returning twemproxy's 32-bit value so that a
  * key lands on the same server as through twemproxy. They hash the key's UTF-8 bytes; as in
  * twemproxy, bytes above 0x7F enter the {@code fnv1} family and {@code one_at_a_time}
@@ -66,7 +66,7 @@ public enum KeyHash {
   MD5 {
     @Override
     long hash(byte[] b, int n) {
-      return Ketama.point(KeyBytes.local().md5(b, n), 0);
+      return KeyBytes.point(KeyBytes.local().md5(b, n), 0);
     }
   },
   /** The standard CRC-32 (zlib's). */

@@ -1,35 +1,23 @@
 package dev.ballast.core;
 
 /**
- * P2C least-loaded, Finagle's default balancer: of two random nodes, take the one with fewer
- * pending requests per unit of weight ({@code pending / weight}, Finagle's weighted P2C).
+ * Moved to {@link dev.ballast.core.loadaware.LeastLoaded}, with the other algorithms
+ * of its family, so that lb-core's root package keeps the user API; this alias lasts one
+ * version. A balancer made through this name is one of the new type too.
  *
  * @param <T> the thing being balanced
+ * @deprecated use {@link dev.ballast.core.loadaware.LeastLoaded}
  */
-public final class LeastLoaded<T> extends AbstractBalancer<T> {
+@Deprecated(since = "0.1.0", forRemoval = true)
+public final class LeastLoaded<T> extends dev.ballast.core.loadaware.LeastLoaded<T> {
 
-  /** The algorithm's name: {@code least_loaded}. */
-  public static final String NAME = "least_loaded";
-
-  /** Creates a balancer with {@link BalancerConfig#defaults()}. */
+  /** As the moved class's constructor with these arguments. */
   public LeastLoaded() {
-    this(BalancerConfig.defaults());
+    super();
   }
 
-  /** Creates a balancer; uses the config's random source, effort and panic settings. */
+  /** As the moved class's constructor with these arguments. */
   public LeastLoaded(BalancerConfig config) {
-    super(NAME, config, LoadMetric.NONE);
-  }
-
-  @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
-    return new P2cSnapshot<>(NAME, nodes, weights, levels, config) {
-      @Override
-      boolean cheaper(int b, int a) {
-        // pending_b / w_b < pending_a / w_a, without dividing
-        return (long) this.nodes[b].pending() * this.weights[a]
-            < (long) this.nodes[a].pending() * this.weights[b];
-      }
-    };
+    super(config);
   }
 }

@@ -1,5 +1,7 @@
 package dev.ballast.core;
 
+import dev.ballast.core.loadaware.P2cUtilization;
+import dev.ballast.core.loadaware.WeightedRoundRobin;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -29,8 +31,7 @@ import java.util.Objects;
  *
  * @param <T> the thing being balanced
  */
-public sealed class Node<T>
-    permits P2cPeakEwma.EwmaNode, SmoothWeightedRoundRobin.SwrrNode, LoadMetric.CountedNode {
+public abstract class Node<T> {
 
   private static final VarHandle PENDING;
 
@@ -49,8 +50,6 @@ public sealed class Node<T>
 
   // Requests picked and not yet completed or cancelled.
   private volatile int pending;
-  // When the node joined its balancer, for slow start; written before the node is published.
-  long joined = SlowStart.NOT_RAMPING;
 
   private final String address;
   private final T value;
@@ -64,7 +63,13 @@ public sealed class Node<T>
   private volatile Health health;
   // told when a verdict changes the node's health (a composite's tables read it); may be null
   private final Runnable healthListener;
-  Node(Endpoint endpoint, T value, Runnable healthListener) {
+  /**
+   * Makes a node of an endpoint (for a balancer's own node class; a balancer refuses nodes of
+   * another class).
+   *
+   * @param healthListener told when a verdict changes the node's health; may be null
+   */
+  protected Node(Endpoint endpoint, T value, Runnable healthListener) {
     this.healthListener = healthListener;
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
     this.address = endpoint.address();
@@ -248,7 +253,7 @@ public sealed class Node<T>
 
   // --- state used by balancers in this package ---
 
-  void acquire() {
+  private void acquire() {
     PENDING.getAndAdd(this, 1);
     onAcquire();
   }
@@ -261,7 +266,11 @@ public sealed class Node<T>
     onRelease();
   }
 
-  void updateEndpoint(Endpoint e) {
+  /**
+   * Gives the node its endpoint as of an update (same address; weight and labels may change):
+   * for the balancer that made it. A weight change calls {@link #weightChanged}.
+   */
+  protected final void updateEndpoint(Endpoint e) {
     Endpoint old = endpoint;
     endpoint = e;
     synchronized (this) {
@@ -275,38 +284,38 @@ public sealed class Node<T>
   // --- hooks for an algorithm's own node state, overridden by its node class; no-ops here ---
 
   /** Called when an update changes the endpoint's weight. */
-  void weightChanged(int weight) {}
+  protected void weightChanged(int weight) {}
 
   /** Called before a completed request's pending slot is released; latency clamped to 0+. */
-  void onComplete(long latencyNanos, boolean success) {}
+  protected void onComplete(long latencyNanos, boolean success) {}
 
   /**
    * A completion given its start on the balancer's ticker: only a node that times requests
    * reads a clock; others take it as {@link #onComplete} with no latency.
    */
-  void onCompleteSince(long startNanos, boolean success) {
+  protected void onCompleteSince(long startNanos, boolean success) {
     onComplete(0, success);
   }
 
   /** Called when a picked request is cancelled, before its pending slot is released. */
-  void onCancel() {}
+  protected void onCancel() {}
 
   /** Called after a pick counted a pending request. */
-  void onAcquire() {}
+  protected void onAcquire() {}
 
   /** Called after a completion or cancellation released a pending request. */
-  void onRelease() {}
+  protected void onRelease() {}
 
   /** A server's load report; ignored unless {@link #takesReports()}. */
-  void onReport(dev.ballast.core.load.LoadReport report) {}
+  protected void onReport(dev.ballast.core.load.LoadReport report) {}
 
   /** The latency estimate in nanoseconds, decayed to now; -1 when not tracked. */
-  double rttEstimate() {
+  protected double rttEstimate() {
     return -1;
   }
 
   /** Whether this node's balancer reads load reports ({@link #readsReports()}). */
-  boolean takesReports() {
+  protected boolean takesReports() {
     return false;
   }
 }

@@ -1,44 +1,23 @@
 package dev.ballast.core;
 
 /**
- * Weighted random choice in O(1) per pick with Vose's alias method (M. D. Vose, "A linear
- * algorithm for generating random numbers with a given distribution", IEEE TSE 1991): each node
- * gets a column of height 1 split between itself and one alias; a pick draws a column and a
- * coin ({@link AliasTable}). The table is built in O(N) at update.
+ * Moved to {@link dev.ballast.core.roundrobin.WeightedRandom}, with the other algorithms
+ * of its family, so that lb-core's root package keeps the user API; this alias lasts one
+ * version. A balancer made through this name is one of the new type too.
  *
  * @param <T> the thing being balanced
+ * @deprecated use {@link dev.ballast.core.roundrobin.WeightedRandom}
  */
-public final class WeightedRandom<T> extends AbstractBalancer<T> {
+@Deprecated(since = "0.1.0", forRemoval = true)
+public final class WeightedRandom<T> extends dev.ballast.core.roundrobin.WeightedRandom<T> {
 
-  /** The algorithm's name: {@code weighted_random}. */
-  public static final String NAME = "weighted_random";
-
-  /** Creates a balancer with {@link BalancerConfig#defaults()}. */
+  /** As the moved class's constructor with these arguments. */
   public WeightedRandom() {
-    this(BalancerConfig.defaults());
+    super();
   }
 
-  /** Creates a balancer; uses the config's random source, effort and panic settings. */
+  /** As the moved class's constructor with these arguments. */
   public WeightedRandom(BalancerConfig config) {
-    super(NAME, config, LoadMetric.NONE);
-  }
-
-  @Override
-  Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
-    return new AliasSnapshot<>(nodes, weights, config);
-  }
-
-  private static final class AliasSnapshot<T> extends Snapshot<T> {
-    private final AliasTable table;
-
-    AliasSnapshot(Node<T>[] nodes, int[] weights, BalancerConfig config) {
-      super(NAME, nodes, config);
-      this.table = new AliasTable(weights);
-    }
-
-    @Override
-    Node<T> next() {
-      return nodes[table.draw(random.nextLong() >>> 32)];
-    }
+    super(config);
   }
 }

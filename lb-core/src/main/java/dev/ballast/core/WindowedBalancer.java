@@ -1,5 +1,6 @@
 package dev.ballast.core;
 
+import dev.ballast.core.aperture.Aperture;
 import java.util.List;
 
 /**

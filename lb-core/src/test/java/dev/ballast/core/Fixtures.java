@@ -6,12 +6,12 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Shared test fixtures: endpoints, seeded configs and a manual clock. */
-final class Fixtures {
+public final class Fixtures {
 
   private Fixtures() {}
 
   /** Endpoints 10.0.i.j:8080 with the given weights, value = index. */
-  static List<Endpoint> endpoints(int... weights) {
+  public static List<Endpoint> endpoints(int... weights) {
     List<Endpoint> list = new ArrayList<>();
     for (int i = 0; i < weights.length; i++) {
       list.add(Endpoint.parse(host(i) + ":8080;weight=" + weights[i]));
@@ -19,12 +19,12 @@ final class Fixtures {
     return list;
   }
 
-  static String host(int i) {
+  public static String host(int i) {
     return "10.0." + (i / 250) + "." + (i % 250 + 1);
   }
 
   /** A config with a seeded random source and a clock that stands still: fully deterministic. */
-  static BalancerConfig seeded(long seed) {
+  public static BalancerConfig seeded(long seed) {
     return BalancerConfig.builder()
         .random(new SplittableRandom(seed))
         .ticker(new ManualTicker())
@@ -35,7 +35,7 @@ final class Fixtures {
    * A seeded config whose clock moves 1 ms at each reading: time passes as calls complete, so
    * that P2C peak EWMA's evidence ages as it would under real traffic.
    */
-  static BalancerConfig ticking(long seed) {
+  public static BalancerConfig ticking(long seed) {
     ManualTicker ticker = new ManualTicker();
     return BalancerConfig.builder()
         .random(new SplittableRandom(seed))
@@ -47,7 +47,7 @@ final class Fixtures {
   }
 
   /** Creates the balancer and loads the weights; node values are their indices. */
-  static Balancer<Integer> balancer(Algorithm a, BalancerConfig config, int... weights) {
+  public static Balancer<Integer> balancer(Algorithm a, BalancerConfig config, int... weights) {
     Balancer<Integer> b = a.create(config);
     List<Endpoint> es = endpoints(weights);
     b.update(es, e -> es.indexOf(e));
@@ -55,13 +55,13 @@ final class Fixtures {
   }
 
   /** Picks and completes at once (success, 1 ms); returns the node's value. */
-  static int pickOnce(Balancer<Integer> b) {
+  public static int pickOnce(Balancer<Integer> b) {
     Node<Integer> n = b.pick();
     n.complete(1_000_000, true);
     return n.value();
   }
 
-  static int[] randomWeights(SplittableRandom r, int n, int max) {
+  public static int[] randomWeights(SplittableRandom r, int n, int max) {
     int[] w = new int[n];
     for (int i = 0; i < n; i++) {
       w[i] = 1 + r.nextInt(max);
@@ -69,12 +69,12 @@ final class Fixtures {
     return w;
   }
 
-  static int gcd(int a, int b) {
+  public static int gcd(int a, int b) {
     return b == 0 ? a : gcd(b, a % b);
   }
 
   /** A ticker the test moves by hand. */
-  static final class ManualTicker implements Ticker {
+  public static final class ManualTicker implements Ticker {
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
     @Override
@@ -82,11 +82,11 @@ final class Fixtures {
       return now.get();
     }
 
-    void advanceMillis(long ms) {
+    public void advanceMillis(long ms) {
       now.addAndGet(ms * 1_000_000L);
     }
 
-    void advanceNanos(long ns) {
+    public void advanceNanos(long ns) {
       now.addAndGet(ns);
     }
   }

@@ -7,7 +7,6 @@ import static dev.ballast.core.Fixtures.seeded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ballast.core.ChildBalancer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,8 +24,8 @@ class UpdateAndBadInputTest {
     AtomicInteger made = new AtomicInteger();
     b.update(Endpoint.parseList("a:1,b:1,c:1"), e -> e.host() + made.incrementAndGet());
     Node<String> a = b.nodes().get(0);
-    a.acquire();
-    a.acquire();
+    a.start();
+    a.start();
     a.setAvailability(Availability.BUSY);
 
     List<Node<String>> removed = b.update(
@@ -167,7 +166,7 @@ class UpdateAndBadInputTest {
   void renewGivesASharedNodeItsNewEndpointAndKeepsItsState(Algorithm algorithm) {
     ChildBalancer<Integer> b = ChildBalancer.of(algorithm.create(seeded(6)));
     Node<Integer> n = b.newNode(Endpoint.parse("a:1;weight=2"), 7);
-    n.acquire();
+    n.start();
     b.renew(n, Endpoint.parse("a:1;weight=5;zone=x"));
     assertThat(n.weight()).isEqualTo(5);
     assertThat(n.endpoint().label("zone")).isEqualTo("x");

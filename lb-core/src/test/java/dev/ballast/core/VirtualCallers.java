@@ -10,16 +10,16 @@ import java.util.SplittableRandom;
  * for its latency on the balancer's {@link ManualTicker}, completing it and picking again.
  * Events run in time order, so any number of callers is simulated deterministically.
  */
-final class VirtualCallers {
+public final class VirtualCallers {
 
   /** A node's latency for one call, in nanoseconds. */
-  interface Latency {
-    long nanos(int node, long now, long call, SplittableRandom noise);
+  public interface Latency {
+    public long nanos(int node, long now, long call, SplittableRandom noise);
   }
 
   /** Whether a node's call started at {@code start} fails (at the end of its latency). */
-  interface Failing {
-    boolean fails(int node, long start);
+  public interface Failing {
+    public boolean fails(int node, long start);
   }
 
   private final Balancer<Integer> balancer;
@@ -34,11 +34,11 @@ final class VirtualCallers {
   private long calls;
   private long firstEnd;
 
-  VirtualCallers(Balancer<Integer> balancer, ManualTicker ticker, Latency latency, long seed) {
+  public VirtualCallers(Balancer<Integer> balancer, ManualTicker ticker, Latency latency, long seed) {
     this(balancer, ticker, latency, (node, start) -> false, seed);
   }
 
-  VirtualCallers(Balancer<Integer> balancer, ManualTicker ticker, Latency latency,
+  public VirtualCallers(Balancer<Integer> balancer, ManualTicker ticker, Latency latency,
       Failing failing, long seed) {
     this.balancer = balancer;
     this.ticker = ticker;
@@ -49,7 +49,7 @@ final class VirtualCallers {
   }
 
   /** Starts {@code callers} callers, one call each, at the current time. */
-  VirtualCallers start(int callers) {
+  public VirtualCallers start(int callers) {
     for (int i = 0; i < callers; i++) {
       call();
     }
@@ -57,7 +57,7 @@ final class VirtualCallers {
   }
 
   /** Runs until the first call made has ended, with the picks its end led to; returns when. */
-  long runToFirstEnd() {
+  public long runToFirstEnd() {
     runUntil(Long.MAX_VALUE, firstEnd + 1);
     return firstEnd;
   }
@@ -66,7 +66,7 @@ final class VirtualCallers {
    * Runs until {@code until} (ticker time), counting the picks made at or after {@code from}
    * per node.
    */
-  int[] runUntil(long from, long until) {
+  public int[] runUntil(long from, long until) {
     int[] counts = new int[nodes.size()];
     while (!inFlight.isEmpty() && inFlight.peek()[0] < until) {
       long[] done = inFlight.poll();
@@ -82,7 +82,7 @@ final class VirtualCallers {
   }
 
   /** Ends every call in flight, in time order, without starting new ones (the load stops). */
-  void drain() {
+  public void drain() {
     while (!inFlight.isEmpty()) {
       long[] done = inFlight.poll();
       ticker.advanceNanos(done[0] - ticker.nanoTime());

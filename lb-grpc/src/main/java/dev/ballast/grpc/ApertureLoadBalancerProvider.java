@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code aperture}: deterministic aperture ({@link dev.ballast.core.Aperture}),
+ * The gRPC policy {@code aperture}: deterministic aperture ({@link dev.ballast.core.aperture.Aperture}),
  * each channel talking to a window of at least 12 subchannels picked for its coordinate, P2C
  * least loaded inside, fed by a stream tracer. Config: {@code clientIndex} and {@code
  * clientCount} (this client's place among its peers; default 0 of 1, all subchannels), {@code

@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code ketama}: twemproxy's ketama continuum ({@link dev.ballast.core.Ketama}):
+ * The gRPC policy {@code ketama}: twemproxy's ketama continuum ({@link dev.ballast.core.hash.Ketama}):
  * the same key reaches the same server as through a twemproxy in front of it. Config: see {@link
  * HashLoadBalancerProvider}.
  */

@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code least_loaded}: power of two choices over outstanding requests ({@link dev.ballast.core.LeastLoaded}), fed by a stream tracer. Config: none.
+ * The gRPC policy {@code least_loaded}: power of two choices over outstanding requests ({@link dev.ballast.core.loadaware.LeastLoaded}), fed by a stream tracer. Config: none.
  */
 public final class LeastLoadedLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 

@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code maglev}: Maglev hashing ({@link dev.ballast.core.Maglev}), a prime-sized
+ * The gRPC policy {@code maglev}: Maglev hashing ({@link dev.ballast.core.hash.Maglev}), a prime-sized
  * lookup table of 65,537 entries by default. Config: see {@link HashLoadBalancerProvider}.
  */
 public final class MaglevLoadBalancerProvider extends HashLoadBalancerProvider {

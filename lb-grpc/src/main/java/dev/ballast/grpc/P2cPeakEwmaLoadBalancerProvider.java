@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code p2c_peak_ewma}: power of two choices over peak-EWMA latency times outstanding requests ({@link dev.ballast.core.P2cPeakEwma}), fed by a stream tracer. Config: {@code decayTime} (default "10s"), {@code defaultRtt} (default "30ms").
+ * The gRPC policy {@code p2c_peak_ewma}: power of two choices over peak-EWMA latency times outstanding requests ({@link dev.ballast.core.loadaware.P2cPeakEwma}), fed by a stream tracer. Config: {@code decayTime} (default "10s"), {@code defaultRtt} (default "30ms").
  */
 public final class P2cPeakEwmaLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 

@@ -5,7 +5,7 @@ import dev.ballast.core.BalancerConfig;
 
 /**
  * The gRPC policy {@code ring_hash}: gRPC's {@code ring_hash} ring ({@link
- * dev.ballast.core.RingHash}); the same key reaches the same address as through gRPC-java's
+ * dev.ballast.core.hash.RingHash}); the same key reaches the same address as through gRPC-java's
  * {@code ring_hash_experimental} (grpc-xds), which keeps that name of its own. Config: see {@link
  * HashLoadBalancerProvider}.
  */

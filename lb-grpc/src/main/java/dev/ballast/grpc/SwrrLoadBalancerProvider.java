@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code swrr}: nginx's smooth weighted round robin ({@link dev.ballast.core.SmoothWeightedRoundRobin}), the O(N) baseline. Config: {@code maxFails} (default 1): a failed call lowers the subchannel's effective weight by weight/maxFails.
+ * The gRPC policy {@code swrr}: nginx's smooth weighted round robin ({@link dev.ballast.core.roundrobin.SmoothWeightedRoundRobin}), the O(N) baseline. Config: {@code maxFails} (default 1): a failed call lowers the subchannel's effective weight by weight/maxFails.
  */
 public final class SwrrLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 

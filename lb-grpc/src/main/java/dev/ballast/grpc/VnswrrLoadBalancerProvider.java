@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code vnswrr}: Tengine's virtual-node smooth weighted round robin ({@link dev.ballast.core.Vnswrr}). Config: none.
+ * The gRPC policy {@code vnswrr}: Tengine's virtual-node smooth weighted round robin ({@link dev.ballast.core.roundrobin.Vnswrr}). Config: none.
  */
 public final class VnswrrLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 

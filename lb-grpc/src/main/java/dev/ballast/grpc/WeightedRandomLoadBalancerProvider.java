@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code weighted_random}: weighted random ({@link dev.ballast.core.WeightedRandom}). Config: none.
+ * The gRPC policy {@code weighted_random}: weighted random ({@link dev.ballast.core.roundrobin.WeightedRandom}). Config: none.
  */
 public final class WeightedRandomLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.WeightedRoundRobin;
 import dev.ballast.core.load.LoadReport;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import dev.ballast.core.loadaware.WeightedRoundRobin;
 import dev.ballast.netty.framed.Frame;
 import dev.ballast.netty.framed.FrameDecoder;
 import dev.ballast.netty.framed.FrameEncoder;

@@ -4,10 +4,10 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
-import dev.ballast.core.P2cUtilization;
-import dev.ballast.core.WeightedRoundRobin;
 import dev.ballast.core.load.LoadReport;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import dev.ballast.core.loadaware.P2cUtilization;
+import dev.ballast.core.loadaware.WeightedRoundRobin;
 import java.time.Duration;
 
 /** The report-driven algorithms of {@link PickBenchmark}, with weights fed as load reports. */

@@ -1,14 +1,14 @@
 package dev.ballast.examples.policy;
 
 import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.DistributorBalancer;
-import dev.ballast.core.Node;
 import dev.ballast.core.ChildBalancer;
+import dev.ballast.core.Node;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
+import dev.ballast.core.engine.Distributor;
+import dev.ballast.core.engine.DistributorBalancer;
 import dev.ballast.core.policy.BalancingPolicy;
-import dev.ballast.core.Distributor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;

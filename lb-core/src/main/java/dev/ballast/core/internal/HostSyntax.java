@@ -1,6 +1,12 @@
 package dev.ballast.core.internal;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The syntax of an endpoint's host, and its canonical form: a host name or IPv4 literal of
@@ -128,5 +134,23 @@ public final class HostSyntax {
 
   private static boolean ascii(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  }
+
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
+  /**
+   * The socket address gRPC-java would hold for a host and port, without any DNS look-up: an IP
+   * literal's {@link InetSocketAddress}, else an unresolved one (ring hash's default addresses).
+   */
+  public static List<SocketAddress> socketAddresses(String host, int port) {
+    if (host.indexOf(':') >= 0 || IPV4.matcher(host).matches()) {
+      try {
+        // a literal: checked for its format, never looked up
+        return List.of(new InetSocketAddress(InetAddress.getByName(host), port));
+      } catch (UnknownHostException malformed) {
+        // not a literal after all (e.g. 999.1.1.1): named as unresolved, below
+      }
+    }
+    return List.of(InetSocketAddress.createUnresolved(host, port));
   }
 }

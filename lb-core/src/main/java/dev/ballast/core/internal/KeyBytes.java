@@ -88,4 +88,14 @@ public final class KeyBytes {
   public static KeyBytes local() {
     return LOCAL.get();
   }
+
+  /**
+   * Word {@code x} of an MD5 digest as an unsigned little-endian 32-bit value: ketama's points
+   * (four per digest) and libmemcached's MD5 key hash (word 0).
+   */
+  public static long point(byte[] digest, int x) {
+    int i = 4 * x;
+    return (digest[i] & 0xFFL) | (digest[i + 1] & 0xFFL) << 8 | (digest[i + 2] & 0xFFL) << 16
+        | (digest[i + 3] & 0xFFL) << 24;
+  }
 }

@@ -9,7 +9,7 @@ import java.util.Objects;
  * The settings of weighted round robin from server load reports, with gRFC A58's names and
  * defaults (gRPC's {@code weighted_round_robin}), so that a service config written for one works
  * for the other. Its options by name are {@link LoadOptions#WEIGHTED_ROUND_ROBIN}. {@link
- * #weightExpirationPeriod()} also tells {@link dev.ballast.core.P2cUtilization} how long a
+ * #weightExpirationPeriod()} also tells {@link dev.ballast.core.loadaware.P2cUtilization} how long a
  * server's report holds.
  */
 public final class WeightedRoundRobinConfig {

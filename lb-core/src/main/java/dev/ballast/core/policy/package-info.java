@@ -3,6 +3,6 @@
  * registry every front end resolves names through ({@link
  * dev.ballast.core.policy.PolicyRegistry}), a policy chosen with its decoded config ({@link
  * dev.ballast.core.policy.ConfiguredPolicy}) and the distributor a simple policy writes ({@link
- * dev.ballast.core.Distributor}).
+ * dev.ballast.core.engine.Distributor}).
  */
 package dev.ballast.core.policy;

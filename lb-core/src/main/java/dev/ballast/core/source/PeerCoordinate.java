@@ -1,7 +1,7 @@
 package dev.ballast.core.source;
 
-import dev.ballast.core.Aperture;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.aperture.Aperture;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

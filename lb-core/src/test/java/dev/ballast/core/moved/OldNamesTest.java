@@ -3,8 +3,10 @@ package dev.ballast.core.moved;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
+import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.HashConfig;
 import dev.ballast.core.Node;
 import java.util.List;
 import java.util.Map;
@@ -38,5 +40,39 @@ class OldNamesTest {
         .isSameAs(dev.ballast.core.policy.CoreOptions.LOCALITY);
     assertThat(dev.ballast.core.config.LoadOptions.WEIGHTED_ROUND_ROBIN)
         .isSameAs(dev.ballast.core.load.LoadOptions.WEIGHTED_ROUND_ROBIN);
+  }
+
+  @Test
+  void theOldAlgorithmClassNamesMakeTheMovedBalancers() {
+    BalancerConfig config = BalancerConfig.defaults();
+    HashConfig hash = HashConfig.defaults();
+    List<Balancer<String>> old = List.of(new dev.ballast.core.RoundRobin<>(config),
+        new dev.ballast.core.WeightedRandom<>(config),
+        new dev.ballast.core.SmoothWeightedRoundRobin<>(config),
+        new dev.ballast.core.Vnswrr<>(config), new dev.ballast.core.LeastLoaded<>(config),
+        new dev.ballast.core.P2cPeakEwma<>(config), new dev.ballast.core.P2cUtilization<>(config),
+        new dev.ballast.core.WeightedRoundRobin<>(config), new dev.ballast.core.Aperture<>(config),
+        new dev.ballast.core.RingHash<>(config, hash), new dev.ballast.core.Ketama<>(config, hash),
+        new dev.ballast.core.Maglev<>(config, hash));
+    List<Class<?>> moved = List.of(dev.ballast.core.roundrobin.RoundRobin.class,
+        dev.ballast.core.roundrobin.WeightedRandom.class,
+        dev.ballast.core.roundrobin.SmoothWeightedRoundRobin.class,
+        dev.ballast.core.roundrobin.Vnswrr.class, dev.ballast.core.loadaware.LeastLoaded.class,
+        dev.ballast.core.loadaware.P2cPeakEwma.class,
+        dev.ballast.core.loadaware.P2cUtilization.class,
+        dev.ballast.core.loadaware.WeightedRoundRobin.class,
+        dev.ballast.core.aperture.Aperture.class, dev.ballast.core.hash.RingHash.class,
+        dev.ballast.core.hash.Ketama.class, dev.ballast.core.hash.Maglev.class);
+    for (int i = 0; i < old.size(); i++) {
+      Balancer<String> b = old.get(i);
+      assertThat(b).isInstanceOf(moved.get(i));
+      b.update(List.of(Endpoint.parse("10.0.0.1:80"), Endpoint.parse("10.0.0.2:80")),
+          Endpoint::address);
+      Node<String> picked = b.pick();
+      assertThat(picked.value()).as(b.name()).startsWith("10.0.0.");
+      picked.complete(1_000, true);
+    }
+    assertThat(dev.ballast.core.P2cPeakEwma.NAME).isEqualTo("p2c_peak_ewma");
+    assertThat(dev.ballast.core.Aperture.MIN_APERTURE).isEqualTo(12);
   }
 }

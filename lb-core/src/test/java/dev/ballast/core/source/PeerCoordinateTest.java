@@ -2,10 +2,10 @@ package dev.ballast.core.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ballast.core.Aperture;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
+import dev.ballast.core.aperture.Aperture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

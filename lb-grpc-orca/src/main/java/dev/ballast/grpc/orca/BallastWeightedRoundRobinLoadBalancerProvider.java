@@ -5,7 +5,7 @@ import dev.ballast.core.BalancerConfig;
 
 /**
  * The gRPC policy {@code ballast_weighted_round_robin}: gRFC A58's weighted round robin from
- * ORCA reports on lb-core's {@link dev.ballast.core.WeightedRoundRobin} (a VNSWRR ring, O(1) and
+ * ORCA reports on lb-core's {@link dev.ballast.core.loadaware.WeightedRoundRobin} (a VNSWRR ring, O(1) and
  * allocation-free per pick). Its config is gRPC's {@code weighted_round_robin} config, e.g.
  * {@code {"blackoutPeriod": "10s", "weightExpirationPeriod": "180s", "weightUpdatePeriod": "1s",
  * "errorUtilizationPenalty": 1.0, "enableOobLoadReport": false, "oobReportingPeriod": "10s"}}

@@ -4,7 +4,7 @@ import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
- * The gRPC policy {@code p2c_utilization}: lb-core's {@link dev.ballast.core.P2cUtilization}
+ * The gRPC policy {@code p2c_utilization}: lb-core's {@link dev.ballast.core.loadaware.P2cUtilization}
  * (of two subchannels drawn by ORCA-reported capacity, {@code qps / utilization}, the one with
  * fewer calls in flight per unit of it; peak-EWMA latency within 5%), fed by per-call reports,
  * or out-of-band ones with {@code enableOobLoadReport}. Config: as {@code

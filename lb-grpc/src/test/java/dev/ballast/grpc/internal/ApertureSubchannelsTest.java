@@ -5,8 +5,8 @@ import static dev.ballast.grpc.internal.BalancerLoadBalancerTest.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
-import dev.ballast.core.Aperture;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.aperture.Aperture;
 import dev.ballast.grpc.internal.FakeHelper.FakeSubchannel;
 import io.grpc.ClientStreamTracer;
 import io.grpc.ConnectivityState;

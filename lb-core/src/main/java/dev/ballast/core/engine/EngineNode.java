@@ -1,0 +1,30 @@
+package dev.ballast.core.engine;
+
+import dev.ballast.core.Endpoint;
+import dev.ballast.core.Node;
+
+/**
+ * A node as the balancers' engine keeps it: every built-in balancer's node class extends it
+ * (Finagle: each balancer defines its node), and a balancer written on the engine extends it
+ * for its own per-node state, overriding {@link Node}'s hooks.
+ *
+ * @param <T> the thing being balanced
+ */
+public class EngineNode<T> extends Node<T> {
+
+  // When the node joined its balancer, for slow start; written before the node is published.
+  long joined = SlowStart.NOT_RAMPING;
+
+  /**
+   * Makes a node of an endpoint.
+   *
+   * @param healthListener told when a verdict changes the node's health; may be null
+   */
+  protected EngineNode(Endpoint endpoint, T value, Runnable healthListener) {
+    super(endpoint, value, healthListener);
+  }
+
+  final void renew(Endpoint e) {
+    updateEndpoint(e);
+  }
+}
