@@ -239,11 +239,13 @@ public abstract class Node<T> {
   }
 
   /**
-   * Counts one pending request on this node, for a node chosen with {@link
-   * Balancer#pickUncounted()} when the request is really sent; end it like a picked one.
+   * Counts one pending request on this node: a balancer's {@link Balancer#pick()} does, and the
+   * caller of {@link Balancer#pickUncounted()} when the request is really sent; end it like a
+   * picked one.
    */
   public final void start() {
-    acquire();
+    PENDING.getAndAdd(this, 1);
+    onAcquire();
   }
 
   @Override
@@ -251,12 +253,7 @@ public abstract class Node<T> {
     return "Node{" + endpoint + ", " + availability() + ", pending=" + pending + "}";
   }
 
-  // --- state used by balancers in this package ---
-
-  private void acquire() {
-    PENDING.getAndAdd(this, 1);
-    onAcquire();
-  }
+  // --- the pending count and the endpoint, kept for the balancer that made the node ---
 
   private void release() {
     if ((int) PENDING.getAndAdd(this, -1) <= 0) {
