@@ -51,6 +51,11 @@ class StatusOverRealChannelTest {
         .orElseThrow();
   }
 
+  private boolean openAndAnswered(int server) {
+    EndpointStatus e = at(BallastGrpc.status(channel).get(0), server);
+    return e.availability() == Availability.OPEN && e.rttEstimateNanos() > 0;
+  }
+
   @Test
   void aChannelsPolicyShowsItsEndpointsLevelsAndCauses() throws Exception {
     @SuppressWarnings("unchecked")
@@ -59,7 +64,11 @@ class StatusOverRealChannelTest {
     channel = NettyChannelBuilder.forTarget(servers.target("zone=a;weight=3", "zone=a",
             "zone=b;priority=1;health=unhealthy"))
         .defaultServiceConfig(serviceConfig).usePlaintext().build();
-    for (int i = 0; i < 30; i++) {
+    // 30 calls, then more until the weighted endpoint is READY and has answered (bounded): on a
+    // busy machine its connection could still be opening after 30 calls that all went to the
+    // other endpoint of its zone, and the status then said BUSY.
+    long ready = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    for (int i = 0; i < 30 || !openAndAnswered(0) && System.nanoTime() < ready; i++) {
       TestServers.call(channel);
     }
 

@@ -222,11 +222,12 @@ class ZooKeeperHostileEntriesTest {
     String servers = "127.0.0.1:" + port;
     try (CuratorFramework down = CuratorFrameworkFactory.newClient(servers, 10_000, 500,
             new RetryOneTime(100));
+        // the create waits a little longer than the client's 500 ms connection timeout
         ZooKeeperRegistrar registrar = ZooKeeperRegistrar.of(down, "/services",
-            Duration.ofMillis(1500))) {
+            Duration.ofMillis(700))) {
       assertThatThrownBy(() -> registrar.register("echo", Endpoint.parse("127.0.0.1:8080")))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("within 1500 ms")
+          .hasMessageContaining("within 700 ms")
           .hasMessageContaining("no connection to ZooKeeper at " + servers + " was ever made");
     }
   }

@@ -74,7 +74,7 @@ class SpringHttpClientsTest {
             "ballast.clients.mixed.endpoints[1]=" + ok2.endpoint(),
             "ballast.clients.mixed.endpoints[2]=" + failing.endpoint(),
             "ballast.clients.stalled.protocol=http",
-            "ballast.clients.stalled.timeout=1s",
+            "ballast.clients.stalled.timeout=500ms", // waited out twice: kept short
             "ballast.clients.stalled.late-answer-wait=0s",
             "ballast.clients.stalled.endpoints[0]=" + silent.endpoint(),
             "ballast.clients.keyed.protocol=http",
@@ -144,7 +144,7 @@ class SpringHttpClientsTest {
         .hasMessageContaining("Ballast client stalled")
         .hasMessageContaining("http://stalled/x")
         .cause().isInstanceOfSatisfying(DeadlineExceededException.class,
-            e -> assertThat(e.timeout()).isEqualTo(Duration.ofSeconds(1)));
+            e -> assertThat(e.timeout()).isEqualTo(Duration.ofMillis(500)));
   }
 
   @Test
@@ -154,7 +154,7 @@ class SpringHttpClientsTest {
         .isInstanceOf(WebClientRequestException.class)
         .hasMessageContaining("Ballast client stalled")
         .cause().isInstanceOfSatisfying(DeadlineExceededException.class,
-            e -> assertThat(e.timeout()).isEqualTo(Duration.ofSeconds(1)));
+            e -> assertThat(e.timeout()).isEqualTo(Duration.ofMillis(500)));
   }
 
   @Test
