@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the key-hashing balancers share: the pick by hash over a {@link HashSnapshot}, and a
- * {@link LoadMetric.InFlight} total of pending requests when loads are bounded.
+ * {@link InFlight} total of pending requests when loads are bounded.
  */
 abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements HashBalancer<T> {
 
