@@ -1,14 +1,5 @@
 package dev.ballast.core;
 
-import dev.ballast.core.hash.Ketama;
-import dev.ballast.core.hash.Maglev;
-import dev.ballast.core.hash.RingHash;
-import dev.ballast.core.loadaware.LeastLoaded;
-import dev.ballast.core.loadaware.P2cPeakEwma;
-import dev.ballast.core.roundrobin.RoundRobin;
-import dev.ballast.core.roundrobin.SmoothWeightedRoundRobin;
-import dev.ballast.core.roundrobin.Vnswrr;
-import dev.ballast.core.roundrobin.WeightedRandom;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
@@ -20,10 +11,13 @@ import java.util.function.Function;
  * in a volatile field: {@link #pick()} reads it without locks; {@link #update} builds the next
  * snapshot and swaps it in. A node whose address survives an update keeps its load state.
  *
- * <p>Create one with {@link Algorithm#create(BalancerConfig)} or the algorithm's constructor:
- * {@link RoundRobin}, {@link WeightedRandom}, {@link SmoothWeightedRoundRobin}, {@link Vnswrr},
- * {@link LeastLoaded}, {@link P2cPeakEwma}; and the ones that pick by key ({@link HashBalancer}):
- * {@link RingHash}, {@link Ketama}, {@link Maglev}. Composite balancers (label subsets,
+ * <p>Create one with {@link Algorithm#create(BalancerConfig)} or the algorithm's constructor, in
+ * its family's package: {@code dev.ballast.core.roundrobin} ({@code RoundRobin}, {@code
+ * WeightedRandom}, {@code SmoothWeightedRoundRobin}, {@code Vnswrr}), {@code
+ * dev.ballast.core.loadaware} ({@code LeastLoaded}, {@code P2cPeakEwma}, and the ones that read
+ * load reports), {@code dev.ballast.core.aperture}; and the ones that pick by key ({@link
+ * HashBalancer}) in {@code dev.ballast.core.hash}: {@code RingHash}, {@code Ketama}, {@code
+ * Maglev}. Composite balancers (label subsets,
  * priorities and localities) drive their children through {@link
  * dev.ballast.core.ChildBalancer}, which every balancer of these algorithms is.
  *

@@ -1,6 +1,5 @@
 package dev.ballast.core;
 
-import dev.ballast.core.aperture.Aperture;
 import dev.ballast.core.internal.ThreadLocalRandomSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -180,16 +179,17 @@ public final class BalancerConfig {
   }
 
   /**
-   * Returns this client's index among its peers for {@link Aperture} (deterministic aperture);
-   * default 0. Clients of one service number themselves 0 to {@link #apertureCount()} − 1.
+   * Returns this client's index among its peers for deterministic aperture ({@code
+   * dev.ballast.core.aperture.Aperture}); default 0. Clients of one service number themselves 0
+   * to {@link #apertureCount()} − 1.
    */
   public int apertureIndex() {
     return apertureIndex;
   }
 
   /**
-   * Returns how many clients share the servers, for {@link Aperture}; default 1 (a lone client,
-   * whose aperture covers every server).
+   * Returns how many clients share the servers, for deterministic aperture; default 1 (a lone
+   * client, whose aperture covers every server).
    */
   public int apertureCount() {
     return apertureCount;
@@ -364,8 +364,8 @@ public final class BalancerConfig {
     }
 
     /**
-     * Sets this client's coordinate for {@link Aperture}: index {@code index} of {@code count}
-     * clients (0 to count − 1); default 0 of 1.
+     * Sets this client's coordinate for deterministic aperture: index {@code index} of {@code
+     * count} clients (0 to count − 1); default 0 of 1.
      */
     public Builder apertureCoordinate(int index, int count) {
       checkCoordinate(index, count);

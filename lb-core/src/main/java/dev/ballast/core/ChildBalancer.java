@@ -1,6 +1,5 @@
 package dev.ballast.core;
 
-import dev.ballast.core.hash.Maglev;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;

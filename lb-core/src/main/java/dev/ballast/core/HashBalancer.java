@@ -1,14 +1,10 @@
 package dev.ballast.core;
 
-import dev.ballast.core.hash.Ketama;
-import dev.ballast.core.hash.Maglev;
-import dev.ballast.core.hash.RingHash;
-
 /**
  * A balancer that picks by a request's key, so that the same key reaches the same node while
- * the endpoint set stays: {@link RingHash} (gRPC's {@code ring_hash}), {@link Ketama}
- * (twemproxy's and libmemcached's) and {@link Maglev}. Adding or removing one of N endpoints moves
- * about 1/N of the keys.
+ * the endpoint set stays: ring hash (gRPC's {@code ring_hash}), ketama (twemproxy's and
+ * libmemcached's) and Maglev, in {@code dev.ballast.core.hash}. Adding or removing one of N
+ * endpoints moves about 1/N of the keys.
  *
  * <p>A key's node that is {@link Availability#CLOSED}, or is above its bounded load ({@link
  * HashConfig#loadBound()}), passes the key on along the ring or table (up to {@link
@@ -23,7 +19,7 @@ public interface HashBalancer<T> extends Balancer<T> {
 
   /**
    * Picks the node for a 64-bit hash and counts one pending request on it, as {@link #pick()}
-   * does; {@link Ketama} reads the hash's low 32 bits, as twemproxy's hashes are 32-bit.
+   * does; ketama reads the hash's low 32 bits, as twemproxy's hashes are 32-bit.
    *
    * @throws NoAvailableEndpointException if the set is empty, or no node is open and the config
    *     does not allow a {@linkplain BalancerConfig#panicPick() panic pick}

@@ -1,7 +1,5 @@
 package dev.ballast.core;
 
-import dev.ballast.core.loadaware.P2cUtilization;
-import dev.ballast.core.loadaware.WeightedRoundRobin;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -27,7 +25,9 @@ import java.util.Objects;
  * <p>A node holds what every balancer shares; an algorithm's own per-node state (peak EWMA's
  * estimate and probes, SWRR's effective weight, a server's reported load) is a subclass that
  * the balancer's load metric makes, so an algorithm's fields are in its nodes only. Nodes are
- * made by balancers only ({@link ChildBalancer#newNode}); the class is sealed to lb-core's.
+ * made by balancers ({@link ChildBalancer#newNode}); a balancer's node class extends {@link
+ * dev.ballast.core.engine.EngineNode}, and a balancer refuses nodes made for another kind of
+ * balancer.
  *
  * @param <T> the thing being balanced
  */
@@ -64,8 +64,8 @@ public abstract class Node<T> {
   // told when a verdict changes the node's health (a composite's tables read it); may be null
   private final Runnable healthListener;
   /**
-   * Makes a node of an endpoint (for a balancer's own node class; a balancer refuses nodes of
-   * another class).
+   * Makes a node of an endpoint: for the engine's {@link dev.ballast.core.engine.EngineNode},
+   * which every balancer's node class extends (the engine refuses other subclasses).
    *
    * @param healthListener told when a verdict changes the node's health; may be null
    */
@@ -215,8 +215,9 @@ public abstract class Node<T> {
 
   /**
    * Gives the node its server's latest load report (an ORCA report, an {@code
-   * endpoint-load-metrics} header); read by {@link WeightedRoundRobin} and {@link
-   * P2cUtilization}, ignored by the other balancers. Never throws for bad values: the report
+   * endpoint-load-metrics} header); read by the balancers that {@linkplain #readsReports() read
+   * reports} ({@code weighted_round_robin}, {@code p2c_utilization}), ignored by the other
+   * balancers. Never throws for bad values: the report
    * dropped them already ({@link dev.ballast.core.load.LoadReport#of}) and the balancer counts
    * them.
    */
@@ -226,7 +227,7 @@ public abstract class Node<T> {
 
   /**
    * Returns whether this node's balancer reads load reports, so that a caller parses a server's
-   * report only when it counts ({@link WeightedRoundRobin}, {@link P2cUtilization}).
+   * report only when it counts ({@code weighted_round_robin}, {@code p2c_utilization}).
    */
   public final boolean readsReports() {
     return takesReports();
@@ -268,6 +269,10 @@ public abstract class Node<T> {
    * for the balancer that made it. A weight change calls {@link #weightChanged}.
    */
   protected final void updateEndpoint(Endpoint e) {
+    if (!e.address().equals(address)) {
+      throw new IllegalArgumentException("endpoint " + e.address() + " renews node " + address
+          + " (expected: the same address)");
+    }
     Endpoint old = endpoint;
     endpoint = e;
     synchronized (this) {

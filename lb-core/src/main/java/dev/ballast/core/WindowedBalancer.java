@@ -1,14 +1,13 @@
 package dev.ballast.core;
 
-import dev.ballast.core.aperture.Aperture;
 import java.util.List;
 
 /**
  * A balancer that picks from a part of its nodes chosen ahead of any pick, so that whoever
- * connects the nodes (a gRPC policy making subchannels) need connect only that part: {@link
- * Aperture}'s window is one. Picks outside the window happen only as a degraded pick, when no
- * node of the window is open; a node that is not connected is not open, so such a pick finds
- * none there either.
+ * connects the nodes (a gRPC policy making subchannels) need connect only that part:
+ * deterministic aperture's window is one. Picks outside the window happen only as a degraded
+ * pick, when no node of the window is open; a node that is not connected is not open, so such
+ * a pick finds none there either.
  *
  * @param <T> the thing being balanced
  */

@@ -1,6 +1,5 @@
 package dev.ballast.core.aperture;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.Availability;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
@@ -46,10 +45,10 @@ import java.util.List;
  * Both move the window ({@link #window()}), and {@link #onWindowMoved} hears of it, so that a
  * gRPC policy connects only the servers under the arc.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.Aperture} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class Aperture<T> extends AbstractBalancer<T> implements WindowedBalancer<T> {
 

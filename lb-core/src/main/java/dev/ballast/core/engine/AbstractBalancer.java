@@ -25,6 +25,8 @@ import java.util.function.Function;
  * stepped weights. While one is current, a pick in 32 reads the clock, and the pick that finds
  * the next step due (one at a time) builds the next snapshot and swaps it in with a CAS, which
  * fails harmlessly if an update swapped meanwhile.
+ *
+ * @param <T> the thing being balanced
  */
 public abstract class AbstractBalancer<T> implements ChildBalancer<T> {
 
@@ -56,20 +58,22 @@ public abstract class AbstractBalancer<T> implements ChildBalancer<T> {
    * Makes a balancer with no nodes yet.
    *
    * @param name the algorithm's name, for errors and status ({@code p2c_peak_ewma})
+   * @param config the settings every balancer reads (effort, panic, random source, slow start)
    * @param metric makes the nodes and holds what they share; {@link LoadMetric#NONE} for plain
    *     nodes
    */
   protected AbstractBalancer(String name, BalancerConfig config, LoadMetric metric) {
-    this.name = name;
+    this.name = Objects.requireNonNull(name, "name");
     this.config = Objects.requireNonNull(config, "config");
-    this.metric = metric;
+    this.metric = Objects.requireNonNull(metric, "metric");
     // a key keeps its endpoint whatever the weights: balancers that pick by key do not ramp
     this.slowStart = this instanceof HashBalancer ? null : SlowStart.of(config);
     this.snapshot = new EmptySnapshot<>(name);
   }
 
   /**
-   * Builds the algorithm's snapshot over non-empty nodes; does not throw.
+   * Builds the algorithm's snapshot over non-empty nodes; does not throw. The arrays are the
+   * balancer's own: the snapshot may keep them but must not write them.
    *
    * @param weights the nodes' weights at update time, which have passed {@link #checkWeights};
    *     during a slow-start ramp, each multiplied by its node's level in {@code levels}
@@ -81,7 +85,10 @@ public abstract class AbstractBalancer<T> implements ChildBalancer<T> {
 
   /**
    * Rejects weights the algorithm cannot hold (beyond the checks every algorithm makes); called
-   * before any node or value is made. Default: accepts all.
+   * before any node or value is made, and on a slow-start ramp's weights. Default: accepts all.
+   *
+   * @throws IllegalArgumentException naming the bad weight: the only exception it may throw (a
+   *     ramp it refuses is then skipped; another would reach a caller's pick)
    */
   protected void checkWeights(int[] weights) {}
 
@@ -337,7 +344,7 @@ public abstract class AbstractBalancer<T> implements ChildBalancer<T> {
   }
 
   private void checkAlgorithm(Node<T> node) {
-    if (node.getClass() != metric.nodeClass()) {
+    if (!(node instanceof EngineNode<T> e) || e.madeBy.getClass() != metric.getClass()) {
       throw new IllegalArgumentException("node " + node.address()
           + " was made for another algorithm (expected: a node made by a " + name + " balancer)");
     }

@@ -1,7 +1,6 @@
 package dev.ballast.core.engine;
 
 import dev.ballast.core.Endpoint;
-import dev.ballast.core.Node;
 
 /**
  * What a balancer's nodes record, as Finagle's load metrics: the metric makes the balancer's
@@ -16,19 +15,14 @@ public abstract class LoadMetric {
 
   /**
    * Makes a node whose state is this metric's (Finagle: each balancer defines its node); by
-   * default a plain {@link EngineNode}.
+   * default a plain {@link EngineNode}. The node names this metric as its maker: a balancer
+   * refuses a node made by another class of metric.
    *
+   * @param <T> the thing being balanced
    * @param healthListener told when a verdict changes the node's health; may be null
+   * @return a new node, not yet in any balancer
    */
   protected <T> EngineNode<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-    return new EngineNode<>(endpoint, value, healthListener);
-  }
-
-  /**
-   * The class of the nodes {@link #newNode} makes (by default {@link EngineNode}): a balancer
-   * refuses nodes of another.
-   */
-  protected Class<?> nodeClass() {
-    return EngineNode.class;
+    return new EngineNode<>(endpoint, value, this, healthListener);
   }
 }

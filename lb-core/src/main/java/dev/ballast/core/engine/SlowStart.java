@@ -3,6 +3,7 @@ package dev.ballast.core.engine;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
+import dev.ballast.core.internal.IntMath;
 import java.util.Arrays;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Arrays;
  * most) so that each snapshot holds fixed weights and its pick stays as cheap as without slow
  * start; see {@link BalancerConfig#slowStartWindow()}.
  */
-public final class SlowStart {
+final class SlowStart {
 
   /** A node's join time when it does not ramp (it came with the first update, or a selector's). */
   static final long NOT_RAMPING = Long.MIN_VALUE;
@@ -98,7 +99,7 @@ public final class SlowStart {
     int g = 0;
     for (int i = 0; i < levels.length; i++) {
       out[i] = (levels[i] + unit - 1) / unit * unit;
-      g = gcd(g, out[i]);
+      g = IntMath.gcd(g, out[i]);
     }
     for (int i = 0; i < out.length; i++) {
       out[i] /= g;
@@ -112,13 +113,4 @@ public final class SlowStart {
     return joined + (long) Math.ceil(windowNanos * Math.pow(next / 10.0, aggression));
   }
 
-  /** Euclid's greatest common divisor; {@code gcd(0, b) = b}. */
-  public static int gcd(int a, int b) {
-    while (b != 0) {
-      int t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
-  }
 }

@@ -15,6 +15,8 @@ import java.util.random.RandomGenerator;
  * <p>Why a scan after the effort: with half the nodes down, P2C's 5 tries of two nodes each miss
  * with probability 0.25^5 &lt; 0.1%; the scan makes the miss impossible whenever any node is open,
  * at O(N) cost paid only in that degraded state.
+ *
+ * @param <T> the thing being balanced
  */
 public abstract class Snapshot<T> {
 

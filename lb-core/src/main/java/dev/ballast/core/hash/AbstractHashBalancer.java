@@ -76,12 +76,7 @@ abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements Ha
 
     @Override
     protected <T> EngineNode<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-      return new CountedNode<>(endpoint, value, total, healthListener);
-    }
-
-    @Override
-    protected Class<?> nodeClass() {
-      return CountedNode.class;
+      return new CountedNode<>(endpoint, value, this, healthListener);
     }
   }
 
@@ -89,9 +84,9 @@ abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements Ha
   static final class CountedNode<T> extends EngineNode<T> {
     private final LongAdder total;
 
-    CountedNode(Endpoint endpoint, T value, LongAdder total, Runnable healthListener) {
-      super(endpoint, value, healthListener);
-      this.total = total;
+    CountedNode(Endpoint endpoint, T value, InFlight metric, Runnable healthListener) {
+      super(endpoint, value, metric, healthListener);
+      this.total = metric.total;
     }
 
     @Override

@@ -27,10 +27,10 @@ import java.nio.charset.StandardCharsets;
  * rebuilds its continuum without an ejected server; here an unavailable server's keys move on
  * to the next points instead, and return when it does.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.Ketama} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class Ketama<T> extends AbstractHashBalancer<T> {
 

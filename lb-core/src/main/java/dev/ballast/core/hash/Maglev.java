@@ -33,10 +33,10 @@ import java.util.concurrent.atomic.LongAdder;
  * all endpoints. Building the table costs about {@code M ln M} probes; it happens on update, never
  * on a pick.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.Maglev} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class Maglev<T> extends AbstractHashBalancer<T> {
 

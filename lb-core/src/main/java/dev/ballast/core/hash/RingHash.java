@@ -33,10 +33,10 @@ import java.util.Map;
  * xxHash64 of their UTF-8 bytes; gRPC-java hashes a header's characters' low bytes, the same for
  * the ASCII that headers hold, and joins repeated headers with commas.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.RingHash} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class RingHash<T> extends AbstractHashBalancer<T> {
 

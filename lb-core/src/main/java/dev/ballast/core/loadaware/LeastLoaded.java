@@ -10,10 +10,10 @@ import dev.ballast.core.engine.Snapshot;
  * P2C least-loaded, Finagle's default balancer: of two random nodes, take the one with fewer
  * pending requests per unit of weight ({@code pending / weight}, Finagle's weighted P2C).
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.LeastLoaded} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class LeastLoaded<T> extends AbstractBalancer<T> {
 

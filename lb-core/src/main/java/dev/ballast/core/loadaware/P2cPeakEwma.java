@@ -5,6 +5,7 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.Node;
 import dev.ballast.core.engine.AbstractBalancer;
 import dev.ballast.core.engine.EngineNode;
+import dev.ballast.core.engine.LoadMetric;
 import dev.ballast.core.engine.Snapshot;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -37,10 +38,10 @@ import java.lang.invoke.VarHandle;
  * from less recently). The details and their reasons are on the metric ({@code
  * PeakEwma}).
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.P2cPeakEwma} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class P2cPeakEwma<T> extends AbstractBalancer<T> {
 
@@ -122,8 +123,9 @@ public class P2cPeakEwma<T> extends AbstractBalancer<T> {
     final PeakEwma ewma;
 
     /** A node that times requests with {@code ewma}, if not null. */
-    EwmaNode(Endpoint endpoint, T value, PeakEwma ewma, Runnable healthListener) {
-      super(endpoint, value, healthListener);
+    EwmaNode(Endpoint endpoint, T value, LoadMetric madeBy, PeakEwma ewma,
+        Runnable healthListener) {
+      super(endpoint, value, madeBy, healthListener);
       this.ewma = ewma;
       if (ewma != null) {
         rttBits = Double.doubleToRawLongBits(ewma.defaultRttNanos);

@@ -3,8 +3,8 @@ package dev.ballast.core.loadaware;
 import dev.ballast.core.Availability;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
-import dev.ballast.core.engine.AliasTable;
 import dev.ballast.core.engine.Snapshot;
+import dev.ballast.core.internal.AliasTable;
 
 /**
  * The power of two choices (Mitzenmacher, "The Power of Two Choices in Randomized Load

@@ -82,10 +82,10 @@ import dev.ballast.core.loadaware.ReportedLoad.ReportNode;
  * BalancerConfig#defaultRtt()}, {@link BalancerConfig#failurePenalty()}). Endpoint weights
  * multiply the reported capacity; slow start does not apply.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.P2cUtilization} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class P2cUtilization<T> extends AbstractBalancer<T> {
 

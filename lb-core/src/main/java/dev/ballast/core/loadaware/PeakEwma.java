@@ -2,7 +2,6 @@ package dev.ballast.core.loadaware;
 
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
-import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.engine.EngineNode;
 import dev.ballast.core.engine.LoadMetric;
@@ -131,12 +130,7 @@ final class PeakEwma extends LoadMetric {
 
   @Override
   protected <T> EngineNode<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-    return new EwmaNode<>(endpoint, value, this, healthListener);
-  }
-
-  @Override
-  protected Class<?> nodeClass() {
-    return EwmaNode.class;
+    return new EwmaNode<>(endpoint, value, this, this, healthListener);
   }
 
   /** Feeds one sample observed at {@code now}: one clock reading per completion, one exp. */

@@ -76,11 +76,6 @@ final class ReportedLoad extends LoadMetric {
     return new ReportNode<>(endpoint, value, this, healthListener);
   }
 
-  @Override
-  protected Class<?> nodeClass() {
-    return ReportNode.class;
-  }
-
   /** Takes a node's report: its weight and utilization, or counts it if it gives none. */
   void onReport(ReportNode<?> node, LoadReport report) {
     if (report.rejected() > 0) {
@@ -148,7 +143,7 @@ final class ReportedLoad extends LoadMetric {
     private final ReportedLoad load;
 
     ReportNode(Endpoint endpoint, T value, ReportedLoad load, Runnable healthListener) {
-      super(endpoint, value, load.latency, healthListener);
+      super(endpoint, value, load, load.latency, healthListener);
       this.load = load;
     }
 

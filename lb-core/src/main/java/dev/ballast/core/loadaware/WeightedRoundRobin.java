@@ -31,10 +31,10 @@ import dev.ballast.core.roundrobin.Vnswrr;
  * weights (one picker at a time; the others go on with the current ring), so no thread of lb-core
  * runs in the background. {@link #updateWeights()} does it at once.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.WeightedRoundRobin} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class WeightedRoundRobin<T> extends AbstractBalancer<T> {
 

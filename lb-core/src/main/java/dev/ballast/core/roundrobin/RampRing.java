@@ -1,10 +1,9 @@
 package dev.ballast.core.roundrobin;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
-import dev.ballast.core.engine.SlowStart;
 import dev.ballast.core.engine.Snapshot;
+import dev.ballast.core.internal.IntMath;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -43,7 +42,7 @@ final class RampRing {
       BalancerConfig config) {
     boolean[] floor = floorNodes(weights, levels);
     if (floor == null) {
-      return Vnswrr.ring(name, nodes, weights, config);
+      return Vnswrr.ringOf(name, nodes, weights, config);
     }
     long atFloor = 0;
     long total = 0;
@@ -52,8 +51,8 @@ final class RampRing {
       atFloor += floor[i] ? weights[i] : 0;
     }
     return new Interleaved<>(name, nodes,
-        Vnswrr.ring(name, part(nodes, floor, true), part(weights, floor, true), config),
-        Vnswrr.ring(name, part(nodes, floor, false), part(weights, floor, false), config),
+        Vnswrr.ringOf(name, part(nodes, floor, true), part(weights, floor, true), config),
+        Vnswrr.ringOf(name, part(nodes, floor, false), part(weights, floor, false), config),
         Math.min(0xFFFFFFFFL, Math.max(1, Math.round(0x1p32 * atFloor / total))), config);
   }
 
@@ -73,7 +72,7 @@ final class RampRing {
     for (int i = 0; i < levels.length; i++) {
       floor[i] = levels[i] * 10L < top;
       any |= floor[i];
-      g = SlowStart.gcd(g, weights[i]);
+      g = IntMath.gcd(g, weights[i]);
     }
     for (int w : weights) {
       size += w / g;

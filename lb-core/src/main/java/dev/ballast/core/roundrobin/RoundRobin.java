@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * BalancerConfig#slowStartWindow() slow start}, endpoints in their ramp make it weighted round
  * robin over the ramp's levels (VNSWRR's ring) until every ramp ends.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.RoundRobin} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class RoundRobin<T> extends AbstractBalancer<T> {
 
@@ -49,8 +49,13 @@ public class RoundRobin<T> extends AbstractBalancer<T> {
   /**
    * Returns a snapshot cycling through the nodes from a random start: for a balancer on the
    * engine whose nodes have equal weights ({@code weighted_round_robin} before any report).
+   *
+   * @throws IllegalArgumentException if there is no node
    */
   public static <T> Snapshot<T> snapshot(String name, Node<T>[] nodes, BalancerConfig config) {
+    if (nodes.length == 0) {
+      throw new IllegalArgumentException("nodes: none (expected: at least one)");
+    }
     return new RoundRobinSnapshot<>(name, nodes, config);
   }
 

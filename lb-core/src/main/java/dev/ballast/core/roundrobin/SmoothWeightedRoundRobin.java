@@ -20,10 +20,10 @@ import java.lang.invoke.VarHandle;
  * one until it is back at the weight. The pick is O(N) and, as nginx does with its upstream
  * zone lock, serialised: this is the cost that {@link Vnswrr} removes.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.SmoothWeightedRoundRobin} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
 
@@ -129,9 +129,9 @@ public class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
     private volatile int effectiveWeight;
     private final int maxFails;
 
-    SwrrNode(Endpoint endpoint, T value, int maxFails, Runnable healthListener) {
-      super(endpoint, value, healthListener);
-      this.maxFails = maxFails;
+    SwrrNode(Endpoint endpoint, T value, Failures failures, Runnable healthListener) {
+      super(endpoint, value, failures, healthListener);
+      this.maxFails = failures.maxFails;
       effectiveWeight = endpoint.weight();
     }
 
@@ -182,12 +182,7 @@ public class SmoothWeightedRoundRobin<T> extends AbstractBalancer<T> {
 
     @Override
     protected <T> EngineNode<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-      return new SwrrNode<>(endpoint, value, maxFails, healthListener);
-    }
-
-    @Override
-    protected Class<?> nodeClass() {
-      return SwrrNode.class;
+      return new SwrrNode<>(endpoint, value, this, healthListener);
     }
   }
 }

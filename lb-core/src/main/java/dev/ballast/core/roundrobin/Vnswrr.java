@@ -4,8 +4,8 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
 import dev.ballast.core.engine.AbstractBalancer;
 import dev.ballast.core.engine.LoadMetric;
-import dev.ballast.core.engine.SlowStart;
 import dev.ballast.core.engine.Snapshot;
+import dev.ballast.core.internal.IntMath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * finds its position unfilled meanwhile reuses an already filled position. The ring holds at most
  * {@value #MAX_RING} virtual nodes (64 MiB); larger weight sums are rejected at update.
  *
- * @param <T> the thing being balanced
- *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.Vnswrr} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class Vnswrr<T> extends AbstractBalancer<T> {
 
@@ -82,21 +82,40 @@ public class Vnswrr<T> extends AbstractBalancer<T> {
   @Override
   protected Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
     return levels == null
-        ? ring(NAME, nodes, weights, config)
+        ? ringOf(NAME, nodes, weights, config)
         : RampRing.snapshot(NAME, nodes, weights, levels, config);
   }
 
   /**
    * Returns the weighted round robin of the nodes: a ring of {@code Σ weight/gcd} virtual nodes,
    * or plain round robin if the weights are equal: for a balancer on the engine that weighs its
-   * nodes its own way ({@code weighted_round_robin}). The weights have passed {@link
-   * #checkWeights}.
+   * nodes its own way ({@code weighted_round_robin}).
+   *
+   * @param weights one per node, each positive, the ring at most {@value #MAX_RING} virtual nodes
+   * @throws IllegalArgumentException naming the bad weight or the ring's size
    */
   public static <T> Snapshot<T> ring(String name, Node<T>[] nodes, int[] weights,
       BalancerConfig config) {
+    if (nodes.length == 0 || weights.length != nodes.length) {
+      throw new IllegalArgumentException("weights: " + weights.length + " for " + nodes.length
+          + " nodes (expected: one per node, at least one node)");
+    }
+    for (int i = 0; i < weights.length; i++) {
+      if (weights[i] <= 0) {
+        throw new IllegalArgumentException("weights[" + i + "]: " + weights[i]
+            + " (expected: > 0)");
+      }
+    }
+    checkRing(weights);
+    return ringOf(name, nodes, weights, config);
+  }
+
+  /** {@link #ring} of weights already checked. */
+  static <T> Snapshot<T> ringOf(String name, Node<T>[] nodes, int[] weights,
+      BalancerConfig config) {
     int g = gcd(weights);
     int[] reduced = new int[weights.length];
-    int size = 0; // at most MAX_RING: checkWeights ran first
+    int size = 0; // at most MAX_RING: checked before
     for (int i = 0; i < weights.length; i++) {
       reduced[i] = weights[i] / g;
       size += reduced[i];
@@ -110,7 +129,7 @@ public class Vnswrr<T> extends AbstractBalancer<T> {
   private static int gcd(int[] weights) {
     int g = 0;
     for (int w : weights) {
-      g = SlowStart.gcd(g, w);
+      g = IntMath.gcd(g, w);
     }
     return g;
   }

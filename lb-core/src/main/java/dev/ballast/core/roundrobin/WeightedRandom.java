@@ -3,20 +3,20 @@ package dev.ballast.core.roundrobin;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Node;
 import dev.ballast.core.engine.AbstractBalancer;
-import dev.ballast.core.engine.AliasTable;
 import dev.ballast.core.engine.LoadMetric;
 import dev.ballast.core.engine.Snapshot;
+import dev.ballast.core.internal.AliasTable;
 
 /**
  * Weighted random choice in O(1) per pick with Vose's alias method (M. D. Vose, "A linear
  * algorithm for generating random numbers with a given distribution", IEEE TSE 1991): each node
  * gets a column of height 1 split between itself and one alias; a pick draws a column and a
- * coin ({@link AliasTable}). The table is built in O(N) at update.
- *
- * @param <T> the thing being balanced
+ * coin ({@code AliasTable}). The table is built in O(N) at update.
  *
  * <p>Not designed for extension: it is not final only so that its deprecated alias {@code
  * dev.ballast.core.WeightedRandom} can extend it, until the alias goes in the next version.
+ *
+ * @param <T> the thing being balanced
  */
 public class WeightedRandom<T> extends AbstractBalancer<T> {
 

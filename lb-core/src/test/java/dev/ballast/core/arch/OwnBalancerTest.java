@@ -48,20 +48,15 @@ class OwnBalancerTest {
   static final class Failures extends LoadMetric {
     @Override
     protected <T> EngineNode<T> newNode(Endpoint endpoint, T value, Runnable healthListener) {
-      return new FailureNode<>(endpoint, value, healthListener);
-    }
-
-    @Override
-    protected Class<?> nodeClass() {
-      return FailureNode.class;
+      return new FailureNode<>(endpoint, value, this, healthListener);
     }
   }
 
   static final class FailureNode<T> extends EngineNode<T> {
     final AtomicInteger failures = new AtomicInteger();
 
-    FailureNode(Endpoint endpoint, T value, Runnable healthListener) {
-      super(endpoint, value, healthListener);
+    FailureNode(Endpoint endpoint, T value, Failures failures, Runnable healthListener) {
+      super(endpoint, value, failures, healthListener);
     }
 
     @Override
@@ -108,5 +103,12 @@ class OwnBalancerTest {
     Node<String> own = b.newNode(Endpoint.parse("10.0.0.8:80"), "y");
     assertThatThrownBy(() -> p2c.setMembers(nodes(own), new int[] {1}))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10.0.0.8:80");
+
+    // its own nodes, made by another balancer of its kind, are taken (as a composite does)
+    FewestFailures<String> sibling = new FewestFailures<>();
+    sibling.setMembers(nodes(own), new int[] {1});
+    sibling.renew(own, Endpoint.parse("10.0.0.8:80;weight=3"));
+    assertThat(sibling.pick()).isSameAs(own);
+    assertThat(own.weight()).isEqualTo(3);
   }
 }

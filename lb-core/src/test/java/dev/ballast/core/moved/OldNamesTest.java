@@ -75,4 +75,18 @@ class OldNamesTest {
     assertThat(dev.ballast.core.P2cPeakEwma.NAME).isEqualTo("p2c_peak_ewma");
     assertThat(dev.ballast.core.Aperture.MIN_APERTURE).isEqualTo(12);
   }
+
+  @Test
+  void balancersMadeByNameAreStillInstancesOfTheOldClassNames() {
+    BalancerConfig config = BalancerConfig.defaults();
+    dev.ballast.core.Aperture<String> aperture =
+        (dev.ballast.core.Aperture<String>) Algorithm.APERTURE.<String>create(config);
+    aperture.setCoordinate(0, 1);
+    assertThat(Algorithm.P2C_PEAK_EWMA.create(config))
+        .isInstanceOf(dev.ballast.core.P2cPeakEwma.class)
+        .isInstanceOf(dev.ballast.core.loadaware.P2cPeakEwma.class);
+    assertThat(Algorithm.WEIGHTED_ROUND_ROBIN.create(config))
+        .isInstanceOf(dev.ballast.core.WeightedRoundRobin.class);
+    assertThat(Algorithm.RING_HASH.create(config)).isInstanceOf(dev.ballast.core.RingHash.class);
+  }
 }

@@ -1,4 +1,4 @@
-package dev.ballast.core.engine;
+package dev.ballast.core.internal;
 
 /**
  * Vose's alias method (M. D. Vose, "A linear algorithm for generating random numbers with a given
