@@ -179,9 +179,8 @@ public final class BalancerConfig {
   }
 
   /**
-   * Returns this client's index among its peers for deterministic aperture ({@code
-   * dev.ballast.core.aperture.Aperture}); default 0. Clients of one service number themselves 0
-   * to {@link #apertureCount()} − 1.
+   * Returns this client's index among its peers for deterministic aperture; default 0. Clients
+   * of one service number themselves 0 to {@link #apertureCount()} − 1.
    */
   public int apertureIndex() {
     return apertureIndex;

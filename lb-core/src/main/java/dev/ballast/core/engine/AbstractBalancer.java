@@ -4,7 +4,6 @@ import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
-import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -289,12 +288,7 @@ public abstract class AbstractBalancer<T> implements ChildBalancer<T> {
   @Override
   public final void renew(Node<T> node, Endpoint endpoint) {
     checkAlgorithm(node);
-    Objects.requireNonNull(endpoint, "endpoint");
-    if (!node.address().equals(endpoint.address())) {
-      throw new IllegalArgumentException("endpoint " + endpoint.address()
-          + " renews node " + node.address() + " (expected: the same address)");
-    }
-    ((EngineNode<T>) node).renew(endpoint);
+    ((EngineNode<T>) node).renew(Objects.requireNonNull(endpoint, "endpoint")); // same address
   }
 
   // whether a class overrides checkWeights, i.e. its algorithm limits weights beyond their sum
@@ -386,23 +380,5 @@ public abstract class AbstractBalancer<T> implements ChildBalancer<T> {
   @Override
   public String toString() {
     return name + List.of(snapshot.nodes);
-  }
-
-  /** The empty set: every pick fails. */
-  private static final class EmptySnapshot<T> extends Snapshot<T> {
-    @SuppressWarnings("unchecked")
-    EmptySnapshot(String name) {
-      super(name, new Node[0], BalancerConfig.defaults());
-    }
-
-    @Override
-    public Node<T> pick() {
-      throw new NoAvailableEndpointException(name, 0);
-    }
-
-    @Override
-    public Node<T> next() {
-      throw new NoAvailableEndpointException(name, 0);
-    }
   }
 }
