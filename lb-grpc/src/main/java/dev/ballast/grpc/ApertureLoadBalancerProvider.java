@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -20,6 +19,6 @@ public final class ApertureLoadBalancerProvider extends AlgorithmLoadBalancerPro
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public ApertureLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.APERTURE, base);
+    super("aperture", base);
   }
 }

@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -19,6 +18,6 @@ public final class BallastRingHashLoadBalancerProvider extends HashLoadBalancerP
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public BallastRingHashLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.RING_HASH, POLICY_NAME, base);
+    super("ring_hash", POLICY_NAME, base);
   }
 }

@@ -41,22 +41,36 @@ public abstract class HashLoadBalancerProvider extends AlgorithmLoadBalancerProv
   public static final CallOptions.Key<String> REQUEST_KEY = HashLoadBalancer.REQUEST_KEY;
 
   /**
+   * Creates the provider of a policy of lb-core's registry that picks by key.
+   *
+   * @param policy the policy's name in lb-core's registry, e.g. {@code ketama}
+   * @param policyName the name a service config gives
+   * @param base lb-core settings (e.g. a seeded random source for calls without a key); panic
+   *     picks are always off
+   * @throws IllegalArgumentException if the policy does not pick by key
+   */
+  protected HashLoadBalancerProvider(String policy, String policyName, BalancerConfig base) {
+    super(checked(policy), policyName, base);
+  }
+
+  /**
    * Creates the provider.
    *
    * @param base lb-core settings (e.g. a seeded random source for calls without a key); panic
    *     picks are always off
    * @throws IllegalArgumentException if the algorithm does not pick by key
+   * @deprecated name the policy: {@link #HashLoadBalancerProvider(String, String, BalancerConfig)}
    */
+  @Deprecated(since = "0.1.0", forRemoval = true)
   protected HashLoadBalancerProvider(Algorithm algorithm, String policyName, BalancerConfig base) {
-    super(checked(algorithm), policyName, base);
+    this(algorithm.id(), policyName, base);
   }
 
-  private static Algorithm checked(Algorithm algorithm) {
-    if (!ConfiguredPolicy.named(Objects.requireNonNull(algorithm, "algorithm").id()).traits()
+  private static String checked(String policy) {
+    if (!ConfiguredPolicy.named(Objects.requireNonNull(policy, "policy")).traits()
         .contains(Trait.PICKS_BY_KEY)) {
-      throw new IllegalArgumentException(
-          "algorithm: " + algorithm.id() + " (expected: one that picks by key)");
+      throw new IllegalArgumentException("policy: " + policy + " (expected: one that picks by key)");
     }
-    return algorithm;
+    return policy;
   }
 }

@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -20,6 +19,6 @@ public final class KetamaLoadBalancerProvider extends HashLoadBalancerProvider {
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public KetamaLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.KETAMA, POLICY_NAME, base);
+    super(POLICY_NAME, POLICY_NAME, base);
   }
 }

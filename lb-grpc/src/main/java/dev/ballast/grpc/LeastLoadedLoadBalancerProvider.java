@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -15,6 +14,6 @@ public final class LeastLoadedLoadBalancerProvider extends AlgorithmLoadBalancer
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public LeastLoadedLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.LEAST_LOADED, base);
+    super("least_loaded", base);
   }
 }

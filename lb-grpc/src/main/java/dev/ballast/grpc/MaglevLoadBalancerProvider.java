@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -19,6 +18,6 @@ public final class MaglevLoadBalancerProvider extends HashLoadBalancerProvider {
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public MaglevLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.MAGLEV, POLICY_NAME, base);
+    super(POLICY_NAME, POLICY_NAME, base);
   }
 }

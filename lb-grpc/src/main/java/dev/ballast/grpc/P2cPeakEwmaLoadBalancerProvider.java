@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -15,6 +14,6 @@ public final class P2cPeakEwmaLoadBalancerProvider extends AlgorithmLoadBalancer
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public P2cPeakEwmaLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.P2C_PEAK_EWMA, base);
+    super("p2c_peak_ewma", base);
   }
 }

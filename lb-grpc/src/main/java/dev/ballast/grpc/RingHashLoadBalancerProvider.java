@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -21,6 +20,6 @@ public final class RingHashLoadBalancerProvider extends HashLoadBalancerProvider
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public RingHashLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.RING_HASH, POLICY_NAME, base);
+    super(POLICY_NAME, POLICY_NAME, base);
   }
 }

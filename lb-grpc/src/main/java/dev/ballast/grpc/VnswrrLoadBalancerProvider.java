@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -15,6 +14,6 @@ public final class VnswrrLoadBalancerProvider extends AlgorithmLoadBalancerProvi
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public VnswrrLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.VNSWRR, base);
+    super("vnswrr", base);
   }
 }

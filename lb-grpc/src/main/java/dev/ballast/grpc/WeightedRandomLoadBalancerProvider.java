@@ -1,6 +1,5 @@
 package dev.ballast.grpc;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -15,6 +14,6 @@ public final class WeightedRandomLoadBalancerProvider extends AlgorithmLoadBalan
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public WeightedRandomLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.WEIGHTED_RANDOM, base);
+    super("weighted_random", base);
   }
 }

@@ -65,6 +65,37 @@ class PolicyConfigTest {
   }
 
   @Test
+  void theFieldsApplyOverTheProvidersBaseSettings() {
+    // a provider made over settings of its own keeps them where the service config is silent
+    // (they were dropped for lb-core's defaults, but for the ticker and random source)
+    LoadBalancerProvider p = new P2cPeakEwmaLoadBalancerProvider(BalancerConfig.builder()
+        .decayTime(Duration.ofSeconds(3)).defaultRtt(Duration.ofMillis(7)).build());
+
+    BalancerConfig silent = ((PolicyConfig) p.parseLoadBalancingPolicyConfig(Map.of())
+        .getConfig()).balancer();
+    BalancerConfig given = ((PolicyConfig) p.parseLoadBalancingPolicyConfig(
+        Map.of("decayTime", "5s")).getConfig()).balancer();
+
+    assertThat(silent.decayTime()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(silent.defaultRtt()).isEqualTo(Duration.ofMillis(7));
+    assertThat(given.decayTime()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(given.defaultRtt()).isEqualTo(Duration.ofMillis(7));
+  }
+
+  @Test
+  void aRegisteredPolicyTakesTheBalancerOptionsBesideItsOwn() {
+    // as lb-core's own policies do: one JSON object, each field decoded by the set it belongs to
+    ConfigOrError c = new PolicyLoadBalancerProvider("weighted_round_robin")
+        .parseLoadBalancingPolicyConfig(Map.of("slowStart", Map.of("window", "30s"),
+            "blackoutPeriod", "2s"));
+
+    assertThat(c.getError()).isNull();
+    PolicyConfig p = (PolicyConfig) c.getConfig();
+    assertThat(p.balancer().slowStartWindow()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(p.own().options()).containsEntry("blackoutPeriod", "2s");
+  }
+
+  @Test
   void peakEwmaTakesEveryField() {
     BalancerConfig c = parsed("p2c_peak_ewma", Map.of("decayTime", "5s", "defaultRtt", "12ms"));
 

@@ -3,7 +3,8 @@ package dev.ballast.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.ballast.core.Algorithm;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.load.LoadOptions;
 import dev.ballast.core.config.Option;
@@ -233,7 +234,8 @@ class OptionParityTest {
     }
     if (set == LoadOptions.WEIGHTED_ROUND_ROBIN) {
       // the report-driven policies are lb-grpc-orca's: their config is lb-grpc's PolicyConfig
-      return PolicyConfig.parse(Algorithm.P2C_UTILIZATION, "p2c_utilization", json);
+      return PolicyConfig.parse(ConfiguredPolicy.named("p2c_utilization"), "p2c_utilization",
+          BalancerConfig.defaults(), json);
     }
     return LoadBalancerRegistry.getDefaultRegistry().getProvider(policy)
         .parseLoadBalancingPolicyConfig(json);

@@ -164,7 +164,16 @@ public final class OptionSet<C, B> {
    * @throws OptionException naming the first bad key or value, with the nearest known one
    */
   public C decode(Map<String, ?> raw) {
-    B b = newBuilder.get();
+    return decode(newBuilder.get(), raw);
+  }
+
+  /**
+   * Decodes a map of names to values over a builder holding other defaults (a front end's base
+   * settings): a given option replaces the builder's value, the others keep it.
+   *
+   * @throws OptionException naming the first bad key or value, with the nearest known one
+   */
+  public C decode(B b, Map<String, ?> raw) {
     apply(b, raw);
     try {
       return build.apply(b);

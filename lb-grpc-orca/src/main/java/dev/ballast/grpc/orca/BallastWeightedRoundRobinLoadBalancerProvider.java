@@ -1,6 +1,5 @@
 package dev.ballast.grpc.orca;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -26,6 +25,6 @@ public final class BallastWeightedRoundRobinLoadBalancerProvider
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public BallastWeightedRoundRobinLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.WEIGHTED_ROUND_ROBIN, POLICY_NAME, base);
+    super("weighted_round_robin", POLICY_NAME, base);
   }
 }

@@ -1,6 +1,5 @@
 package dev.ballast.grpc.orca;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 
 /**
@@ -22,6 +21,6 @@ public final class P2cUtilizationLoadBalancerProvider extends ReportingLoadBalan
 
   /** Creates the provider over the given lb-core settings (e.g. a seeded random source). */
   public P2cUtilizationLoadBalancerProvider(BalancerConfig base) {
-    super(Algorithm.P2C_UTILIZATION, Algorithm.P2C_UTILIZATION.id(), base);
+    super("p2c_utilization", "p2c_utilization", base);
   }
 }

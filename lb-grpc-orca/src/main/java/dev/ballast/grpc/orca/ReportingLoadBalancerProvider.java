@@ -1,6 +1,5 @@
 package dev.ballast.grpc.orca;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.grpc.AlgorithmLoadBalancerProvider;
 
@@ -19,7 +18,7 @@ import dev.ballast.grpc.AlgorithmLoadBalancerProvider;
  */
 public abstract class ReportingLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 
-  ReportingLoadBalancerProvider(Algorithm algorithm, String policyName, BalancerConfig base) {
-    super(algorithm, policyName, base);
+  ReportingLoadBalancerProvider(String policy, String policyName, BalancerConfig base) {
+    super(policy, policyName, base);
   }
 }

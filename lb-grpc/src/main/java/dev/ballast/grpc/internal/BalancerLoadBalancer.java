@@ -1,6 +1,5 @@
 package dev.ballast.grpc.internal;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
@@ -9,19 +8,15 @@ import dev.ballast.core.Ticker;
 import dev.ballast.core.WindowedBalancer;
 import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.policy.BalancingPolicy;
-import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;
 import dev.ballast.grpc.spi.ReportTarget;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
- * A gRPC load balancer over one lb-core {@link Balancer} of a given algorithm or registered
- * policy. The balancer is
- * made at the first address update from the policy config, and made anew (nodes lose their
+ * A gRPC load balancer over one lb-core {@link Balancer} of a policy of lb-core's registry.
+ * The balancer is made at the first address update from the policy config, and made anew (nodes lose their
  * load state, subchannels are kept) only when the config changes.
  *
  * <p>A balancer that picks from a window of its nodes ({@link WindowedBalancer}: {@code
@@ -33,81 +28,52 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer implement
 
   private final BalancerPicker.Feedback feedback;
   private final Ticker ticker;
-  // the config used when the channel gives none (made when first needed), which configs are
-  // this policy's, and how a config makes a balancer
-  private final Supplier<Object> defaults;
-  private final Predicate<Object> ours;
-  private final Function<Object, Balancer<Backend>> make;
+  private final BalancingPolicy<?> policy;
+  private final BalancerConfig base;
   // run by a windowed balancer in the thread that moved its window: made once, not per move
   private final Runnable windowMoved;
-  private Object config;
+  private PolicyConfig config;
   private Balancer<Backend> balancer;
 
-  /**
-   * Creates the load balancer over one of lb-core's algorithms.
-   *
-   * @param base the lb-core settings the policy config is applied to (ticker, random source)
-   */
-  public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base) {
-    this(helper, algorithm, base, algorithm.id());
-  }
-
-  /**
-   * Creates the load balancer of a policy registered under a name of its own (its meters'
-   * {@code policy} tag and its status say it), e.g. {@code ballast_weighted_round_robin}.
-   *
-   * @param base the lb-core settings the policy config is applied to (ticker, random source)
-   */
-  public BalancerLoadBalancer(Helper helper, Algorithm algorithm, BalancerConfig base,
-      String policyName) {
-    this(helper, policyName, ConfiguredPolicy.named(algorithm.id()).traits(), base,
-        () -> PolicyConfig.defaults(algorithm),
-        c -> c instanceof PolicyConfig p && p.name().equals(algorithm.id()),
-        c -> ((PolicyConfig) c).create(base));
-  }
-
-  private BalancerLoadBalancer(Helper helper, String name, Set<Trait> traits,
-      BalancerConfig base, Supplier<Object> defaults, Predicate<Object> ours,
-      Function<Object, Balancer<Backend>> make) {
+  private BalancerLoadBalancer(Helper helper, String name, BalancingPolicy<?> policy,
+      BalancerConfig base) {
     super(helper, name);
-    this.feedback = feedback(traits);
-    this.ticker = streamTicker(traits, base);
-    this.defaults = defaults;
-    this.ours = ours;
-    this.make = make;
+    this.feedback = feedback(policy.traits());
+    this.ticker = streamTicker(policy.traits(), base);
+    this.policy = policy;
+    this.base = base;
     Runnable inContext = this::windowMoved;
     this.windowMoved = () -> helper.getSynchronizationContext().execute(inContext);
   }
 
   /**
-   * Creates the load balancer over a registered policy, whose configs are {@link
-   * ConfiguredPolicy}s; its traits say what the picker feeds back.
+   * Creates the load balancer of a policy of lb-core's registry (lb-core's own or a team's),
+   * whose configs are {@link PolicyConfig}s; its traits say what the picker feeds back.
    *
-   * @param base the settings every balancer reads; panic picks are off (READY subchannels only)
+   * @param name the name the channel knows the policy by (its meters' {@code policy} tag and its
+   *     status say it), e.g. {@code ballast_weighted_round_robin}
+   * @param base the settings the config's fields are applied to (ticker, random source); panic
+   *     picks are off (READY subchannels only)
    */
-  public static BalancerLoadBalancer of(Helper helper, BalancingPolicy<?> policy,
+  public static BalancerLoadBalancer of(Helper helper, BalancingPolicy<?> policy, String name,
       BalancerConfig base) {
-    BalancerConfig common = base.toBuilder().panicPick(false).build();
-    return new BalancerLoadBalancer(helper, policy.name(), policy.traits(), common,
-        () -> ConfiguredPolicy.decode(policy, null),
-        c -> c instanceof ConfiguredPolicy<?> cp && cp.policy() == policy,
-        c -> ((ConfiguredPolicy<?>) c).newBalancer(common));
+    return new BalancerLoadBalancer(helper, name, policy, base);
   }
 
   @Override
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // which sets a balancer accepts depends on its algorithm only, not on the policy's fields
-    ChildBalancer.of(balancer != null ? balancer : make.apply(config(policyConfig)))
+    ChildBalancer.of(balancer != null ? balancer : config(policyConfig).create(base))
         .validate(endpoints);
   }
 
   @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
-    Object c = config(policyConfig);
+    PolicyConfig c = config(policyConfig);
     Balancer<Backend> target = balancer;
     if (target == null || !c.equals(config)) {
-      target = make.apply(c);
+      target = c.create(base);
     }
     target.update(endpoints, values);
     if (target != balancer) {
@@ -123,15 +89,15 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer implement
    *
    * @throws IllegalArgumentException for another policy's config (a wiring fault, not data)
    */
-  private Object config(Object policyConfig) {
-    if (policyConfig == null) {
-      return defaults.get();
+  private PolicyConfig config(Object policyConfig) {
+    if (policyConfig == null) { // decoded when first needed
+      return PolicyConfig.decode(policy, null, base);
     }
-    if (!ours.test(policyConfig)) {
+    if (!(policyConfig instanceof PolicyConfig p && p.name().equals(policy.name()))) {
       throw new IllegalArgumentException("policy config: " + policyConfig + " (expected: a"
-          + " config of this policy)");
+          + " config of " + policy.name() + ")");
     }
-    return policyConfig;
+    return p;
   }
 
   private static void listen(Balancer<Backend> b, Runnable listener) {
@@ -195,8 +161,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer implement
 
   @Override
   public Object ownConfig(Object loadBalancingPolicyConfig) {
-    return loadBalancingPolicyConfig instanceof PolicyConfig p ? p.own().config()
-        : loadBalancingPolicyConfig instanceof ConfiguredPolicy<?> c ? c.config() : null;
+    return loadBalancingPolicyConfig instanceof PolicyConfig p ? p.own().config() : null;
   }
 
   /** Returns the balancer, for tests. */

@@ -1,6 +1,5 @@
 package dev.ballast.grpc.internal;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.ChildBalancer;
@@ -17,11 +16,10 @@ import io.grpc.CallOptions;
 import io.grpc.EquivalentAddressGroup;
 import java.util.List;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
- * A gRPC load balancer over one {@link HashBalancer}, of lb-core's algorithms that pick by key or
- * a registered policy that does: a call's key comes from a call option or a request header and
+ * A gRPC load balancer over one {@link HashBalancer}, of a policy of lb-core's registry that picks
+ * by key: a call's key comes from a call option or a request header and
  * decides its subchannel. The balancer is made anew only when the policy config changes. Ring
  * hash names each endpoint by the socket addresses of its resolved address group, exactly as
  * gRPC-java's {@code ring_hash} does.
@@ -32,56 +30,41 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
   public static final CallOptions.Key<String> REQUEST_KEY =
       CallOptions.Key.create("ballast.requestKey");
 
+  private final BalancingPolicy<?> policy;
   private final BalancerConfig base;
-  // the config used when the channel gives none: a PolicyConfig or a ConfiguredPolicy
-  private final Supplier<Object> defaults;
-  private Object config;
+  private PolicyConfig config;
   private HashBalancer<Backend> balancer;
 
-  /**
-   * Creates the load balancer of one of lb-core's algorithms that pick by key.
-   *
-   * @param base the lb-core settings (random source for calls without a key); panic picks off
-   */
-  public HashLoadBalancer(Helper helper, Algorithm algorithm, String policyName,
+  private HashLoadBalancer(Helper helper, BalancingPolicy<?> policy, String name,
       BalancerConfig base) {
-    this(helper, policyName, base, () -> PolicyConfig.defaults(algorithm));
-  }
-
-  private HashLoadBalancer(Helper helper, String policyName, BalancerConfig base,
-      Supplier<Object> defaults) {
-    super(helper, policyName);
+    super(helper, name);
+    this.policy = policy;
     this.base = base.toBuilder().panicPick(false).build();
-    this.defaults = defaults;
   }
 
   /**
-   * Creates the load balancer of a registered policy that {@linkplain Trait#PICKS_BY_KEY picks by
-   * key}, whose configs are {@link ConfiguredPolicy}s: each call's key reaches it as it reaches
-   * lb-core's, from {@link #REQUEST_KEY} or, when its own options are {@link HashConfig}'s, the
-   * header its {@code requestHashHeader} names.
+   * Creates the load balancer of a policy of lb-core's registry that {@linkplain
+   * Trait#PICKS_BY_KEY picks by key} (lb-core's own or a team's), whose configs are {@link
+   * PolicyConfig}s: each call's key reaches it from {@link #REQUEST_KEY} or, when its own options
+   * are {@link HashConfig}'s, the header its {@code requestHashHeader} names.
    *
+   * @param name the name the channel knows the policy by, e.g. {@code ballast_ring_hash}
    * @param base the settings every balancer reads; panic picks are off (READY subchannels only)
    */
-  public static HashLoadBalancer of(Helper helper, BalancingPolicy<?> policy,
+  public static HashLoadBalancer of(Helper helper, BalancingPolicy<?> policy, String name,
       BalancerConfig base) {
-    return new HashLoadBalancer(helper, policy.name(), base,
-        () -> ConfiguredPolicy.decode(policy, null));
+    return new HashLoadBalancer(helper, policy, name, base);
   }
 
-  private Object config(Object policyConfig) {
-    return policyConfig instanceof PolicyConfig || policyConfig instanceof ConfiguredPolicy
-        ? policyConfig : defaults.get();
-  }
-
-  private static ConfiguredPolicy<?> own(Object c) {
-    return c instanceof PolicyConfig p ? p.own() : (ConfiguredPolicy<?>) c;
+  /** Returns the channel's config, or the policy's defaults when it gives none. */
+  private PolicyConfig config(Object policyConfig) {
+    return policyConfig instanceof PolicyConfig p ? p : PolicyConfig.decode(policy, null, base);
   }
 
   /** Makes the config's balancer; one that does not pick by key is refused, naming it. */
   @SuppressWarnings("unchecked")
-  private HashBalancer<Backend> create(Object c) {
-    ConfiguredPolicy<?> own = own(c);
+  private HashBalancer<Backend> create(PolicyConfig c) {
+    ConfiguredPolicy<?> own = c.own();
     if (own.config() instanceof HashConfig h) { // ring entries named as gRPC-java names them
       own = new ConfiguredPolicy<>((BalancingPolicy<HashConfig>) own.policy(),
           h.toBuilder().ringAddresses(this::ringAddresses).build());
@@ -97,7 +80,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
   @Override
   void validate(Object policyConfig, List<Endpoint> endpoints) {
     // what a set may hold depends on the config too (Maglev's table size)
-    Object c = config(policyConfig);
+    PolicyConfig c = config(policyConfig);
     ChildBalancer.of(balancer != null && c.equals(config) ? balancer : create(c))
         .validate(endpoints);
   }
@@ -105,7 +88,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
   @Override
   void update(Object policyConfig, List<Endpoint> endpoints,
       Function<Endpoint, Backend> values) {
-    Object c = config(policyConfig);
+    PolicyConfig c = config(policyConfig);
     HashBalancer<Backend> target = balancer != null && c.equals(config) ? balancer : create(c);
     target.update(endpoints, values);
     balancer = target;
@@ -136,7 +119,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    HashConfig h = own(config).config() instanceof HashConfig c ? c : HashConfig.defaults();
+    HashConfig h = config.hash();
     return new HashPicker(balancer, h.requestHashHeader(), REQUEST_KEY, h.loadBound() > 0
             ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE);
   }

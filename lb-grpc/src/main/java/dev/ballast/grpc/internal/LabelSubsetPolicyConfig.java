@@ -1,6 +1,5 @@
 package dev.ballast.grpc.internal;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
@@ -130,7 +129,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
   /** As {@link #child(Object)}, among the supported names given. */
   static PolicyConfig child(Object list, List<String> supported) {
     if (list == null) {
-      return PolicyConfig.defaults(Algorithm.fromName("round_robin"));
+      return PolicyConfig.defaults("round_robin");
     }
     if (!(list instanceof List)) {
       throw new IllegalArgumentException("childPolicy: " + ValueType.show(list)

@@ -1,7 +1,7 @@
 package dev.ballast.grpc.internal;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
@@ -41,6 +41,9 @@ import java.util.Map;
  * subchannels).
  */
 final class LocalityChildren extends LoadBalancer {
+
+  // the members of the chosen locality take turns (each is one of its child's endpoints)
+  private static final ConfiguredPolicy<?> ROUND_ROBIN = ConfiguredPolicy.of("round_robin", null);
 
   private final Helper helper;
   private final BalancerConfig base;
@@ -92,7 +95,7 @@ final class LocalityChildren extends LoadBalancer {
             k -> new ArrayList<>()).add(g);
       }
       if (target == null || !c.locality().equals(target.config())) {
-        target = LocalityBalancer.<Member>builder().config(base).algorithm(Algorithm.ROUND_ROBIN)
+        target = LocalityBalancer.<Member>builder().config(base).balancerFactory(() -> ROUND_ROBIN.newBalancer(base))
             .locality(c.locality()).build();
       }
       target.validate(endpoints);

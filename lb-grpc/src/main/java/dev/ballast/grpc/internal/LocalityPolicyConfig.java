@@ -1,6 +1,5 @@
 package dev.ballast.grpc.internal;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
@@ -75,7 +74,7 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
       Object children = options.remove("childPolicy");
       LocalityConfig locality = CoreOptions.LOCALITY.decode(options);
       // the default child weighs endpoints, as Envoy's default round robin does
-      Object child = children == null ? PolicyConfig.defaults(Algorithm.VNSWRR) : child(children);
+      Object child = children == null ? PolicyConfig.defaults("vnswrr") : child(children);
       return ConfigOrError.fromConfig(child instanceof GrpcChild g
           ? new LocalityPolicyConfig(locality, null, g)
           : new LocalityPolicyConfig(locality, (PolicyConfig) child, null));

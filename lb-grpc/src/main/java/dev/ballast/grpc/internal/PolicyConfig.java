@@ -1,9 +1,10 @@
 package dev.ballast.grpc.internal;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.policy.CoreOptions;
+import dev.ballast.core.config.Names;
+import dev.ballast.core.config.OptionException;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
@@ -36,15 +37,25 @@ public record PolicyConfig(String name, Map<String, Object> options,
   public static final OptionSet<BalancerConfig, BalancerConfig.Builder> BALANCER_OPTIONS =
       CoreOptions.BALANCER.without("panicPick");
 
-  /** Returns the config with every field at its default. */
-  public static PolicyConfig defaults(Algorithm algorithm) {
-    return decode(algorithm, null);
+  /**
+   * Returns the config of a policy of lb-core's registry with every field at its default.
+   *
+   * @throws dev.ballast.core.config.OptionException naming {@code balancer} for an unknown name
+   */
+  public static PolicyConfig defaults(String policy) {
+    return decode(ConfiguredPolicy.named(policy), null);
   }
 
-  /** Parses a policy's JSON config; a bad field comes back as an error naming it, never thrown. */
-  public static ConfigOrError parse(Algorithm algorithm, String policyName, Map<String, ?> json) {
+  /**
+   * Parses the JSON config of a policy of lb-core's registry (a user's own as well) over a
+   * provider's base settings; a bad field comes back as an error naming it, never thrown.
+   *
+   * @param policyName the name the config is given under, for the error
+   */
+  public static ConfigOrError parse(BalancingPolicy<?> policy, String policyName,
+      BalancerConfig base, Map<String, ?> json) {
     try {
-      return ConfigOrError.fromConfig(decode(algorithm, json));
+      return ConfigOrError.fromConfig(decode(policy, json, base));
     } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(policyName + " config: "
           + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString())).withCause(e));
@@ -52,31 +63,47 @@ public record PolicyConfig(String name, Map<String, Object> options,
   }
 
   /**
-   * Decodes a policy's JSON config.
-   *
-   * @throws dev.ballast.core.config.OptionException naming the bad field
-   */
-  public static PolicyConfig decode(Algorithm algorithm, Map<String, ?> json) {
-    return decode(ConfiguredPolicy.named(algorithm.id()), json);
-  }
-
-  /**
-   * Decodes the JSON config of a policy of lb-core's registry (a user's own as well).
+   * Decodes the JSON config of a policy of lb-core's registry, its balancer options over the
+   * defaults.
    *
    * @throws dev.ballast.core.config.OptionException naming the bad field
    */
   public static PolicyConfig decode(BalancingPolicy<?> policy, Map<String, ?> json) {
+    return decode(policy, json, BalancerConfig.defaults());
+  }
+
+  /**
+   * Decodes the JSON config of a policy of lb-core's registry: its own options, and the
+   * balancer options over {@code base} (a field given replaces base's value). A field that
+   * neither takes is named with the nearest of the policy's own, else of the balancer's.
+   *
+   * @throws dev.ballast.core.config.OptionException naming the bad field
+   */
+  public static PolicyConfig decode(BalancingPolicy<?> policy, Map<String, ?> json,
+      BalancerConfig base) {
     boolean keyed = policy.traits().contains(Trait.PICKS_BY_KEY);
+    OptionSet<?, ?> ownOptions = policy.options();
     Map<String, Object> mine = new LinkedHashMap<>();
     Map<String, Object> rest = new LinkedHashMap<>();
     // top-level keys only: each part's decode bounds its depth before it reads it
-    (json == null ? Map.<String, Object>of() : json)
-        .forEach((k, v) -> (keyed || policy.options().find(k) != null ? mine : rest).put(k, v));
+    (json == null ? Map.<String, Object>of() : json).forEach((k, v) -> {
+      if (!keyed && ownOptions.find(k) == null && !balancerOption(k)
+          && Names.nearest(k, ownOptions.names()) != null) { // a misspelling of the policy's own
+        throw new OptionException(k, ownOptions.unknownKey(k), null);
+      }
+      (keyed || ownOptions.find(k) != null ? mine : rest).put(k, v);
+    });
     ConfiguredPolicy<?> own = ConfiguredPolicy.decode(policy, mine);
-    BalancerConfig b = BALANCER_OPTIONS.decode(rest);
+    BalancerConfig b = BALANCER_OPTIONS.decode(base.toBuilder(), rest);
     Map<String, Object> options = new LinkedHashMap<>(BALANCER_OPTIONS.encode(b));
     options.putAll(own.options());
     return new PolicyConfig(policy.name(), Map.copyOf(options), b, own);
+  }
+
+  private static boolean balancerOption(String key) {
+    String k = Names.normalize(key);
+    return BALANCER_OPTIONS.names().stream().map(Names::normalize)
+        .anyMatch(n -> n.equals(k) || n.startsWith(k + "."));
   }
 
   /** Returns what the policy reads ({@link BalancingPolicy#traits()}). */

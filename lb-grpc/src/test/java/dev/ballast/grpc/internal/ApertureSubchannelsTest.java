@@ -4,8 +4,9 @@ import static dev.ballast.grpc.internal.BalancerLoadBalancerTest.ARGS;
 import static dev.ballast.grpc.internal.BalancerLoadBalancerTest.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.aperture.Aperture;
 import dev.ballast.grpc.internal.FakeHelper.FakeSubchannel;
 import io.grpc.ClientStreamTracer;
@@ -33,11 +34,12 @@ import org.junit.jupiter.api.Test;
 class ApertureSubchannelsTest {
 
   private final FakeHelper helper = new FakeHelper();
-  private final BalancerLoadBalancer lb = new BalancerLoadBalancer(helper, Algorithm.APERTURE,
+  private final BalancingPolicy<?> aperture = ConfiguredPolicy.named("aperture");
+  private final BalancerLoadBalancer lb = BalancerLoadBalancer.of(helper, aperture, "aperture",
       BalancerConfig.builder().random(new SplittableRandom(7)).build());
   // client 1 of 10, as a service config gives it
-  private final Object config = PolicyConfig.parse(Algorithm.APERTURE, "aperture",
-      Map.of("aperture", Map.of("clientIndex", 1.0, "clientCount", 10.0))).getConfig();
+  private final Object config = PolicyConfig.decode(aperture,
+      Map.of("aperture", Map.of("clientIndex", 1.0, "clientCount", 10.0)));
 
   private void accept(int from, int to) {
     List<EquivalentAddressGroup> groups = new ArrayList<>();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.Availability;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.Node;
 import dev.ballast.grpc.EndpointAttributes;
 import dev.ballast.grpc.internal.FakeHelper.FakeSubchannel;
@@ -39,7 +40,12 @@ class BalancerLoadBalancerTest {
       .build();
 
   private BalancerLoadBalancer lb(Algorithm algorithm) {
-    return new BalancerLoadBalancer(helper, algorithm, base);
+    return lb(helper, algorithm);
+  }
+
+  private BalancerLoadBalancer lb(FakeHelper h, Algorithm algorithm) {
+    return BalancerLoadBalancer.of(h, ConfiguredPolicy.named(algorithm.id()), algorithm.id(),
+        base);
   }
 
   static EquivalentAddressGroup group(int port, int weight, Map<String, String> labels) {
@@ -299,7 +305,7 @@ class BalancerLoadBalancerTest {
   void policiesWithoutFeedbackReleaseThePickAtOnce() {
     for (Algorithm algorithm : List.of(Algorithm.VNSWRR, Algorithm.WEIGHTED_RANDOM)) {
       FakeHelper h = new FakeHelper();
-      BalancerLoadBalancer lb = new BalancerLoadBalancer(h, algorithm, base);
+      BalancerLoadBalancer lb = lb(h, algorithm);
       h.syncContext.execute(() -> lb.acceptResolvedAddresses(LoadBalancer.ResolvedAddresses
           .newBuilder().setAddresses(List.of(group(1001), group(1002))).build()));
       h.syncContext.execute(() -> h.subchannel(1001).set(ConnectivityState.READY));
@@ -388,8 +394,8 @@ class BalancerLoadBalancerTest {
     BalancerLoadBalancer lb = lb(Algorithm.P2C_PEAK_EWMA);
     accept(lb, group(1001));
     set(helper.subchannel(1001), ConnectivityState.READY);
-    Object config = PolicyConfig.parse(Algorithm.P2C_PEAK_EWMA, "p2c_peak_ewma",
-        Map.of("defaultRtt", "5ms")).getConfig();
+    Object config = PolicyConfig.parse(ConfiguredPolicy.named("p2c_peak_ewma"),
+        "p2c_peak_ewma", base, Map.of("defaultRtt", "5ms")).getConfig();
 
     accept(lb, config, group(1001));
 
@@ -430,7 +436,7 @@ class BalancerLoadBalancerTest {
   void swrrAndLeastLoadedShareOneTracerPerSubchannelAndEndEveryCall() {
     for (Algorithm algorithm : List.of(Algorithm.SWRR, Algorithm.LEAST_LOADED)) {
       FakeHelper h = new FakeHelper();
-      BalancerLoadBalancer lb = new BalancerLoadBalancer(h, algorithm, base);
+      BalancerLoadBalancer lb = lb(h, algorithm);
       h.syncContext.execute(() -> lb.acceptResolvedAddresses(LoadBalancer.ResolvedAddresses
           .newBuilder().setAddresses(List.of(group(1001))).build()));
       h.syncContext.execute(() -> h.subchannel(1001).set(ConnectivityState.READY));

@@ -3,8 +3,8 @@ package dev.ballast.grpc.internal;
 import static dev.ballast.grpc.internal.BalancerLoadBalancerTest.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import io.grpc.Attributes;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
@@ -21,7 +21,8 @@ class HealthCheckingTest {
 
   private final FakeHelper helper = new FakeHelper();
   private final LoadBalancer lb = HealthChecking.wrap(helper,
-      h -> new BalancerLoadBalancer(h, Algorithm.ROUND_ROBIN, BalancerConfig.defaults()));
+      h -> BalancerLoadBalancer.of(h, ConfiguredPolicy.named("round_robin"), "round_robin",
+          BalancerConfig.defaults()));
 
   private Status accept(Attributes attributes) {
     Status[] out = new Status[1];
