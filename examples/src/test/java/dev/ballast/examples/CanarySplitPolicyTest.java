@@ -8,6 +8,7 @@ import dev.ballast.examples.spring.OrdersApplication;
 import dev.ballast.netty.BallastClient;
 import dev.ballast.netty.framed.FramedServer;
 import dev.ballast.spring.BallastClients;
+import dev.ballast.spring.BallastGrpcEndpoints;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
@@ -85,6 +86,29 @@ class CanarySplitPolicyTest {
       client.call(new byte[] {1}).get(20, TimeUnit.SECONDS);
     }
     assertThat(answered(servers)).containsExactly(30L, 30L, 30L, 30L);
+  }
+
+  @Test
+  void springGivesAGrpcChannelItsOptionsBesideTheClientsBalancerOptions() {
+    // as an lb-netty client made from the same properties reads them (slow start was dropped)
+    ConfigurableApplicationContext context = new SpringApplicationBuilder(OrdersApplication.class)
+        .web(WebApplicationType.NONE)
+        .run("--ballast.clients.orders.endpoints=127.0.0.1:1", // the application's own client
+            "--ballast.clients.payments.protocol=grpc",
+            "--ballast.clients.payments.balancer=canary-split",
+            "--ballast.clients.payments.policy.percent=10",
+            "--ballast.clients.payments.slow-start.window=30s",
+            "--ballast.clients.payments.endpoints=127.0.0.1:1;canary=true,127.0.0.1:2");
+    opened.add(context);
+
+    Map<String, ?> serviceConfig = context.getBean(BallastGrpcEndpoints.class)
+        .serviceConfig("payments");
+
+    Map<String, Object> policy = Map.of("percent", "10", "slowStart.window", "30s");
+    assertThat(serviceConfig).isEqualTo(Map.of("loadBalancingConfig",
+        List.of(Map.of("canary_split", policy))));
+    assertThat(io.grpc.LoadBalancerRegistry.getDefaultRegistry().getProvider("canary_split")
+        .parseLoadBalancingPolicyConfig(policy).getError()).isNull();
   }
 
   @Test

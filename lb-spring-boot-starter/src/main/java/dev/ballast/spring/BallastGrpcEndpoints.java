@@ -92,9 +92,10 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
   /**
    * Returns a gRPC service config (for {@code ManagedChannelBuilder.defaultServiceConfig}) that
    * selects the client's balancer, lb-grpc's policy of the same name ({@code p2c_peak_ewma},
-   * {@code ring_hash}, ...; {@code round_robin} is gRPC's own, without slow start), with the
-   * options the client was given, under the same names (for the algorithms that read load
-   * reports, gRPC's {@code weighted_round_robin} fields too, e.g. {@code blackoutPeriod}): the
+   * {@code ring_hash}, a registered policy's; {@code round_robin} is gRPC's own, without slow
+   * start), with the options the client was given, under the same names (for the algorithms
+   * that read load reports, gRPC's {@code weighted_round_robin} fields too, e.g. {@code
+   * blackoutPeriod}; for a registered policy, its {@code policy.*} options beside them): the
    * policy decodes them with the same codec that checked them at start-up, nothing is written
    * back from the checked values. With any {@code locality.*} option, that policy becomes the
    * child of lb-grpc's {@code locality} (priorities, localities, zone-aware routing; {@code
@@ -116,22 +117,19 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
         localityConfig.put(k.substring("locality.".length()), v);
       }
     });
-    if (c.algorithm() == null) {
-      // a registered policy: its own options (policy.*), for its PolicyLoadBalancerProvider
-      Object own = c.options().get("policy");
-      if (own instanceof Map<?, ?> m) {
-        m.forEach((k, v) -> policyConfig.put(String.valueOf(k), v));
+    // the balancer's options unless the policy picks by key (a registered policy's too, as in
+    // lb-netty's clients), and the policy's own: at the client's level for lb-core's
+    // algorithms, under policy.* for a registered one
+    BalancingPolicy<?> p = ConfiguredPolicy.named(c.policy());
+    boolean keyed = p.traits().contains(Trait.PICKS_BY_KEY);
+    c.options().forEach((k, v) -> {
+      if (!keyed && AlgorithmLoadBalancerProvider.OPTIONS.find(k) != null
+          || c.algorithm() != null && p.options().find(k) != null) {
+        policyConfig.put(k, v);
       }
-    } else {
-      // the policy's own options, beside the balancer's unless it picks by key
-      BalancingPolicy<?> p = ConfiguredPolicy.named(c.policy());
-      boolean keyed = p.traits().contains(Trait.PICKS_BY_KEY);
-      c.options().forEach((k, v) -> {
-        if (p.options().find(k) != null
-            || !keyed && AlgorithmLoadBalancerProvider.OPTIONS.find(k) != null) {
-          policyConfig.put(k, v);
-        }
-      });
+    });
+    if (c.options().get("policy") instanceof Map<?, ?> own) {
+      own.forEach((k, v) -> policyConfig.put(String.valueOf(k), v));
     }
     Map<String, Object> policy = Map.of(c.policy(), policyConfig);
     if (!localityConfig.isEmpty()) { // zones over the balancer, as in lb-netty's clients
