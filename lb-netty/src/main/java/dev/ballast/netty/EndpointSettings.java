@@ -35,16 +35,16 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   String name = "ballast";
   List<Endpoint> endpoints = List.of();
   EndpointSource source;
-  Algorithm algorithm = Algorithm.fromName(PolicyRegistry.DEFAULT_POLICY);
-  BalancerFactory balancerFactory = algorithm::create;
   BalancerConfig balancerConfig = BalancerConfig.defaults();
-  // the policy's canonical name, and a registered policy's own options (policy.*)
-  String policyName = algorithm.id();
+  // the policy's canonical name in lb-core's registry, and a registered policy's own options
+  // (policy.*); a policy whose options are the client's own (hash, load reports) reads those
+  String policyName = PolicyRegistry.DEFAULT_POLICY;
   Map<String, Object> policyOptions = Map.of();
   HashConfig hashConfig = HashConfig.defaults();
   WeightedRoundRobinConfig loadReports = WeightedRoundRobinConfig.defaults();
-  // the factory the last balancer(Algorithm, ...) made, to tell it from one set by hand
-  private BalancerFactory algorithmFactory = balancerFactory;
+  BalancerFactory balancerFactory = factory(ConfiguredPolicy.of(policyName, null));
+  // the factory the last balancer(String, ...) made, to tell it from one set by hand
+  private BalancerFactory policyFactory = balancerFactory;
   SubsetConfig subsets = SubsetConfig.defaults();
 
   EndpointSettings() {
@@ -109,19 +109,8 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    */
   public B balancer(Algorithm algorithm, HashConfig hashConfig) {
     Objects.requireNonNull(algorithm, "algorithm");
-    Objects.requireNonNull(hashConfig, "hashConfig");
-    this.algorithm = algorithm;
-    this.policyName = algorithm.id();
-    this.hashConfig = hashConfig;
-    WeightedRoundRobinConfig reports = loadReports;
-    this.balancerFactory = new BalancerFactory() {
-      @Override
-      public <T> Balancer<T> create(BalancerConfig config) {
-        return algorithm.create(config, hashConfig, reports);
-      }
-    };
-    this.algorithmFactory = balancerFactory;
-    return self();
+    this.hashConfig = Objects.requireNonNull(hashConfig, "hashConfig");
+    return balancer(algorithm.id());
   }
 
   /**
@@ -135,8 +124,7 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    */
   public B loadReports(WeightedRoundRobinConfig config) {
     this.loadReports = Objects.requireNonNull(config, "config");
-    return balancerFactory == algorithmFactory && algorithm != null
-        ? balancer(algorithm, hashConfig) : self();
+    return remake();
   }
 
   /**
@@ -152,44 +140,61 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
 
   /**
    * Sets the balancing policy by name with its own options ({@link
-   * BalancingPolicy#options()}), decoded once here; lb-core's algorithms take
-   * theirs at the client's level instead ({@link ClientOptions}), and no options here.
+   * BalancingPolicy#options()}), decoded once here. A policy with none, or whose options are a
+   * client's own ({@link ConfiguredPolicy#optionsAtClientLevel}: lb-core's algorithms), takes
+   * them at the client's level instead ({@link ClientOptions}), and no options here.
    *
    * @throws dev.ballast.core.config.OptionException naming an unknown name, or a bad option and
    *     the nearest the policy takes
    */
   public B balancer(String policy, Map<String, ?> options) {
     BalancingPolicy<?> p = ConfiguredPolicy.named(policy);
-    Algorithm builtIn = java.util.Arrays.stream(Algorithm.values())
-        .filter(a -> a.id().equals(p.name())).findFirst().orElse(null); // null: a user's
-    if (builtIn != null) {
-      if (options != null && !options.isEmpty()) {
-        throw new dev.ballast.core.config.OptionException("policy." + options.keySet()
-            .iterator().next(), "given for " + p.name() + " (expected: the options of a"
-            + " registered policy; lb-core's algorithms take theirs at the client's level, e.g."
-            + " decayTime, minRingSize)", null);
-      }
-      this.policyOptions = Map.of();
-      return balancer(builtIn, hashConfig);
+    boolean atClientLevel = ConfiguredPolicy.optionsAtClientLevel(p);
+    if (atClientLevel && options != null && !options.isEmpty()) {
+      throw new dev.ballast.core.config.OptionException("policy." + options.keySet()
+          .iterator().next(), "given for " + p.name() + " (expected: the options of a"
+          + " registered policy; lb-core's algorithms take theirs at the client's level, e.g."
+          + " decayTime, minRingSize)", null);
     }
     ConfiguredPolicy<?> configured;
     try {
-      configured = ConfiguredPolicy.decode(p, options);
+      configured = atClientLevel ? configured(p, clientLevel(p))
+          : ConfiguredPolicy.decode(p, options);
     } catch (dev.ballast.core.config.OptionException e) {
       throw new dev.ballast.core.config.OptionException("policy." + e.option(), e.problem(), e);
     }
-    this.algorithm = null;
     this.policyName = p.name();
-    this.policyOptions = options == null ? Map.of()
+    this.policyOptions = atClientLevel || options == null ? Map.of()
         : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
-    this.balancerFactory = new BalancerFactory() {
+    this.balancerFactory = factory(configured);
+    this.policyFactory = balancerFactory;
+    return self();
+  }
+
+  /** Returns the client-level options a policy reads: the hash or load-report settings. */
+  private Object clientLevel(BalancingPolicy<?> p) {
+    return p.options() == dev.ballast.core.policy.CoreOptions.HASH ? hashConfig
+        : p.options() == dev.ballast.core.load.LoadOptions.WEIGHTED_ROUND_ROBIN ? loadReports
+        : p.options().defaults();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <C> ConfiguredPolicy<C> configured(BalancingPolicy<C> p, Object config) {
+    return new ConfiguredPolicy<>(p, (C) config);
+  }
+
+  private static BalancerFactory factory(ConfiguredPolicy<?> configured) {
+    return new BalancerFactory() {
       @Override
       public <T> Balancer<T> create(BalancerConfig config) {
         return configured.newBalancer(config);
       }
     };
-    this.algorithmFactory = balancerFactory;
-    return self();
+  }
+
+  /** Makes the policy's factory anew over changed client-level options, unless set by hand. */
+  private B remake() {
+    return balancerFactory == policyFactory ? balancer(policyName, policyOptions) : self();
   }
 
   /**
@@ -198,8 +203,7 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    */
   B hashOptions(HashConfig hashConfig) {
     this.hashConfig = Objects.requireNonNull(hashConfig, "hashConfig");
-    return algorithm != null && balancerFactory == algorithmFactory
-        ? balancer(algorithm, hashConfig) : self();
+    return remake();
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.ballast.netty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionException;
 import java.time.Duration;
@@ -38,7 +37,7 @@ class ClientOptionsTest {
     ClientOptions.CLIENT.apply(b, Map.of("balancer", "maglev", "tableSize", 101,
         "hedging", Map.of("percentile", "0.95"), "pool.max-connections", "2",
         "retry-backoff.base", "10ms"));
-    assertThat(b.algorithm).isEqualTo(Algorithm.MAGLEV);
+    assertThat(b.policyName).isEqualTo("maglev");
     assertThat(b.hashConfig.tableSize()).isEqualTo(101);
     assertThat(b.hedging.percentile()).isEqualTo(0.95);
     assertThat(b.pool.maxConnections()).isEqualTo(2);

@@ -122,9 +122,10 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     // algorithms, under policy.* for a registered one
     BalancingPolicy<?> p = ConfiguredPolicy.named(c.policy());
     boolean keyed = p.traits().contains(Trait.PICKS_BY_KEY);
+    boolean ownAtClientLevel = ConfiguredPolicy.optionsAtClientLevel(p);
     c.options().forEach((k, v) -> {
       if (!keyed && AlgorithmLoadBalancerProvider.OPTIONS.find(k) != null
-          || c.algorithm() != null && p.options().find(k) != null) {
+          || ownAtClientLevel && p.options().find(k) != null) {
         policyConfig.put(k, v);
       }
     });

@@ -10,6 +10,7 @@ import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
+import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.policy.Trait;
@@ -121,7 +122,7 @@ public record ClientSettings(String name, Protocol protocol, String source,
     Algorithm algorithm = java.util.Arrays.stream(Algorithm.values())
         .filter(a -> a.id().equals(policy)).findFirst().orElse(null); // null: a registered one
     SubsetConfig subset = c.get("subset", SubsetConfig.defaults());
-    checkPolicyOptions(policy, algorithm, c.get("policy", Map.<String, Object>of()));
+    checkPolicyOptions(policy, c.get("policy", Map.<String, Object>of()));
     Protocol protocol = starter.containsKey("protocol") || inferred == null
         ? s.get("protocol", Protocol.FRAMED) : inferred;
     if (protocol == Protocol.GRPC && subset.enabled()
@@ -145,11 +146,12 @@ public record ClientSettings(String name, Protocol protocol, String source,
 
   /**
    * Decodes a registered policy's own options ({@code policy.*}) with its option set, for every
-   * protocol, so that a bad one stops start-up; lb-core's algorithms take none there.
+   * protocol, so that a bad one stops start-up; a policy whose options are the client's
+   * ({@link ConfiguredPolicy#optionsAtClientLevel}: lb-core's algorithms) takes none there.
    */
-  private static void checkPolicyOptions(String policy, Algorithm algorithm,
-      Map<String, Object> own) {
-    if (algorithm != null) {
+  private static void checkPolicyOptions(String policy, Map<String, Object> own) {
+    BalancingPolicy<?> p = ConfiguredPolicy.named(policy);
+    if (ConfiguredPolicy.optionsAtClientLevel(p)) {
       if (!own.isEmpty()) {
         throw new dev.ballast.core.config.OptionException("policy." + own.keySet().iterator()
             .next(), "given for " + policy + " (expected: the options of a registered policy;"
@@ -159,7 +161,7 @@ public record ClientSettings(String name, Protocol protocol, String source,
       return;
     }
     try {
-      ConfiguredPolicy.decode(ConfiguredPolicy.named(policy), own);
+      ConfiguredPolicy.decode(p, own);
     } catch (dev.ballast.core.config.OptionException e) {
       throw new dev.ballast.core.config.OptionException("policy." + e.option(), e.problem(), e);
     }

@@ -3,6 +3,8 @@ package dev.ballast.core.policy;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.config.OptionException;
+import dev.ballast.core.config.OptionSet;
+import dev.ballast.core.load.LoadOptions;
 import java.util.Map;
 import java.util.Objects;
 
@@ -44,6 +46,18 @@ public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
     } catch (IllegalArgumentException e) {
       throw new OptionException("balancer", e.getMessage(), e);
     }
+  }
+
+  /**
+   * Returns whether a client takes the policy's options at its own level rather than as the
+   * policy's ({@code policy.*}): a policy with no options, or whose options are one of a
+   * client's sets ({@link CoreOptions#HASH}, {@link LoadOptions#WEIGHTED_ROUND_ROBIN}), as
+   * lb-core's algorithms are.
+   */
+  public static boolean optionsAtClientLevel(BalancingPolicy<?> policy) {
+    OptionSet<?, ?> o = policy.options();
+    return o.options().isEmpty() || o == CoreOptions.HASH
+        || o == LoadOptions.WEIGHTED_ROUND_ROBIN;
   }
 
   /** Decodes a policy's options; null or empty gives its defaults. */

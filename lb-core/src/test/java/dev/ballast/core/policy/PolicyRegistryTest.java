@@ -81,6 +81,16 @@ class PolicyRegistryTest {
   }
 
   @Test
+  void aClientTakesTheOptionsOfLbCoresAlgorithmsAtItsOwnLevelAndAUsersAsThePolicys() {
+    // by their option sets, not their names: a front end puts policy.* where this says
+    for (Algorithm a : Algorithm.values()) {
+      assertThat(ConfiguredPolicy.optionsAtClientLevel(PolicyRegistry.defaultRegistry()
+          .get(a.id()))).as(a.id()).isTrue();
+    }
+    assertThat(ConfiguredPolicy.optionsAtClientLevel(new Fixed("fixed"))).isFalse();
+  }
+
+  @Test
   void anUnknownNameIsRefusedNamingTheNearest() {
     assertThatThrownBy(() -> ConfiguredPolicy.of("vnswr", null))
         .isInstanceOf(OptionException.class)
