@@ -1,6 +1,7 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.Endpoint;
+import dev.ballast.core.config.OptionException;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;
@@ -10,6 +11,9 @@ import dev.ballast.grpc.AlgorithmLoadBalancerProvider;
 import dev.ballast.grpc.EndpointRegistry;
 import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;
 import dev.ballast.grpc.LocalityLoadBalancerProvider;
+import io.grpc.LoadBalancerProvider;
+import io.grpc.LoadBalancerRegistry;
+import io.grpc.NameResolver.ConfigOrError;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +110,38 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
    * @throws java.util.NoSuchElementException if no client has the name
    */
   public Map<String, ?> serviceConfig(String name) {
-    ClientSettings c = settings.get(name);
+    return serviceConfig(settings.get(name));
+  }
+
+  /**
+   * Checks a gRPC client's service config with the gRPC policies that will parse it, so that a
+   * combination no policy can run (a key-picking balancer under label subsets, gRPC's own
+   * {@code round_robin} as subsets' zones, a registered policy with no gRPC provider) stops
+   * start-up naming {@code balancer}.
+   *
+   * @throws OptionException naming {@code balancer}, with the policy's error
+   */
+  static void check(ClientSettings c) {
+    Map<String, ?> config = serviceConfig(c);
+    Map<?, ?> top = (Map<?, ?>) ((List<?>) config.get("loadBalancingConfig")).get(0);
+    Map.Entry<?, ?> policy = top.entrySet().iterator().next();
+    LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry()
+        .getProvider(String.valueOf(policy.getKey()));
+    if (provider == null) {
+      throw new OptionException("balancer", c.policy() + " (expected: a policy with a gRPC"
+          + " provider registered, e.g. a PolicyLoadBalancerProvider subclass in"
+          + " META-INF/services/io.grpc.LoadBalancerProvider)", null);
+    }
+    @SuppressWarnings("unchecked")
+    ConfigOrError parsed = provider.parseLoadBalancingPolicyConfig(
+        (Map<String, ?>) policy.getValue());
+    if (parsed.getError() != null) {
+      throw new OptionException("balancer", c.policy() + " (expected: a balancer gRPC can run"
+          + " with these options; " + parsed.getError().getDescription() + ")", null);
+    }
+  }
+
+  private static Map<String, ?> serviceConfig(ClientSettings c) {
     Map<String, Object> policyConfig = new LinkedHashMap<>();
     Map<String, Object> subsetConfig = new LinkedHashMap<>();
     Map<String, Object> localityConfig = new LinkedHashMap<>();

@@ -99,6 +99,11 @@ public final class BallastSettings {
         dev.ballast.netty.ClientOptions.CLIENT.apply(dev.ballast.netty.BallastClient.framed(),
             s.clientOptions());
       }
+      if (s.protocol() == ClientSettings.Protocol.GRPC && ClassUtils.isPresent(
+          "dev.ballast.grpc.EndpointRegistry", BallastSettings.class.getClassLoader())) {
+        // and a gRPC client's service config, by the policies that will parse it
+        BallastGrpcEndpoints.check(s);
+      }
       return s;
     } catch (OptionException e) {
       String option = e.option();

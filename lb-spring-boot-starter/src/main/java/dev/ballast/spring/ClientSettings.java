@@ -13,7 +13,6 @@ import dev.ballast.core.load.WeightedRoundRobinConfig;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
-import dev.ballast.core.policy.Trait;
 import dev.ballast.core.subset.SubsetConfig;
 import dev.ballast.spring.internal.Discovery;
 import java.util.HashMap;
@@ -125,20 +124,6 @@ public record ClientSettings(String name, Protocol protocol, String source,
     checkPolicyOptions(policy, c.get("policy", Map.<String, Object>of()));
     Protocol protocol = starter.containsKey("protocol") || inferred == null
         ? s.get("protocol", Protocol.FRAMED) : inferred;
-    if (protocol == Protocol.GRPC && subset.enabled()
-        && PolicyRegistry.defaultRegistry().get(policy).traits().contains(Trait.PICKS_BY_KEY)) {
-      // gRPC's label_subset gives its child no key (lb-netty's subsets pass the call's on)
-      throw new dev.ballast.core.config.OptionException("balancer", policy
-          + " (expected: a balancer that picks without a key, since gRPC's label subsets pass no"
-          + " key on; or no subset.selectors)", null);
-    }
-    if (protocol == Protocol.GRPC && subset.enabled() && algorithm == Algorithm.ROUND_ROBIN
-        && options.keySet().stream().anyMatch(k -> k.startsWith("locality."))) {
-      // in gRPC's locality round_robin is gRPC's, which label_subset cannot balance zones with
-      throw new dev.ballast.core.config.OptionException("balancer", policy + " (expected: one"
-          + " of lb-core's other algorithms, e.g. vnswrr, since gRPC's label subsets over zones"
-          + " balance with Ballast's own; or no subset.selectors or locality.*)", null);
-    }
     return new ClientSettings(name, protocol, source, endpoints, algorithm,
         c.get("", BalancerConfig.defaults()), c.get("hash", HashConfig.defaults()), subset,
         Map.copyOf(options));

@@ -3,6 +3,12 @@ package dev.ballast.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.ChildBalancer;
+import dev.ballast.core.config.Values;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.ConfiguredPolicy;
+import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.spring.internal.InvalidBallastPropertyFailureAnalyzer;
 import java.util.List;
 import java.util.stream.Stream;
@@ -175,14 +181,20 @@ class InvalidPropertiesTest {
             "a header name of letters", OK,
             "ballast.clients.orders.request-hash-header=x user"),
         bad("ballast.clients.orders.balancer", "invalid value",
-            "a balancer that picks without a key", OK, "ballast.clients.orders.balancer=ketama",
+            "ketama picks by key, and a subset passes no key on", OK,
+            "ballast.clients.orders.balancer=ketama",
             "ballast.clients.orders.protocol=grpc",
             "ballast.clients.orders.subset.selectors[0]=zone"),
         bad("ballast.clients.orders.balancer", "invalid value",
-            "one of lb-core's other algorithms, e.g. vnswrr", OK,
+            "round_robin is gRPC's policy", OK,
             "ballast.clients.orders.balancer=round-robin", "ballast.clients.orders.protocol=grpc",
             "ballast.clients.orders.subset.selectors[0]=zone",
             "ballast.clients.orders.locality.local-zone=a"),
+        bad("ballast.clients.orders.balancer", "invalid value",
+            "weighted_round_robin reads load reports, which no composite's child gets", OK,
+            "ballast.clients.orders.balancer=weighted-round-robin",
+            "ballast.clients.orders.protocol=grpc",
+            "ballast.clients.orders.subset.selectors[0]=zone"),
         bad("ballast.spring-cloud.balancer", "picks by key, and Spring Cloud requests give none",
             "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma",
             "ballast.spring-cloud.balancer=maglev"),
@@ -226,6 +238,43 @@ class InvalidPropertiesTest {
         .contains("address: 10.0.0.2, expected host:port")
         .contains("host:port[;weight=N][;key=value...] entries such as"
             + " 10.0.0.1:7000;weight=3;zone=a");
+  }
+
+  /** A team's policy, registered in lb-core but given no gRPC provider. */
+  static final class NoGrpcProvider implements BalancingPolicy<Values> {
+    @Override
+    public String name() {
+      return "no_grpc_provider";
+    }
+
+    @Override
+    public dev.ballast.core.config.OptionSet<Values, ?> options() {
+      return NO_OPTIONS;
+    }
+
+    @Override
+    public <T> ChildBalancer<T> newBalancer(BalancerConfig common, Values config) {
+      return ConfiguredPolicy.of("round_robin", null).newBalancer(common);
+    }
+  }
+
+  @Test
+  void aGrpcClientsPolicyWithoutAGrpcProviderStopsStartUp() {
+    // its channels would fail at their first resolution, with no property named
+    if (PolicyRegistry.defaultRegistry().find("no_grpc_provider").isEmpty()) {
+      PolicyRegistry.defaultRegistry().register(new NoGrpcProvider());
+    }
+    runner.withPropertyValues(OK, "ballast.clients.orders.protocol=grpc",
+        "ballast.clients.orders.balancer=no-grpc-provider").run(ctx -> {
+          assertThat(ctx).hasFailed();
+          FailureAnalysis analysis =
+              new InvalidBallastPropertyFailureAnalyzer().analyze(ctx.getStartupFailure());
+          assertThat(analysis.getDescription())
+              .contains("Invalid Ballast property 'ballast.clients.orders.balancer'");
+          assertThat(analysis.getAction()).contains("a policy with a gRPC provider registered");
+        });
+    runner.withPropertyValues(OK, "ballast.clients.orders.balancer=no-grpc-provider")
+        .run(ctx -> assertThat(ctx).hasNotFailed()); // an lb-netty client needs none
   }
 
   /** The typo of issue 25, through a real SpringApplication and Ballast's failure analyzer. */

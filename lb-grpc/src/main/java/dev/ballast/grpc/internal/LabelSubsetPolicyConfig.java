@@ -162,7 +162,13 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       }
     }
     String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), supported);
-    throw new IllegalArgumentException("childPolicy: none of " + seen + " is supported ("
+    // a registered policy that is not supported reads what a composite's child does not get
+    String why = seen.isEmpty() ? "" : PolicyRegistry.defaultRegistry().find(seen.get(0))
+        .map(p -> p.traits().contains(Trait.READS_REPORTS)
+            ? p.name() + " reads load reports, which no composite's child gets; "
+            : p.traits().contains(Trait.PICKS_BY_KEY)
+            ? p.name() + " picks by key, and a subset passes no key on; " : "").orElse("");
+    throw new IllegalArgumentException("childPolicy: none of " + seen + " is supported (" + why
         + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of " + supported
         + ")");
   }
