@@ -1,15 +1,16 @@
 package dev.ballast.spring;
 
-import dev.ballast.core.Algorithm;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.spring.cloud.BallastServiceInstanceLoadBalancer;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.OptionException;
+import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;
 import dev.ballast.spring.internal.PropertyKeys;
 import java.util.List;
 import java.util.Map;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,8 +23,10 @@ import org.springframework.context.annotation.Bean;
  * With Spring Cloud LoadBalancer on the class path and {@code ballast.spring-cloud.balancer} set
  * (e.g. {@code p2c-peak-ewma}), every service it balances gets a {@link
  * BallastServiceInstanceLoadBalancer} instead of Spring Cloud's round robin: {@code @LoadBalanced}
- * clients and the application's discovery stay as they are. The algorithm's settings come from
- * {@code ballast.defaults} ({@code decay-time}, {@code default-rtt}, {@code max-effort}...). A
+ * clients and the application's discovery stay as they are. The balancer is one of lb-core's
+ * algorithms or a registered policy (its own options under {@code ballast.spring-cloud.policy.});
+ * the settings every balancer reads come from {@code ballast.defaults} ({@code decay-time},
+ * {@code default-rtt}, {@code max-effort}...). A
  * service with a {@code @LoadBalancerClient} configuration of its own keeps what that defines.
  */
 @AutoConfiguration(after = BallastAutoConfiguration.class,
@@ -38,40 +41,51 @@ public class BallastSpringCloudAutoConfiguration {
   public BallastSpringCloudAutoConfiguration() {}
 
   /**
-   * The checked algorithm and settings, at start-up (Spring Cloud makes each service's balancer
-   * on its first request).
+   * The balancing policy with its options, checked at start-up (Spring Cloud makes each
+   * service's balancer on its first request): {@code ballast.spring-cloud.balancer} names one
+   * of lb-core's algorithms or a registered policy, whose own options are {@code
+   * ballast.spring-cloud.policy.*}; the settings every balancer reads come from {@code
+   * ballast.defaults}, decoded by the model's codec.
    *
-   * @throws InvalidBallastPropertyException naming a bad {@code ballast.spring-cloud.balancer}
-   */
-  /**
-   * The algorithm and its options ({@code ballast.defaults}, decoded by the model's codec).
-   *
-   * @throws InvalidBallastPropertyException for an unknown balancer or one that picks by key
+   * @throws InvalidBallastPropertyException for an unknown balancer, one that picks by key, or a
+   *     bad option
    */
   @Bean
   Balancing ballastSpringCloudBalancing(Environment environment) {
     Binder binder = Binder.get(environment);
     String balancer = binder.bind("ballast.spring-cloud.balancer", String.class).orElse("");
-    Algorithm algorithm;
+    Map<String, Object> own = binder.bind("ballast.spring-cloud.policy",
+        Bindable.mapOf(String.class, Object.class)).orElse(Map.of());
+    ConfiguredPolicy<?> policy;
     try {
-      algorithm = CoreOptions.ALGORITHM.parse(balancer);
-    } catch (IllegalArgumentException e) {
-      throw PropertyKeys.invalid("ballast.spring-cloud",
-          new OptionException("balancer", e.getMessage(), e), balancer);
-    }
-    if (ConfiguredPolicy.named(algorithm.id()).traits().contains(Trait.PICKS_BY_KEY)) {
-      throw new InvalidBallastPropertyException("ballast.spring-cloud.balancer", balancer,
-          "picks by key, and Spring Cloud requests give none",
-          "one of vnswrr, swrr, round-robin, weighted-random, least-loaded, p2c-peak-ewma");
+      BalancingPolicy<?> p = ConfiguredPolicy.named(balancer);
+      if (p.traits().contains(Trait.PICKS_BY_KEY)) {
+        throw new InvalidBallastPropertyException("ballast.spring-cloud.balancer", balancer,
+            "picks by key, and Spring Cloud requests give none",
+            "a policy that picks without a key, e.g. p2c-peak-ewma");
+      }
+      if (ConfiguredPolicy.optionsAtClientLevel(p) && !own.isEmpty()) {
+        throw new OptionException("policy." + own.keySet().iterator().next(), "given for "
+            + p.name() + " (expected: the options of a registered policy; lb-core's algorithms"
+            + " take theirs from ballast.defaults)", null);
+      }
+      try {
+        policy = ConfiguredPolicy.decode(p, own);
+      } catch (OptionException e) {
+        throw new OptionException("policy." + e.option(), e.problem(), e);
+      }
+    } catch (OptionException e) {
+      throw PropertyKeys.invalid("ballast.spring-cloud", e, e.option().equals("balancer")
+          ? balancer : own.get(e.option().substring("policy.".length())));
     }
     Map<String, Object> defaults = new PropertyKeys(List.copyOf(CoreOptions.BALANCER.options()))
         .read(binder, "ballast.defaults");
     try {
-      return new Balancing(algorithm, CoreOptions.BALANCER.decode(defaults));
+      return new Balancing(policy, CoreOptions.BALANCER.decode(defaults));
     } catch (OptionException e) {
       throw PropertyKeys.invalid("ballast.defaults", e, defaults.get(e.option()));
     }
   }
 
-  record Balancing(Algorithm algorithm, BalancerConfig config) {}
+  record Balancing(ConfiguredPolicy<?> policy, BalancerConfig config) {}
 }

@@ -26,6 +26,6 @@ class SpringCloudServiceConfiguration {
     String service = LoadBalancerClientFactory.getName(environment);
     return new BallastServiceInstanceLoadBalancer(service,
         factory.getLazyProvider(service, ServiceInstanceListSupplier.class),
-        balancing.algorithm(), balancing.config());
+        balancing.policy(), balancing.config());
   }
 }

@@ -81,8 +81,12 @@ class ConfigurationMetadataTest {
           "Whether Ballast's " + s + " integration is on.", true));
     }
     out.add(property("ballast.spring-cloud.balancer", "java.lang.String",
-        "The algorithm Spring Cloud LoadBalancer uses for every service; unset leaves Spring"
-            + " Cloud's own.", null));
+        "The balancing policy Spring Cloud LoadBalancer uses for every service (one of lb-core's"
+            + " algorithms or a registered policy); unset leaves Spring Cloud's own.", null));
+    out.add(property("ballast.spring-cloud.policy", "java.util.Map<java.lang.String,"
+        + "java.lang.String>", "The own options of a registered policy named by"
+            + " ballast.spring-cloud.balancer, such as {percent: 5}; lb-core's algorithms take"
+            + " theirs from ballast.defaults.", null));
     return out;
   }
 

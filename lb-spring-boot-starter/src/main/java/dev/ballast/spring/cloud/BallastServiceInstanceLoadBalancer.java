@@ -5,6 +5,7 @@ import dev.ballast.core.Balancer;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.NoAvailableEndpointException;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import java.net.URI;
@@ -71,16 +72,34 @@ public final class BallastServiceInstanceLoadBalancer
    *
    * @param serviceId the service id, for messages
    * @param suppliers where the service's instances come from (Spring Cloud's per-service supplier)
-   * @param algorithm the algorithm, e.g. {@link Algorithm#P2C_PEAK_EWMA}
-   * @param config its settings; its ticker also times the requests
+   * @param policy the balancing policy with its options, e.g. {@code
+   *     ConfiguredPolicy.of("p2c_peak_ewma", null)}; one that picks by key gets no key
+   * @param config the settings every balancer reads; its ticker also times the requests
    */
   public BallastServiceInstanceLoadBalancer(String serviceId,
-      ObjectProvider<ServiceInstanceListSupplier> suppliers, Algorithm algorithm,
+      ObjectProvider<ServiceInstanceListSupplier> suppliers, ConfiguredPolicy<?> policy,
       BalancerConfig config) {
     this.serviceId = Objects.requireNonNull(serviceId, "serviceId");
     this.suppliers = Objects.requireNonNull(suppliers, "suppliers");
-    this.balancer = algorithm.create(config);
+    this.balancer = policy.newBalancer(config);
     this.ticker = config.ticker();
+  }
+
+  /**
+   * Creates the balancer of one service.
+   *
+   * @param serviceId the service id, for messages
+   * @param suppliers where the service's instances come from (Spring Cloud's per-service supplier)
+   * @param algorithm the algorithm, e.g. {@link Algorithm#P2C_PEAK_EWMA}
+   * @param config its settings; its ticker also times the requests
+   * @deprecated name the policy: {@link #BallastServiceInstanceLoadBalancer(String,
+   *     ObjectProvider, ConfiguredPolicy, BalancerConfig)}
+   */
+  @Deprecated(since = "0.1.0", forRemoval = true)
+  public BallastServiceInstanceLoadBalancer(String serviceId,
+      ObjectProvider<ServiceInstanceListSupplier> suppliers, Algorithm algorithm,
+      BalancerConfig config) {
+    this(serviceId, suppliers, ConfiguredPolicy.of(algorithm.id(), null), config);
   }
 
   /**

@@ -38,7 +38,7 @@ public final class PropertyKeys {
     TOP.put("grpc", List.of("enabled"));
     TOP.put("http-client", List.of("enabled"));
     TOP.put("http-clients", List.of("enabled"));
-    TOP.put("spring-cloud", List.of("balancer"));
+    TOP.put("spring-cloud", List.of("balancer", "policy.*")); // policy.*: a policy's own
   }
 
   private final List<Option<?, ?, ?>> options;
@@ -238,7 +238,8 @@ public final class PropertyKeys {
             : "[" + client + "]");
     if (!TOP.get(knownTop).isEmpty()) {
       String key = String.join(".", rest);
-      if (TOP.get(knownTop).stream().anyMatch(k -> Names.same(k, key))) {
+      if (TOP.get(knownTop).stream().anyMatch(k -> Names.same(k, key) || k.endsWith(".*")
+          && rest.size() > 1 && Names.same(k.substring(0, k.length() - 2), rest.get(0)))) {
         return null;
       }
       String near = Names.nearest(key, TOP.get(knownTop));

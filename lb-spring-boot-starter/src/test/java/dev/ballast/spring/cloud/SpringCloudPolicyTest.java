@@ -1,0 +1,142 @@
+package dev.ballast.spring.cloud;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.ChildBalancer;
+import dev.ballast.core.Node;
+import dev.ballast.core.config.OptionSet;
+import dev.ballast.core.config.ValueType;
+import dev.ballast.core.config.Values;
+import dev.ballast.core.engine.Distributor;
+import dev.ballast.core.engine.DistributorBalancer;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.PolicyRegistry;
+import dev.ballast.spring.InvalidBallastPropertyException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.cloud.client.loadbalancer.LoadBalanced;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.client.RestClient;
+
+/**
+ * A team's own policy, registered in lb-core, balances Spring Cloud requests by name with its
+ * own options ({@code ballast.spring-cloud.policy.*}), over three real HTTP servers on
+ * 127.0.0.1; a misspelt option of it stops start-up naming the property.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SpringCloudPolicyTest {
+
+  /** Every pick goes to the endpoint on {@code port}. */
+  static final class PinnedPort implements BalancingPolicy<Values> {
+    @Override
+    public String name() {
+      return "pinned_port";
+    }
+
+    @Override
+    public OptionSet<Values, Values> options() {
+      return OptionSet.ofValues("pinnedPort", v -> { }, List.of(
+          Values.option("port", ValueType.INT, 0, "8080", "x")));
+    }
+
+    @Override
+    public <T> ChildBalancer<T> newBalancer(BalancerConfig common, Values config) {
+      int port = config.get("port", 0);
+      return new DistributorBalancer<>(name(), common, new Distributor.Factory() {
+        @Override
+        public <U> Distributor<U> over(List<Node<U>> nodes, int[] weights, BalancerConfig c) {
+          Node<U> pinned = nodes.stream().filter(n -> n.endpoint().port() == port).findFirst()
+              .orElse(nodes.get(0));
+          return () -> pinned;
+        }
+      });
+    }
+  }
+
+  private static final List<HttpServer> servers = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws IOException {
+    if (PolicyRegistry.defaultRegistry().find("pinned_port").isEmpty()) {
+      PolicyRegistry.defaultRegistry().register(new PinnedPort());
+    }
+    for (int i = 0; i < 3; i++) {
+      HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+      byte[] body = Integer.toString(server.getAddress().getPort())
+          .getBytes(StandardCharsets.UTF_8);
+      server.createContext("/", exchange -> {
+        try (OutputStream out = exchange.getResponseBody()) {
+          exchange.sendResponseHeaders(200, body.length);
+          out.write(body);
+        }
+      });
+      server.start();
+      servers.add(server);
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    servers.forEach(s -> s.stop(0));
+  }
+
+  private static ConfigurableApplicationContext app(String... extra) {
+    List<String> props = new ArrayList<>(List.of("spring.main.banner-mode=off",
+        "ballast.spring-cloud.balancer=pinned-port"));
+    for (int i = 0; i < servers.size(); i++) {
+      props.add("spring.cloud.discovery.client.simple.instances.backends[" + i + "].uri="
+          + "http://127.0.0.1:" + servers.get(i).getAddress().getPort());
+    }
+    props.addAll(List.of(extra));
+    return new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
+        .properties(props.toArray(String[]::new)).run();
+  }
+
+  @Test
+  void aRegisteredPolicyBalancesEveryServiceWithItsOwnOptions() {
+    String second = Integer.toString(servers.get(1).getAddress().getPort());
+    try (ConfigurableApplicationContext ctx = app("ballast.spring-cloud.policy.port=" + second)) {
+      RestClient client = ctx.getBean(RestClient.Builder.class).build();
+      for (int i = 0; i < 20; i++) {
+        assertThat(client.get().uri("http://backends/").retrieve().body(String.class))
+            .isEqualTo(second);
+      }
+    }
+  }
+
+  @Test
+  void aMisspeltOptionOfItStopsStartUpNamingTheProperty() {
+    assertThatThrownBy(() -> app("ballast.spring-cloud.policy.prot=1").close())
+        .rootCause().isInstanceOf(InvalidBallastPropertyException.class)
+        .hasMessageContaining("ballast.spring-cloud.policy.prot")
+        .hasMessageContaining("did you mean port?");
+  }
+
+  /** Auto-configuration and a {@code @LoadBalanced} builder. */
+  @SpringBootConfiguration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class App {
+    @Bean
+    @LoadBalanced
+    RestClient.Builder restClientBuilder() {
+      return RestClient.builder();
+    }
+  }
+}
