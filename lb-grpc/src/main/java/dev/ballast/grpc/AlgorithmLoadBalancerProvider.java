@@ -75,7 +75,7 @@ public abstract class AlgorithmLoadBalancerProvider extends PolicyLoadBalancerPr
   /**
    * Returns the algorithm this policy balances with.
    *
-   * @deprecated the policy is found by name: {@code policy().name()} in lb-core's registry
+   * @deprecated the policy is found by name in lb-core's registry: {@link #policy()}
    */
   @Deprecated(since = "0.1.0", forRemoval = true)
   public final Algorithm algorithm() {

@@ -79,11 +79,12 @@ public class PolicyLoadBalancerProvider extends LoadBalancerProvider {
   }
 
   /**
-   * Returns the policy, found by name in lb-core's default registry.
+   * Returns the policy, found by its name in lb-core's default registry (for lb-core's own, e.g.
+   * {@code ring_hash} under the gRPC name {@code ballast_ring_hash}).
    *
    * @throws dev.ballast.core.config.OptionException if it is not registered
    */
-  final BalancingPolicy<?> policy() {
+  public final BalancingPolicy<?> policy() {
     return ConfiguredPolicy.named(policy);
   }
 

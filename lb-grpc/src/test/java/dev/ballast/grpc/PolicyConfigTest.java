@@ -62,6 +62,9 @@ class PolicyConfigTest {
         .parseLoadBalancingPolicyConfig(Map.of()).getConfig();
 
     assertThat(c.balancerOver(panicky).panicPick()).isFalse();
+    PolicyConfig overPanicky = (PolicyConfig) new VnswrrLoadBalancerProvider(panicky)
+        .parseLoadBalancingPolicyConfig(Map.of()).getConfig();
+    assertThat(overPanicky.balancer().panicPick()).isFalse();
   }
 
   @Test

@@ -149,38 +149,14 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
    */
   public B balancer(String policy, Map<String, ?> options) {
     BalancingPolicy<?> p = ConfiguredPolicy.named(policy);
-    boolean atClientLevel = ConfiguredPolicy.optionsAtClientLevel(p);
-    if (atClientLevel && options != null && !options.isEmpty()) {
-      throw new dev.ballast.core.config.OptionException("policy." + options.keySet()
-          .iterator().next(), "given for " + p.name() + " (expected: the options of a"
-          + " registered policy; lb-core's algorithms take theirs at the client's level, e.g."
-          + " decayTime, minRingSize)", null);
-    }
-    ConfiguredPolicy<?> configured;
-    try {
-      configured = atClientLevel ? configured(p, clientLevel(p))
-          : ConfiguredPolicy.decode(p, options);
-    } catch (dev.ballast.core.config.OptionException e) {
-      throw new dev.ballast.core.config.OptionException("policy." + e.option(), e.problem(), e);
-    }
+    ConfiguredPolicy<?> configured = ConfiguredPolicy.forClient(p, options, hashConfig,
+        loadReports);
     this.policyName = p.name();
-    this.policyOptions = atClientLevel || options == null ? Map.of()
+    this.policyOptions = ConfiguredPolicy.optionsAtClientLevel(p) || options == null ? Map.of()
         : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options));
     this.balancerFactory = factory(configured);
     this.policyFactory = balancerFactory;
     return self();
-  }
-
-  /** Returns the client-level options a policy reads: the hash or load-report settings. */
-  private Object clientLevel(BalancingPolicy<?> p) {
-    return p.options() == dev.ballast.core.policy.CoreOptions.HASH ? hashConfig
-        : p.options() == dev.ballast.core.load.LoadOptions.WEIGHTED_ROUND_ROBIN ? loadReports
-        : p.options().defaults();
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <C> ConfiguredPolicy<C> configured(BalancingPolicy<C> p, Object config) {
-    return new ConfiguredPolicy<>(p, (C) config);
   }
 
   private static BalancerFactory factory(ConfiguredPolicy<?> configured) {
@@ -198,8 +174,8 @@ public abstract class EndpointSettings<Req, Rep, B extends EndpointSettings<Req,
   }
 
   /**
-   * Sets the options of the algorithms that pick by key; applied to the balancer when it is one
-   * of them (else kept for a later {@link #balancer(Algorithm)}).
+   * Sets the options of the algorithms that pick by key; the policy's balancer is made anew over
+   * them (a factory set by hand is kept), and a later policy that picks by key reads them.
    */
   B hashOptions(HashConfig hashConfig) {
     this.hashConfig = Objects.requireNonNull(hashConfig, "hashConfig");

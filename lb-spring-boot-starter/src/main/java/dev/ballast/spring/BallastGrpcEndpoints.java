@@ -129,8 +129,9 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
         .getProvider(String.valueOf(policy.getKey()));
     if (provider == null) {
       throw new OptionException("balancer", c.policy() + " (expected: a policy with a gRPC"
-          + " provider registered, e.g. a PolicyLoadBalancerProvider subclass in"
-          + " META-INF/services/io.grpc.LoadBalancerProvider)", null);
+          + " provider registered: lb-grpc-orca on the class path for weighted_round_robin and"
+          + " p2c_utilization, a PolicyLoadBalancerProvider subclass in"
+          + " META-INF/services/io.grpc.LoadBalancerProvider for a team's policy)", null);
     }
     @SuppressWarnings("unchecked")
     ConfigOrError parsed = provider.parseLoadBalancingPolicyConfig(

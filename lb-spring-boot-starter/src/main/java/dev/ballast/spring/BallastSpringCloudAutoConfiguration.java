@@ -1,6 +1,8 @@
 package dev.ballast.spring;
 
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.HashConfig;
+import dev.ballast.core.load.WeightedRoundRobinConfig;
 import dev.ballast.spring.cloud.BallastServiceInstanceLoadBalancer;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.OptionException;
@@ -64,19 +66,11 @@ public class BallastSpringCloudAutoConfiguration {
             "picks by key, and Spring Cloud requests give none",
             "a policy that picks without a key, e.g. p2c-peak-ewma");
       }
-      if (ConfiguredPolicy.optionsAtClientLevel(p) && !own.isEmpty()) {
-        throw new OptionException("policy." + own.keySet().iterator().next(), "given for "
-            + p.name() + " (expected: the options of a registered policy; lb-core's algorithms"
-            + " take theirs from ballast.defaults)", null);
-      }
-      try {
-        policy = ConfiguredPolicy.decode(p, own);
-      } catch (OptionException e) {
-        throw new OptionException("policy." + e.option(), e.problem(), e);
-      }
+      policy = ConfiguredPolicy.forClient(p, own, HashConfig.defaults(),
+          WeightedRoundRobinConfig.defaults());
     } catch (OptionException e) {
-      throw PropertyKeys.invalid("ballast.spring-cloud", e, e.option().equals("balancer")
-          ? balancer : own.get(e.option().substring("policy.".length())));
+      throw PropertyKeys.invalid("ballast.spring-cloud", e, binder.bind("ballast.spring-cloud."
+          + PropertyKeys.dashed(e.option()), String.class).orElse(null));
     }
     Map<String, Object> defaults = new PropertyKeys(List.copyOf(CoreOptions.BALANCER.options()))
         .read(binder, "ballast.defaults");

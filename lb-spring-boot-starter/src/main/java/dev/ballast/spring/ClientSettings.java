@@ -10,7 +10,6 @@ import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.config.Values;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
-import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.subset.SubsetConfig;
@@ -30,8 +29,8 @@ import java.util.Map;
  * @param source the target of the endpoint source when the endpoints come from {@code
  *     discovery.*}, else null
  * @param endpoints the endpoints, in the order given
- * @param algorithm the balancing algorithm ({@code balancer}); default {@code p2c_peak_ewma};
- *     null when the balancer is a policy registered outside lb-core ({@link #policy()})
+ * @param algorithm the balancing algorithm ({@code balancer}), deprecated: read {@link
+ *     #policy()}; null when the balancer is a policy registered outside lb-core
  * @param balancerConfig the balancer's options
  * @param hashConfig the options of the algorithms that pick by key
  * @param subset the label-subset options
@@ -135,21 +134,8 @@ public record ClientSettings(String name, Protocol protocol, String source,
    * ({@link ConfiguredPolicy#optionsAtClientLevel}: lb-core's algorithms) takes none there.
    */
   private static void checkPolicyOptions(String policy, Map<String, Object> own) {
-    BalancingPolicy<?> p = ConfiguredPolicy.named(policy);
-    if (ConfiguredPolicy.optionsAtClientLevel(p)) {
-      if (!own.isEmpty()) {
-        throw new dev.ballast.core.config.OptionException("policy." + own.keySet().iterator()
-            .next(), "given for " + policy + " (expected: the options of a registered policy;"
-            + " lb-core's algorithms take theirs at the client's level, e.g. decayTime,"
-            + " minRingSize)", null);
-      }
-      return;
-    }
-    try {
-      ConfiguredPolicy.decode(p, own);
-    } catch (dev.ballast.core.config.OptionException e) {
-      throw new dev.ballast.core.config.OptionException("policy." + e.option(), e.problem(), e);
-    }
+    ConfiguredPolicy.forClient(ConfiguredPolicy.named(policy), own, HashConfig.defaults(),
+        WeightedRoundRobinConfig.defaults());
   }
 
   /**
@@ -158,7 +144,18 @@ public record ClientSettings(String name, Protocol protocol, String source,
    */
   public String policy() {
     Object given = options.get("balancer");
-    return given == null ? algorithm.id() : CoreOptions.POLICY.parse(given);
+    return given != null ? CoreOptions.POLICY.parse(given)
+        : algorithm != null ? algorithm.id() : PolicyRegistry.DEFAULT_POLICY;
+  }
+
+  /**
+   * Returns the balancing algorithm, or null when the balancer is a registered policy.
+   *
+   * @deprecated a balancer is found by name: {@link #policy()} in lb-core's registry
+   */
+  @Deprecated(since = "0.1.0", forRemoval = true)
+  public Algorithm algorithm() {
+    return algorithm;
   }
 
   /** Returns the options lb-netty's client builder takes (all but the starter's own). */

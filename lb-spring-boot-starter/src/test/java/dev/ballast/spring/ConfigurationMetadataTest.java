@@ -86,7 +86,7 @@ class ConfigurationMetadataTest {
     out.add(property("ballast.spring-cloud.policy", "java.util.Map<java.lang.String,"
         + "java.lang.String>", "The own options of a registered policy named by"
             + " ballast.spring-cloud.balancer, such as {percent: 5}; lb-core's algorithms take"
-            + " theirs from ballast.defaults.", null));
+            + " none.", null));
     return out;
   }
 

@@ -2,9 +2,11 @@ package dev.ballast.core.policy;
 
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.ChildBalancer;
+import dev.ballast.core.HashConfig;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.load.LoadOptions;
+import dev.ballast.core.load.WeightedRoundRobinConfig;
 import java.util.Map;
 import java.util.Objects;
 
@@ -55,9 +57,48 @@ public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
    * lb-core's algorithms are.
    */
   public static boolean optionsAtClientLevel(BalancingPolicy<?> policy) {
+    return clientConfig(policy, HashConfig.defaults(), WeightedRoundRobinConfig.defaults())
+        != null;
+  }
+
+  /** The config a client's own options give a policy, or null if its options are its own. */
+  private static Object clientConfig(BalancingPolicy<?> policy, HashConfig hash,
+      WeightedRoundRobinConfig reports) {
     OptionSet<?, ?> o = policy.options();
-    return o.options().isEmpty() || o == CoreOptions.HASH
-        || o == LoadOptions.WEIGHTED_ROUND_ROBIN;
+    return o == CoreOptions.HASH ? hash : o == LoadOptions.WEIGHTED_ROUND_ROBIN ? reports
+        : o.options().isEmpty() ? o.defaults() : null;
+  }
+
+  /**
+   * Configures a policy as a client gives it: its own options ({@code policy.*}) decoded by its
+   * option set, or, for one whose options are set at the client's level ({@link
+   * #optionsAtClientLevel}), the client's hash or load-report settings.
+   *
+   * @param own the policy's own options by name; null or empty for none
+   * @param hash the client's hash settings
+   * @param reports the client's load-report settings
+   * @throws OptionException naming {@code policy.<option>}: a bad one, or any given to a policy
+   *     whose options are set at the client's level
+   */
+  @SuppressWarnings("unchecked")
+  public static ConfiguredPolicy<?> forClient(BalancingPolicy<?> policy, Map<String, ?> own,
+      HashConfig hash, WeightedRoundRobinConfig reports) {
+    Object config = clientConfig(policy, hash, reports);
+    if (config == null) {
+      try {
+        return decode(policy, own);
+      } catch (OptionException e) {
+        throw new OptionException("policy." + e.option(), e.problem(), e);
+      }
+    }
+    if (own != null && !own.isEmpty()) {
+      throw new OptionException("policy." + own.keySet().iterator().next(), "given for "
+          + policy.name() + (policy.options().options().isEmpty()
+          ? " (expected: none, since it takes no options of its own)"
+          : " (expected: its options at the client's level, e.g. minRingSize, not under policy)"),
+          null);
+    }
+    return new ConfiguredPolicy<>((BalancingPolicy<Object>) policy, config);
   }
 
   /** Decodes a policy's options; null or empty gives its defaults. */

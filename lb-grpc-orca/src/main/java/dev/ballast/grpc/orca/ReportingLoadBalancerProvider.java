@@ -12,9 +12,9 @@ import dev.ballast.grpc.AlgorithmLoadBalancerProvider;
  * says). Config: gRPC's {@code weighted_round_robin} fields ({@link
  * dev.ballast.core.load.LoadOptions#WEIGHTED_ROUND_ROBIN}) beside lb-core's balancer options
  * ({@link dev.ballast.grpc.AlgorithmLoadBalancerProvider#OPTIONS}), in one JSON object; a bad
- * field is returned as an error naming it, never thrown. The feed is lb-grpc's for every policy
- * that reads reports, so that a registered one gets the same through lb-grpc's {@code
- * PolicyLoadBalancerProvider}.
+ * field is returned as an error naming it, never thrown. The feed is lb-grpc's, for every policy
+ * that reads reports: a team's registered one gets the same through a {@code
+ * PolicyLoadBalancerProvider}, as these are.
  */
 public abstract class ReportingLoadBalancerProvider extends AlgorithmLoadBalancerProvider {
 

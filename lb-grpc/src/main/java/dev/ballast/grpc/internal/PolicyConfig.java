@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The parsed config of an algorithm policy, found by its name in lb-core's policy registry: the
+ * The parsed config of a gRPC policy over a policy of lb-core's registry, found by its name: the
  * policy's own options ({@link BalancingPolicy#options()}: gRPC's {@code weighted_round_robin}
  * fields for those that read load reports) beside lb-core's {@link CoreOptions#BALANCER} options
  * in one JSON object, or its own only for a policy that picks by key ({@link CoreOptions#HASH}),
@@ -94,7 +94,7 @@ public record PolicyConfig(String name, Map<String, Object> options,
       (keyed || ownOptions.find(k) != null ? mine : rest).put(k, v);
     });
     ConfiguredPolicy<?> own = ConfiguredPolicy.decode(policy, mine);
-    BalancerConfig b = BALANCER_OPTIONS.decode(base.toBuilder(), rest);
+    BalancerConfig b = BALANCER_OPTIONS.decode(base.toBuilder().panicPick(false), rest);
     Map<String, Object> options = new LinkedHashMap<>(BALANCER_OPTIONS.encode(b));
     options.putAll(own.options());
     return new PolicyConfig(policy.name(), Map.copyOf(options), b, own);
