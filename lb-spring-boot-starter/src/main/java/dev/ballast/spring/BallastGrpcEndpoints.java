@@ -37,6 +37,8 @@ import java.util.Objects;
  */
 public final class BallastGrpcEndpoints implements AutoCloseable {
 
+  private static final System.Logger LOG = System.getLogger(BallastGrpcEndpoints.class.getName());
+
   private final BallastSettings settings;
   private final EndpointRegistry registry;
   private final List<EndpointFeed> feeds = new ArrayList<>();
@@ -116,8 +118,9 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
   /**
    * Checks a gRPC client's service config with the gRPC policies that will parse it, so that a
    * combination no policy can run (a key-picking balancer under label subsets, gRPC's own
-   * {@code round_robin} as subsets' zones, a registered policy with no gRPC provider) stops
-   * start-up naming {@code balancer}.
+   * {@code round_robin} as subsets' zones) stops start-up naming {@code balancer}. A policy no
+   * gRPC provider is registered for yet is logged, not refused: an application may register one
+   * after start-up, before its channels resolve.
    *
    * @throws OptionException naming {@code balancer}, with the policy's error
    */
@@ -128,10 +131,11 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry()
         .getProvider(String.valueOf(policy.getKey()));
     if (provider == null) {
-      throw new OptionException("balancer", c.policy() + " (expected: a policy with a gRPC"
-          + " provider registered: lb-grpc-orca on the class path for weighted_round_robin and"
-          + " p2c_utilization, a PolicyLoadBalancerProvider subclass in"
-          + " META-INF/services/io.grpc.LoadBalancerProvider for a team's policy)", null);
+      LOG.log(System.Logger.Level.WARNING, () -> "client " + c.name() + ": no gRPC policy named "
+          + policy.getKey() + " is registered; its channels fail until one is (lb-grpc-orca on"
+          + " the class path for weighted_round_robin and p2c_utilization, a"
+          + " PolicyLoadBalancerProvider for a team's policy)");
+      return;
     }
     @SuppressWarnings("unchecked")
     ConfigOrError parsed = provider.parseLoadBalancingPolicyConfig(

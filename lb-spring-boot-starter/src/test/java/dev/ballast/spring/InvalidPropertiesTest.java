@@ -259,22 +259,36 @@ class InvalidPropertiesTest {
   }
 
   @Test
-  void aGrpcClientsPolicyWithoutAGrpcProviderStopsStartUp() {
-    // its channels would fail at their first resolution, with no property named
+  void aGrpcClientsPolicyWithoutAGrpcProviderIsLoggedNotRefused() {
+    // its channels fail until a provider is registered, which an application may do later
     if (PolicyRegistry.defaultRegistry().find("no_grpc_provider").isEmpty()) {
       PolicyRegistry.defaultRegistry().register(new NoGrpcProvider());
     }
-    runner.withPropertyValues(OK, "ballast.clients.orders.protocol=grpc",
-        "ballast.clients.orders.balancer=no-grpc-provider").run(ctx -> {
-          assertThat(ctx).hasFailed();
-          FailureAnalysis analysis =
-              new InvalidBallastPropertyFailureAnalyzer().analyze(ctx.getStartupFailure());
-          assertThat(analysis.getDescription())
-              .contains("Invalid Ballast property 'ballast.clients.orders.balancer'");
-          assertThat(analysis.getAction()).contains("a policy with a gRPC provider registered");
-        });
-    runner.withPropertyValues(OK, "ballast.clients.orders.balancer=no-grpc-provider")
-        .run(ctx -> assertThat(ctx).hasNotFailed()); // an lb-netty client needs none
+    java.util.logging.Logger log =
+        java.util.logging.Logger.getLogger(BallastGrpcEndpoints.class.getName());
+    List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler recorder = new java.util.logging.Handler() {
+      @Override
+      public void publish(java.util.logging.LogRecord r) {
+        logged.add(r.getLevel() + " " + r.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    log.addHandler(recorder);
+    try {
+      runner.withPropertyValues(OK, "ballast.clients.orders.protocol=grpc",
+          "ballast.clients.orders.balancer=no-grpc-provider")
+          .run(ctx -> assertThat(ctx).hasNotFailed());
+    } finally {
+      log.removeHandler(recorder);
+    }
+    assertThat(logged).anySatisfy(m -> assertThat(m).startsWith("WARNING client orders: no gRPC"
+        + " policy named no_grpc_provider is registered"));
   }
 
   /** The typo of issue 25, through a real SpringApplication and Ballast's failure analyzer. */
