@@ -8,7 +8,6 @@ import io.grpc.NameResolver.ConfigOrError;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
  * What the policies that split endpoints into groups balanced by a child policy share ({@code
@@ -20,11 +19,11 @@ abstract class CompositeLoadBalancerProvider extends LoadBalancerProvider {
   private final String policyName;
   private final BalancerConfig base;
   private final BiFunction<LoadBalancer.Helper, BalancerConfig, LoadBalancer> make;
-  private final Function<Map<String, ?>, ConfigOrError> parse;
+  private final BiFunction<Map<String, ?>, BalancerConfig, ConfigOrError> parse;
 
   CompositeLoadBalancerProvider(String policyName, BalancerConfig base,
       BiFunction<LoadBalancer.Helper, BalancerConfig, LoadBalancer> make,
-      Function<Map<String, ?>, ConfigOrError> parse) {
+      BiFunction<Map<String, ?>, BalancerConfig, ConfigOrError> parse) {
     this.policyName = policyName;
     this.base = Objects.requireNonNull(base, "base");
     this.make = make;
@@ -55,9 +54,12 @@ abstract class CompositeLoadBalancerProvider extends LoadBalancerProvider {
     return HealthChecking.wrap(helper, h -> make.apply(h, base));
   }
 
-  /** Parses the config; a bad value is returned as an error naming the field, never thrown. */
+  /**
+   * Parses the config, a Ballast child's balancer options over the base settings; a bad value is
+   * returned as an error naming the field, never thrown.
+   */
   @Override
   public final ConfigOrError parseLoadBalancingPolicyConfig(Map<String, ?> rawConfig) {
-    return parse.apply(rawConfig);
+    return parse.apply(rawConfig, base);
   }
 }

@@ -3,11 +3,14 @@ package dev.ballast.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.grpc.internal.LabelSubsetPolicyConfig;
+import dev.ballast.grpc.internal.LocalityPolicyConfig;
 import dev.ballast.grpc.internal.PolicyConfig;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.NameResolver.ConfigOrError;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -83,6 +86,25 @@ class PolicyConfigTest {
     assertThat(silent.defaultRtt()).isEqualTo(Duration.ofMillis(7));
     assertThat(given.decayTime()).isEqualTo(Duration.ofSeconds(5));
     assertThat(given.defaultRtt()).isEqualTo(Duration.ofMillis(7));
+  }
+
+  @Test
+  void aCompositesChildrenTakeTheirFieldsOverTheProvidersBaseToo() {
+    // the base's settings reach the children of label_subset and locality as a top-level
+    // policy's (they were lb-core's defaults but for the ticker and random source)
+    BalancerConfig base = BalancerConfig.builder().decayTime(Duration.ofSeconds(3)).build();
+    LocalityPolicyConfig zones = (LocalityPolicyConfig) new LocalityLoadBalancerProvider(base)
+        .parseLoadBalancingPolicyConfig(Map.of("childPolicy", List.of(Map.of("p2c_peak_ewma",
+            Map.of("defaultRtt", "7ms"))))).getConfig();
+    LabelSubsetPolicyConfig subsets = (LabelSubsetPolicyConfig)
+        new LabelSubsetLoadBalancerProvider(base).parseLoadBalancingPolicyConfig(Map.of(
+            "selectors", List.of(List.of("zone")), "childPolicy",
+            List.of(Map.of("p2c_peak_ewma", Map.of()))))
+        .getConfig();
+
+    assertThat(zones.child().balancer().decayTime()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(zones.child().balancer().defaultRtt()).isEqualTo(Duration.ofMillis(7));
+    assertThat(subsets.child().balancer().decayTime()).isEqualTo(Duration.ofSeconds(3));
   }
 
   @Test

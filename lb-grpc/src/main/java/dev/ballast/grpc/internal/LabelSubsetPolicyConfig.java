@@ -1,5 +1,6 @@
 package dev.ballast.grpc.internal;
 
+import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
@@ -7,6 +8,7 @@ import dev.ballast.core.config.ValueType;
 import dev.ballast.core.locality.LocalityConfig;
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.Trait;
 import dev.ballast.core.subset.SubsetConfig;
 import io.grpc.NameResolver.ConfigOrError;
@@ -58,6 +60,14 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
 
   /** Parses the JSON config; a bad field comes back as an error naming it, never thrown. */
   public static ConfigOrError parse(Map<String, ?> json) {
+    return parse(json, BalancerConfig.defaults());
+  }
+
+  /**
+   * Parses the JSON config, the child's balancer options over a provider's base settings; a bad
+   * field comes back as an error naming it, never thrown.
+   */
+  public static ConfigOrError parse(Map<String, ?> json, BalancerConfig base) {
     try {
       Map<String, Object> options = new LinkedHashMap<>(json == null ? Map.of() : json);
       OptionSet.checkDepth(options); // childPolicy too: outside data, bounded before it is read
@@ -80,10 +90,10 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
           }
         }
       }
-      LocalityPolicyConfig zones = locality(children);
+      LocalityPolicyConfig zones = locality(children, base);
       return ConfigOrError.fromConfig(zones != null
           ? new LabelSubsetPolicyConfig(subset, zones.child(), zones.locality())
-          : new LabelSubsetPolicyConfig(subset, child(children), null));
+          : new LabelSubsetPolicyConfig(subset, child(children, children(false), base), null));
     } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(NAME + " config: "
           + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString())).withCause(e));
@@ -91,7 +101,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
   }
 
   /** The child list's {@code locality} config if it comes first, else null. */
-  private static LocalityPolicyConfig locality(Object list) {
+  private static LocalityPolicyConfig locality(Object list, BalancerConfig base) {
     if (!(list instanceof List<?> l) || l.isEmpty() || !(l.get(0) instanceof Map<?, ?> first)
         || first.size() != 1 || !first.containsKey(LocalityPolicyConfig.NAME)) {
       return null;
@@ -102,7 +112,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
           + " (expected: an object)");
     }
     @SuppressWarnings("unchecked")
-    ConfigOrError parsed = LocalityPolicyConfig.parse((Map<String, ?>) json);
+    ConfigOrError parsed = LocalityPolicyConfig.parse((Map<String, ?>) json, base);
     if (parsed.getError() != null) {
       throw new IllegalArgumentException("childPolicy: " + parsed.getError().getDescription());
     }
@@ -123,13 +133,13 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
 
   /** gRPC's convention: a list of {name: config}; the first supported entry wins. */
   static PolicyConfig child(Object list) {
-    return child(list, children(false));
+    return child(list, children(false), BalancerConfig.defaults());
   }
 
-  /** As {@link #child(Object)}, among the supported names given. */
-  static PolicyConfig child(Object list, List<String> supported) {
+  /** As {@link #child(Object)}, among the supported names given, over the base settings. */
+  static PolicyConfig child(Object list, List<String> supported, BalancerConfig base) {
     if (list == null) {
-      return PolicyConfig.defaults("round_robin");
+      return PolicyConfig.decode(ConfiguredPolicy.named("round_robin"), null, base);
     }
     if (!(list instanceof List)) {
       throw new IllegalArgumentException("childPolicy: " + ValueType.show(list)
@@ -156,7 +166,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       @SuppressWarnings("unchecked")
       Map<String, ?> childJson = (Map<String, ?>) e.getValue();
       try {
-        return PolicyConfig.decode(PolicyRegistry.defaultRegistry().get(known), childJson);
+        return PolicyConfig.decode(PolicyRegistry.defaultRegistry().get(known), childJson, base);
       } catch (IllegalArgumentException ex) {
         throw new IllegalArgumentException("childPolicy: " + name + ": " + ex.getMessage(), ex);
       }

@@ -33,9 +33,9 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
     this.base = base;
   }
 
-  private static LocalityPolicyConfig config(Object policyConfig) {
+  private LocalityPolicyConfig config(Object policyConfig) {
     return policyConfig instanceof LocalityPolicyConfig c ? c
-        : (LocalityPolicyConfig) LocalityPolicyConfig.parse(null).getConfig();
+        : (LocalityPolicyConfig) LocalityPolicyConfig.parse(null, base).getConfig();
   }
 
   @Override

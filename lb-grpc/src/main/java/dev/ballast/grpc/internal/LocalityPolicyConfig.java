@@ -1,6 +1,8 @@
 package dev.ballast.grpc.internal;
 
+import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.policy.CoreOptions;
+import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.locality.LocalityConfig;
@@ -68,13 +70,23 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
 
   /** Parses the JSON config; a bad field comes back as an error naming it, never thrown. */
   public static ConfigOrError parse(Map<String, ?> json) {
+    return parse(json, BalancerConfig.defaults());
+  }
+
+  /**
+   * Parses the JSON config, a Ballast child's balancer options over a provider's base settings;
+   * a bad field comes back as an error naming it, never thrown.
+   */
+  public static ConfigOrError parse(Map<String, ?> json, BalancerConfig base) {
     try {
       Map<String, Object> options = new LinkedHashMap<>(json == null ? Map.of() : json);
       OptionSet.checkDepth(options);
       Object children = options.remove("childPolicy");
       LocalityConfig locality = CoreOptions.LOCALITY.decode(options);
       // the default child weighs endpoints, as Envoy's default round robin does
-      Object child = children == null ? PolicyConfig.defaults("vnswrr") : child(children);
+      Object child = children == null
+          ? PolicyConfig.decode(ConfiguredPolicy.named("vnswrr"), null, base)
+          : child(children, base);
       return ConfigOrError.fromConfig(child instanceof GrpcChild g
           ? new LocalityPolicyConfig(locality, null, g)
           : new LocalityPolicyConfig(locality, (PolicyConfig) child, null));
@@ -85,15 +97,15 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
   }
 
   /** gRPC's convention: the first entry whose name is known wins; a PolicyConfig or GrpcChild. */
-  private static Object child(Object list) {
+  private static Object child(Object list, BalancerConfig base) {
     if (!(list instanceof List<?> entries)) {
-      return LabelSubsetPolicyConfig.child(list, ballastChildren()); // throws, naming the type
+      return LabelSubsetPolicyConfig.child(list, ballastChildren(), base); // throws, naming it
     }
     List<String> seen = new ArrayList<>();
     for (Object entry : entries) {
       if (!(entry instanceof Map<?, ?> m) || m.size() != 1
           || ballastChildren().contains(String.valueOf(m.keySet().iterator().next()))) {
-        return LabelSubsetPolicyConfig.child(List.of(entry), ballastChildren());
+        return LabelSubsetPolicyConfig.child(List.of(entry), ballastChildren(), base);
       }
       String name = String.valueOf(m.keySet().iterator().next());
       Object json = m.values().iterator().next();

@@ -38,15 +38,6 @@ public record PolicyConfig(String name, Map<String, Object> options,
       CoreOptions.BALANCER.without("panicPick");
 
   /**
-   * Returns the config of a policy of lb-core's registry with every field at its default.
-   *
-   * @throws dev.ballast.core.config.OptionException naming {@code balancer} for an unknown name
-   */
-  public static PolicyConfig defaults(String policy) {
-    return decode(ConfiguredPolicy.named(policy), null);
-  }
-
-  /**
    * Parses the JSON config of a policy of lb-core's registry (a user's own as well) over a
    * provider's base settings; a bad field comes back as an error naming it, never thrown.
    *
