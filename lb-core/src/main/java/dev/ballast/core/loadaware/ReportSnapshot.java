@@ -112,11 +112,6 @@ final class ReportSnapshot<T> extends Snapshot<T> {
     }
   }
 
-  /** Returns the scaled weights now in force, or null for none; for tests. */
-  int[] currentWeights() {
-    return current == null ? null : current.clone();
-  }
-
   /** Returns the largest scaled weight for n nodes: a ring holds about n × this at most. */
   static int scale(int n) {
     return Math.max(MIN_SCALE, Math.min(MAX_SCALE, RING_BUDGET / n));

@@ -215,11 +215,6 @@ final class EntryTable {
     return applied.size();
   }
 
-  /** Returns how many entries are skipped now. */
-  int rejectedSize() {
-    return rejected.size();
-  }
-
   /** A change of endpoints. */
   static final class Delta {
     final List<Endpoint> upserts;
