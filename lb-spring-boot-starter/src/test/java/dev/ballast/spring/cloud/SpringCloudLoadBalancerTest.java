@@ -103,13 +103,23 @@ class SpringCloudLoadBalancerTest {
         // the slow one; 1 s lets them recover within it, and re-probes the slow one less often
         // than 250 or 500 ms.
         "ballast.defaults.decay-time=1s"));
+    props.addAll(List.of(extra));
+    return run(App.class, servers, props);
+  }
+
+  /**
+   * Starts an application whose service {@code backends} is the given servers, through Spring
+   * Cloud's simple discovery client.
+   */
+  static ConfigurableApplicationContext run(Class<?> app, List<HttpServer> servers,
+      List<String> props) {
+    List<String> all = new ArrayList<>(props);
     for (int i = 0; i < servers.size(); i++) {
-      props.add("spring.cloud.discovery.client.simple.instances.backends[" + i + "].uri="
+      all.add("spring.cloud.discovery.client.simple.instances.backends[" + i + "].uri="
           + "http://127.0.0.1:" + servers.get(i).getAddress().getPort());
     }
-    props.addAll(List.of(extra));
-    return new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-        .properties(props.toArray(String[]::new)).run();
+    return new SpringApplicationBuilder(app).web(WebApplicationType.NONE)
+        .properties(all.toArray(String[]::new)).run();
   }
 
   /** Runs {@code count} calls from CONCURRENCY threads; returns the slow server's share. */

@@ -27,9 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.cloud.client.loadbalancer.LoadBalanced;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -100,13 +98,8 @@ class SpringCloudPolicyTest {
   private static ConfigurableApplicationContext app(String... extra) {
     List<String> props = new ArrayList<>(List.of("spring.main.banner-mode=off",
         "ballast.spring-cloud.balancer=pinned-port"));
-    for (int i = 0; i < servers.size(); i++) {
-      props.add("spring.cloud.discovery.client.simple.instances.backends[" + i + "].uri="
-          + "http://127.0.0.1:" + servers.get(i).getAddress().getPort());
-    }
     props.addAll(List.of(extra));
-    return new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
-        .properties(props.toArray(String[]::new)).run();
+    return SpringCloudLoadBalancerTest.run(App.class, servers, props);
   }
 
   @Test
