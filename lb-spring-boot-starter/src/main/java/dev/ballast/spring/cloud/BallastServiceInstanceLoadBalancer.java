@@ -37,7 +37,8 @@ import reactor.core.publisher.Mono;
  * A Spring Cloud LoadBalancer balancer for one service id over an lb-core {@link Balancer}: the
  * service's instances (from whatever discovery the application uses, through its {@link
  * ServiceInstanceListSupplier}) become endpoints, weighted by the instance metadata {@code weight}
- * (Spring Cloud's key; default 1), and each request's latency and outcome come back through the
+ * (Spring Cloud's key; default 1) and labelled with the rest of its metadata (an entry that is no
+ * valid label is left out), and each request's latency and outcome come back through the
  * {@link LoadBalancerLifecycle} this class also is, so that load-aware algorithms ({@code
  * p2c_peak_ewma}, {@code least_loaded}) see the instances' pending requests and latencies.
  *
@@ -150,7 +151,7 @@ public final class BallastServiceInstanceLoadBalancer
       for (ServiceInstance i : instances) {
         Endpoint e;
         try {
-          e = Endpoint.of(i.getHost(), i.getPort(), weight(i), Map.of());
+          e = Endpoint.of(i.getHost(), i.getPort(), weight(i), labels(i));
         } catch (IllegalArgumentException bad) {
           LOG.log(System.Logger.Level.WARNING, () -> serviceId + ": instance " + describe(i)
               + " skipped: " + bad.getMessage());
@@ -181,6 +182,30 @@ public final class BallastServiceInstanceLoadBalancer
     LOG.log(System.Logger.Level.WARNING, () -> serviceId + ": instance " + describe(i)
         + " metadata weight: " + text + " (expected: an integer > 0); weight 1 used");
     return 1;
+  }
+
+  /**
+   * The instance's metadata but {@code weight}, as the endpoint's labels ({@code zone}, {@code
+   * version}, ...): an entry that is no valid label (free text, too long) is left out, logged at
+   * DEBUG.
+   */
+  private Map<String, String> labels(ServiceInstance i) {
+    Map<String, String> labels = new HashMap<>();
+    if (i.getMetadata() != null) {
+      i.getMetadata().forEach((key, value) -> {
+        if (key == null || value == null || key.equals("weight")) {
+          return;
+        }
+        try {
+          Endpoint.of("127.0.0.1", 1, 1, Map.of(key, value)); // checks the label alone
+          labels.put(key, value);
+        } catch (IllegalArgumentException notALabel) {
+          LOG.log(System.Logger.Level.DEBUG, () -> serviceId + ": instance " + describe(i)
+              + " metadata " + key + " is no label: " + notALabel.getMessage());
+        }
+      });
+    }
+    return labels;
   }
 
   private static String describe(ServiceInstance i) {

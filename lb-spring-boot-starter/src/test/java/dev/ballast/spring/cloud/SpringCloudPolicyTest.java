@@ -20,6 +20,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -41,7 +42,10 @@ import org.springframework.web.client.RestClient;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpringCloudPolicyTest {
 
-  /** Every pick goes to the endpoint on {@code port}. */
+  /**
+   * Every pick goes to the endpoint labelled {@code tier} (when given), else to the one on
+   * {@code port}, else to the lowest port.
+   */
   static final class PinnedPort implements BalancingPolicy<Values> {
     @Override
     public String name() {
@@ -51,17 +55,23 @@ class SpringCloudPolicyTest {
     @Override
     public OptionSet<Values, Values> options() {
       return OptionSet.ofValues("pinnedPort", v -> { }, List.of(
-          Values.option("port", ValueType.INT, 0, "8080", "x")));
+          Values.option("port", ValueType.INT, 0, "8080", "x"),
+          Values.option("tier", ValueType.STRING, "", "gold", "")));
     }
 
     @Override
     public <T> ChildBalancer<T> newBalancer(BalancerConfig common, Values config) {
       int port = config.get("port", 0);
+      String tier = config.get("tier", "");
       return new DistributorBalancer<>(name(), common, new Distributor.Factory() {
         @Override
         public <U> Distributor<U> over(List<Node<U>> nodes, int[] weights, BalancerConfig c) {
-          Node<U> pinned = nodes.stream().filter(n -> n.endpoint().port() == port).findFirst()
-              .orElse(nodes.get(0));
+          Node<U> pinned = nodes.stream()
+              .filter(n -> tier.isEmpty() ? n.endpoint().port() == port
+                  : tier.equals(n.endpoint().labels().get("tier")))
+              .findFirst()
+              .orElse(nodes.stream().min(Comparator.comparingInt(n -> n.endpoint().port()))
+                  .orElseThrow());
           return () -> pinned;
         }
       });
@@ -110,6 +120,25 @@ class SpringCloudPolicyTest {
       for (int i = 0; i < 20; i++) {
         assertThat(client.get().uri("http://backends/").retrieve().body(String.class))
             .isEqualTo(second);
+      }
+    }
+  }
+
+  @Test
+  void anInstancesMetadataReachesThePolicyAsLabels() {
+    // the highest port, so that a policy seeing no label (its fallback: the lowest) misses it
+    int gold = servers.stream().mapToInt(s -> s.getAddress().getPort()).max().orElseThrow();
+    int index = servers.stream().map(s -> s.getAddress().getPort()).toList().indexOf(gold);
+    try (ConfigurableApplicationContext ctx = app("ballast.spring-cloud.policy.tier=gold",
+        "spring.cloud.discovery.client.simple.instances.backends[" + index
+            + "].metadata.tier=gold",
+        // free text that is no label is left out, not a reason to skip the instance
+        "spring.cloud.discovery.client.simple.instances.backends[" + index
+            + "].metadata.note=two words")) {
+      RestClient client = ctx.getBean(RestClient.Builder.class).build();
+      for (int i = 0; i < 20; i++) {
+        assertThat(client.get().uri("http://backends/").retrieve().body(String.class))
+            .isEqualTo(Integer.toString(gold));
       }
     }
   }
