@@ -114,7 +114,7 @@ public final class BallastSettings {
           && defaults.keySet().stream()
           .anyMatch(k -> k.equals(option) || k.startsWith(top + "."));
       throw PropertyKeys.invalid(inherited ? "ballast.defaults" : prefix, e,
-          options.get(option));
+          PropertyKeys.given(options, option));
     }
   }
 

@@ -291,6 +291,66 @@ class InvalidPropertiesTest {
         + " policy named no_grpc_provider is registered"));
   }
 
+  /** A team's policy with an option of its own whose name has two words. */
+  static final class SpillPolicy implements BalancingPolicy<Values> {
+    @Override
+    public String name() {
+      return "spill_policy";
+    }
+
+    @Override
+    public dev.ballast.core.config.OptionSet<Values, ?> options() {
+      return dev.ballast.core.config.OptionSet.ofValues("spill_policy", v -> {
+        int percent = v.get("spillPercent", 0);
+        if (percent > 100) {
+          throw new IllegalArgumentException("spillPercent: " + percent + " (expected: 0 to 100)");
+        }
+      }, List.of(Values.option("spillPercent", dev.ballast.core.config.ValueType.INT, 0, "10",
+          "x")));
+    }
+
+    @Override
+    public <T> ChildBalancer<T> newBalancer(BalancerConfig common, Values config) {
+      return ConfiguredPolicy.of("round_robin", null).newBalancer(common);
+    }
+  }
+
+  /**
+   * A bad option of a team's policy ({@code policy.*}) is reported as any other property: with
+   * the value given, and the names in Spring's dashed form.
+   */
+  @Test
+  void aBadOptionOfATeamsPolicyIsReportedWithItsValueAndDashedNames() {
+    if (PolicyRegistry.defaultRegistry().find("spill_policy").isEmpty()) {
+      PolicyRegistry.defaultRegistry().register(new SpillPolicy());
+    }
+    runner.withPropertyValues(OK, "ballast.clients.orders.balancer=spill-policy",
+        "ballast.clients.orders.policy.spil-percent=5").run(ctx -> {
+          InvalidBallastPropertyException e = (InvalidBallastPropertyException)
+              rootCause(ctx.getStartupFailure());
+          assertThat(e.property()).isEqualTo("ballast.clients.orders.policy.spil-percent");
+          assertThat(e.value()).isEqualTo("5");
+          assertThat(e.reason()).isEqualTo(
+              "unknown spill_policy option, did you mean spill-percent?");
+          assertThat(e.expected()).isEqualTo("one of spill-percent");
+        });
+    runner.withPropertyValues(OK, "ballast.clients.orders.balancer=spill-policy",
+        "ballast.clients.orders.policy.spill-percent=150").run(ctx -> {
+          InvalidBallastPropertyException e = (InvalidBallastPropertyException)
+              rootCause(ctx.getStartupFailure());
+          assertThat(e.property()).isEqualTo("ballast.clients.orders.policy.spill-percent");
+          assertThat(e.value()).isEqualTo("150");
+          assertThat(e.expected()).isEqualTo("0 to 100");
+        });
+  }
+
+  private static Throwable rootCause(Throwable t) {
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
   /** The typo of issue 25, through a real SpringApplication and Ballast's failure analyzer. */
   @Test
   void aTypoUnderAClientStopsStartUpNamingTheKey(CapturedOutput output) {

@@ -132,9 +132,35 @@ public final class PropertyKeys {
     String reason = open < 0 ? problem
         : inner.startsWith("did you mean") ? inner.substring(0, inner.indexOf('?') + 1)
         : problem.startsWith("unknown") ? problem.substring(0, open) : "invalid value";
+    String wanted = expected < 0 ? "a valid value"
+        : inner.substring(expected + "expected: ".length());
+    if (problem.startsWith("unknown")) { // a key inside a value (policy.*): names, as written
+      reason = dashedWords(reason);
+      wanted = dashedWords(wanted);
+    }
     return new InvalidBallastPropertyException(prefix + "." + dashed(e.option()),
-        value instanceof String || value == null ? value : ValueType.show(value), reason,
-        expected < 0 ? "a valid value" : inner.substring(expected + "expected: ".length()));
+        value instanceof String || value == null ? value : ValueType.show(value), reason, wanted);
+  }
+
+  private static String dashedWords(String text) {
+    return java.util.regex.Pattern.compile("\\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\\b")
+        .matcher(text).replaceAll(m -> dashed(m.group()));
+  }
+
+  /**
+   * Returns the value given for an option by canonical name, inside the value of the option
+   * that holds it for a key such as {@code policy.spillPercent} (whose keys are as written,
+   * {@code spill-percent}); null if none.
+   */
+  public static Object given(Map<String, ?> options, String option) {
+    Object v = options.containsKey(option) ? options.get(option) : options.get(dashed(option));
+    int dot = option.indexOf('.');
+    if (v == null && dot > 0 && options.get(option.substring(0, dot)) instanceof Map<?, ?> m) {
+      @SuppressWarnings("unchecked")
+      Map<String, ?> inner = (Map<String, ?>) m;
+      return given(inner, option.substring(dot + 1));
+    }
+    return v;
   }
 
   /**
