@@ -88,10 +88,22 @@ public class PolicyLoadBalancerProvider extends LoadBalancerProvider {
     return ConfiguredPolicy.named(policy);
   }
 
-  /** Returns whether the policy is registered in lb-core's default registry. */
+  /**
+   * Returns whether the policy is registered in lb-core's default registry; when it is not,
+   * logs a WARNING saying so, since gRPC's registry then leaves this provider out for good.
+   */
   @Override
   public boolean isAvailable() {
-    return PolicyRegistry.defaultRegistry().find(policy).isPresent();
+    boolean registered = PolicyRegistry.defaultRegistry().find(policy).isPresent();
+    if (!registered) {
+      System.getLogger(PolicyLoadBalancerProvider.class.getName()).log(
+          System.Logger.Level.WARNING, () -> "gRPC policy " + getPolicyName() + " is not"
+              + " available: no balancing policy named " + policy + " is registered in lb-core"
+              + " (expected: PolicyRegistry.defaultRegistry().register(...) or a"
+              + " META-INF/services/dev.ballast.core.policy.BalancingPolicy entry, before gRPC's"
+              + " LoadBalancerRegistry is first read)");
+    }
+    return registered;
   }
 
   /** Returns 5, the priority of gRPC's built-in policies. */
