@@ -39,7 +39,8 @@ public final class Option<C, B, T> {
    * @param name the canonical name, camelCase, dotted for a group ({@code slowStart.window})
    * @param example a good value other than the default, as text ({@code 5s}) or JSON; null when
    *     none can be written down (a file)
-   * @param badExample a value of the right type that the builder refuses ({@code 0s})
+   * @param badExample a value of the right type that the builder refuses ({@code 0s}); required:
+   *     the model's tests assert that every front end refuses it
    */
   public static <C, B, T> Option<C, B, T> of(String name, ValueType<T> type,
       Function<C, T> getter, BiConsumer<B, T> setter, Object example, Object badExample) {

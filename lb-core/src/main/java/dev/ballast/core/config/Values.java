@@ -30,9 +30,15 @@ public final class Values {
 
   /**
    * Defines an option held in {@link Values}: checked when the group's values are turned into
-   * its config.
+   * its config (by the set's check, which names a bad option by starting its message with the
+   * option's name and a colon: {@code "percent: 101 (expected: 0 to 100)"}).
    *
-   * @param defaultValue the default, or null for none (off)
+   * @param defaultValue the default, or null for none (off); read it back with the same default
+   *     ({@code values.get("percent", 5.0)})
+   * @param example a good value, as text; required (documentation and tests show it)
+   * @param badExample a value that is refused, by the type or by the set's check, as text
+   *     ({@code ""} for a text option that must not be empty); required, and the model's tests
+   *     assert every front end refuses it
    */
   public static <T> Option<Values, Values, T> option(String name, ValueType<T> type,
       T defaultValue, Object example, Object badExample) {
