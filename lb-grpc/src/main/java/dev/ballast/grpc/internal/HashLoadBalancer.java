@@ -119,9 +119,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    HashConfig h = config.hash();
-    return new HashPicker(balancer, h.requestHashHeader(), REQUEST_KEY, h.loadBound() > 0
-            ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE);
+    return new HashPicker(balancer, config.hash());
   }
 
   /** Returns the balancer, for tests. */

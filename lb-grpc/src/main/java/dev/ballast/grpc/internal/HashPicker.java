@@ -1,6 +1,7 @@
 package dev.ballast.grpc.internal;
 
 import dev.ballast.core.HashBalancer;
+import dev.ballast.core.HashConfig;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import io.grpc.CallOptions;
@@ -24,12 +25,13 @@ final class HashPicker extends SubchannelPicker {
   private final CallOptions.Key<String> keyOption;
   private final BalancerPicker.Feedback feedback;
 
-  HashPicker(HashBalancer<Backend> balancer, String header, CallOptions.Key<String> keyOption,
-      BalancerPicker.Feedback feedback) {
+  HashPicker(HashBalancer<Backend> balancer, HashConfig hash) {
+    String header = hash.requestHashHeader();
     this.balancer = balancer;
     this.header = header == null ? null : Metadata.Key.of(header, Metadata.ASCII_STRING_MARSHALLER);
-    this.keyOption = keyOption;
-    this.feedback = feedback;
+    this.keyOption = HashLoadBalancer.REQUEST_KEY;
+    this.feedback = hash.loadBound() > 0
+        ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE;
   }
 
   @Override

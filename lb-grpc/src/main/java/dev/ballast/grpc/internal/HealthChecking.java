@@ -21,7 +21,8 @@ import java.util.function.Function;
  */
 public final class HealthChecking extends SwitchingLoadBalancer {
 
-  private static final boolean AVAILABLE = present();
+  private static final boolean AVAILABLE =
+      present("io.grpc.protobuf.services.HealthCheckingLoadBalancerUtil");
 
   private final Function<Helper, LoadBalancer> policy;
 
@@ -54,10 +55,10 @@ public final class HealthChecking extends SwitchingLoadBalancer {
     return checked ? Services.wrap(helper, policy) : policy.apply(helper);
   }
 
-  private static boolean present() {
+  /** Returns whether a class of an optional dependency can be loaded (without initializing it). */
+  static boolean present(String className) {
     try {
-      Class.forName("io.grpc.protobuf.services.HealthCheckingLoadBalancerUtil", false,
-          HealthChecking.class.getClassLoader());
+      Class.forName(className, false, HealthChecking.class.getClassLoader());
       return true;
     } catch (ClassNotFoundException | LinkageError e) {
       return false;

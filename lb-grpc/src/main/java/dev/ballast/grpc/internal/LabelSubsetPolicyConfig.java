@@ -58,11 +58,6 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
         .map(BalancingPolicy::name).toList();
   }
 
-  /** Parses the JSON config; a bad field comes back as an error naming it, never thrown. */
-  public static ConfigOrError parse(Map<String, ?> json) {
-    return parse(json, BalancerConfig.defaults());
-  }
-
   /**
    * Parses the JSON config, the child's balancer options over a provider's base settings; a bad
    * field comes back as an error naming it, never thrown.
@@ -131,12 +126,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
     return c;
   }
 
-  /** gRPC's convention: a list of {name: config}; the first supported entry wins. */
-  static PolicyConfig child(Object list) {
-    return child(list, children(false), BalancerConfig.defaults());
-  }
-
-  /** As {@link #child(Object)}, among the supported names given, over the base settings. */
+  /** gRPC's convention: a list of {name: config}; the first of the supported names wins. */
   static PolicyConfig child(Object list, List<String> supported, BalancerConfig base) {
     if (list == null) {
       return PolicyConfig.decode(ConfiguredPolicy.named("round_robin"), null, base);

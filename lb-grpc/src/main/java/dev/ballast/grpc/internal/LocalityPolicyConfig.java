@@ -57,7 +57,8 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
   }
 
   // gRPC's children run behind grpc-util's forwarding helpers (grpc-util is optional to lb-grpc)
-  private static final boolean UTIL = present("io.grpc.util.ForwardingLoadBalancerHelper");
+  private static final boolean UTIL =
+      HealthChecking.present("io.grpc.util.ForwardingLoadBalancerHelper");
 
   /**
    * A child policy from gRPC's registry: one load balancer of it per locality.
@@ -67,11 +68,6 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
    * @param config its parsed config
    */
   public record GrpcChild(String name, LoadBalancerProvider provider, Object config) { }
-
-  /** Parses the JSON config; a bad field comes back as an error naming it, never thrown. */
-  public static ConfigOrError parse(Map<String, ?> json) {
-    return parse(json, BalancerConfig.defaults());
-  }
 
   /**
    * Parses the JSON config, a Ballast child's balancer options over a provider's base settings;
@@ -146,14 +142,5 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
     throw new IllegalArgumentException("childPolicy: none of " + seen + " is known ("
         + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of "
         + ballastChildren() + " or a policy in gRPC's LoadBalancerRegistry, e.g. round_robin)");
-  }
-
-  private static boolean present(String className) {
-    try {
-      Class.forName(className, false, LocalityPolicyConfig.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException | LinkageError e) {
-      return false;
-    }
   }
 }

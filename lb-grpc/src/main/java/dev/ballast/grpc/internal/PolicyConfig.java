@@ -54,16 +54,6 @@ public record PolicyConfig(String name, Map<String, Object> options,
   }
 
   /**
-   * Decodes the JSON config of a policy of lb-core's registry, its balancer options over the
-   * defaults.
-   *
-   * @throws dev.ballast.core.config.OptionException naming the bad field
-   */
-  public static PolicyConfig decode(BalancingPolicy<?> policy, Map<String, ?> json) {
-    return decode(policy, json, BalancerConfig.defaults());
-  }
-
-  /**
    * Decodes the JSON config of a policy of lb-core's registry: its own options, and the
    * balancer options over {@code base} (a field given replaces base's value). A field that
    * neither takes is named with the nearest of the policy's own, else of the balancer's.

@@ -107,18 +107,8 @@ interface PolicyMetrics {
 
   /** Whether Micrometer can be loaded; checked once. */
   final class MicrometerPresence {
-    static final boolean PRESENT = present();
+    static final boolean PRESENT = HealthChecking.present("io.micrometer.core.instrument.Metrics");
 
     private MicrometerPresence() {}
-
-    private static boolean present() {
-      try {
-        Class.forName("io.micrometer.core.instrument.Metrics", false,
-            PolicyMetrics.class.getClassLoader());
-        return true;
-      } catch (ClassNotFoundException | LinkageError e) {
-        return false;
-      }
-    }
   }
 }

@@ -39,7 +39,8 @@ class ApertureSubchannelsTest {
       BalancerConfig.builder().random(new SplittableRandom(7)).build());
   // client 1 of 10, as a service config gives it
   private final Object config = PolicyConfig.decode(aperture,
-      Map.of("aperture", Map.of("clientIndex", 1.0, "clientCount", 10.0)));
+      Map.of("aperture", Map.of("clientIndex", 1.0, "clientCount", 10.0)),
+      BalancerConfig.defaults());
 
   private void accept(int from, int to) {
     List<EquivalentAddressGroup> groups = new ArrayList<>();
