@@ -88,7 +88,11 @@ public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
       try {
         return decode(policy, own);
       } catch (OptionException e) {
-        throw new OptionException("policy." + e.option(), e.problem(), e);
+        boolean clients = policy.options().find(e.option()) == null
+            && CoreOptions.BALANCER.find(e.option()) != null;
+        throw new OptionException("policy." + e.option(), clients ? "a client's option, not "
+            + policy.name() + "'s (expected: at the client's level, beside balancer)"
+            : e.problem(), e);
       }
     }
     if (own != null && !own.isEmpty()) {

@@ -63,6 +63,20 @@ class PolicyRegistryTest {
   }
 
   @Test
+  void aClientsOptionGivenAmongAPolicysOwnIsToldWhereItGoes() {
+    Fixed fixed = new Fixed("fixed_own");
+    assertThatThrownBy(() -> ConfiguredPolicy.forClient(fixed, Map.of("slowStart.window", "10s"),
+        null, null))
+        .isInstanceOf(OptionException.class)
+        .hasMessage("policy.slowStart.window: a client's option, not fixed_own's (expected: at"
+            + " the client's level, beside balancer)");
+    // a misspelling of its own is still named with the nearest it takes
+    assertThatThrownBy(() -> ConfiguredPolicy.forClient(fixed, Map.of("indx", "1"), null, null))
+        .isInstanceOf(OptionException.class)
+        .hasMessageStartingWith("policy.indx: unknown fixed_own option, did you mean index?");
+  }
+
+  @Test
   void everyAlgorithmIsRegisteredUnderItsNameWithItsTraits() {
     PolicyRegistry r = PolicyRegistry.defaultRegistry();
     for (Algorithm a : Algorithm.values()) {
