@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.subset.RequestLabels;
+import dev.ballast.core.testing.LogRecorder;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -131,26 +132,7 @@ class MetricsOverRealServersTest {
   @Test
   void aBadSwitchValueLeavesTheCountOffWithAWarningNamingIt() throws Exception {
     System.setProperty(ENDPOINT_PICKS, "yes");
-    List<String> warnings = new ArrayList<>();
-    java.util.logging.Logger log =
-        java.util.logging.Logger.getLogger("dev.ballast.grpc.internal.PolicyMetrics");
-    java.util.logging.Handler capture = new java.util.logging.Handler() {
-      @Override
-      public void publish(java.util.logging.LogRecord r) {
-        synchronized (warnings) {
-          warnings.add(r.getLevel() + " " + r.getMessage());
-        }
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-    log.addHandler(capture);
-    log.setUseParentHandlers(false); // on the console it would read as a failure
-    try {
+    try (LogRecorder log = LogRecorder.on("dev.ballast.grpc.internal.PolicyMetrics")) {
       TestServers s = servers(0);
       String target = s.target();
       ManagedChannel ch = channel(target, Map.of("vnswrr", Map.of()));
@@ -158,13 +140,8 @@ class MetricsOverRealServersTest {
       assertThat(s.calls(0)).isEqualTo(1);
       assertThat(find("ballast.grpc.picks", target).meters()).isEmpty();
       assertThat(find("ballast.grpc.pending", target).gauges()).hasSize(1);
-      synchronized (warnings) {
-        assertThat(warnings).containsExactly("WARNING " + ENDPOINT_PICKS
-            + ": 'yes' (expected: true or false); the per-endpoint pick count stays off");
-      }
-    } finally {
-      log.removeHandler(capture);
-      log.setUseParentHandlers(true);
+      assertThat(log.lines()).containsExactly("WARNING " + ENDPOINT_PICKS
+          + ": 'yes' (expected: true or false); the per-endpoint pick count stays off");
     }
   }
 

@@ -9,6 +9,7 @@ import dev.ballast.core.config.Values;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
+import dev.ballast.core.testing.LogRecorder;
 import dev.ballast.spring.internal.InvalidBallastPropertyFailureAnalyzer;
 import java.util.List;
 import java.util.stream.Stream;
@@ -264,31 +265,13 @@ class InvalidPropertiesTest {
     if (PolicyRegistry.defaultRegistry().find("no_grpc_provider").isEmpty()) {
       PolicyRegistry.defaultRegistry().register(new NoGrpcProvider());
     }
-    java.util.logging.Logger log =
-        java.util.logging.Logger.getLogger(BallastGrpcEndpoints.class.getName());
-    List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.logging.Handler recorder = new java.util.logging.Handler() {
-      @Override
-      public void publish(java.util.logging.LogRecord r) {
-        logged.add(r.getLevel() + " " + r.getMessage());
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-    log.addHandler(recorder);
-    try {
+    try (LogRecorder log = LogRecorder.on(BallastGrpcEndpoints.class.getName())) {
       runner.withPropertyValues(OK, "ballast.clients.orders.protocol=grpc",
           "ballast.clients.orders.balancer=no-grpc-provider")
           .run(ctx -> assertThat(ctx).hasNotFailed());
-    } finally {
-      log.removeHandler(recorder);
+      assertThat(log.lines()).anySatisfy(m -> assertThat(m).startsWith("WARNING client orders:"
+          + " no gRPC policy named no_grpc_provider is registered"));
     }
-    assertThat(logged).anySatisfy(m -> assertThat(m).startsWith("WARNING client orders: no gRPC"
-        + " policy named no_grpc_provider is registered"));
   }
 
   /** A team's policy with an option of its own whose name has two words. */

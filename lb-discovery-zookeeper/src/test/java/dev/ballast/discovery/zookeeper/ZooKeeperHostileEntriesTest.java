@@ -6,15 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.Endpoint;
 import dev.ballast.core.source.EndpointFeed;
+import dev.ballast.core.testing.LogRecorder;
 import dev.ballast.core.testing.Pushes;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -50,30 +47,10 @@ class ZooKeeperHostileEntriesTest {
 
   /** The feed's log lines while {@code body} runs, kept off the console. */
   private static List<String> logged(ThrowingRunnable body) throws Exception {
-    Logger log = Logger.getLogger(dev.ballast.core.log.StateChangeLog.LOGGER);
-    List<String> lines = new CopyOnWriteArrayList<>();
-    Handler h = new Handler() {
-      @Override
-      public void publish(LogRecord r) {
-        lines.add(r.getMessage());
-      }
-
-      @Override
-      public void flush() {}
-
-      @Override
-      public void close() {}
-    };
-    boolean parents = log.getUseParentHandlers();
-    log.setUseParentHandlers(false);
-    log.addHandler(h);
-    try {
+    try (LogRecorder log = LogRecorder.on(dev.ballast.core.log.StateChangeLog.LOGGER)) {
       body.run();
-    } finally {
-      log.removeHandler(h);
-      log.setUseParentHandlers(parents);
+      return log.lines();
     }
-    return lines;
   }
 
   interface ThrowingRunnable {
