@@ -69,8 +69,8 @@ public class BallastSpringCloudAutoConfiguration {
       policy = ConfiguredPolicy.forClient(p, own, HashConfig.defaults(),
           WeightedRoundRobinConfig.defaults());
     } catch (OptionException e) {
-      throw PropertyKeys.invalid("ballast.spring-cloud", e, binder.bind("ballast.spring-cloud."
-          + PropertyKeys.dashed(e.option()), String.class).orElse(null));
+      throw PropertyKeys.invalid("ballast.spring-cloud", e,
+          PropertyKeys.given(Map.of("balancer", balancer, "policy", own), e.option()));
     }
     Map<String, Object> defaults = new PropertyKeys(List.copyOf(CoreOptions.BALANCER.options()))
         .read(binder, "ballast.defaults");

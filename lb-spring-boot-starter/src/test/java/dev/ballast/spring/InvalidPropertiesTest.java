@@ -325,6 +325,19 @@ class InvalidPropertiesTest {
           assertThat(e.value()).isEqualTo("150");
           assertThat(e.expected()).isEqualTo("0 to 100");
         });
+    // another form of the key; a client's option given under policy
+    runner.withPropertyValues(OK, "ballast.clients.orders.balancer=spill-policy",
+        "ballast.clients.orders.policy.spill_percent=150").run(ctx -> assertThat(
+            ((InvalidBallastPropertyException) rootCause(ctx.getStartupFailure())).value())
+            .isEqualTo("150"));
+    runner.withPropertyValues(OK, "ballast.clients.orders.balancer=spill-policy",
+        "ballast.clients.orders.policy.slow-start.window=10s").run(ctx -> {
+          InvalidBallastPropertyException e = (InvalidBallastPropertyException)
+              rootCause(ctx.getStartupFailure());
+          assertThat(e.value()).isEqualTo("10s");
+          assertThat(e.reason()).isEqualTo("unknown spill_policy option, but a client's");
+          assertThat(e.expected()).isEqualTo("among the client's options, not under policy");
+        });
   }
 
   private static Throwable rootCause(Throwable t) {

@@ -3,12 +3,14 @@ package dev.ballast.core.policy;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.HashConfig;
+import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.load.LoadOptions;
 import dev.ballast.core.load.WeightedRoundRobinConfig;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * A policy with its config decoded once, ready to make balancers: what a front end holds for a
@@ -88,10 +90,9 @@ public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
       try {
         return decode(policy, own);
       } catch (OptionException e) {
-        boolean clients = policy.options().find(e.option()) == null
-            && CoreOptions.BALANCER.find(e.option()) != null;
-        throw new OptionException("policy." + e.option(), clients ? "a client's option, not "
-            + policy.name() + "'s (expected: at the client's level, beside balancer)"
+        throw new OptionException("policy." + e.option(), clientOption(policy, e.option())
+            ? "unknown " + policy.name() + " option, but a client's (expected: among the"
+                + " client's options, not under policy)"
             : e.problem(), e);
       }
     }
@@ -103,6 +104,20 @@ public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
           null);
     }
     return new ConfiguredPolicy<>((BalancingPolicy<Object>) policy, config);
+  }
+
+  /**
+   * Whether a name the policy does not take names a client's option or group of options
+   * ({@code slowStart.window}, {@code slowStart}, {@code minRingSize}), in any of its forms.
+   */
+  private static boolean clientOption(BalancingPolicy<?> policy, String name) {
+    if (policy.options().find(name) != null) {
+      return false;
+    }
+    String group = Names.normalize(name) + ".";
+    return Stream.of(CoreOptions.BALANCER, CoreOptions.HASH, LoadOptions.WEIGHTED_ROUND_ROBIN)
+        .flatMap(set -> set.names().stream())
+        .anyMatch(known -> Names.same(known, name) || Names.normalize(known).startsWith(group));
   }
 
   /** Decodes a policy's options; null or empty gives its defaults. */

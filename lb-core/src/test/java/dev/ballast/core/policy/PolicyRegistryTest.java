@@ -65,11 +65,19 @@ class PolicyRegistryTest {
   @Test
   void aClientsOptionGivenAmongAPolicysOwnIsToldWhereItGoes() {
     Fixed fixed = new Fixed("fixed_own");
+    String why = " unknown fixed_own option, but a client's (expected: among the client's"
+        + " options, not under policy)";
     assertThatThrownBy(() -> ConfiguredPolicy.forClient(fixed, Map.of("slowStart.window", "10s"),
         null, null))
         .isInstanceOf(OptionException.class)
-        .hasMessage("policy.slowStart.window: a client's option, not fixed_own's (expected: at"
-            + " the client's level, beside balancer)");
+        .hasMessage("policy.slowStart.window:" + why);
+    // nested, as Spring binds a map; another set's option; a dashed form
+    assertThatThrownBy(() -> ConfiguredPolicy.forClient(fixed,
+        Map.of("slowStart", Map.of("window", "10s")), null, null))
+        .hasMessage("policy.slowStart:" + why);
+    assertThatThrownBy(() -> ConfiguredPolicy.forClient(fixed, Map.of("min-ring-size", "64"),
+        null, null))
+        .hasMessage("policy.min-ring-size:" + why);
     // a misspelling of its own is still named with the nearest it takes
     assertThatThrownBy(() -> ConfiguredPolicy.forClient(fixed, Map.of("indx", "1"), null, null))
         .isInstanceOf(OptionException.class)

@@ -135,32 +135,37 @@ public final class PropertyKeys {
     String wanted = expected < 0 ? "a valid value"
         : inner.substring(expected + "expected: ".length());
     if (problem.startsWith("unknown")) { // a key inside a value (policy.*): names, as written
-      reason = dashedWords(reason);
-      wanted = dashedWords(wanted);
+      reason = DID_YOU_MEAN.matcher(reason).replaceAll(m -> "did you mean "
+          + dashed(m.group(1)) + "?");
+      wanted = wanted.startsWith("one of ") ? "one of " + java.util.Arrays.stream(
+          wanted.substring("one of ".length()).split(", ")).map(PropertyKeys::dashed)
+          .collect(java.util.stream.Collectors.joining(", ")) : wanted;
     }
     return new InvalidBallastPropertyException(prefix + "." + dashed(e.option()),
         value instanceof String || value == null ? value : ValueType.show(value), reason, wanted);
   }
 
-  private static String dashedWords(String text) {
-    return java.util.regex.Pattern.compile("\\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\\b")
-        .matcher(text).replaceAll(m -> dashed(m.group()));
-  }
+  private static final java.util.regex.Pattern DID_YOU_MEAN =
+      java.util.regex.Pattern.compile("did you mean (\\S+)\\?");
 
   /**
-   * Returns the value given for an option by canonical name, inside the value of the option
-   * that holds it for a key such as {@code policy.spillPercent} (whose keys are as written,
-   * {@code spill-percent}); null if none.
+   * Returns the value given for an option by canonical name, in any of its forms ({@code
+   * spill-percent}, {@code spill_percent}), inside the value of the option that holds it for a
+   * key such as {@code policy.spillPercent}; null if none.
    */
   public static Object given(Map<String, ?> options, String option) {
-    Object v = options.containsKey(option) ? options.get(option) : options.get(dashed(option));
+    for (Map.Entry<String, ?> e : options.entrySet()) {
+      if (dev.ballast.core.config.Names.same(e.getKey(), option)) {
+        return e.getValue();
+      }
+    }
     int dot = option.indexOf('.');
-    if (v == null && dot > 0 && options.get(option.substring(0, dot)) instanceof Map<?, ?> m) {
+    if (dot > 0 && given(options, option.substring(0, dot)) instanceof Map<?, ?> m) {
       @SuppressWarnings("unchecked")
       Map<String, ?> inner = (Map<String, ?>) m;
       return given(inner, option.substring(dot + 1));
     }
-    return v;
+    return null;
   }
 
   /**
