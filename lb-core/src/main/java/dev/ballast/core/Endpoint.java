@@ -356,6 +356,17 @@ public final class Endpoint {
     }
   }
 
+  /**
+   * Checks a label as {@link #of(String, int, int, Map)} does: its syntax, then the value of a
+   * label this class reads ({@code priority} 0-127, {@code health}). For an adapter that takes
+   * labels from free-form metadata and keeps the valid ones.
+   *
+   * @throws IllegalArgumentException naming the label and what is wrong with it
+   */
+  public static void checkLabel(String key, String value) {
+    checkLabel(key, value, "");
+  }
+
   /** Checks a label's syntax, then the values of the labels this class reads: priority, health. */
   private static void checkLabel(String key, String value, String context) {
     LabelSyntax.check(key, value, context);

@@ -187,7 +187,8 @@ public final class BallastServiceInstanceLoadBalancer
   /**
    * The instance's metadata but {@code weight}, as the endpoint's labels ({@code zone}, {@code
    * version}, ...): an entry that is no valid label (free text, too long) is left out, logged at
-   * DEBUG.
+   * DEBUG, or at WARNING for a label Ballast reads ({@code zone}, {@code priority}, {@code
+   * health}), which steers the calls.
    */
   private Map<String, String> labels(ServiceInstance i) {
     Map<String, String> labels = new HashMap<>();
@@ -197,11 +198,14 @@ public final class BallastServiceInstanceLoadBalancer
           return;
         }
         try {
-          Endpoint.of("127.0.0.1", 1, 1, Map.of(key, value)); // checks the label alone
+          Endpoint.checkLabel(key, value);
           labels.put(key, value);
         } catch (IllegalArgumentException notALabel) {
-          LOG.log(System.Logger.Level.DEBUG, () -> serviceId + ": instance " + describe(i)
-              + " metadata " + key + " is no label: " + notALabel.getMessage());
+          boolean read = key.equals(Endpoint.ZONE) || key.equals(Endpoint.PRIORITY)
+              || key.equals(Endpoint.HEALTH);
+          LOG.log(read ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, () -> serviceId
+              + ": instance " + describe(i) + " metadata " + key + " left out: "
+              + notALabel.getMessage());
         }
       });
     }

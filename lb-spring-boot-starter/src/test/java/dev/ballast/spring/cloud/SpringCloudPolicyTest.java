@@ -14,6 +14,7 @@ import dev.ballast.core.engine.Distributor;
 import dev.ballast.core.engine.DistributorBalancer;
 import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
+import dev.ballast.core.testing.LogRecorder;
 import dev.ballast.spring.InvalidBallastPropertyException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -129,17 +130,22 @@ class SpringCloudPolicyTest {
     // the highest port, so that a policy seeing no label (its fallback: the lowest) misses it
     int gold = servers.stream().mapToInt(s -> s.getAddress().getPort()).max().orElseThrow();
     int index = servers.stream().map(s -> s.getAddress().getPort()).toList().indexOf(gold);
+    String metadata = "spring.cloud.discovery.client.simple.instances.backends[" + index
+        + "].metadata.";
+    // what is no label is left out, not a reason to skip the instance: free text quietly, a
+    // bad value of a label Ballast reads with a warning
     try (ConfigurableApplicationContext ctx = app("ballast.spring-cloud.policy.tier=gold",
-        "spring.cloud.discovery.client.simple.instances.backends[" + index
-            + "].metadata.tier=gold",
-        // free text that is no label is left out, not a reason to skip the instance
-        "spring.cloud.discovery.client.simple.instances.backends[" + index
-            + "].metadata.note=two words")) {
+        metadata + "tier=gold", metadata + "note=two words", metadata + "priority=high");
+        // opened once the application has set up its logging (which resets every handler)
+        LogRecorder log = LogRecorder.on(BallastServiceInstanceLoadBalancer.class.getName())) {
       RestClient client = ctx.getBean(RestClient.Builder.class).build();
       for (int i = 0; i < 20; i++) {
         assertThat(client.get().uri("http://backends/").retrieve().body(String.class))
             .isEqualTo(Integer.toString(gold));
       }
+      assertThat(log.lines()).anySatisfy(l -> assertThat(l).startsWith("WARNING backends:")
+          .contains("metadata priority left out: priority: high"));
+      assertThat(log.lines()).noneMatch(l -> l.startsWith("WARNING") && l.contains("note"));
     }
   }
 
@@ -149,6 +155,12 @@ class SpringCloudPolicyTest {
         .rootCause().isInstanceOf(InvalidBallastPropertyException.class)
         .hasMessageContaining("ballast.spring-cloud.policy.prot")
         .hasMessageContaining("did you mean port?");
+    // a client's option under policy: its value shown, and where it goes
+    assertThatThrownBy(() -> app("ballast.spring-cloud.policy.slow-start.window=10s").close())
+        .rootCause().isInstanceOf(InvalidBallastPropertyException.class)
+        .hasMessageContaining("ballast.spring-cloud.policy.slow-start")
+        .hasMessageContaining("{window=10s}")
+        .hasMessageContaining("but a client's");
   }
 
   /** Auto-configuration and a {@code @LoadBalanced} builder. */
