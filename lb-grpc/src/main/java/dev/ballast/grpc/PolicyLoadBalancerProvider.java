@@ -90,7 +90,8 @@ public class PolicyLoadBalancerProvider extends LoadBalancerProvider {
 
   /**
    * Returns whether the policy is registered in lb-core's default registry; when it is not,
-   * logs a WARNING saying so, since gRPC's registry then leaves this provider out for good.
+   * logs a WARNING saying so and how to register it, since gRPC's registry then leaves out, with
+   * no word, a provider it found through {@code ServiceLoader}.
    */
   @Override
   public boolean isAvailable() {

@@ -22,7 +22,7 @@ import java.util.function.Function;
 public final class HealthChecking extends SwitchingLoadBalancer {
 
   private static final boolean AVAILABLE =
-      present("io.grpc.protobuf.services.HealthCheckingLoadBalancerUtil");
+      ClassPresence.present("io.grpc.protobuf.services.HealthCheckingLoadBalancerUtil");
 
   private final Function<Helper, LoadBalancer> policy;
 
@@ -53,16 +53,6 @@ public final class HealthChecking extends SwitchingLoadBalancer {
   @Override
   LoadBalancer make(boolean checked) {
     return checked ? Services.wrap(helper, policy) : policy.apply(helper);
-  }
-
-  /** Returns whether a class of an optional dependency can be loaded (without initializing it). */
-  static boolean present(String className) {
-    try {
-      Class.forName(className, false, HealthChecking.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException | LinkageError e) {
-      return false;
-    }
   }
 
   /** Loaded only when grpc-services is present. */

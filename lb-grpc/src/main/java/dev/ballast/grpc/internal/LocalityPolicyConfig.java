@@ -58,7 +58,7 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
 
   // gRPC's children run behind grpc-util's forwarding helpers (grpc-util is optional to lb-grpc)
   private static final boolean UTIL =
-      HealthChecking.present("io.grpc.util.ForwardingLoadBalancerHelper");
+      ClassPresence.present("io.grpc.util.ForwardingLoadBalancerHelper");
 
   /**
    * A child policy from gRPC's registry: one load balancer of it per locality.

@@ -107,7 +107,7 @@ interface PolicyMetrics {
 
   /** Whether Micrometer can be loaded; checked once. */
   final class MicrometerPresence {
-    static final boolean PRESENT = HealthChecking.present("io.micrometer.core.instrument.Metrics");
+    static final boolean PRESENT = ClassPresence.present("io.micrometer.core.instrument.Metrics");
 
     private MicrometerPresence() {}
   }
