@@ -10,6 +10,7 @@ import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.ConfiguredPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.policy.Trait;
+import dev.ballast.core.testing.KeyedModuloPolicy;
 import io.grpc.CallOptions;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.ManagedChannel;
@@ -58,6 +59,9 @@ class RegisteredKeyPolicyOverRealServersTest {
   static {
     PolicyRegistry.defaultRegistry().register(new KeyedTable());
     LoadBalancerRegistry.getDefaultRegistry().register(new PolicyLoadBalancerProvider(NAME));
+    PolicyRegistry.defaultRegistry().register(new KeyedModuloPolicy());
+    LoadBalancerRegistry.getDefaultRegistry().register(
+        new PolicyLoadBalancerProvider(KeyedModuloPolicy.NAME));
   }
 
   private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -97,6 +101,23 @@ class RegisteredKeyPolicyOverRealServersTest {
       assertThat(callWithKey(ours, key)).as("server for %s", key).isEqualTo(server);
       assertThat(callWithKey(ours, key)).as("server for %s again", key).isEqualTo(server);
       perServer[server]++;
+    }
+    assertThat(perServer).as("keys per server").doesNotContain(0);
+  }
+
+  @Test
+  void aTeamsKeyedDistributorSendsEachKeyToTheServerItsRuleNames() throws Exception {
+    TestServers s = TestServers.start(0, 0, 0, 0);
+    closeables.add(s);
+    ManagedChannel ch = channel(s, KeyedModuloPolicy.NAME);
+    // the target lists the servers in order, and the rule picks among the nodes in that order
+    int[] perServer = new int[4];
+    for (int k = 0; k < 100; k++) {
+      String key = "tenant-" + k;
+      int expected = KeyedModuloPolicy.expected(key, 4);
+      assertThat(callWithKey(ch, key)).as("server for %s", key).isEqualTo(expected);
+      assertThat(callWithKey(ch, key)).as("server for %s again", key).isEqualTo(expected);
+      perServer[expected]++;
     }
     assertThat(perServer).as("keys per server").doesNotContain(0);
   }

@@ -9,6 +9,8 @@ import dev.ballast.core.HashBalancer;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.KeyHash;
 import dev.ballast.core.Node;
+import dev.ballast.core.policy.PolicyRegistry;
+import dev.ballast.core.testing.KeyedModuloPolicy;
 import dev.ballast.netty.framed.FramedServer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -69,6 +72,31 @@ class KeyRoutingTest {
       for (int i = 0; i < servers.size(); i++) {
         assertThat(servers.get(i).requests()).as("keyless calls to backend %d", i)
             .isGreaterThan(before[i]);
+      }
+    }
+  }
+
+  @Test
+  void aTeamsKeyedDistributorGetsEachCallsKey() throws Exception {
+    if (PolicyRegistry.defaultRegistry().find(KeyedModuloPolicy.NAME).isEmpty()) {
+      PolicyRegistry.defaultRegistry().register(new KeyedModuloPolicy());
+    }
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      FramedServer s = FramedServer.start(FramedServer.echo());
+      servers.add(s);
+      endpoints.add(Endpoint.of("127.0.0.1", s.port()));
+    }
+    try (BallastClient<byte[], byte[]> client = BallastClient.framed()
+        .endpoints(endpoints)
+        .balancer(KeyedModuloPolicy.NAME)
+        .build()) {
+      for (int k = 0; k < 100; k++) {
+        String key = "tenant-" + k;
+        FramedServer server = servers.get(KeyedModuloPolicy.expected(key, 4));
+        long before = server.requests();
+        client.call(new byte[] {1}, CallOptions.DEFAULT.withKey(key)).get(10, TimeUnit.SECONDS);
+        assertThat(server.requests()).as("backend of %s", key).isEqualTo(before + 1);
       }
     }
   }
