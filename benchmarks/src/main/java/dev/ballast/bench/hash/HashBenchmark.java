@@ -8,6 +8,8 @@ import dev.ballast.core.Endpoint;
 import dev.ballast.core.HashBalancer;
 import dev.ballast.core.HashConfig;
 import dev.ballast.core.Node;
+import dev.ballast.core.engine.KeyedDistributor;
+import dev.ballast.core.engine.KeyedDistributorBalancer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +46,10 @@ public class HashBenchmark {
 
   /**
    * The algorithm, by {@link Algorithm#id()}; {@code round_robin}, whose picks take no hash (one
-   * atomic increment), is the baseline of the same run.
+   * atomic increment), is the baseline of the same run; {@code keyed_modulo}, a team's rule
+   * written as a {@link KeyedDistributor} (hash modulo N), measures the engine around one.
    */
-  @Param({"round_robin", "ring_hash", "ketama", "maglev"})
+  @Param({"round_robin", "ring_hash", "ketama", "maglev", "keyed_modulo"})
   public String algorithm;
 
   /** The number of endpoints. */
@@ -68,8 +71,9 @@ public class HashBenchmark {
     for (int i = 0; i < n; i++) {
       endpoints.add(Endpoint.of(SubsetData.host(i), 8080, 1 + random.nextInt(10), Map.of()));
     }
-    balancer = Algorithm.fromName(algorithm)
-        .create(BalancerConfig.defaults(), HashConfig.defaults());
+    balancer = algorithm.equals("keyed_modulo")
+        ? new KeyedDistributorBalancer<>(algorithm, BalancerConfig.defaults(), MODULO)
+        : Algorithm.fromName(algorithm).create(BalancerConfig.defaults(), HashConfig.defaults());
     balancer.update(endpoints, endpoints::indexOf);
     hashing = balancer instanceof HashBalancer ? (HashBalancer<Integer>) balancer : null;
     for (int i = 0; i < hashes.length; i++) {
@@ -77,6 +81,23 @@ public class HashBenchmark {
       keys[i] = Long.toString(random.nextLong() >>> 1, 36) + "-user";
     }
   }
+
+  private static final KeyedDistributor.Factory MODULO = new KeyedDistributor.Factory() {
+    @Override
+    public <T> KeyedDistributor<T> over(List<Node<T>> nodes, int[] weights, BalancerConfig c) {
+      return new KeyedDistributor<>() {
+        @Override
+        public Node<T> next(long keyHash, int attempt) {
+          return nodes.get((int) Long.remainderUnsigned(keyHash + attempt, nodes.size()));
+        }
+
+        @Override
+        public Node<T> next() {
+          return nodes.get(0);
+        }
+      };
+    }
+  };
 
   /** One pick by hash and its release. */
   @Benchmark
