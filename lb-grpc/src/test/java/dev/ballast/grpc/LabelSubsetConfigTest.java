@@ -109,8 +109,10 @@ class LabelSubsetConfigTest {
       "{'selectors': [['zone']], 'allowRedundantKeys': 'yes'}| allowRedundantKeys: yes"
           + " (expected: true or false)",
       "{'selectors': [['zone']], 'childPolicy': [{'pick_first': {}}]}| childPolicy: none of"
-          + " [pick_first] is supported (expected: one of [round_robin, weighted_random, swrr,"
-          + " vnswrr, least_loaded, p2c_peak_ewma, aperture",
+          + " [pick_first] is supported (expected: one of [locality, round_robin,"
+          + " weighted_random, swrr, vnswrr, least_loaded, p2c_peak_ewma, aperture",
+      "{'selectors': [['zone']], 'childPolicy': [{'localty': {}}]}| childPolicy: none of"
+          + " [localty] is supported (did you mean locality?",
       "{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewm': {}}]}| childPolicy: none of"
           + " [p2c_peak_ewm] is supported (did you mean p2c_peak_ewma?",
       "{'selectors': [['zone']], 'childPolicy': ['vnswrr']}| childPolicy: vnswrr (expected: an"

@@ -180,6 +180,9 @@ class StateChangeLogTest {
       checksThenCalls.run();
       checksThenCalls.run();
       assertThat(count("priority 0 in panic")).isEqualTo(1);
+      // with no healthy endpoint left, zone routing is off: said once, naming the zone
+      assertThat(count("zone a: zone-aware routing off")).as("%s", lines).isEqualTo(1);
+      assertThat(lines).noneMatch(l -> l.contains("zone null"));
 
       a.setServing(true);
       b.setServing(true);
@@ -187,6 +190,7 @@ class StateChangeLogTest {
       checksThenCalls.run();
       checksThenCalls.run();
       assertThat(count("priority 0 out of panic")).isEqualTo(1);
+      assertThat(count("zone a keeps all its calls (zone-aware routing on again)")).isEqualTo(1);
       assertThat(lines).anySatisfy(l -> assertThat(l).startsWith(
           "WARNING client zoned: zone a spills: ").contains("% of its calls stay local"));
     } finally {

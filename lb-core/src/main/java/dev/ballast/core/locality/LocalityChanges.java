@@ -28,15 +28,32 @@ final class LocalityChanges {
     }
     int was = localShare(before);
     int is = localShare(after);
-    boolean spilled = was >= 0 && was < ZoneRoute.SCALE;
-    boolean spills = is >= 0 && is < ZoneRoute.SCALE;
-    if (spilled != spills) {
-      String zone = after.levels[0].healthy.route == null ? null
-          : localZone(after.levels[0].healthy);
-      log.log(StateChangeLog.Kind.ZONE, spills ? Level.WARNING : Level.INFO, "zone " + zone
-          + (spills ? " spills: " + is / 100.0 + "% of its calls stay local, the rest go to"
-          + " other zones by their spare capacity" : " keeps all its calls again"));
+    // zone routing off, keeping every call local, or spilling: a change of these is logged, but
+    // the first plan's routing (on and keeping, or off) is the configuration, not a change
+    if (state(was) == state(is) || before.nodes.length == 0 && state(is) != SPILLS) {
+      return;
     }
+    if (state(is) == OFF) {
+      log.log(StateChangeLog.Kind.ZONE, Level.INFO, "zone " + localZone(before.levels[0].healthy)
+          + ": zone-aware routing off (fewer healthy endpoints than minClusterSize, or fewer"
+          + " than 2 zones), its calls go to every zone by weight");
+    } else if (state(is) == SPILLS) {
+      log.log(StateChangeLog.Kind.ZONE, Level.WARNING, "zone "
+          + localZone(after.levels[0].healthy) + " spills: " + is / 100.0 + "% of its calls"
+          + " stay local, the rest go to other zones by their spare capacity");
+    } else {
+      log.log(StateChangeLog.Kind.ZONE, Level.INFO, "zone " + localZone(after.levels[0].healthy)
+          + " keeps all its calls " + (state(was) == OFF ? "(zone-aware routing on again)"
+          : "again"));
+    }
+  }
+
+  private static final int OFF = 0;
+  private static final int KEEPS = 1;
+  private static final int SPILLS = 2;
+
+  private static int state(int localShare) {
+    return localShare < 0 ? OFF : localShare < ZoneRoute.SCALE ? SPILLS : KEEPS;
   }
 
   private static boolean panics(LocalityPlan<?> plan, int priority) {

@@ -88,7 +88,8 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       LocalityPolicyConfig zones = locality(children, base);
       return ConfigOrError.fromConfig(zones != null
           ? new LabelSubsetPolicyConfig(subset, zones.child(), zones.locality())
-          : new LabelSubsetPolicyConfig(subset, child(children, children(false), base), null));
+          : new LabelSubsetPolicyConfig(subset, child(children, children(false), base,
+              LocalityPolicyConfig.NAME), null));
     } catch (RuntimeException | Error e) { // a bad config is an error, never a crash
       return ConfigOrError.fromError(Status.INTERNAL.withDescription(NAME + " config: "
           + (e instanceof IllegalArgumentException ? e.getMessage() : e.toString())).withCause(e));
@@ -126,8 +127,14 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
     return c;
   }
 
-  /** gRPC's convention: a list of {name: config}; the first of the supported names wins. */
-  static PolicyConfig child(Object list, List<String> supported, BalancerConfig base) {
+  /**
+   * gRPC's convention: a list of {name: config}; the first of the supported names wins.
+   *
+   * @param composites the composite children the caller takes before this (label_subset's
+   *     {@code locality}), named in the refusal beside {@code supported}
+   */
+  static PolicyConfig child(Object list, List<String> supported, BalancerConfig base,
+      String... composites) {
     if (list == null) {
       return PolicyConfig.decode(ConfiguredPolicy.named("round_robin"), null, base);
     }
@@ -161,7 +168,9 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
         throw new IllegalArgumentException("childPolicy: " + name + ": " + ex.getMessage(), ex);
       }
     }
-    String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), supported);
+    List<String> accepted = new ArrayList<>(List.of(composites)); // taken before this method
+    accepted.addAll(supported);
+    String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), accepted);
     // a registered policy that is not supported reads what a composite's child does not get
     String why = seen.isEmpty() ? "" : PolicyRegistry.defaultRegistry().find(seen.get(0))
         .map(p -> p.traits().contains(Trait.READS_REPORTS)
@@ -169,7 +178,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
             : p.traits().contains(Trait.PICKS_BY_KEY)
             ? p.name() + " picks by key, and a subset passes no key on; " : "").orElse("");
     throw new IllegalArgumentException("childPolicy: none of " + seen + " is supported (" + why
-        + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of " + supported
+        + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of " + accepted
         + ")");
   }
 }
