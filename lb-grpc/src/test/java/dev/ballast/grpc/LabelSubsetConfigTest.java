@@ -62,6 +62,16 @@ class LabelSubsetConfigTest {
   }
 
   @Test
+  void zonesUnderASubsetOverRoundRobinAreLbCoresRoundRobin() {
+    // gRPC has a round_robin too, which locality alone would take; a subset's zones are lb-core's
+    LabelSubsetPolicyConfig c = parsed("{'selectors': [['tier']], 'childPolicy': [{'locality':"
+        + " {'localZone': 'a', 'callerZones': {'a': 1, 'b': 1},"
+        + " 'childPolicy': [{'round_robin': {}}]}}]}");
+    assertThat(c.child().name()).isEqualTo(Algorithm.ROUND_ROBIN.id());
+    assertThat(c.locality().localZone()).isEqualTo("a");
+  }
+
+  @Test
   void everyField() {
     LabelSubsetPolicyConfig c = parsed("{'selectors': [['zone'], ['zone', 'version']],"
         + " 'fallbackPolicy': 'DEFAULT_SUBSET', 'defaultSubset': {'version': 'v1'},"

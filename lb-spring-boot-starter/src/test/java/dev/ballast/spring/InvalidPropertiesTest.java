@@ -187,11 +187,6 @@ class InvalidPropertiesTest {
             "ballast.clients.orders.protocol=grpc",
             "ballast.clients.orders.subset.selectors[0]=zone"),
         bad("ballast.clients.orders.balancer", "invalid value",
-            "round_robin is gRPC's policy", OK,
-            "ballast.clients.orders.balancer=round-robin", "ballast.clients.orders.protocol=grpc",
-            "ballast.clients.orders.subset.selectors[0]=zone",
-            "ballast.clients.orders.locality.local-zone=a"),
-        bad("ballast.clients.orders.balancer", "invalid value",
             "weighted_round_robin reads load reports, which no composite's child gets", OK,
             "ballast.clients.orders.balancer=weighted-round-robin",
             "ballast.clients.orders.protocol=grpc",
@@ -272,6 +267,18 @@ class InvalidPropertiesTest {
       assertThat(log.lines()).anySatisfy(m -> assertThat(m).startsWith("WARNING client orders:"
           + " no gRPC policy named no_grpc_provider is registered"));
     }
+  }
+
+  /**
+   * A gRPC client's round robin under subsets and zones is lb-core's (gRPC's own round_robin,
+   * which the locality policy alone takes, cannot balance a subset's zones): it starts.
+   */
+  @Test
+  void aGrpcClientsRoundRobinUnderSubsetsAndZonesStarts() {
+    runner.withPropertyValues(OK, "ballast.clients.orders.balancer=round-robin",
+        "ballast.clients.orders.protocol=grpc", "ballast.clients.orders.subset.selectors[0]=zone",
+        "ballast.clients.orders.locality.local-zone=a")
+        .run(ctx -> assertThat(ctx).hasNotFailed());
   }
 
   /** A team's policy with an option of its own whose name has two words. */

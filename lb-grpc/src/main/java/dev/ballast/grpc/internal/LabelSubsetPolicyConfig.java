@@ -113,11 +113,16 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       throw new IllegalArgumentException("childPolicy: " + parsed.getError().getDescription());
     }
     LocalityPolicyConfig c = (LocalityPolicyConfig) parsed.getConfig();
+    if (c.grpcChild() != null && children(false).contains(c.grpcChild().name())) {
+      // a name gRPC and lb-core both have (round_robin): a subset's zones are lb-core's
+      c = new LocalityPolicyConfig(c.locality(), child(((Map<?, ?>) json).get("childPolicy"),
+          children(false), base), null);
+    }
     if (c.grpcChild() != null) { // a subset's zones are balanced by lb-core over its nodes
       throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
-          + c.grpcChild().name() + " is gRPC's policy (expected: one of "
-          + LocalityPolicyConfig.ballastChildren() + "; label_subset balances each subset's zones"
-          + " with Ballast's own algorithms)");
+          + c.grpcChild().name() + " is gRPC's policy (expected: one of " + children(false)
+          + "; label_subset balances each subset's zones with Ballast's own algorithms, and"
+          + " passes no key on)");
     }
     if (c.child().traits().contains(Trait.PICKS_BY_KEY)) {
       throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
