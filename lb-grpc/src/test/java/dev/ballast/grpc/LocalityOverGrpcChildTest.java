@@ -131,12 +131,13 @@ class LocalityOverGrpcChildTest {
         .contains("childPolicy: locality inside locality");
     assertThat(error(provider, Map.of("pick_first", Map.of("shuffleAddressList", "yes"))))
         .startsWith("locality config: childPolicy: pick_first: ");
-    // label_subset balances a subset's zones with lb-core's algorithms only
+    // label_subset balances a subset's zones with lb-core's algorithms only (round_robin there
+    // is lb-core's: LabelSubsetConfigTest)
     assertThat(new LabelSubsetLoadBalancerProvider().parseLoadBalancingPolicyConfig(Map.of(
         "selectors", List.of(List.of("version")), "childPolicy", List.of(Map.of("locality",
-            Map.of("childPolicy", List.of(Map.of("round_robin", Map.of()))))))).getError()
-        .getDescription()).contains("childPolicy: locality: childPolicy: round_robin is gRPC's"
-            + " policy (expected: one of [weighted_random,");
+            Map.of("childPolicy", List.of(Map.of("pick_first", Map.of()))))))).getError()
+        .getDescription()).contains("childPolicy: locality: childPolicy: pick_first is gRPC's"
+            + " policy (expected: one of [round_robin, weighted_random,");
   }
 
   private static String error(LocalityLoadBalancerProvider provider, Map<String, ?> child) {
