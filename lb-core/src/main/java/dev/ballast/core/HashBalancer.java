@@ -3,11 +3,13 @@ package dev.ballast.core;
 /**
  * A balancer that picks by a request's key, so that the same key reaches the same node while
  * the endpoint set stays: ring hash (gRPC's {@code ring_hash}), ketama (twemproxy's and
- * libmemcached's) and Maglev, in {@code dev.ballast.core.hash}. Adding or removing one of N
- * endpoints moves about 1/N of the keys.
+ * libmemcached's) and Maglev, in {@code dev.ballast.core.hash}, where adding or removing one of N
+ * endpoints moves about 1/N of the keys; and a team's rule on the engine ({@code
+ * dev.ballast.core.engine.KeyedDistributorBalancer}), which passes a closed node's key to its
+ * next attempt, then scans as below.
  *
  * <p>A key's node that is {@link Availability#CLOSED}, or is above its bounded load ({@link
- * HashConfig#loadBound()}), passes the key on along the ring or table (up to {@link
+ * HashConfig#loadBound()}, lb-core's only), passes the key on along the ring or table (up to {@link
  * BalancerConfig#maxEffort()} nodes, then a scan of all nodes from a place the key decides), so
  * that a key still lands on one node, the same for every client. A {@link Availability#BUSY}
  * node (connecting) keeps its keys, as in gRPC's {@code ring_hash} (gRFC A61). {@link #pick()}

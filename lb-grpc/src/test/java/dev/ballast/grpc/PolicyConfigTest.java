@@ -3,6 +3,8 @@ package dev.ballast.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.policy.PolicyRegistry;
+import dev.ballast.core.testing.KeyedModuloPolicy;
 import dev.ballast.grpc.internal.LabelSubsetPolicyConfig;
 import dev.ballast.grpc.internal.LocalityPolicyConfig;
 import dev.ballast.grpc.internal.PolicyConfig;
@@ -118,6 +120,19 @@ class PolicyConfigTest {
     PolicyConfig p = (PolicyConfig) c.getConfig();
     assertThat(p.balancer().slowStartWindow()).isEqualTo(Duration.ofSeconds(30));
     assertThat(p.own().options()).containsEntry("blackoutPeriod", "2s");
+  }
+
+  @Test
+  void aTeamsKeyedPolicyTakesTheBalancerOptionsToo() {
+    // lb-core's key balancers take their hash options only; a team's takes maxEffort, its
+    // KeyedDistributor's number of attempts
+    if (PolicyRegistry.defaultRegistry().find(KeyedModuloPolicy.NAME).isEmpty()) {
+      PolicyRegistry.defaultRegistry().register(new KeyedModuloPolicy());
+    }
+    ConfigOrError c = new PolicyLoadBalancerProvider(KeyedModuloPolicy.NAME)
+        .parseLoadBalancingPolicyConfig(Map.of("maxEffort", 2));
+    assertThat(c.getError()).isNull();
+    assertThat(((PolicyConfig) c.getConfig()).balancer().maxEffort()).isEqualTo(2);
   }
 
   @Test

@@ -85,17 +85,8 @@ public class HashBenchmark {
   private static final KeyedDistributor.Factory MODULO = new KeyedDistributor.Factory() {
     @Override
     public <T> KeyedDistributor<T> over(List<Node<T>> nodes, int[] weights, BalancerConfig c) {
-      return new KeyedDistributor<>() {
-        @Override
-        public Node<T> next(long keyHash, int attempt) {
-          return nodes.get((int) Long.remainderUnsigned(keyHash + attempt, nodes.size()));
-        }
-
-        @Override
-        public Node<T> next() {
-          return nodes.get(0);
-        }
-      };
+      return (keyHash, attempt) ->
+          nodes.get((int) Long.remainderUnsigned(keyHash + attempt, nodes.size()));
     }
   };
 

@@ -258,7 +258,8 @@ public final class OptionSet<C, B> {
       expected = expected.stream().filter(n -> Names.normalize(n).startsWith(group)).toList();
     }
     return "unknown " + what + " option" + (near == null ? "" : ", did you mean " + near + "?")
-        + " (expected: one of " + String.join(", ", expected) + ")";
+        + (expected.isEmpty() ? " (expected: none, it takes no options)"
+        : " (expected: one of " + String.join(", ", expected) + ")");
   }
 
   /** The deepest nesting of maps and lists accepted below a config's own keys. */

@@ -5,21 +5,28 @@ import dev.ballast.core.Node;
 import java.util.List;
 
 /**
- * A {@link Distributor} that also picks by a request's key, for a policy that declares {@link
- * dev.ballast.core.policy.Trait#PICKS_BY_KEY} (tenant pinning, a table of its own): {@link
- * KeyedDistributorBalancer} asks it for the candidate of a key's hash at attempt 0, then 1, ...
- * while the one returned is closed (a busy one keeps its keys, as in lb-core's key-picking
- * balancers), up to {@link BalancerConfig#maxEffort()}, then scans for an open node as every
- * balancer does. A pick without a key reads {@link #next()}. Both run on
- * every pick, concurrently: thread-safe, no allocation, no lock.
+ * The picking half of a balancer that picks by a request's key, for a policy that declares
+ * {@link dev.ballast.core.policy.Trait#PICKS_BY_KEY} (tenant pinning, a table of its own): made
+ * anew on every update by its {@link Factory}. {@link KeyedDistributorBalancer} asks it for a
+ * key's candidate at attempt 0, then 1, ... while the one named is closed (a busy node keeps its
+ * keys), up to {@link BalancerConfig#maxEffort()}; past that it walks the nodes from where the
+ * hash points, as lb-core's key balancers do, so a key still lands on one node. A pick without a
+ * key asks for a random hash. Runs on every pick, concurrently: thread-safe, no allocation, no
+ * lock.
+ *
+ * <p>Place keys by what identifies an endpoint (its address or a label), not by its index in the
+ * list: the update order is the source's, and a source that reorders its list would otherwise
+ * move keys.
  *
  * @param <T> the thing being balanced
  */
-public interface KeyedDistributor<T> extends Distributor<T> {
+@FunctionalInterface
+public interface KeyedDistributor<T> {
 
   /**
    * Returns the candidate for a key at an attempt, open or not: the same for the same hash and
-   * attempt over one set of nodes, so that a key keeps its node.
+   * attempt over one set of nodes, and, for a further attempt, a node not named yet (a repeat
+   * spends an attempt).
    *
    * @param keyHash the key's hash ({@link KeyedDistributorBalancer#hash(CharSequence)})
    * @param attempt 0 for the first candidate, then 1, ... while the previous was closed

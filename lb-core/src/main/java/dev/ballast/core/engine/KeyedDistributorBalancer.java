@@ -3,8 +3,8 @@ package dev.ballast.core.engine;
 import dev.ballast.core.Availability;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.HashBalancer;
+import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
-import dev.ballast.core.internal.KeyBytes;
 import dev.ballast.core.internal.XxHash64;
 import java.util.Arrays;
 import java.util.Collections;
@@ -14,7 +14,8 @@ import java.util.Objects;
  * The balancer of a policy that picks by key written as a {@link KeyedDistributor}: {@link
  * DistributorBalancer}'s engine (nodes kept across updates, immutable snapshots, the bounded
  * search, panic or {@code NoAvailableEndpointException}) as a {@link HashBalancer}, so that
- * every front end passes it each call's key. Like lb-core's key-picking balancers it does not
+ * the front ends pass it each call's key (lb-netty, gRPC's key policies and {@code locality};
+ * gRPC's {@code label_subset} and Spring Cloud refuse a child that picks by key). Like lb-core's key-picking balancers it does not
  * ramp new nodes (a key keeps its node whatever the weights). Keys hash with xxHash64 of their
  * UTF-8 bytes, seed 0, as {@code ring_hash} and {@code maglev} do.
  *
@@ -61,37 +62,49 @@ public final class KeyedDistributorBalancer<T> extends AbstractBalancer<T>
   /** Returns xxHash64 (seed 0) of the key's UTF-8 bytes. */
   @Override
   public long hash(CharSequence key) {
-    KeyBytes k = KeyBytes.of(Objects.requireNonNull(key, "key"));
-    return XxHash64.hash(k.bytes(), 0, k.length(), 0);
+    return XxHash64.ofKey(key);
   }
 
   private static final class KeyedSnapshot<T> extends Snapshot<T> {
     private final KeyedDistributor<T> distributor;
+    private final int maxEffort;
+    private final boolean panicPick;
 
     KeyedSnapshot(String name, Node<T>[] nodes, BalancerConfig config,
         KeyedDistributor<T> distributor) {
       super(name, nodes, config);
       this.distributor = distributor;
+      this.maxEffort = config.maxEffort();
+      this.panicPick = config.panicPick();
     }
 
+    /** A keyless pick's candidate: a random hash's first. */
     @Override
     public Node<T> next() {
-      return distributor.next();
+      return distributor.next(random.nextLong(), 0);
     }
 
     Node<T> pick(long hash) {
-      Node<T> first = null;
       for (int attempt = 0; attempt < maxEffort; attempt++) {
         Node<T> candidate = distributor.next(hash, attempt);
-        // a key keeps a busy node (as lb-core's key-picking balancers): only a closed one moves it
+        // a key keeps a busy node (as lb-core's key balancers): only a closed one moves it
         if (candidate.availability() != Availability.CLOSED) {
           return candidate;
         }
-        if (first == null) {
-          first = candidate;
+      }
+      // every node once from where the hash points, as HashSnapshot's scan: still one node a key
+      int n = nodes.length;
+      int start = (int) (((hash >>> 32) * n) >>> 32);
+      for (int i = 0; i < n; i++) {
+        Node<T> node = nodes[start + i < n ? start + i : start + i - n];
+        if (node.availability() != Availability.CLOSED) {
+          return node;
         }
       }
-      return degraded(first);
+      if (panicPick) {
+        return nodes[start];
+      }
+      throw new NoAvailableEndpointException(name, n);
     }
   }
 }

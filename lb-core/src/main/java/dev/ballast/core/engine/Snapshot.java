@@ -26,7 +26,7 @@ public abstract class Snapshot<T> {
   protected final Node<T>[] nodes;
   /** The balancer's random source ({@link BalancerConfig#random()}). */
   protected final RandomGenerator random;
-  final int maxEffort; // read by the keyed snapshot too
+  private final int maxEffort;
   private final boolean panicPick;
 
   // Slow start, set by the balancer before it publishes the snapshot: when the next ramping

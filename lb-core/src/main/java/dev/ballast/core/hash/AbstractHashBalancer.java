@@ -10,7 +10,6 @@ import dev.ballast.core.engine.AbstractBalancer;
 import dev.ballast.core.engine.EngineNode;
 import dev.ballast.core.engine.LoadMetric;
 import dev.ballast.core.engine.Snapshot;
-import dev.ballast.core.internal.KeyBytes;
 import dev.ballast.core.internal.XxHash64;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
@@ -56,8 +55,7 @@ abstract class AbstractHashBalancer<T> extends AbstractBalancer<T> implements Ha
 
   /** xxHash64 (seed 0) of the key's UTF-8 bytes: ring hash's and Maglev's key hash. */
   static long xxHash64(CharSequence key) {
-    KeyBytes k = KeyBytes.of(Objects.requireNonNull(key, "key"));
-    return XxHash64.hash(k.bytes(), 0, k.length(), 0);
+    return XxHash64.ofKey(key);
   }
 
   /** The name of an endpoint for ketama and Maglev: its name label, if configured and set. */

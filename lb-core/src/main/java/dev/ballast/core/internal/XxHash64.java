@@ -25,6 +25,12 @@ public final class XxHash64 {
 
   private XxHash64() {}
 
+  /** Returns the hash (seed 0) of a key's UTF-8 bytes: lb-core's key hash for picks by key. */
+  public static long ofKey(CharSequence key) {
+    KeyBytes k = KeyBytes.of(java.util.Objects.requireNonNull(key, "key"));
+    return hash(k.bytes(), 0, k.length(), 0);
+  }
+
   /** Returns XXH64 of {@code len} bytes of {@code b} from {@code off}, with the given seed. */
   public static long hash(byte[] b, int off, int len, long seed) {
     int end = off + len;

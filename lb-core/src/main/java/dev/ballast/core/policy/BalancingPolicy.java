@@ -16,9 +16,11 @@ import java.util.Set;
  * balancer("name", options)}, Spring's {@code ballast.clients.NAME.balancer} with {@code
  * policy.*} properties, a gRPC service config through lb-grpc's {@code PolicyLoadBalancerProvider}.
  *
- * <p>A policy that picks among nodes without tables of its own writes a {@link dev.ballast.core.engine.Distributor} and
- * returns {@code new DistributorBalancer<>(name(), common, factory)}, which keeps the nodes,
- * their load state across updates, slow start and the bounded search for an open node.
+ * <p>A policy that picks among nodes without tables of its own writes a {@link
+ * dev.ballast.core.engine.Distributor} and returns {@code new DistributorBalancer<>(name(),
+ * common, factory)}, which keeps the nodes, their load state across updates, slow start and the
+ * bounded search for an open node; one that picks by key writes a {@link
+ * dev.ballast.core.engine.KeyedDistributor} under a {@code KeyedDistributorBalancer}.
  *
  * @param <C> the policy's own immutable config, decoded once by {@link #options()}
  */

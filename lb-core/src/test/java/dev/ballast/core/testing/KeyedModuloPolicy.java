@@ -11,13 +11,12 @@ import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.Trait;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A key-picking policy written as a team would, on {@link KeyedDistributor}: a key goes to the
- * node at its hash modulo the node count (in update order), the next node per further attempt;
- * a call without a key goes round robin. Its expected node is computable, so the front ends'
- * tests assert exact routing.
+ * node at its hash modulo the node count (in update order, which the tests fix; a real policy
+ * places keys by endpoint), the next node per further attempt. Its expected node is computable,
+ * so the front ends' tests assert exact routing.
  */
 public final class KeyedModuloPolicy implements BalancingPolicy<Values> {
 
@@ -28,18 +27,8 @@ public final class KeyedModuloPolicy implements BalancingPolicy<Values> {
   public static final KeyedDistributor.Factory MODULO = new KeyedDistributor.Factory() {
     @Override
     public <T> KeyedDistributor<T> over(List<Node<T>> nodes, int[] weights, BalancerConfig c) {
-      AtomicInteger turn = new AtomicInteger();
-      return new KeyedDistributor<>() {
-        @Override
-        public Node<T> next(long keyHash, int attempt) {
-          return nodes.get((int) Long.remainderUnsigned(keyHash + attempt, nodes.size()));
-        }
-
-        @Override
-        public Node<T> next() {
-          return nodes.get(Math.floorMod(turn.getAndIncrement(), nodes.size()));
-        }
-      };
+      return (keyHash, attempt) ->
+          nodes.get((int) Long.remainderUnsigned(keyHash + attempt, nodes.size()));
     }
   };
 

@@ -119,7 +119,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    return new HashPicker(balancer, config.hash());
+    return new HashPicker(balancer, config);
   }
 
   /** Returns the balancer, for tests. */

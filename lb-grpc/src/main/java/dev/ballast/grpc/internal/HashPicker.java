@@ -15,8 +15,9 @@ import java.util.Iterator;
  * The picker of a policy that picks by key. A call's key is the call option if set, else the
  * request header's value (gRFC A76: repeated values joined with commas), hashed with the
  * algorithm's own function; a call with neither gets a random hash, as gRPC's {@code ring_hash}
- * does without its header. The pick counts nothing; with bounded loads, the call counts on the
- * node from its stream's start to its end (the stream tracer, see {@link Backend}).
+ * does without its header. The pick counts nothing; with bounded loads, or for a policy that
+ * counts or times calls, the call counts on the node from its stream's start to its end (the
+ * stream tracer, see {@link Backend}).
  */
 final class HashPicker extends SubchannelPicker {
 
@@ -25,13 +26,16 @@ final class HashPicker extends SubchannelPicker {
   private final CallOptions.Key<String> keyOption;
   private final BalancerPicker.Feedback feedback;
 
-  HashPicker(HashBalancer<Backend> balancer, HashConfig hash) {
+  HashPicker(HashBalancer<Backend> balancer, PolicyConfig policy) {
+    HashConfig hash = policy.hash();
     String header = hash.requestHashHeader();
     this.balancer = balancer;
     this.header = header == null ? null : Metadata.Key.of(header, Metadata.ASCII_STRING_MARSHALLER);
     this.keyOption = HashLoadBalancer.REQUEST_KEY;
-    this.feedback = hash.loadBound() > 0
-        ? BalancerPicker.Feedback.COUNTED : BalancerPicker.Feedback.NONE;
+    // what the policy reads (a team's keyed policy may count calls), and bounded loads count
+    BalancerPicker.Feedback reads = BalancerLoadBalancer.feedback(policy.traits());
+    this.feedback = reads == BalancerPicker.Feedback.NONE && hash.loadBound() > 0
+        ? BalancerPicker.Feedback.COUNTED : reads;
   }
 
   @Override

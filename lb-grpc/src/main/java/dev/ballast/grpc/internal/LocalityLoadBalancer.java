@@ -83,7 +83,7 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
   SubchannelPicker readyPicker() {
     PolicyConfig child = config.child();
     if (child.traits().contains(Trait.PICKS_BY_KEY)) { // the key reaches the locality's ring
-      return new HashPicker(balancer, child.hash());
+      return new HashPicker(balancer, child);
     }
     return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(child.traits()),
         metrics.queuedPicks());

@@ -62,8 +62,10 @@ public record PolicyConfig(String name, Map<String, Object> options,
    */
   public static PolicyConfig decode(BalancingPolicy<?> policy, Map<String, ?> json,
       BalancerConfig base) {
-    boolean keyed = policy.traits().contains(Trait.PICKS_BY_KEY);
     OptionSet<?, ?> ownOptions = policy.options();
+    // lb-core's key balancers take their hash options only, as gRPC's ring_hash takes its own;
+    // every other policy takes the balancer options (maxEffort, ...) beside its own
+    boolean keyed = ownOptions == CoreOptions.HASH;
     Map<String, Object> mine = new LinkedHashMap<>();
     Map<String, Object> rest = new LinkedHashMap<>();
     // top-level keys only: each part's decode bounds its depth before it reads it
