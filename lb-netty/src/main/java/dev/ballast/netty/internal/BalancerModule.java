@@ -1,5 +1,7 @@
 package dev.ballast.netty.internal;
 
+import dev.ballast.core.Availability;
+import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.load.EndpointLoadMetrics;
@@ -8,13 +10,17 @@ import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.Role;
 import dev.ballast.netty.error.ClientClosedException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.random.RandomGenerator;
 
 /**
  * The balancer's module, the first at attempt level. Down: subset selection by the call's labels
  * and the balancer's pick, both done by the {@link Router} (a retry or a hedge avoids the
- * endpoints the call has already tried, with bounded effort: 3 more picks); the attempt starts on
- * the picked node. Up: every pick ends with {@code Node.complete} (latency and outcome) when the
- * request was written, else with {@code Node.cancel}, so that pending counts return to 0 and
+ * endpoints the call has already tried, with bounded effort: 3 more picks, as Envoy's {@code
+ * previous_hosts} predicate, then one scan of the call's candidates for an open, untried one, as
+ * lb-core's distributors scan after their effort); the attempt starts on the picked node. Up:
+ * every pick ends with {@code Node.complete} (latency and outcome) when the request was
+ * written, else with {@code Node.cancel}, so that pending counts return to 0 and
  * load-aware balancers see real latency: from when the request got its connection, so that the
  * first call's sample does not count the connection's opening. A request awaiting its late
  * answer completes its node only when that answer comes ({@link #lateAnswer}).
@@ -33,13 +39,15 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
   private final Endpoints<Req, Rep> endpoints;
   private final ResponseClassifier<Req, Rep> classifier;
   private final Protocol<Req, Rep> protocol;
+  private final RandomGenerator random;
   /** This module as linked in the chain (itself, or itself traced). */
   AttemptLayer<Req, Rep> entry;
 
   BalancerModule(Endpoints<Req, Rep> endpoints, ResponseClassifier<Req, Rep> classifier,
-      Protocol<Req, Rep> protocol) {
+      Protocol<Req, Rep> protocol, RandomGenerator random) {
     super(Role.BALANCER);
     this.protocol = protocol;
+    this.random = random;
     this.router = endpoints.router;
     this.endpoints = endpoints;
     this.classifier = classifier;
@@ -112,11 +120,48 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
       node.cancel();
       node = router.pick(call.options);
     }
-    if (hedge && tried(call, node.value())) {
+    if (!tried(call, node.value())) {
+      return node;
+    }
+    // The picks keep coming back to tried endpoints: a composite routes every pick to a part
+    // (a zone of a locality balancer, 100% local while its dead endpoints are not yet ejected)
+    // whose endpoints the call has all tried. Look past it, once.
+    Node<EndpointClient<Req, Rep>> other = untried(call);
+    if (other != null) {
+      node.cancel();
+      other.start();
+      return other;
+    }
+    if (hedge) {
       node.cancel();
       return null;
     }
-    return node;
+    return node; // every candidate tried or unavailable: the retry goes where the pick says
+  }
+
+  /**
+   * Scans the call's candidates once, from a random place, for an open endpoint it has not tried:
+   * a healthy one, else a degraded one; null if none. O(N), paid only when the picks failed to
+   * leave the tried endpoints.
+   */
+  private Node<EndpointClient<Req, Rep>> untried(Call<Req, Rep> call) {
+    List<Node<EndpointClient<Req, Rep>>> nodes = router.candidates(call.options);
+    int n = nodes.size();
+    Node<EndpointClient<Req, Rep>> degraded = null;
+    for (int i = 0, start = n == 0 ? 0 : random.nextInt(n); i < n; i++) {
+      Node<EndpointClient<Req, Rep>> c = nodes.get((start + i) % n);
+      // not OPEN: busy, closed by the layer below, or unhealthy (an ejected node included)
+      if (c.availability() != Availability.OPEN || tried(call, c.value())) {
+        continue;
+      }
+      if (c.health() == Health.HEALTHY) {
+        return c;
+      }
+      if (degraded == null) {
+        degraded = c;
+      }
+    }
+    return degraded;
   }
 
   private static <Req, Rep> boolean tried(Call<Req, Rep> call, EndpointClient<Req, Rep> ep) {

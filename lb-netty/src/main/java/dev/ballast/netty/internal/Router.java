@@ -50,6 +50,15 @@ public interface Router<T> {
   /** Returns the current nodes. */
   List<Node<T>> nodes();
 
+  /**
+   * Returns the nodes a call with these options may go to, whatever their zone, priority or
+   * health: every node, or the subset the call's labels choose (its fallback's on a miss). Not
+   * for the hot path: a retry looks here only when its picks found no endpoint it has not tried.
+   */
+  default List<Node<T>> candidates(CallOptions options) {
+    return nodes();
+  }
+
   /** Returns the algorithm's name. */
   String name();
 
@@ -170,6 +179,12 @@ public interface Router<T> {
       @Override
       public List<Node<T>> nodes() {
         return selector.nodes();
+      }
+
+      @Override
+      public List<Node<T>> candidates(CallOptions options) {
+        List<Node<T>> members = selector.members(options.requestLabels());
+        return members.isEmpty() ? selector.fallbackMembers() : members;
       }
 
       @Override

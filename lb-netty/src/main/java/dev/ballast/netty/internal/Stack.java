@@ -84,7 +84,8 @@ public final class Stack<Req, Rep> {
         b.classifier() != null ? b.classifier() : protocol.classifier();
     CallFilters<Req, Rep> callFilters = new CallFilters<>(b.filters());
     AttemptFilters<Req, Rep> attemptFilters = new AttemptFilters<>(b.attemptFilters());
-    BalancerModule<Req, Rep> picker = new BalancerModule<>(endpoints, classifier, protocol);
+    BalancerModule<Req, Rep> picker = new BalancerModule<>(endpoints, classifier, protocol,
+        random);
     long slowNanos = Durations.nanos(b.slowThreshold());
     List<Role> roles = b.order();
     this.chain = new Chain<>(roles, role -> {
