@@ -77,6 +77,36 @@ class KeyRoutingTest {
   }
 
   @Test
+  void aKeyedCallsRetryStaysOnItsKeysEndpoint() throws Exception {
+    for (int i = 0; i < 2; i++) {
+      servers.add(FramedServer.start(FramedServer.echo()));
+    }
+    List<Endpoint> endpoints = List.of(Endpoint.of("127.0.0.1", servers.get(0).port()),
+        Endpoint.of("127.0.0.1", servers.get(1).port()));
+    HashBalancer<Integer> expected = (HashBalancer<Integer>) Algorithm.MAGLEV.<Integer>create(
+        BalancerConfig.defaults(), HashConfig.defaults());
+    expected.update(endpoints, endpoints::indexOf);
+    String key = null;
+    for (int k = 0; key == null; k++) {
+      Node<Integer> n = expected.pick("user-" + k);
+      n.cancel();
+      key = n.value() == 0 ? "user-" + k : null;
+    }
+    try (BallastClient<byte[], byte[]> client = BallastClient.framed().endpoints(endpoints)
+        .balancer(Algorithm.MAGLEV, HashConfig.defaults()).build();
+        java.net.Socket refusing = new java.net.Socket()) {
+      servers.get(0).close(); // its port bound and never listening: it refuses
+      refusing.setReuseAddress(true);
+      refusing.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(),
+          servers.get(0).port()));
+      String k = key;
+      assertThat(client.call(new byte[] {1}, CallOptions.DEFAULT.withKey(k)))
+          .failsWithin(10, TimeUnit.SECONDS);
+      assertThat(servers.get(1).requests()).as("the other endpoint holds no key of it").isZero();
+    }
+  }
+
+  @Test
   void aTeamsKeyedDistributorGetsEachCallsKey() throws Exception {
     if (PolicyRegistry.defaultRegistry().find(KeyedModuloPolicy.NAME).isEmpty()) {
       PolicyRegistry.defaultRegistry().register(new KeyedModuloPolicy());

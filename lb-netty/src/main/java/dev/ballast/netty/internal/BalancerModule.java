@@ -17,8 +17,9 @@ import java.util.random.RandomGenerator;
  * The balancer's module, the first at attempt level. Down: subset selection by the call's labels
  * and the balancer's pick, both done by the {@link Router} (a retry or a hedge avoids the
  * endpoints the call has already tried, with bounded effort: 3 more picks, as Envoy's {@code
- * previous_hosts} predicate, then one scan of the call's candidates for an open, untried one, as
- * lb-core's distributors scan after their effort); the attempt starts on the picked node. Up:
+ * previous_hosts} predicate, then, for a retry without a key, one scan of the call's candidates
+ * for an open, untried one, as lb-core's distributors scan after their effort; a hedge is not
+ * sent); the attempt starts on the picked node. Up:
  * every pick ends with {@code Node.complete} (latency and outcome) when the request was
  * written, else with {@code Node.cancel}, so that pending counts return to 0 and
  * load-aware balancers see real latency: from when the request got its connection, so that the
@@ -123,45 +124,50 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
     if (!tried(call, node.value())) {
       return node;
     }
-    // The picks keep coming back to tried endpoints: a composite routes every pick to a part
-    // (a zone of a locality balancer, 100% local while its dead endpoints are not yet ejected)
-    // whose endpoints the call has all tried. Look past it, once.
-    Node<EndpointClient<Req, Rep>> other = untried(call);
-    if (other != null) {
-      node.cancel();
-      other.start();
-      return other;
-    }
     if (hedge) {
       node.cancel();
       return null;
     }
-    return node; // every candidate tried or unavailable: the retry goes where the pick says
+    // A retry whose picks keep coming back to tried endpoints: a composite routes every pick to
+    // a part (a zone, 100% local while its dead endpoints are not yet ejected) whose endpoints
+    // the call has all tried. Look past it once, but not for a key, whose node is its endpoint.
+    Node<EndpointClient<Req, Rep>> other = call.options.key() == null ? untried(call, node)
+        : null;
+    if (other == null) {
+      return node; // the retry goes where the pick says
+    }
+    node.cancel();
+    other.start();
+    return other;
   }
 
   /**
-   * Scans the call's candidates once, from a random place, for an open endpoint it has not tried:
-   * a healthy one, else a degraded one; null if none. O(N), paid only when the picks failed to
-   * leave the tried endpoints.
+   * Scans the call's candidates once, from a random place, for an open endpoint it has not
+   * tried, the nearest to the picked one first: its priority, then its zone, then healthy before
+   * degraded; null if none. O(N) and a copy of the node list, paid only when a retry's picks all
+   * came back to tried endpoints.
    */
-  private Node<EndpointClient<Req, Rep>> untried(Call<Req, Rep> call) {
+  private Node<EndpointClient<Req, Rep>> untried(Call<Req, Rep> call,
+      Node<EndpointClient<Req, Rep>> picked) {
     List<Node<EndpointClient<Req, Rep>>> nodes = router.candidates(call.options);
     int n = nodes.size();
-    Node<EndpointClient<Req, Rep>> degraded = null;
-    for (int i = 0, start = n == 0 ? 0 : random.nextInt(n); i < n; i++) {
+    Node<EndpointClient<Req, Rep>> best = null;
+    int bestRank = Integer.MAX_VALUE;
+    for (int i = 0, start = n == 0 ? 0 : random.nextInt(n); i < n && bestRank > 0; i++) {
       Node<EndpointClient<Req, Rep>> c = nodes.get((start + i) % n);
       // not OPEN: busy, closed by the layer below, or unhealthy (an ejected node included)
       if (c.availability() != Availability.OPEN || tried(call, c.value())) {
         continue;
       }
-      if (c.health() == Health.HEALTHY) {
-        return c;
-      }
-      if (degraded == null) {
-        degraded = c;
+      int rank = (c.endpoint().priority() == picked.endpoint().priority() ? 0 : 4)
+          + (java.util.Objects.equals(c.endpoint().zone(), picked.endpoint().zone()) ? 0 : 2)
+          + (c.health() == Health.HEALTHY ? 0 : 1);
+      if (rank < bestRank) {
+        best = c;
+        bestRank = rank;
       }
     }
-    return degraded;
+    return best;
   }
 
   private static <Req, Rep> boolean tried(Call<Req, Rep> call, EndpointClient<Req, Rep> ep) {
