@@ -69,6 +69,16 @@ class LabelSubsetConfigTest {
         + " 'childPolicy': [{'round_robin': {}}]}}]}");
     assertThat(c.child().name()).isEqualTo(Algorithm.ROUND_ROBIN.id());
     assertThat(c.locality().localZone()).isEqualTo("a");
+    // gRPC's rule, first supported wins, over what a subset's zones support
+    assertThat(parsed("{'selectors': [['tier']], 'childPolicy': [{'locality': {'childPolicy':"
+        + " [{'pick_first': {}}, {'round_robin': {}}]}}]}").child().name())
+        .isEqualTo(Algorithm.ROUND_ROBIN.id());
+    assertThat(error("{'selectors': [['tier']], 'childPolicy': [{'locality': {'childPolicy':"
+        + " [{'round_robin': {'decayTime': 'soon'}}]}}]}"))
+        .contains("childPolicy: locality: childPolicy: round_robin: decayTime: soon");
+    assertThat(error("{'selectors': [['tier']], 'childPolicy': [{'locality': {'localZon': 'a'}}]}"))
+        .contains("childPolicy: locality: localZon: unknown locality option, did you mean"
+            + " localZone?");
   }
 
   @Test

@@ -136,8 +136,8 @@ class LocalityOverGrpcChildTest {
     assertThat(new LabelSubsetLoadBalancerProvider().parseLoadBalancingPolicyConfig(Map.of(
         "selectors", List.of(List.of("version")), "childPolicy", List.of(Map.of("locality",
             Map.of("childPolicy", List.of(Map.of("pick_first", Map.of()))))))).getError()
-        .getDescription()).contains("childPolicy: locality: childPolicy: pick_first is gRPC's"
-            + " policy (expected: one of [round_robin, weighted_random,");
+        .getDescription()).contains("childPolicy: locality: childPolicy: none of [pick_first]"
+            + " is supported (expected: one of [round_robin, weighted_random,");
   }
 
   private static String error(LocalityLoadBalancerProvider provider, Map<String, ?> child) {

@@ -35,8 +35,8 @@ final class LocalityChanges {
     }
     if (state(is) == OFF) {
       log.log(StateChangeLog.Kind.ZONE, Level.INFO, "zone " + localZone(before.levels[0].healthy)
-          + ": zone-aware routing off (fewer healthy endpoints than minClusterSize, or fewer"
-          + " than 2 zones), its calls go to every zone by weight");
+          + ": zone-aware routing off (too few healthy endpoints or zones, or callers in one"
+          + " zone), its calls go to every zone by weight");
     } else if (state(is) == SPILLS) {
       log.log(StateChangeLog.Kind.ZONE, Level.WARNING, "zone "
           + localZone(after.levels[0].healthy) + " spills: " + is / 100.0 + "% of its calls"

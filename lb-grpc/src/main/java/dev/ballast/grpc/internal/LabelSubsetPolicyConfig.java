@@ -107,29 +107,21 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       throw new IllegalArgumentException("childPolicy: locality: " + ValueType.show(json)
           + " (expected: an object)");
     }
+    // a subset's zones are balanced by lb-core over the subset's nodes: its own algorithms only
+    // (round_robin is lb-core's here), none that picks by key (a subset passes no key on)
     @SuppressWarnings("unchecked")
-    ConfigOrError parsed = LocalityPolicyConfig.parse((Map<String, ?>) json, base);
-    if (parsed.getError() != null) {
-      throw new IllegalArgumentException("childPolicy: " + parsed.getError().getDescription());
+    Map<String, Object> options = new LinkedHashMap<>(json == null ? Map.of()
+        : (Map<String, ?>) json);
+    Object children = options.remove("childPolicy");
+    try {
+      LocalityConfig zones = CoreOptions.LOCALITY.decode(options);
+      PolicyConfig child = children == null
+          ? PolicyConfig.decode(ConfiguredPolicy.named("vnswrr"), null, base)
+          : child(children, children(false), base);
+      return new LocalityPolicyConfig(zones, child, null);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("childPolicy: locality: " + e.getMessage(), e);
     }
-    LocalityPolicyConfig c = (LocalityPolicyConfig) parsed.getConfig();
-    if (c.grpcChild() != null && children(false).contains(c.grpcChild().name())) {
-      // a name gRPC and lb-core both have (round_robin): a subset's zones are lb-core's
-      c = new LocalityPolicyConfig(c.locality(), child(((Map<?, ?>) json).get("childPolicy"),
-          children(false), base), null);
-    }
-    if (c.grpcChild() != null) { // a subset's zones are balanced by lb-core over its nodes
-      throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
-          + c.grpcChild().name() + " is gRPC's policy (expected: one of " + children(false)
-          + "; label_subset balances each subset's zones with Ballast's own algorithms, and"
-          + " passes no key on)");
-    }
-    if (c.child().traits().contains(Trait.PICKS_BY_KEY)) {
-      throw new IllegalArgumentException("childPolicy: locality: childPolicy: "
-          + c.child().own().policy().name() + " (expected: a policy that picks without a key;"
-          + " label_subset passes no key on)");
-    }
-    return c;
   }
 
   /**
