@@ -6,6 +6,7 @@ import dev.ballast.core.Node;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
+import io.grpc.Status;
 import io.grpc.MethodDescriptor.MethodType;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -44,6 +45,8 @@ final class BalancerPicker extends SubchannelPicker {
         node = balancer.pickUncounted();
       } catch (NoAvailableEndpointException e) {
         return waits();
+      } catch (RuntimeException e) {
+        return failed(balancer.name(), e);
       }
       Backend b = node.value();
       if (b.isReady()) {
@@ -52,6 +55,15 @@ final class BalancerPicker extends SubchannelPicker {
       }
     }
     return waits();
+  }
+
+  /**
+   * A pick that threw (a policy's bug): the call fails with the cause, naming the policy;
+   * thrown into the channel, it would panic the channel for good ("Panic! This is a bug!").
+   */
+  static PickResult failed(String policy, RuntimeException e) {
+    return PickResult.withError(Status.UNAVAILABLE.withDescription("balancing policy " + policy
+        + " failed to pick: " + e).withCause(e));
   }
 
   private PickResult waits() {

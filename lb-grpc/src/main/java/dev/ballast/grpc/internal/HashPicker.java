@@ -47,6 +47,8 @@ final class HashPicker extends SubchannelPicker {
       node = key != null ? balancer.pickUncounted(balancer.hash(key)) : balancer.pickUncounted();
     } catch (NoAvailableEndpointException e) {
       return BalancerPicker.WAIT;
+    } catch (RuntimeException e) {
+      return BalancerPicker.failed(balancer.name(), e);
     }
     Backend b = node.value();
     if (!b.isReady()) {

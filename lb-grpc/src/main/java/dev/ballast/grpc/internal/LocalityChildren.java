@@ -284,13 +284,13 @@ final class LocalityChildren extends LoadBalancer {
 
     @Override
     public PickResult pickSubchannel(PickSubchannelArgs args) {
-      Node<Member> n;
       try {
-        n = balancer.pickUncounted();
+        return balancer.pickUncounted().value().child.picker.pickSubchannel(args);
       } catch (NoAvailableEndpointException e) {
         return PickResult.withError(Status.UNAVAILABLE.withDescription(e.getMessage()));
+      } catch (RuntimeException e) { // a child policy's bug, ours or gRPC's
+        return BalancerPicker.failed(balancer.name(), e);
       }
-      return n.value().child.picker.pickSubchannel(args);
     }
   }
 }

@@ -1,0 +1,84 @@
+package dev.ballast.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ballast.core.BalancerConfig;
+import dev.ballast.core.ChildBalancer;
+import dev.ballast.core.Node;
+import dev.ballast.core.config.OptionSet;
+import dev.ballast.core.config.Values;
+import dev.ballast.core.engine.Distributor;
+import dev.ballast.core.engine.DistributorBalancer;
+import dev.ballast.core.policy.BalancingPolicy;
+import dev.ballast.core.policy.PolicyRegistry;
+import io.grpc.LoadBalancerRegistry;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A team's policy with a bug (its distributor throws) fails the calls it cannot pick for,
+ * naming the policy, over real servers on 127.0.0.1; the exception never reaches the channel,
+ * which gRPC would put in panic for good ("Panic! This is a bug!").
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PolicyFailureTest {
+
+  private static final String NAME = "test_throwing";
+
+  /** Every pick throws. */
+  static final class Throwing implements BalancingPolicy<Values> {
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public OptionSet<Values, ?> options() {
+      return NO_OPTIONS;
+    }
+
+    @Override
+    public <T> ChildBalancer<T> newBalancer(BalancerConfig common, Values config) {
+      return new DistributorBalancer<>(NAME, common, new Distributor.Factory() {
+        @Override
+        public <U> Distributor<U> over(List<Node<U>> nodes, int[] weights, BalancerConfig c) {
+          return () -> {
+            throw new IllegalStateException("a bug in the team's distributor");
+          };
+        }
+      });
+    }
+  }
+
+  static {
+    PolicyRegistry.defaultRegistry().register(new Throwing());
+    LoadBalancerRegistry.getDefaultRegistry().register(new PolicyLoadBalancerProvider(NAME));
+  }
+
+  @Test
+  void aPolicyThatThrowsFailsTheCallNamingItAndTheChannelLivesOn() throws Exception {
+    try (TestServers s = TestServers.start(0, 0)) {
+      ManagedChannel ch = s.channel(NAME, "{}");
+      try {
+        for (int i = 0; i < 3; i++) { // the same answer each time: no panic
+          assertThatThrownBy(() -> TestServers.call(ch))
+              .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+                assertThat(e.getStatus().getDescription()).startsWith("balancing policy "
+                    + NAME + " failed to pick: java.lang.IllegalStateException: a bug in the"
+                    + " team's distributor");
+              });
+        }
+      } finally {
+        ch.shutdownNow();
+        ch.awaitTermination(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+}
