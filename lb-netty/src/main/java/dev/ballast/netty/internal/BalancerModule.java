@@ -5,6 +5,7 @@ import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.load.EndpointLoadMetrics;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.netty.Classification;
 import dev.ballast.netty.ResponseClassifier;
 import dev.ballast.netty.Role;
@@ -41,6 +42,8 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
   private final ResponseClassifier<Req, Rep> classifier;
   private final Protocol<Req, Rep> protocol;
   private final RandomGenerator random;
+  private final java.util.concurrent.atomic.AtomicBoolean policyFailureLogged =
+      new java.util.concurrent.atomic.AtomicBoolean();
   /** This module as linked in the chain (itself, or itself traced). */
   AttemptLayer<Req, Rep> entry;
 
@@ -65,7 +68,9 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
     Node<EndpointClient<Req, Rep>> node;
     try {
       node = pick(call, hedge);
-    } catch (RuntimeException | Error e) { // NoAvailableEndpointException, mostly
+    } catch (RuntimeException | Error thrown) { // NoAvailableEndpointException, mostly
+      Throwable e = thrown instanceof RuntimeException r
+          && !(r instanceof NoAvailableEndpointException) ? policyFailed(r) : thrown;
       if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startWaited(call))) {
         return; // before the source's first endpoints: the call waits for them
       }
@@ -97,6 +102,23 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
       return;
     }
     entry.enter(a);
+  }
+
+  /**
+   * A pick that threw (a policy's bug): the call fails as when nothing can be picked, naming the
+   * client, the policy and the cause, and the client logs it once ({@code dev.ballast.state},
+   * WARNING): a retry or a hedge whose pick throws keeps the last attempt's outcome.
+   */
+  private NoAvailableEndpointException policyFailed(RuntimeException e) {
+    String message = "client " + endpoints.client() + ": balancing policy " + router.name()
+        + " failed to pick: " + e;
+    if (policyFailureLogged.compareAndSet(false, true)) {
+      System.getLogger(StateChangeLog.LOGGER).log(System.Logger.Level.WARNING, message, e);
+    }
+    NoAvailableEndpointException failed =
+        new NoAvailableEndpointException(router.name(), router.nodes().size(), message);
+    failed.initCause(e);
+    return failed;
   }
 
   // A call that waited for the source's first endpoints: they came, or the wait ended.
