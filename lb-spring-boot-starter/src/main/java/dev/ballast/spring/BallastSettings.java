@@ -14,7 +14,6 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.Environment;
@@ -67,8 +66,7 @@ public final class BallastSettings {
    */
   public static BallastSettings bind(Environment environment) {
     Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
-    // Placeholders (${CALL_TIMEOUT:2s}) resolve as in Spring's own properties.
-    Binder binder = new Binder(sources, new PropertySourcesPlaceholdersResolver(environment));
+    Binder binder = binder(environment);
     PropertyKeys keys = new PropertyKeys(clientOptions());
     Set<String> names = keys.check(sources);
     // The defaults alone must be valid, so that a bad value a client inherits is reported
@@ -86,6 +84,17 @@ public final class BallastSettings {
           grpcTargets.contains(name) ? ClientSettings.Protocol.GRPC : null));
     }
     return new BallastSettings(result);
+  }
+
+  /**
+   * The binder of {@code ballast.} properties: placeholders ({@code ${CALL_TIMEOUT:2s}}) resolve
+   * as in Spring's own properties, and one that resolves to nothing without a default stops
+   * start-up naming it (Spring's own binder would keep the text, which a free-text option then
+   * takes as its value).
+   */
+  static Binder binder(Environment environment) {
+    return new Binder(ConfigurationPropertySources.get(environment), value -> value instanceof
+        String s ? environment.resolveRequiredPlaceholders(s) : value);
   }
 
   private static ClientSettings decode(String name, String prefix, Map<String, Object> options,

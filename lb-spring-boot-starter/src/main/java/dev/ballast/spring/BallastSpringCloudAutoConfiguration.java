@@ -54,7 +54,7 @@ public class BallastSpringCloudAutoConfiguration {
    */
   @Bean
   Balancing ballastSpringCloudBalancing(Environment environment) {
-    Binder binder = Binder.get(environment);
+    Binder binder = BallastSettings.binder(environment);
     String balancer = binder.bind("ballast.spring-cloud.balancer", String.class).orElse("");
     Map<String, Object> own = binder.bind("ballast.spring-cloud.policy",
         Bindable.mapOf(String.class, Object.class)).orElse(Map.of());

@@ -63,6 +63,12 @@ class PlaceholderPropertiesTest {
   void anUnresolvablePlaceholderIsRefusedNamingTheProperty() {
     runner.withPropertyValues("ballast.clients.orders.endpoints=127.0.0.1:${NO_SUCH_PORT}")
         .run(ctx -> assertThat(ctx).getFailure().rootCause()
-            .hasMessageContaining("NO_SUCH_PORT"));
+            .hasMessageContaining("Could not resolve placeholder 'NO_SUCH_PORT'"));
+    // a free-text option would take the text itself
+    runner.withPropertyValues("ballast.clients.orders.endpoints=127.0.0.1:9000",
+            "ballast.clients.orders.subset.selectors[0]=zone",
+            "ballast.clients.orders.subset.default-subset.zone=${NO_SUCH_ZONE}")
+        .run(ctx -> assertThat(ctx).getFailure().rootCause()
+            .hasMessageContaining("Could not resolve placeholder 'NO_SUCH_ZONE'"));
   }
 }

@@ -36,9 +36,9 @@ public final class Values {
    * @param defaultValue the default, or null for none (off); read it back with the same default
    *     ({@code values.get("percent", 5.0)})
    * @param example a good value, as text; required (documentation and tests show it)
-   * @param badExample a value that is refused, by the type or by the set's check, as text
-   *     ({@code ""} for a text option that must not be empty); required, and the model's tests
-   *     assert every front end refuses it
+   * @param badExample a value that is refused, by the type or by the set's check, as text;
+   *     required (lb-core's and lb-netty's options: the model's tests assert every front end
+   *     refuses it). Empty text is no bad value: it means the option's default
    */
   public static <T> Option<Values, Values, T> option(String name, ValueType<T> type,
       T defaultValue, Object example, Object badExample) {
