@@ -100,8 +100,13 @@ public final class PolicyRegistry {
    * @throws IllegalArgumentException naming the unknown name, the nearest known one and all
    */
   public BalancingPolicy<?> get(String name) {
-    return find(name).orElseThrow(() -> new IllegalArgumentException(
-        Names.unknown("balancer", name, names()).substring("balancer: ".length())));
+    return find(name).orElseThrow(() -> {
+      String unknown = Names.unknown("balancer", name, names());
+      // a team's policy missing at run time reads as a typo: say where one comes from
+      return new IllegalArgumentException(unknown.substring("balancer: ".length(),
+          unknown.length() - 1) + "; a team's policy registers from its jar's META-INF/services/"
+          + BalancingPolicy.class.getName() + " entry, or by PolicyRegistry.register)");
+    });
   }
 
   /** Returns the canonical names, in registration order. */

@@ -116,7 +116,10 @@ class PolicyRegistryTest {
   void anUnknownNameIsRefusedNamingTheNearest() {
     assertThatThrownBy(() -> ConfiguredPolicy.of("vnswr", null))
         .isInstanceOf(OptionException.class)
-        .hasMessageStartingWith("balancer: \"vnswr\" (did you mean vnswrr? expected: one of ");
+        .hasMessageStartingWith("balancer: \"vnswr\" (did you mean vnswrr? expected: one of ")
+        // a team's policy missing at run time reads as a typo: where one comes from
+        .hasMessageEndingWith("; a team's policy registers from its jar's META-INF/services/"
+            + "dev.ballast.core.policy.BalancingPolicy entry, or by PolicyRegistry.register)");
   }
 
   @Test
