@@ -112,11 +112,11 @@ class BalancerChoiceTest {
     assertThatThrownBy(() -> BallastClient.framed().balancer("team_hash",
         Map.of("tableSize", 101)))
         .isInstanceOf(OptionException.class)
-        .hasMessageStartingWith("policy.tableSize: given for team_hash (expected: its options at"
-            + " the client's level");
+        .hasMessageStartingWith("policy.tableSize: unknown team_hash option under policy"
+            + " (expected: its options at the client's level");
     assertThatThrownBy(() -> BallastClient.framed().balancer("vnswrr", Map.of("percent", 5)))
         .isInstanceOf(OptionException.class)
-        .hasMessage("policy.percent: given for vnswrr (expected: none, since it takes no options"
-            + " of its own)");
+        .hasMessage("policy.percent: unknown vnswrr option under policy (expected: none, since"
+            + " it takes no options of its own)");
   }
 }

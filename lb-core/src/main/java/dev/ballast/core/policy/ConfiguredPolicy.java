@@ -97,8 +97,8 @@ public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
       }
     }
     if (own != null && !own.isEmpty()) {
-      throw new OptionException("policy." + own.keySet().iterator().next(), "given for "
-          + policy.name() + (policy.options().options().isEmpty()
+      throw new OptionException("policy." + own.keySet().iterator().next(), "unknown "
+          + policy.name() + " option under policy" + (policy.options().options().isEmpty()
           ? " (expected: none, since it takes no options of its own)"
           : " (expected: its options at the client's level, e.g. minRingSize, not under policy)"),
           null);
