@@ -36,7 +36,8 @@ public final class DistributorBalancer<T> extends AbstractBalancer<T> {
   protected Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
     Distributor<T> d = factory.over(Collections.unmodifiableList(Arrays.asList(nodes)),
         weights.clone(), config);
-    Objects.requireNonNull(d, "distributor");
+    Objects.requireNonNull(d, () -> "policy " + name() + ": its Distributor.Factory returned null"
+        + " (expected: a distributor over the nodes)");
     return new Snapshot<>(name(), nodes, config) {
       @Override
       public Node<T> next() {

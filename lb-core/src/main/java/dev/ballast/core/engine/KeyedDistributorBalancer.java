@@ -43,7 +43,8 @@ public final class KeyedDistributorBalancer<T> extends AbstractBalancer<T>
   protected Snapshot<T> snapshot(Node<T>[] nodes, int[] weights, int[] levels) {
     KeyedDistributor<T> d = factory.over(Collections.unmodifiableList(Arrays.asList(nodes)),
         weights.clone(), config);
-    return new KeyedSnapshot<>(name(), nodes, config, Objects.requireNonNull(d, "distributor"));
+    return new KeyedSnapshot<>(name(), nodes, config, Objects.requireNonNull(d, () -> "policy "
+        + name() + ": its KeyedDistributor.Factory returned null (expected: a distributor)"));
   }
 
   @Override

@@ -127,7 +127,9 @@ public record ConfiguredPolicy<C>(BalancingPolicy<C> policy, C config) {
 
   /** Creates an empty balancer of the policy with this config. */
   public <T> ChildBalancer<T> newBalancer(BalancerConfig common) {
-    return policy.newBalancer(Objects.requireNonNull(common, "common"), config);
+    return Objects.requireNonNull(policy.newBalancer(Objects.requireNonNull(common, "common"),
+        config), () -> "policy " + policy.name() + ": newBalancer returned null (expected: a"
+        + " balancer, e.g. a DistributorBalancer)");
   }
 
   /** Returns the policy's options as they are set, by name ({@code {}} for the defaults). */

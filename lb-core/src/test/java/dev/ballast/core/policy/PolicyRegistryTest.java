@@ -140,6 +140,41 @@ class PolicyRegistryTest {
   }
 
   @Test
+  void aPolicyThatMakesNothingIsNamed() {
+    BalancingPolicy<Values> noBalancer = new BalancingPolicy<>() {
+      @Override
+      public String name() {
+        return "no_balancer";
+      }
+
+      @Override
+      public OptionSet<Values, ?> options() {
+        return NO_OPTIONS;
+      }
+
+      @Override
+      public <T> ChildBalancer<T> newBalancer(BalancerConfig common, Values config) {
+        return null;
+      }
+    };
+    assertThatThrownBy(() -> ConfiguredPolicy.decode(noBalancer, null)
+        .newBalancer(BalancerConfig.defaults()))
+        .hasMessage("policy no_balancer: newBalancer returned null (expected: a balancer, e.g."
+            + " a DistributorBalancer)");
+    ChildBalancer<String> noDistributor = new DistributorBalancer<>("no_distributor",
+        BalancerConfig.defaults(), new Distributor.Factory() {
+          @Override
+          public <U> Distributor<U> over(List<Node<U>> nodes, int[] w, BalancerConfig c) {
+            return null;
+          }
+        });
+    assertThatThrownBy(() -> noDistributor.update(Endpoint.parseList("10.0.0.1:80"),
+        Endpoint::address))
+        .hasMessage("policy no_distributor: its Distributor.Factory returned null (expected: a"
+            + " distributor over the nodes)");
+  }
+
+  @Test
   void aDistributorBalancerKeepsNodesAndSkipsClosedOnes() {
     BalancerConfig config = BalancerConfig.builder().random(new SplittableRandom(7))
         .panicPick(false).build();
