@@ -100,6 +100,9 @@ class StatusOverRealChannelTest {
     }
     assertThat(at(BallastGrpc.status(channel).get(0), 1).availability())
         .isEqualTo(Availability.CLOSED);
+    // no active check runs here: the subchannel's failure is the cause
+    assertThat(at(BallastGrpc.status(channel).get(0), 1).healthCause())
+        .isEqualTo("subchannel: unhealthy");
     assertThat(BallastGrpc.status(channel).get(0).canTakeCalls()).isTrue();
 
     channel.shutdownNow();

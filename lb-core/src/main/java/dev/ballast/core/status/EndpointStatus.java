@@ -47,10 +47,19 @@ public record EndpointStatus(String address, int weight, double ramp, double rtt
    * @param ejection why outlier detection ejected it, or null if unknown or not ejected
    */
   public static EndpointStatus of(Node<?> node, double ramp, String ejection) {
+    return of(node, ramp, ejection, "active check");
+  }
+
+  /**
+   * Reads a node's state now, naming what sets its checked health ({@link Node#checkedHealth()})
+   * in its cause: {@code active check} for lb-netty's health checker, {@code subchannel} for a
+   * gRPC subchannel's state.
+   */
+  public static EndpointStatus of(Node<?> node, double ramp, String ejection, String checkedBy) {
     Endpoint e = node.endpoint();
     return new EndpointStatus(node.address(), e.weight(), ramp, node.rttEstimateNanos(),
-        node.pending(), node.availability(), node.health(), cause(node, ejection), e.zone(),
-        e.priority(), e.labels());
+        node.pending(), node.availability(), node.health(), cause(node, ejection, checkedBy),
+        e.zone(), e.priority(), e.labels());
   }
 
   /** Whether a call may be sent to it: open or busy, not closed (nor unhealthy). */
@@ -58,13 +67,13 @@ public record EndpointStatus(String address, int weight, double ramp, double rtt
     return availability != Availability.CLOSED;
   }
 
-  private static String cause(Node<?> node, String ejection) {
+  private static String cause(Node<?> node, String ejection, String checkedBy) {
     List<String> causes = new ArrayList<>(3);
     if (node.isEjected()) {
       causes.add("outlier detection" + (ejection == null ? "" : ": " + ejection));
     }
     if (node.checkedHealth() != Health.HEALTHY) {
-      causes.add("active check: " + node.checkedHealth());
+      causes.add(checkedBy + ": " + node.checkedHealth());
     }
     if (node.endpoint().health() != Health.HEALTHY) {
       causes.add("source: " + node.endpoint().health());

@@ -53,8 +53,9 @@ final class PolicyStatus {
       Object balancer) {
     List<EndpointStatus> out = new ArrayList<>();
     for (Node<Backend> n : nodes) {
+      // a subchannel's state (its connection, or gRPC's health check) sets the checked health
       out.add(EndpointStatus.of(n, balancer instanceof Balancer<?> b
-          ? ((Balancer<Backend>) b).ramp(n) : 1, null));
+          ? ((Balancer<Backend>) b).ramp(n) : 1, null, "subchannel"));
     }
     return new BalancerStatus(authority, policy, Instant.now(), out,
         BalancerStatus.levels(balancer), null);
