@@ -187,8 +187,11 @@ class StackContextTest {
     try (FramedServer echo = FramedServer.start(FramedServer.echo());
         BallastClient<byte[], byte[]> client = client(echo).balancer(broken).build()) {
       CompletableFuture<byte[]> call = client.call(new byte[] {1});
-      assertThat(failure(call)).isInstanceOf(IllegalStateException.class)
-          .hasMessage("pick bug");
+      // as when nothing can be picked, naming the client and the policy, with the bug as cause
+      assertThat(failure(call)).isInstanceOf(dev.ballast.core.NoAvailableEndpointException.class)
+          .hasMessage("client ballast: balancing policy pick_throws failed to pick:"
+              + " java.lang.IllegalStateException: pick bug")
+          .cause().isInstanceOf(IllegalStateException.class).hasMessage("pick bug");
       // Ended at once: not left in flight until its deadline (10 s).
       assertThat(client.inFlightCalls()).isZero();
       assertThat(echo.requests()).isZero();
