@@ -3,20 +3,12 @@ package dev.ballast.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.ChildBalancer;
-import dev.ballast.core.Node;
-import dev.ballast.core.config.OptionSet;
-import dev.ballast.core.config.Values;
-import dev.ballast.core.engine.Distributor;
-import dev.ballast.core.engine.DistributorBalancer;
-import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
+import dev.ballast.core.testing.ThrowingPolicy;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,35 +21,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PolicyFailureTest {
 
-  private static final String NAME = "test_throwing";
-
-  /** Every pick throws. */
-  static final class Throwing implements BalancingPolicy<Values> {
-    @Override
-    public String name() {
-      return NAME;
-    }
-
-    @Override
-    public OptionSet<Values, ?> options() {
-      return NO_OPTIONS;
-    }
-
-    @Override
-    public <T> ChildBalancer<T> newBalancer(BalancerConfig common, Values config) {
-      return new DistributorBalancer<>(NAME, common, new Distributor.Factory() {
-        @Override
-        public <U> Distributor<U> over(List<Node<U>> nodes, int[] weights, BalancerConfig c) {
-          return () -> {
-            throw new IllegalStateException("a bug in the team's distributor");
-          };
-        }
-      });
-    }
-  }
+  private static final String NAME = ThrowingPolicy.NAME;
 
   static {
-    PolicyRegistry.defaultRegistry().register(new Throwing());
+    PolicyRegistry.defaultRegistry().register(new ThrowingPolicy());
     LoadBalancerRegistry.getDefaultRegistry().register(new PolicyLoadBalancerProvider(NAME));
   }
 

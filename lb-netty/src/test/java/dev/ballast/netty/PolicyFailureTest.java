@@ -2,20 +2,12 @@ package dev.ballast.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ballast.core.BalancerConfig;
-import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.NoAvailableEndpointException;
-import dev.ballast.core.Node;
-import dev.ballast.core.config.OptionSet;
-import dev.ballast.core.config.Values;
-import dev.ballast.core.engine.Distributor;
-import dev.ballast.core.engine.DistributorBalancer;
 import dev.ballast.core.log.StateChangeLog;
-import dev.ballast.core.policy.BalancingPolicy;
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.testing.LogRecorder;
+import dev.ballast.core.testing.ThrowingPolicy;
 import dev.ballast.netty.framed.FramedServer;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -26,37 +18,12 @@ import org.junit.jupiter.api.Test;
  */
 class PolicyFailureTest {
 
-  private static final String NAME = "test_throwing";
-
-  /** Every pick throws. */
-  static final class Throwing implements BalancingPolicy<Values> {
-    @Override
-    public String name() {
-      return NAME;
-    }
-
-    @Override
-    public OptionSet<Values, ?> options() {
-      return NO_OPTIONS;
-    }
-
-    @Override
-    public <T> ChildBalancer<T> newBalancer(BalancerConfig common, Values config) {
-      return new DistributorBalancer<>(NAME, common, new Distributor.Factory() {
-        @Override
-        public <U> Distributor<U> over(List<Node<U>> nodes, int[] weights, BalancerConfig c) {
-          return () -> {
-            throw new IllegalStateException("a bug in the team's distributor");
-          };
-        }
-      });
-    }
-  }
+  private static final String NAME = ThrowingPolicy.NAME;
 
   @Test
   void aPolicyThatThrowsFailsTheCallNamingItAndIsLoggedOnce() throws Exception {
     if (PolicyRegistry.defaultRegistry().find(NAME).isEmpty()) {
-      PolicyRegistry.defaultRegistry().register(new Throwing());
+      PolicyRegistry.defaultRegistry().register(new ThrowingPolicy());
     }
     try (FramedServer a = FramedServer.start(FramedServer.echo());
         FramedServer b = FramedServer.start(FramedServer.echo());
