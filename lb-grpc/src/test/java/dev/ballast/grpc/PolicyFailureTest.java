@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.testing.ThrowingPolicy;
+import io.grpc.CallOptions;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -24,7 +25,9 @@ class PolicyFailureTest {
   private static final String NAME = ThrowingPolicy.NAME;
 
   static {
-    PolicyRegistry.defaultRegistry().register(new ThrowingPolicy());
+    if (PolicyRegistry.defaultRegistry().find(NAME).isEmpty()) {
+      PolicyRegistry.defaultRegistry().register(new ThrowingPolicy());
+    }
     LoadBalancerRegistry.getDefaultRegistry().register(new PolicyLoadBalancerProvider(NAME));
   }
 
@@ -33,8 +36,11 @@ class PolicyFailureTest {
     try (TestServers s = TestServers.start(0, 0)) {
       ManagedChannel ch = s.channel(NAME, "{}");
       try {
-        for (int i = 0; i < 3; i++) { // the same answer each time: no panic
-          assertThatThrownBy(() -> TestServers.call(ch))
+        for (int i = 0; i < 4; i++) { // the same answer each time: no panic
+          // a wait-for-ready call fails at once too, long before its 20 s deadline
+          CallOptions options = i % 2 == 0 ? CallOptions.DEFAULT
+              : CallOptions.DEFAULT.withWaitForReady();
+          assertThatThrownBy(() -> TestServers.call(ch, options))
               .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
                 assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
                 assertThat(e.getStatus().getDescription()).startsWith("balancing policy "

@@ -58,11 +58,12 @@ final class BalancerPicker extends SubchannelPicker {
   }
 
   /**
-   * A pick that threw (a policy's bug): the call fails with the cause, naming the policy;
-   * thrown into the channel, it would panic the channel for good ("Panic! This is a bug!").
+   * A pick that threw (a policy's bug): the call fails at once, wait-for-ready or not (a drop, as
+   * gRPC's own panic picker does), with the cause, naming the policy; thrown into the channel,
+   * it would panic the channel for good ("Panic! This is a bug!").
    */
   static PickResult failed(String policy, RuntimeException e) {
-    return PickResult.withError(Status.UNAVAILABLE.withDescription("balancing policy " + policy
+    return PickResult.withDrop(Status.UNAVAILABLE.withDescription("balancing policy " + policy
         + " failed to pick: " + e).withCause(e));
   }
 
