@@ -68,9 +68,12 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
     Node<EndpointClient<Req, Rep>> node;
     try {
       node = pick(call, hedge);
-    } catch (RuntimeException | Error thrown) { // NoAvailableEndpointException, mostly
-      Throwable e = thrown instanceof RuntimeException r
-          && !(r instanceof NoAvailableEndpointException) ? policyFailed(r) : thrown;
+    } catch (RuntimeException | Error e) { // NoAvailableEndpointException, mostly
+      boolean bug = e instanceof RuntimeException && !(e instanceof NoAvailableEndpointException);
+      if (bug && policyFailureLogged.compareAndSet(false, true)) {
+        System.getLogger(StateChangeLog.LOGGER).log(System.Logger.Level.WARNING,
+            policyFailure(e), e); // once a client: every pick may throw alike
+      }
       if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startWaited(call))) {
         return; // before the source's first endpoints: the call waits for them
       }
@@ -80,7 +83,7 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
         if (last != null) {
           call.decide(last.response, last.failure, last, null);
         } else {
-          call.decide(null, e, null, null);
+          call.decide(null, bug ? policyFailed(e) : e, null, null);
         }
       }
       return;
@@ -104,19 +107,20 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
     entry.enter(a);
   }
 
-  /**
-   * A pick that threw (a policy's bug): the call fails as when nothing can be picked, naming the
-   * client, the policy and the cause, and the client logs it once ({@code dev.ballast.state},
-   * WARNING): a retry or a hedge whose pick throws keeps the last attempt's outcome.
-   */
-  private NoAvailableEndpointException policyFailed(RuntimeException e) {
-    String message = "client " + endpoints.client() + ": balancing policy " + router.name()
+  private String policyFailure(Throwable e) {
+    return "client " + endpoints.client() + ": balancing policy " + router.name()
         + " failed to pick: " + e;
-    if (policyFailureLogged.compareAndSet(false, true)) {
-      System.getLogger(StateChangeLog.LOGGER).log(System.Logger.Level.WARNING, message, e);
-    }
+  }
+
+  /**
+   * A first attempt's pick that threw (a policy's bug): the call fails as when nothing can be
+   * picked, naming the client, the policy and the cause (a retry or a hedge whose pick throws
+   * keeps the last attempt's outcome); the client logs the first such failure
+   * ({@code dev.ballast.state}, WARNING).
+   */
+  private NoAvailableEndpointException policyFailed(Throwable e) {
     NoAvailableEndpointException failed =
-        new NoAvailableEndpointException(router.name(), router.nodes().size(), message);
+        new NoAvailableEndpointException(router.name(), router.nodes().size(), policyFailure(e));
     failed.initCause(e);
     return failed;
   }
