@@ -73,7 +73,9 @@ public final class BallastSettings {
     // under ballast.defaults, where it was written.
     Map<String, Object> defaults = keys.read(binder, "ballast.defaults");
     decode("defaults", "ballast.defaults", defaults, defaults, Map.of(), false, null);
-    Set<String> grpcTargets = defaults.containsKey("protocol") ? Set.of() : grpcTargets(binder);
+    // Spring Boot gRPC's own keys, read as Spring reads them (an unresolvable placeholder kept)
+    Set<String> grpcTargets = defaults.containsKey("protocol") ? Set.of()
+        : grpcTargets(Binder.get(environment));
     List<ClientSettings> result = new ArrayList<>();
     for (String name : names) {
       String prefix = prefix(name);
@@ -90,7 +92,7 @@ public final class BallastSettings {
    * The binder of {@code ballast.} properties: placeholders ({@code ${CALL_TIMEOUT:2s}}) resolve
    * as in Spring's own properties, and one that resolves to nothing without a default stops
    * start-up naming it (Spring's own binder would keep the text, which a free-text option then
-   * takes as its value).
+   * takes as its value); {@code \${...}} stays literal text.
    */
   static Binder binder(Environment environment) {
     return new Binder(ConfigurationPropertySources.get(environment), value -> value instanceof
