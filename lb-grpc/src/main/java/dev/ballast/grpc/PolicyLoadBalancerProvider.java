@@ -34,7 +34,8 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>or an instance in a {@code LoadBalancerRegistry}. Available while the policy is registered.
- * What a call gives the policy follows its {@linkplain BalancingPolicy#traits() traits}: one that picks by key gets each call's key ({@link
+ * What a call gives the policy follows its {@linkplain BalancingPolicy#traits() traits}: one
+ * that picks by key gets each call's key ({@link
  * HashLoadBalancerProvider#REQUEST_KEY}, or the header its {@code requestHashHeader} names when
  * its options are {@link dev.ballast.core.policy.CoreOptions#HASH}), one that reads load reports
  * its servers' ORCA reports when lb-grpc-orca is on the class path (configured by gRPC's {@code

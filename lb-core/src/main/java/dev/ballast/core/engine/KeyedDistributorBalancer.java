@@ -15,9 +15,10 @@ import java.util.Objects;
  * DistributorBalancer}'s engine (nodes kept across updates, immutable snapshots, the bounded
  * search, panic or {@code NoAvailableEndpointException}) as a {@link HashBalancer}, so that
  * the front ends pass it each call's key (lb-netty, gRPC's key policies and {@code locality};
- * gRPC's {@code label_subset} and Spring Cloud refuse a child that picks by key). Like lb-core's key-picking balancers it does not
- * ramp new nodes (a key keeps its node whatever the weights). Keys hash with xxHash64 of their
- * UTF-8 bytes, seed 0, as {@code ring_hash} and {@code maglev} do.
+ * gRPC's {@code label_subset} and Spring Cloud refuse a child that picks by key). Like lb-core's
+ * key-picking balancers it does not ramp new nodes (a key keeps its node whatever the weights).
+ * Keys hash with xxHash64 of their UTF-8 bytes, seed 0, as {@code ring_hash} and {@code maglev}
+ * do.
  *
  * @param <T> the thing being balanced
  */

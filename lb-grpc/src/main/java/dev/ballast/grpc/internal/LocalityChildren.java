@@ -95,8 +95,8 @@ final class LocalityChildren extends LoadBalancer {
             k -> new ArrayList<>()).add(g);
       }
       if (target == null || !c.locality().equals(target.config())) {
-        target = LocalityBalancer.<Member>builder().config(base).balancerFactory(() -> ROUND_ROBIN.newBalancer(base))
-            .locality(c.locality()).build();
+        target = LocalityBalancer.<Member>builder().config(base)
+            .balancerFactory(() -> ROUND_ROBIN.newBalancer(base)).locality(c.locality()).build();
       }
       target.validate(endpoints);
     } catch (RuntimeException e) { // the previous set, if any, stays in force

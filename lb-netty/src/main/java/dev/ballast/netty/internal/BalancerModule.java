@@ -12,6 +12,8 @@ import dev.ballast.netty.Role;
 import dev.ballast.netty.error.ClientClosedException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.random.RandomGenerator;
 
 /**
@@ -42,8 +44,7 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
   private final ResponseClassifier<Req, Rep> classifier;
   private final Protocol<Req, Rep> protocol;
   private final RandomGenerator random;
-  private final java.util.concurrent.atomic.AtomicBoolean policyFailureLogged =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean policyFailureLogged = new AtomicBoolean();
   /** This module as linked in the chain (itself, or itself traced). */
   AttemptLayer<Req, Rep> entry;
 
@@ -186,7 +187,7 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
         continue;
       }
       int rank = (c.endpoint().priority() == picked.endpoint().priority() ? 0 : 4)
-          + (java.util.Objects.equals(c.endpoint().zone(), picked.endpoint().zone()) ? 0 : 2)
+          + (Objects.equals(c.endpoint().zone(), picked.endpoint().zone()) ? 0 : 2)
           + (c.health() == Health.HEALTHY ? 0 : 1);
       if (rank < bestRank) {
         best = c;

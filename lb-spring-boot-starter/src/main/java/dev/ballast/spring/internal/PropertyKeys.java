@@ -7,9 +7,12 @@ import dev.ballast.core.config.OptionException;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.spring.InvalidBallastPropertyException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -137,16 +140,15 @@ public final class PropertyKeys {
     if (problem.startsWith("unknown")) { // a key inside a value (policy.*): names, as written
       reason = DID_YOU_MEAN.matcher(reason).replaceAll(m -> "did you mean "
           + dashed(m.group(1)) + "?");
-      wanted = wanted.startsWith("one of ") ? "one of " + java.util.Arrays.stream(
+      wanted = wanted.startsWith("one of ") ? "one of " + Arrays.stream(
           wanted.substring("one of ".length()).split(", ")).map(PropertyKeys::dashed)
-          .collect(java.util.stream.Collectors.joining(", ")) : wanted;
+          .collect(Collectors.joining(", ")) : wanted;
     }
     return new InvalidBallastPropertyException(prefix + "." + dashed(e.option()),
         value instanceof String || value == null ? value : ValueType.show(value), reason, wanted);
   }
 
-  private static final java.util.regex.Pattern DID_YOU_MEAN =
-      java.util.regex.Pattern.compile("did you mean (\\S+)\\?");
+  private static final Pattern DID_YOU_MEAN = Pattern.compile("did you mean (\\S+)\\?");
 
   /**
    * Returns the value given for an option by canonical name, in any of its forms ({@code
@@ -155,7 +157,7 @@ public final class PropertyKeys {
    */
   public static Object given(Map<String, ?> options, String option) {
     for (Map.Entry<String, ?> e : options.entrySet()) {
-      if (dev.ballast.core.config.Names.same(e.getKey(), option)) {
+      if (Names.same(e.getKey(), option)) {
         return e.getValue();
       }
     }
