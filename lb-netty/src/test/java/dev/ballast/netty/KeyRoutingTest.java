@@ -12,6 +12,7 @@ import dev.ballast.core.Node;
 import dev.ballast.core.policy.PolicyRegistry;
 import dev.ballast.core.testing.KeyedModuloPolicy;
 import dev.ballast.netty.framed.FramedServer;
+import dev.ballast.netty.testing.RefusedPort;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,31 +79,25 @@ class KeyRoutingTest {
 
   @Test
   void aKeyedCallsRetryStaysOnItsKeysEndpoint() throws Exception {
-    for (int i = 0; i < 2; i++) {
-      servers.add(FramedServer.start(FramedServer.echo()));
-    }
-    List<Endpoint> endpoints = List.of(Endpoint.of("127.0.0.1", servers.get(0).port()),
-        Endpoint.of("127.0.0.1", servers.get(1).port()));
-    HashBalancer<Integer> expected = (HashBalancer<Integer>) Algorithm.MAGLEV.<Integer>create(
-        BalancerConfig.defaults(), HashConfig.defaults());
-    expected.update(endpoints, endpoints::indexOf);
-    String key = null;
-    for (int k = 0; key == null; k++) {
-      Node<Integer> n = expected.pick("user-" + k);
-      n.cancel();
-      key = n.value() == 0 ? "user-" + k : null;
-    }
-    try (BallastClient<byte[], byte[]> client = BallastClient.framed().endpoints(endpoints)
-        .balancer(Algorithm.MAGLEV, HashConfig.defaults()).build();
-        java.net.Socket refusing = new java.net.Socket()) {
-      servers.get(0).close(); // its port bound and never listening: it refuses
-      refusing.setReuseAddress(true);
-      refusing.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(),
-          servers.get(0).port()));
-      String k = key;
-      assertThat(client.call(new byte[] {1}, CallOptions.DEFAULT.withKey(k)))
-          .failsWithin(10, TimeUnit.SECONDS);
-      assertThat(servers.get(1).requests()).as("the other endpoint holds no key of it").isZero();
+    FramedServer up = FramedServer.start(FramedServer.echo());
+    servers.add(up);
+    try (RefusedPort refusing = new RefusedPort()) {
+      List<Endpoint> endpoints = List.of(refusing.endpoint(), up.endpoint());
+      HashBalancer<Integer> expected = (HashBalancer<Integer>) Algorithm.MAGLEV
+          .<Integer>create(BalancerConfig.defaults(), HashConfig.defaults());
+      expected.update(endpoints, endpoints::indexOf);
+      String key = null;
+      for (int k = 0; key == null; k++) { // a key of the refusing endpoint
+        Node<Integer> n = expected.pick("user-" + k);
+        n.cancel();
+        key = n.value() == 0 ? "user-" + k : null;
+      }
+      try (BallastClient<byte[], byte[]> client = BallastClient.framed().endpoints(endpoints)
+          .balancer(Algorithm.MAGLEV, HashConfig.defaults()).build()) {
+        assertThat(client.call(new byte[] {1}, CallOptions.DEFAULT.withKey(key)))
+            .failsWithin(10, TimeUnit.SECONDS);
+        assertThat(up.requests()).as("the other endpoint holds no key of it").isZero();
+      }
     }
   }
 
