@@ -32,6 +32,9 @@ final class Clients implements AutoCloseable {
   long failures;
   final java.util.List<String> failureCauses = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+  // when the clients were built: a failure cause says how long after, to tell a start-up failure
+  private final long born = System.nanoTime();
+
   Clients(TestRegistry registry, Backends backends) {
     this.backends = backends;
     this.framed = BallastClient.framed().name("orders").source(registry.target("framed"))
@@ -81,7 +84,7 @@ final class Clients implements AutoCloseable {
   private void failed(String client, Exception e) {
     failures++;
     if (failureCauses.size() < 5) {
-      failureCauses.add(client + ": " + e);
+      failureCauses.add(client + " at " + (System.nanoTime() - born) / 1_000_000 + " ms: " + e);
     }
   }
 

@@ -29,6 +29,7 @@ class EmptyListingTest {
       }
       Clients clients = new Clients(registry, backends);
       try (clients) {
+        clients.awaitFramedEndpoints(2); // before its first push, a client has no endpoint
         clients.awaitShares(1, 1);
         EndpointFeed feed = clients.framed.feed();
 
