@@ -147,7 +147,7 @@ public final class BalancerLoadBalancer extends SubchannelLoadBalancer implement
 
   @Override
   SubchannelPicker readyPicker() {
-    return new BalancerPicker(balancer, feedback, metrics.queuedPicks());
+    return new BalancerPicker(balancer, feedback, metrics, pickFailures);
   }
 
   @Override

@@ -29,12 +29,20 @@ final class BalancerPicker extends SubchannelPicker {
   private final Balancer<Backend> balancer;
   private final Feedback feedback;
   private final LongAdder queued;
+  private final LongAdder failed;
+  private final PickFailures failures;
 
-  /** Creates the picker; {@code queued} counts the picks that wait, if not null. */
-  BalancerPicker(Balancer<Backend> balancer, Feedback feedback, LongAdder queued) {
+  /**
+   * Creates the picker; the metrics' counters, if kept, count the picks that wait and those that
+   * fail their call (a pick that throws).
+   */
+  BalancerPicker(Balancer<Backend> balancer, Feedback feedback, PolicyMetrics metrics,
+      PickFailures failures) {
     this.balancer = balancer;
     this.feedback = feedback;
-    this.queued = queued;
+    this.queued = metrics.queuedPicks();
+    this.failed = metrics.failedPicks();
+    this.failures = failures;
   }
 
   @Override
@@ -45,8 +53,11 @@ final class BalancerPicker extends SubchannelPicker {
         node = balancer.pickUncounted();
       } catch (NoAvailableEndpointException e) {
         return waits();
-      } catch (RuntimeException e) {
-        return failed(balancer.name(), e);
+      } catch (RuntimeException e) { // a policy's bug
+        if (failed != null) {
+          failed.increment();
+        }
+        return failures.failed(balancer.name(), e);
       }
       Backend b = node.value();
       if (b.isReady()) {
@@ -55,16 +66,6 @@ final class BalancerPicker extends SubchannelPicker {
       }
     }
     return waits();
-  }
-
-  /**
-   * A pick that threw (a policy's bug): the call fails at once, wait-for-ready or not (a drop, as
-   * gRPC's own panic picker does), with the cause, naming the policy; thrown into the channel,
-   * it would panic the channel for good ("Panic! This is a bug!").
-   */
-  static PickResult failed(String policy, RuntimeException e) {
-    return PickResult.withDrop(Status.UNAVAILABLE.withDescription("balancing policy " + policy
-        + " failed to pick: " + e).withCause(e));
   }
 
   private PickResult waits() {

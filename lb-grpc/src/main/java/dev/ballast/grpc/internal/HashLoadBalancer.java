@@ -119,7 +119,7 @@ public final class HashLoadBalancer extends SubchannelLoadBalancer {
 
   @Override
   SubchannelPicker readyPicker() {
-    return new HashPicker(balancer, config);
+    return new HashPicker(balancer, config, pickFailures);
   }
 
   /** Returns the balancer, for tests. */

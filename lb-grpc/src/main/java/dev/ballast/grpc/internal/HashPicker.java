@@ -25,8 +25,11 @@ final class HashPicker extends SubchannelPicker {
   private final Metadata.Key<String> header;
   private final CallOptions.Key<String> keyOption;
   private final BalancerPicker.Feedback feedback;
+  private final PickFailures failures;
 
-  HashPicker(HashBalancer<Backend> balancer, PolicyConfig policy) {
+  /** Creates the picker (published through the counting picker when metrics are kept). */
+  HashPicker(HashBalancer<Backend> balancer, PolicyConfig policy, PickFailures failures) {
+    this.failures = failures;
     HashConfig hash = policy.hash();
     String header = hash.requestHashHeader();
     this.balancer = balancer;
@@ -48,7 +51,7 @@ final class HashPicker extends SubchannelPicker {
     } catch (NoAvailableEndpointException e) {
       return BalancerPicker.WAIT;
     } catch (RuntimeException e) {
-      return BalancerPicker.failed(balancer.name(), e);
+      return failures.failed(balancer.name(), e);
     }
     Backend b = node.value();
     if (!b.isReady()) {

@@ -47,6 +47,7 @@ final class LocalityChildren extends LoadBalancer {
 
   private final Helper helper;
   private final BalancerConfig base;
+  private final PickFailures pickFailures;
   private final Map<String, Child> children = new HashMap<>(); // by priority, zone and health
   private Map<List<SocketAddress>, Member> members = new HashMap<>();
   private LocalityBalancer<Member> balancer; // null before the first update and after shutdown
@@ -56,6 +57,7 @@ final class LocalityChildren extends LoadBalancer {
   LocalityChildren(Helper helper, BalancerConfig base) {
     this.helper = helper;
     this.base = base;
+    this.pickFailures = new PickFailures(helper.getAuthority());
   }
 
   /** One endpoint: its node in the tables and the child its locality's calls go to. */
@@ -181,7 +183,7 @@ final class LocalityChildren extends LoadBalancer {
       connecting |= c.state == ConnectivityState.CONNECTING || c.state == ConnectivityState.IDLE;
     }
     helper.updateBalancingState(state == ConnectivityState.READY || !connecting ? state
-        : ConnectivityState.CONNECTING, new Picker(balancer));
+        : ConnectivityState.CONNECTING, new Picker(balancer, policy.name(), pickFailures));
   }
 
   @Override
@@ -274,22 +276,35 @@ final class LocalityChildren extends LoadBalancer {
     }
   }
 
-  /** Chooses the locality by lb-core's tables, then asks that locality's child. */
+  /**
+   * Chooses the locality by lb-core's tables, then asks that locality's child; a pick that
+   * throws fails its call naming the layer that threw.
+   */
   private static final class Picker extends SubchannelPicker {
     private final LocalityBalancer<Member> balancer;
+    private final String child;
+    private final PickFailures failures;
 
-    Picker(LocalityBalancer<Member> balancer) {
+    Picker(LocalityBalancer<Member> balancer, String child, PickFailures failures) {
       this.balancer = balancer;
+      this.child = child;
+      this.failures = failures;
     }
 
     @Override
     public PickResult pickSubchannel(PickSubchannelArgs args) {
+      Member m;
       try {
-        return balancer.pickUncounted().value().child.picker.pickSubchannel(args);
+        m = balancer.pickUncounted().value();
       } catch (NoAvailableEndpointException e) {
         return PickResult.withError(Status.UNAVAILABLE.withDescription(e.getMessage()));
-      } catch (RuntimeException e) { // a child policy's bug, ours or gRPC's
-        return BalancerPicker.failed(balancer.name(), e);
+      } catch (RuntimeException e) { // our bug
+        return failures.failed(balancer.name(), e);
+      }
+      try {
+        return m.child.picker.pickSubchannel(args);
+      } catch (RuntimeException e) { // the child's bug, ours or gRPC's
+        return failures.failed(child + " (the child of locality)", e);
       }
     }
   }

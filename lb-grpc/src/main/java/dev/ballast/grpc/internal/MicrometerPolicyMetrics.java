@@ -157,6 +157,11 @@ final class MicrometerPolicyMetrics implements PolicyMetrics {
   }
 
   @Override
+  public LongAdder failedPicks() {
+    return failed;
+  }
+
+  @Override
   public SubchannelPicker counting(SubchannelPicker picker) {
     return new CountingPicker(picker, queued, failed);
   }

@@ -50,6 +50,14 @@ interface PolicyMetrics {
     return null;
   }
 
+  /**
+   * Returns the counter of picks that failed their call, for a picker that counts its own (as
+   * {@link #queuedPicks()}), or null when none is kept.
+   */
+  default LongAdder failedPicks() {
+    return null;
+  }
+
   /** The policy shut down: its meters go. */
   default void close() {}
 

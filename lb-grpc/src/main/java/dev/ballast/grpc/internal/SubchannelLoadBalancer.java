@@ -49,6 +49,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   final Helper helper;
   final PolicyMetrics metrics;
+  final PickFailures pickFailures;
   private final Map<String, Backend> backends = new LinkedHashMap<>();
   // the address groups of the resolution being applied, by endpoint address
   private Map<String, EquivalentAddressGroup> resolvedGroups = Map.of();
@@ -63,6 +64,7 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
     this.helper = helper;
     this.policy = policy;
     this.metrics = PolicyMetrics.create(helper, policy);
+    this.pickFailures = new PickFailures(helper.getAuthority());
     this.live = LivePolicies.add(helper.getAuthority(), this::status);
   }
 
