@@ -2,6 +2,8 @@ package dev.ballast.grpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ballast.core.log.StateChangeLog;
+import dev.ballast.core.testing.LogRecorder;
 import io.grpc.ManagedChannel;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +60,30 @@ class LocalityOverRealServersTest {
       TestServers.call(ch);
     }
     assertThat(perZone()).containsExactly(150, 0, 0);
+  }
+
+  @Test
+  void aRoutedChannelLogsNothingAndAMistypedLocalZoneIsLoggedOnce() throws Exception {
+    try (LogRecorder log = LogRecorder.on(StateChangeLog.LOGGER)) {
+      ManagedChannel ch = channel(ZONE_AWARE, "");
+      for (int i = 0; i < 30; i++) {
+        TestServers.call(ch);
+      }
+      assertThat(log.lines()).isEmpty(); // the routing works: nothing to say
+      stop();
+      startServers();
+      ManagedChannel typo = channel(ZONE_AWARE.replace("'localZone': 'a'", "'localZone': 'A'"),
+          "");
+      for (int i = 0; i < 300; i++) {
+        TestServers.call(typo);
+      }
+      for (int n : perZone()) { // by weight: a third each, up to the child's choices
+        assertThat(n).isBetween(50, 150);
+      }
+      assertThat(log.lines()).containsExactly("WARNING channel " + typo.authority() + ": zone A:"
+          + " zone-aware routing off (callerZones {a=1.0, b=1.0, c=1.0} give the local zone no"
+          + " share), its calls go to every zone by weight");
+    }
   }
 
   @Test

@@ -28,23 +28,30 @@ final class LocalityChanges {
     }
     int was = localShare(before);
     int is = localShare(after);
+    String zone = "zone " + after.localZone;
+    if (before.nodes.length == 0 && state(is) == OFF && after.zoneOff != null) {
+      // asked for by a local zone, off from the start: a configuration that does nothing
+      log.log(StateChangeLog.Kind.ZONE, Level.WARNING, zone + ": zone-aware routing off ("
+          + after.zoneOff + "), its calls go to every zone by weight");
+      return;
+    }
     // zone routing off, keeping every call local, or spilling: a change of these is logged, but
     // the first plan's routing (on and keeping, or off) is the configuration, not a change
     if (state(was) == state(is) || before.nodes.length == 0 && state(is) != SPILLS) {
       return;
     }
     if (state(is) == OFF) {
-      log.log(StateChangeLog.Kind.ZONE, Level.INFO, "zone " + localZone(before.levels[0].healthy)
-          + ": zone-aware routing off (too few healthy endpoints or zones, or callers in one"
-          + " zone), its calls go to every zone by weight");
+      log.log(StateChangeLog.Kind.ZONE, Level.INFO, zone + ": zone-aware routing off ("
+          + (after.zoneOff != null ? after.zoneOff : "no local zone") + "), its calls go to"
+          + " every zone by weight");
     } else if (state(is) == SPILLS) {
-      log.log(StateChangeLog.Kind.ZONE, Level.WARNING, "zone "
-          + localZone(after.levels[0].healthy) + " spills: " + is / 100.0 + "% of its calls"
-          + " stay local, the rest go to other zones by their spare capacity");
+      log.log(StateChangeLog.Kind.ZONE, Level.WARNING, zone + " spills: " + is / 100.0
+          + "% of its calls stay local" + (after.levels[0].healthy.route.local < 0
+          ? " (it has no healthy endpoint at priority 0)" : "") + ", the rest go to other zones"
+          + " by their spare capacity");
     } else {
-      log.log(StateChangeLog.Kind.ZONE, Level.INFO, "zone " + localZone(after.levels[0].healthy)
-          + " keeps all its calls " + (state(was) == OFF ? "(zone-aware routing on again)"
-          : "again"));
+      log.log(StateChangeLog.Kind.ZONE, Level.INFO, zone + " keeps all its calls "
+          + (state(was) == OFF ? "(zone-aware routing on again)" : "again"));
     }
   }
 
@@ -71,10 +78,5 @@ final class LocalityChanges {
       return -1;
     }
     return plan.levels[0].healthy.route.localShare;
-  }
-
-  private static String localZone(LocalityPlan.Group<?> group) {
-    int local = group.route.local;
-    return local >= 0 ? group.zones[local] : "(none healthy)";
   }
 }

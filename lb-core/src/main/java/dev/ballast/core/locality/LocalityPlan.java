@@ -44,6 +44,13 @@ final class LocalityPlan<T> {
   final int[] cumulative;
   /** The balancer's count of health changes when the plan was made. */
   final int epoch;
+  /** The caller's zone of the configuration, or null. */
+  final String localZone;
+  /**
+   * Why zone-aware routing, asked for by a local zone, does not apply to this plan, or null
+   * (not asked for, or it applies).
+   */
+  final String zoneOff;
 
   @SuppressWarnings("unchecked")
   LocalityPlan(Node<T>[] nodes, LocalityConfig config,
@@ -78,6 +85,11 @@ final class LocalityPlan<T> {
           priorities[at] == 0, factory);
       at++;
     }
+    localZone = config.localZone();
+    zoneOff = localZone == null ? null
+        : !config.zoneAware() ? "localZone given without callerZones"
+        : count == 0 || priorities[0] != 0 ? "no endpoint at priority 0"
+        : levels[0].healthy.routeOff;
     cumulative = new int[2 * count];
     int sum = 0;
     for (int i = 0; i < 2 * count; i++) {
@@ -146,6 +158,8 @@ final class LocalityPlan<T> {
     final double[] weights;
     /** The zone-aware route, or null. */
     final ZoneRoute route;
+    /** Why the route asked for does not apply, or null (see {@link ZoneRoute#offReason}). */
+    final String routeOff;
     /** One child over all the group's endpoints, or null if there are none. */
     final Balancer<T> whole;
     private final double[] cumulativeWeight;
@@ -188,6 +202,8 @@ final class LocalityPlan<T> {
       }
       route = zoneRoute == null ? null : ZoneRoute.of(zones, counts, zoneRoute.localZone(),
           zoneRoute.callerZoneShares(), zoneRoute.minClusterSize());
+      routeOff = zoneRoute == null || route != null ? null : ZoneRoute.offReason(zones, counts,
+          zoneRoute.localZone(), zoneRoute.callerZoneShares(), zoneRoute.minClusterSize());
       lastWeighted = last;
       weights = ignoreZones || last < 0 ? null : effective;
       boolean byLocality = route != null || weights != null;

@@ -60,6 +60,39 @@ final class ZoneRoute {
   }
 
   /**
+   * Returns why zone-aware routing does not apply to the level (when {@link #of} returns null),
+   * for the operator's log, or null when it applies; arguments as {@link #of}'s.
+   */
+  static String offReason(String[] zones, int[] healthy, String localZone,
+      Map<String, Double> callers, int minClusterSize) {
+    long totalHealthy = 0;
+    for (int h : healthy) {
+      totalHealthy += h;
+    }
+    int callerZones = 0;
+    for (double s : callers.values()) {
+      callerZones += s > 0 ? 1 : 0;
+    }
+    return offReason(zones, totalHealthy, localZone, callers, callerZones, minClusterSize);
+  }
+
+  private static String offReason(String[] zones, long totalHealthy, String localZone,
+      Map<String, Double> callers, int callerZones, int minClusterSize) {
+    Double own = callers.get(localZone);
+    if (own == null || own == 0) {
+      return "callerZones " + new java.util.TreeMap<>(callers) + " give the local zone no share";
+    } else if (callerZones < 2) {
+      return "callerZones " + new java.util.TreeMap<>(callers) + " name one zone";
+    } else if (zones.length < 2) {
+      return "priority 0's endpoints are in one zone";
+    } else if (totalHealthy < Math.max(1, minClusterSize)) {
+      return "priority 0 has " + totalHealthy + " healthy endpoints, fewer than minClusterSize "
+          + minClusterSize;
+    }
+    return null;
+  }
+
+  /**
    * Computes the route, or returns null when zone-aware routing does not apply.
    *
    * @param zones the level's localities' zones, by index (null for endpoints naming no zone)
@@ -84,9 +117,7 @@ final class ZoneRoute {
       max = Math.max(max, s);
       callerZones += s > 0 ? 1 : 0;
     }
-    Double own = callers.get(localZone);
-    if (zones.length < 2 || callerZones < 2 || own == null || own == 0
-        || totalHealthy < Math.max(1, minClusterSize)) {
+    if (offReason(zones, totalHealthy, localZone, callers, callerZones, minClusterSize) != null) {
       return null;
     }
     // Shares of up to Double.MAX_VALUE each would overflow their sum: scale them by a power of

@@ -7,6 +7,7 @@ import dev.ballast.core.Health;
 import dev.ballast.core.NoAvailableEndpointException;
 import dev.ballast.core.Node;
 import dev.ballast.core.locality.LocalityBalancer;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.grpc.EndpointAttributes;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
@@ -48,6 +49,7 @@ final class LocalityChildren extends LoadBalancer {
   private final Helper helper;
   private final BalancerConfig base;
   private final PickFailures pickFailures;
+  private final StateChangeLog states; // panics and zone routing's changes, as lb-netty logs them
   private final Map<String, Child> children = new HashMap<>(); // by priority, zone and health
   private Map<List<SocketAddress>, Member> members = new HashMap<>();
   private LocalityBalancer<Member> balancer; // null before the first update and after shutdown
@@ -58,6 +60,7 @@ final class LocalityChildren extends LoadBalancer {
     this.helper = helper;
     this.base = base;
     this.pickFailures = new PickFailures(helper.getAuthority());
+    this.states = StateChangeLog.of("channel " + helper.getAuthority(), base.ticker());
   }
 
   /** One endpoint: its node in the tables and the child its locality's calls go to. */
@@ -99,6 +102,7 @@ final class LocalityChildren extends LoadBalancer {
       if (target == null || !c.locality().equals(target.config())) {
         target = LocalityBalancer.<Member>builder().config(base)
             .balancerFactory(() -> ROUND_ROBIN.newBalancer(base)).locality(c.locality()).build();
+        target.stateLog(states);
       }
       target.validate(endpoints);
     } catch (RuntimeException e) { // the previous set, if any, stays in force

@@ -6,6 +6,7 @@ import dev.ballast.core.Node;
 import dev.ballast.core.Ticker;
 import dev.ballast.core.ChildBalancer;
 import dev.ballast.core.locality.LocalityBalancer;
+import dev.ballast.core.log.StateChangeLog;
 import dev.ballast.core.policy.Trait;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import java.util.List;
@@ -22,6 +23,7 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
   private final BalancerConfig base;
   private LocalityPolicyConfig config;
   private LocalityBalancer<Backend> balancer;
+  private final StateChangeLog states; // panics and zone routing's changes, as lb-netty logs them
 
   /**
    * Creates the load balancer.
@@ -31,6 +33,7 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
   public LocalityLoadBalancer(Helper helper, BalancerConfig base) {
     super(helper, LocalityPolicyConfig.NAME);
     this.base = base;
+    this.states = StateChangeLog.of("channel " + helper.getAuthority(), base.ticker());
   }
 
   private LocalityPolicyConfig config(Object policyConfig) {
@@ -52,6 +55,7 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
       PolicyConfig child = c.child(); // with its own options (a key-picking one's ring, table)
       target = LocalityBalancer.<Backend>builder().config(child.balancerOver(base))
           .locality(c.locality()).balancerFactory(() -> child.create(base)).build();
+      target.stateLog(states);
     }
     target.update(endpoints, values);
     balancer = target;
@@ -83,9 +87,9 @@ public final class LocalityLoadBalancer extends SubchannelLoadBalancer {
   SubchannelPicker readyPicker() {
     PolicyConfig child = config.child();
     if (child.traits().contains(Trait.PICKS_BY_KEY)) { // the key reaches the locality's ring
-      return new HashPicker(balancer, child);
+      return new HashPicker(balancer, child, pickFailures);
     }
-    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(child.traits()),
-        metrics.queuedPicks());
+    return new BalancerPicker(balancer, BalancerLoadBalancer.feedback(child.traits()), metrics,
+        pickFailures);
   }
 }
