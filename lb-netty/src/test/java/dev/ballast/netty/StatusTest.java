@@ -148,8 +148,11 @@ class StatusTest {
           () -> checker.completed() >= 3);
       BalancerStatus healthy = client.status();
       assertThat(healthy.policy()).startsWith("locality(");
-      assertThat(healthy.levels()).hasSize(2);
+      assertThat(healthy.levels()).hasSize(3);
       assertThat(healthy.levels().get(0)).startsWith("priority=0 healthy=100%");
+      // a local zone alone routes nothing, and the status says why
+      assertThat(healthy.levels().get(2))
+          .isEqualTo("zone=a off (localZone given without callerZones)");
       assertThat(at(healthy, c).priority()).isEqualTo(1);
 
       servers.get(0).setServing(false);

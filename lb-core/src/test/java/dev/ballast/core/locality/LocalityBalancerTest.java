@@ -391,7 +391,8 @@ class LocalityBalancerTest {
     set.addAll(group("b", 2, 1, ";zone=b"));
     set.addAll(group("c", 2, 1, ";zone=c"));
     b.update(set, Endpoint::address);
-    assertThat(b.describe()).containsExactly("priority=0 healthy=67% degraded=33% panic=false");
+    assertThat(b.describe()).containsExactly("priority=0 healthy=67% degraded=33% panic=false",
+        "zone=a local=0.0%"); // a has no healthy endpoint: its healthy picks all spill
     Map<String, Integer> counts = shares(b, e -> e.zone() + "-" + e.health());
     assertThat(percent(counts, "a-degraded")).isCloseTo(33, within(0.5));
     assertThat(percent(counts, "b-healthy")).isCloseTo(33.5, within(0.5));

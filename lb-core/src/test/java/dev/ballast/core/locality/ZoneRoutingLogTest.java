@@ -61,6 +61,23 @@ class ZoneRoutingLogTest {
     assertThat(logOf(c.build(), sixInThreeZones(healthy))).containsExactly("WARNING client"
         + " zoned: zone a: zone-aware routing off (" + why + "), its calls go to every zone by"
         + " weight");
+    // and the status says so while it lasts
+    LocalityBalancer<String> b = LocalityBalancer.<String>builder()
+        .algorithm(Algorithm.ROUND_ROBIN).locality(c.build()).build();
+    b.update(sixInThreeZones(healthy), Endpoint::address);
+    assertThat(b.describe()).last().isEqualTo("zone=a off (" + why + ")");
+  }
+
+  @Test
+  void theStatusSaysHowMuchStaysLocal() {
+    LocalityBalancer<String> b = LocalityBalancer.<String>builder()
+        .algorithm(Algorithm.ROUND_ROBIN).locality(LocalityConfig.builder().localZone("a")
+            .callerZones(Map.of("a", 1, "b", 1, "c", 1)).build()).build();
+    b.update(sixInThreeZones(6), Endpoint::address);
+    assertThat(b.describe()).containsExactly("priority=0 healthy=100% degraded=0% panic=false",
+        "zone=a local=100.0%");
+    b.callerZones(Map.of("a", 2, "b", 1, "c", 1)); // half the callers, a third of the endpoints
+    assertThat(b.describe()).last().isEqualTo("zone=a local=66.66%");
   }
 
   @Test
