@@ -54,6 +54,7 @@ public final class SubsetSelector<T> {
   private final RequestLabels defaultLabels;
   private final boolean allowRedundantKeys;
   private final String name;
+  private final String selectors; // as given, for a miss's error: a typo in one shows there
   private final LongAdder misses = new LongAdder();
   private final LongAdder fallbacks = new LongAdder();
   private volatile SubsetState<T> state;
@@ -69,6 +70,7 @@ public final class SubsetSelector<T> {
     this.index = new SubsetIndex<>(factory, new ArrayList<>(b.selectors), fallbackPolicy,
         defaultLabels, b.rebuildThreshold, allowRedundantKeys ? b.resolutionCacheSize : 0);
     this.name = "label_subset(" + index.prototype.name() + ")";
+    this.selectors = "selectors " + b.selectors;
     this.state = index.state;
   }
 
@@ -138,7 +140,7 @@ public final class SubsetSelector<T> {
       return s.fallback().child(s);
     }
     throw new NoAvailableEndpointException(name, 0, name + ": request labels " + labels
-        + " match no subset (" + fallbackPolicy.unmet(defaultLabels) + ")");
+        + " match no subset of " + selectors + " (" + fallbackPolicy.unmet(defaultLabels) + ")");
   }
 
   /**
