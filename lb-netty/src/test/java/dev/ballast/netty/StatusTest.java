@@ -16,6 +16,7 @@ import dev.ballast.netty.health.HealthCheck;
 import dev.ballast.netty.outlier.OutlierDetection;
 import dev.ballast.netty.testing.Await;
 import dev.ballast.netty.testing.ManualSource;
+import dev.ballast.netty.testing.RefusedPort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,6 +128,42 @@ class StatusTest {
       assertThat(at(after, b).healthCause()).isNull();
       assertThat(after.canTakeCalls()).isTrue();
       assertThat(after.downReason()).isNull();
+    }
+  }
+
+  @Test
+  void anEndpointRefusingConnectionsCannotTakeCallsAndSaysWhy() throws Exception {
+    try (RefusedPort r1 = new RefusedPort(); RefusedPort r2 = new RefusedPort()) {
+      Endpoint up = endpoint(0, "");
+      try (BallastClient<byte[], byte[]> client = BallastClient.framed()
+          .endpoints(List.of(r1.endpoint(), up)).balancer(Algorithm.ROUND_ROBIN)
+          .outlierDetection(OutlierDetection.disabled()).build()) {
+        for (int i = 0; i < 4; i++) { // round robin: each endpoint twice
+          client.call(new byte[] {1}).handle((r, e) -> null).get(10, TimeUnit.SECONDS);
+        }
+        BalancerStatus s = client.status();
+        assertThat(at(s, r1.endpoint()).availability()).isEqualTo(Availability.CLOSED);
+        assertThat(at(s, r1.endpoint()).healthCause()).startsWith("connection: ")
+            .contains("refused");
+        assertThat(at(s, r1.endpoint()).health()).isEqualTo(Health.HEALTHY); // no verdict
+        assertThat(at(s, up).availability()).isEqualTo(Availability.OPEN);
+        assertThat(at(s, up).healthCause()).isNull();
+        assertThat(s.canTakeCalls()).isTrue();
+      }
+      // every endpoint refusing: the client cannot take calls, and says why
+      try (BallastClient<byte[], byte[]> client = BallastClient.framed()
+          .endpoints(List.of(r1.endpoint(), r2.endpoint())).balancer(Algorithm.ROUND_ROBIN)
+          .outlierDetection(OutlierDetection.disabled()).build()) {
+        assertThat(client.status().canTakeCalls()).isTrue(); // not tried yet: no word on them
+        for (int i = 0; i < 4; i++) {
+          client.call(new byte[] {1}).handle((r, e) -> null).get(10, TimeUnit.SECONDS);
+        }
+        BalancerStatus s = client.status();
+        assertThat(s.canTakeCalls()).isFalse();
+        assertThat(s.downReason()).startsWith("no endpoint can take a call: ")
+            .contains(r1.endpoint().address() + " healthy (connection: ")
+            .contains(r2.endpoint().address() + " healthy (connection: ");
+      }
     }
   }
 

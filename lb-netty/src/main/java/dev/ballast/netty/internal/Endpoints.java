@@ -261,7 +261,20 @@ final class Endpoints<Req, Rep> {
   BalancerStatus status() {
     List<EndpointStatus> out = new ArrayList<>();
     for (Node<EndpointClient<Req, Rep>> n : router.nodes()) {
-      out.add(EndpointStatus.of(n, router.ramp(n), n.isEjected() ? n.value().ejection : null));
+      EndpointStatus s =
+          EndpointStatus.of(n, router.ramp(n), n.isEjected() ? n.value().ejection : null);
+      ConnectionPool<Req, Rep> pool = n.value().pool;
+      Throwable refused = pool.lastConnectFailure();
+      if (refused != null && pool.connections() == 0) {
+        // unreachable until a connection opens, as a gRPC subchannel in TRANSIENT_FAILURE
+        String cause = "connection: " + (refused.getMessage() != null ? refused.getMessage()
+            : refused.toString());
+        s = new EndpointStatus(s.address(), s.weight(), s.ramp(), s.rttEstimateNanos(),
+            s.pending(), Availability.CLOSED, s.health(),
+            s.healthCause() == null ? cause : s.healthCause() + "; " + cause, s.zone(),
+            s.priority(), s.labels());
+      }
+      out.add(s);
     }
     EndpointFeed f = feed;
     return new BalancerStatus(client, router.name(), Instant.now(), out, router.levels(),
