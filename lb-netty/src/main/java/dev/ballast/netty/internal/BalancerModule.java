@@ -66,6 +66,8 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
     if (call.isDecided()) {
       return;
     }
+    // read before the pick: the source's first endpoints may come while it runs
+    boolean beforeFirst = !hedge && call.attempts == 0 && endpoints.awaitingFirst();
     Node<EndpointClient<Req, Rep>> node;
     try {
       node = pick(call, hedge);
@@ -75,8 +77,9 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
         System.getLogger(StateChangeLog.LOGGER).log(System.Logger.Level.WARNING,
             policyFailure(e), e); // once a client: every pick may throw alike
       }
-      if (!hedge && call.attempts == 0 && endpoints.awaitFirst(() -> startWaited(call))) {
-        return; // before the source's first endpoints: the call waits for them
+      if (beforeFirst) { // the call waits for them, or picks again at once if they just came
+        endpoints.awaitFirst(() -> startWaited(call));
+        return;
       }
       if (!hedge && call.live() == 0) {
         // a retry found nothing to pick: the last attempt's outcome stands

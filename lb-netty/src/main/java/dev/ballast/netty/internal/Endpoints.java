@@ -290,16 +290,18 @@ final class Endpoints<Req, Rep> {
     firstEndpoints.complete(null);
   }
 
+  /** Whether the client awaits its source's first endpoints (and the startup wait is on). */
+  boolean awaitingFirst() {
+    return awaitsSource && !firstEndpoints.isDone();
+  }
+
   /**
-   * If the client still awaits its source's first endpoints, runs {@code start} once they arrive
-   * (or the startup wait ends) and returns true; else returns false.
+   * Runs {@code start} once the source's first endpoints have arrived or the startup wait has
+   * ended: at once if that happened since {@link #awaitingFirst()} said it had not (a pick
+   * that raced the first update), else then.
    */
-  boolean awaitFirst(Runnable start) {
-    if (!awaitsSource || firstEndpoints.isDone()) {
-      return false;
-    }
+  void awaitFirst(Runnable start) {
     firstEndpoints.thenRun(start);
-    return true;
   }
 
   /** Closes every current pool; the future completes when their channels have closed. */
