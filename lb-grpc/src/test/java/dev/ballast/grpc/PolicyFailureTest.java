@@ -69,14 +69,16 @@ class PolicyFailureTest {
       } finally {
         ch.shutdownNow();
         ch.awaitTermination(10, TimeUnit.SECONDS);
-        Metrics.removeRegistry(meters);
       }
+    } finally {
+      Metrics.removeRegistry(meters);
     }
   }
 
   @Test
   void aGrpcChildWhosePickerThrowsUnderLocalityIsNamed() throws Exception {
-    try (TestServers s = TestServers.start(0)) {
+    try (TestServers s = TestServers.start(0);
+        LogRecorder log = LogRecorder.on(StateChangeLog.LOGGER)) {
       ManagedChannel ch = s.channel("locality",
           "{'childPolicy': [{'" + ThrowingGrpcPolicy.NAME + "': {}}]}");
       try {
@@ -87,6 +89,9 @@ class PolicyFailureTest {
                   + ThrowingGrpcPolicy.NAME + " (the child of locality) failed to pick: "
                   + "java.lang.IllegalStateException: a bug in the team's gRPC picker");
             });
+        assertThat(log.lines()).singleElement().asString().startsWith("WARNING channel "
+            + ch.authority() + ": balancing policy " + ThrowingGrpcPolicy.NAME
+            + " (the child of locality) failed to pick: ");
       } finally {
         ch.shutdownNow();
         ch.awaitTermination(10, TimeUnit.SECONDS);

@@ -104,7 +104,7 @@ public final class LabelSubsetLoadBalancer extends SubchannelLoadBalancer {
   @Override
   SubchannelPicker readyPicker() {
     return new LabelSubsetPicker(selector, reader,
-        BalancerLoadBalancer.feedback(config.child().traits()));
+        BalancerLoadBalancer.feedback(config.child().traits()), pickFailures);
   }
 
   /** Returns the selector, for tests. */

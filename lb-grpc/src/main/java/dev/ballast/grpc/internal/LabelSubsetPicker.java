@@ -18,20 +18,23 @@ import java.util.List;
  * <p>When the selector finds nothing: a request whose labels match no subset, with nothing to
  * fall back to, fails with UNAVAILABLE naming the labels; a subset (or fallback set) whose
  * members are still connecting makes the call wait for the next picker; one whose members have
- * all failed fails with UNAVAILABLE. Any other exception of the selector fails the call with
- * UNAVAILABLE naming it.
+ * all failed fails with UNAVAILABLE. Any other exception of the selector (a child policy's bug,
+ * or a child refusing its members at its subset's first pick) fails the call at once, through
+ * {@link PickFailures}.
  */
 final class LabelSubsetPicker extends SubchannelPicker {
 
   private final SubsetSelector<Backend> selector;
   private final RequestLabelReader reader;
   private final BalancerPicker.Feedback feedback;
+  private final PickFailures failures;
 
   LabelSubsetPicker(SubsetSelector<Backend> selector, RequestLabelReader reader,
-      BalancerPicker.Feedback feedback) {
+      BalancerPicker.Feedback feedback, PickFailures failures) {
     this.selector = selector;
     this.reader = reader;
     this.feedback = feedback;
+    this.failures = failures;
   }
 
   @Override
@@ -44,10 +47,7 @@ final class LabelSubsetPicker extends SubchannelPicker {
       } catch (NoAvailableEndpointException e) {
         return nothingToPick(labels, e);
       } catch (RuntimeException e) {
-        // A child balancer refusing its members, made at the subset's first pick: the call
-        // fails with the cause; thrown into the channel, it would panic the channel for good.
-        return PickResult.withError(Status.UNAVAILABLE.withDescription(selector.name()
-            + ": cannot pick for request labels " + labels + ": " + e).withCause(e));
+        return failures.failed(selector.name() + " (request labels " + labels + ")", e);
       }
       Backend b = node.value();
       if (b.isReady()) {

@@ -38,7 +38,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>{@code ballast.grpc.picks.queued} (function counter): picks that got no subchannel and
  *       waited for the next picker (connecting)
  *   <li>{@code ballast.grpc.picks.failed} (function counter): picks that failed the call
- *       (UNAVAILABLE: every subchannel failed, no address, no matching subset)
+ *       (UNAVAILABLE: every subchannel failed, no address, no matching subset, a pick that
+ *       threw)
  * </ul>
  *
  * <p>Picks are counted by the pickers in {@link LongAdder}s that the counters read, so a pick pays

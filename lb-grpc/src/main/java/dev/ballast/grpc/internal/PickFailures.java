@@ -7,10 +7,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A channel's picks that threw (a policy's bug, ours or a team's): each fails its call at once
- * with {@code UNAVAILABLE} naming the policy and the cause, and the channel's first is logged
- * ({@code dev.ballast.state}, WARNING, with the stack trace), once: every pick may throw alike.
- * Thrown into the channel instead, the exception would panic it for good ("Panic! This is a
- * bug!"). Shared by the channel's successive pickers; any thread.
+ * with {@code UNAVAILABLE} naming the policy and the cause, and the first is logged ({@code
+ * dev.ballast.state}, WARNING, with the stack trace), once a policy instance (gRPC makes one
+ * when a channel leaves idle): every pick may throw alike. Thrown into the channel instead, the
+ * exception would panic it for good ("Panic! This is a bug!"). Shared by the policy's
+ * successive pickers; any thread.
  */
 final class PickFailures {
 
@@ -30,7 +31,7 @@ final class PickFailures {
     String what = "balancing policy " + policy + " failed to pick: " + e;
     if (logged.compareAndSet(false, true)) {
       System.getLogger(StateChangeLog.LOGGER).log(System.Logger.Level.WARNING,
-          "channel " + channel + ": " + what + " (logged once a channel)", e);
+          "channel " + channel + ": " + what + " (logged once)", e);
     }
     return PickResult.withDrop(Status.UNAVAILABLE.withDescription(what).withCause(e));
   }

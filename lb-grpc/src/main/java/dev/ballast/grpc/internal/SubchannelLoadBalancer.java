@@ -123,7 +123,8 @@ abstract class SubchannelLoadBalancer extends LoadBalancer {
 
   /**
    * Returns a picker over the current nodes, used while at least one subchannel is READY; a
-   * {@link BalancerPicker} counts its own queued picks, the others are wrapped to be counted.
+   * {@link BalancerPicker} counts its own queued and failed picks, the others are wrapped to be
+   * counted.
    */
   abstract SubchannelPicker readyPicker();
 

@@ -196,14 +196,16 @@ class LabelSubsetLoadBalancerTest {
     selector.update(List.of(Endpoint.parse("127.0.0.1:2001;zone=a")), e -> null);
     LabelSubsetPicker picker = new LabelSubsetPicker(selector,
         new RequestLabelReader(List.of(List.of("zone")), "x-lb-", CallOptions.Key.create("l")),
-        BalancerPicker.Feedback.NONE);
+        BalancerPicker.Feedback.NONE, new PickFailures("test"));
 
     PickResult r = picker.pickSubchannel(pickArgs(headers("x-lb-zone", "a"), CallOptions.DEFAULT));
 
     assertThat(r.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(r.getStatus().getDescription())
-        .contains("cannot pick for request labels {zone=a}")
+        .startsWith("balancing policy label_subset(")
+        .contains("(request labels {zone=a}) failed to pick: ")
         .contains("weights: refused by this child");
+    assertThat(r.isDrop()).as("a drop: a wait-for-ready call fails at once too").isTrue();
   }
 
   /** Round robin whose setNodes refuses every set, as a child with stricter rules would. */
