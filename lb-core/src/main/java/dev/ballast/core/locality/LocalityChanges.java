@@ -28,11 +28,12 @@ final class LocalityChanges {
     }
     int was = localShare(before);
     int is = localShare(after);
-    String zone = "zone " + after.localZone;
     if (before.nodes.length == 0 && state(is) == OFF && after.zoneOff != null) {
-      // asked for by a local zone, off from the start: a configuration that does nothing
-      log.log(StateChangeLog.Kind.ZONE, Level.WARNING, zone + ": zone-aware routing off ("
-          + after.zoneOff + "), its calls go to every zone by weight");
+      // asked for by a local zone, off from a set's start (a configuration that does nothing,
+      // or a set too small for it): said at once, with why
+      log.log(StateChangeLog.Kind.ZONE, Level.WARNING, "zone " + after.localZone
+          + ": zone-aware routing off (" + after.zoneOff + "), its calls go to every zone by"
+          + " weight");
       return;
     }
     // zone routing off, keeping every call local, or spilling: a change of these is logged, but
@@ -41,17 +42,20 @@ final class LocalityChanges {
       return;
     }
     if (state(is) == OFF) {
-      log.log(StateChangeLog.Kind.ZONE, Level.INFO, zone + ": zone-aware routing off ("
-          + (after.zoneOff != null ? after.zoneOff : "no local zone") + "), its calls go to"
-          + " every zone by weight");
+      log.log(StateChangeLog.Kind.ZONE, Level.INFO, "zone " + after.localZone
+          + ": zone-aware routing off (" + after.zoneOff + "), its calls go to every zone by"
+          + " weight");
     } else if (state(is) == SPILLS) {
-      log.log(StateChangeLog.Kind.ZONE, Level.WARNING, zone + " spills: " + is / 100.0
-          + "% of its calls stay local" + (after.levels[0].healthy.route.local < 0
-          ? " (it has no healthy endpoint at priority 0)" : "") + ", the rest go to other zones"
-          + " by their spare capacity");
+      LocalityPlan.Group<?> g = after.levels[0].healthy;
+      log.log(StateChangeLog.Kind.ZONE, Level.WARNING, "zone " + after.localZone + " spills: "
+          + is / 100.0 + "% of its calls stay local" + (g.route.local < 0
+          ? " (it has no endpoint at priority 0)" : g.children[g.route.local] == null
+          ? " (none of its endpoints is healthy)" : "") + ", the rest go to other zones by their"
+          + " spare capacity");
     } else {
-      log.log(StateChangeLog.Kind.ZONE, Level.INFO, zone + " keeps all its calls "
-          + (state(was) == OFF ? "(zone-aware routing on again)" : "again"));
+      log.log(StateChangeLog.Kind.ZONE, Level.INFO, "zone " + after.localZone
+          + " keeps all its calls " + (state(was) == OFF ? "(zone-aware routing on again)"
+          : "again"));
     }
   }
 

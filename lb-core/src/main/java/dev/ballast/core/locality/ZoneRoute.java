@@ -1,6 +1,7 @@
 package dev.ballast.core.locality;
 
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.random.RandomGenerator;
 
 /**
@@ -80,12 +81,14 @@ final class ZoneRoute {
       Map<String, Double> callers, int callerZones, int minClusterSize) {
     Double own = callers.get(localZone);
     if (own == null || own == 0) {
-      return "callerZones " + new java.util.TreeMap<>(callers) + " give the local zone no share";
+      return "callerZones " + new TreeMap<>(callers) + " give the local zone no share";
     } else if (callerZones < 2) {
-      return "callerZones " + new java.util.TreeMap<>(callers) + " name one zone";
+      return "callerZones " + new TreeMap<>(callers) + " give a share to one zone only";
     } else if (zones.length < 2) {
-      return "priority 0's endpoints are in one zone";
-    } else if (totalHealthy < Math.max(1, minClusterSize)) {
+      return "priority 0's endpoints are in fewer than two zones";
+    } else if (totalHealthy == 0) {
+      return "priority 0 has no healthy endpoint";
+    } else if (totalHealthy < minClusterSize) {
       return "priority 0 has " + totalHealthy + " healthy endpoints, fewer than minClusterSize "
           + minClusterSize;
     }
