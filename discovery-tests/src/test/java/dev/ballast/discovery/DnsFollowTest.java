@@ -83,8 +83,9 @@ class DnsFollowTest {
       dns.setSrv(SRV, srv(2, 1));
       long changed = System.nanoTime();
       client.endpointsWhen(only(2)).get(10, TimeUnit.SECONDS);
+      // one period (1 s) and the read, with room for a loaded machine; the default is 30 s
       assertThat(System.nanoTime() - changed).as("ns to follow; the period is 1 s")
-          .isLessThan(TimeUnit.MILLISECONDS.toNanos(1500));
+          .isLessThan(TimeUnit.SECONDS.toNanos(3));
       client.call(new byte[] {1}).get(5, TimeUnit.SECONDS);
       assertThat(calls).extracting(AtomicLong::get).containsExactly(100L, 300L, 1L);
     }

@@ -101,6 +101,13 @@ class DiscoveryPropertiesTest {
       BallastClients clients = ctx.getBean(BallastClients.class);
       assertThat(callWhenUp(clients.framed("zk-orders"))).isEqualTo("a");
       assertThat(callWhenUp(clients.framed("etcd-orders"))).isEqualTo("b");
+      // ballast://grpc-orders fails calls until grpc-orders' own source has published its first
+      // listing: wait for it, as for the clients'
+      CompletableFuture<Void> published = new CompletableFuture<>();
+      try (EndpointRegistry.Subscription s = EndpointRegistry.global().subscribe("grpc-orders",
+          es -> published.complete(null))) {
+        published.get(10, TimeUnit.SECONDS);
+      }
       GrpcChannelFactory channels = ctx.getBean(GrpcChannelFactory.class);
       for (String name : new String[] {"orders", "direct"}) {
         ManagedChannel ch = channels.createChannel(name);

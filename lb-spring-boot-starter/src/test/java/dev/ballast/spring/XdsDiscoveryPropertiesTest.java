@@ -68,6 +68,8 @@ class XdsDiscoveryPropertiesTest {
             "ballast.clients.orders.balancer=vnswrr")
         .run()) {
       BallastClient<byte[], byte[]> client = ctx.getBean(BallastClients.class).framed("orders");
+      // before its first snapshot a client has no endpoint (the start-up wait runs from its build)
+      client.endpointsWhen(es -> es.size() == 3).get(10, TimeUnit.SECONDS);
       awaitShares(client, calls, 1, 2, 3);
       cache.setSnapshot("orders-app", snapshot("2", servers, 3, 0, 1));
       awaitShares(client, calls, 3, 0, 1);
