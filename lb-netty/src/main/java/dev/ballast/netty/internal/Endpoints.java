@@ -266,11 +266,14 @@ final class Endpoints<Req, Rep> {
       ConnectionPool<Req, Rep> pool = n.value().pool;
       Throwable refused = pool.lastConnectFailure();
       if (refused != null && pool.connections() == 0) {
-        // unreachable until a connection opens, as a gRPC subchannel in TRANSIENT_FAILURE
-        String cause = "connection: " + (refused.getMessage() != null ? refused.getMessage()
-            : refused.toString());
+        // A pool that keeps connections retries within a second: its endpoint is unreachable
+        // until one opens, as a gRPC subchannel in TRANSIENT_FAILURE. Without, the failure is
+        // the last call's word, kept until the next connect: said, but not taken as down.
+        boolean retried = pool.config.minConnections() > 0;
+        String cause = "connection: " + (retried ? "" : "last attempt: ")
+            + (refused.getMessage() != null ? refused.getMessage() : refused.toString());
         s = new EndpointStatus(s.address(), s.weight(), s.ramp(), s.rttEstimateNanos(),
-            s.pending(), Availability.CLOSED, s.health(),
+            s.pending(), retried ? Availability.CLOSED : s.availability(), s.health(),
             s.healthCause() == null ? cause : s.healthCause() + "; " + cause, s.zone(),
             s.priority(), s.labels());
       }

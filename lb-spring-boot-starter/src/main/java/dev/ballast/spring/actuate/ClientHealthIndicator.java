@@ -9,9 +9,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * A client's health: DOWN when none of its endpoints can take a call (none at all, or every one
- * ejected, failing its check, unhealthy by its source or refusing connections), with the reason;
- * UP otherwise, with how many endpoints can take calls. Read from the client's {@link
- * BallastClient#status()}.
+ * ejected, failing its check, unhealthy by its source, or refusing a pool that keeps
+ * connections), with the reason; UP otherwise, with how many endpoints can take calls. Read from
+ * the client's {@link BallastClient#status()}.
  */
 public final class ClientHealthIndicator implements HealthIndicator {
 
