@@ -192,6 +192,9 @@ class StackFeaturesTest {
           .allSatisfy(line -> assertThat(line)
               .startsWith("slow request: endpoint " + lazyAddr + ", attempt 1, latency ")
               .contains("client orders"));
+      // and every line is over the threshold
+      assertThat(slow).allSatisfy(line -> assertThat(Long.parseLong(
+          line.replaceAll(".*, latency (\\d+) ms.*", "$1"))).isGreaterThanOrEqualTo(150));
       client.updateEndpoints(List.of(fast.endpoint()));
       String gone = lazyAddr;
       dev.ballast.netty.testing.Await.until(Duration.ofSeconds(10), () -> "meters of " + gone,

@@ -105,7 +105,11 @@ class DiscoveryPropertiesTest {
       // listing: wait for it, as for the clients'
       CompletableFuture<Void> published = new CompletableFuture<>();
       try (EndpointRegistry.Subscription s = EndpointRegistry.global().subscribe("grpc-orders",
-          es -> published.complete(null))) {
+          es -> {
+            if (es.size() == 3) {
+              published.complete(null);
+            }
+          })) {
         published.get(10, TimeUnit.SECONDS);
       }
       GrpcChannelFactory channels = ctx.getBean(GrpcChannelFactory.class);

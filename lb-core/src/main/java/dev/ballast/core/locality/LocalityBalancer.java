@@ -309,8 +309,8 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
   /**
    * Returns the current split, level by level ({@code priority=0 healthy=70% degraded=0%
    * panic=false}), then, with a local zone, its zone-aware routing ({@code zone=a local=60.0%},
-   * {@code local=100.0%} when every call stays, or {@code zone=a off (<why>)}), for logs and
-   * diagnostics.
+   * {@code local=100.0%} when every call stays, or {@code zone=a off (<why>)}, also while
+   * priority 0 panics), for logs and diagnostics.
    */
   public List<String> describe() {
     LocalityPlan<T> p = current();
@@ -320,9 +320,9 @@ public final class LocalityBalancer<T> implements ChildBalancer<T>, HashBalancer
           + p.loads.degraded[i] + "% panic=" + p.loads.panic[i]);
     }
     if (p.localZone != null) {
-      ZoneRoute r = p.levels.length == 0 ? null : p.levels[0].healthy.route;
+      ZoneRoute r = p.levels.length == 0 || p.loads.panic[0] ? null : p.levels[0].healthy.route;
       out.add("zone=" + p.localZone + (r != null ? " local=" + r.localShare / 100.0 + "%"
-          : " off (" + (p.zoneOff != null ? p.zoneOff : "no endpoint") + ")"));
+          : " off (" + (p.zoneOff != null ? p.zoneOff : "priority 0 in panic") + ")"));
     }
     return out;
   }

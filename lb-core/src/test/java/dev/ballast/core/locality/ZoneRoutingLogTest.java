@@ -87,12 +87,15 @@ class ZoneRoutingLogTest {
   void theStatusSaysHowMuchStaysLocal() {
     LocalityBalancer<String> b = LocalityBalancer.<String>builder()
         .algorithm(Algorithm.ROUND_ROBIN).locality(LocalityConfig.builder().localZone("a")
-            .callerZones(Map.of("a", 1, "b", 1, "c", 1)).build()).build();
+            .callerZones(Map.of("a", 1, "b", 1, "c", 1)).minClusterSize(1).build()).build();
     b.update(sixInThreeZones(6), Endpoint::address);
     assertThat(b.describe()).containsExactly("priority=0 healthy=100% degraded=0% panic=false",
         "zone=a local=100.0%");
     b.callerZones(Map.of("a", 2, "b", 1, "c", 1)); // half the callers, a third of the endpoints
     assertThat(b.describe()).last().isEqualTo("zone=a local=66.66%");
+    b.update(sixInThreeZones(2), Endpoint::address); // a third healthy: panic ignores zones
+    assertThat(b.describe()).containsExactly("priority=0 healthy=100% degraded=0% panic=true",
+        "zone=a off (priority 0 in panic)");
   }
 
   @Test
