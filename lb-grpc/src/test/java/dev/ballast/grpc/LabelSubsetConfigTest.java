@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ballast.core.Algorithm;
 import dev.ballast.core.subset.FallbackPolicy;
+import dev.ballast.core.testing.LogRecorder;
 import dev.ballast.grpc.internal.LabelSubsetPolicyConfig;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
@@ -42,6 +43,26 @@ class LabelSubsetConfigTest {
     ConfigOrError c = PROVIDER.parseLoadBalancingPolicyConfig(json(text));
     assertThat(c.getConfig()).as("config for %s", text).isNull();
     return c.getError().getDescription();
+  }
+
+  @Test
+  void aSkippedFirstChoiceIsSaidOncePerList() {
+    try (LogRecorder log = LogRecorder.on("dev.ballast.grpc.internal.SkippedChildren")) {
+      for (int i = 0; i < 3; i++) { // a service config is parsed again on every resolution
+        assertThat(parsed("{'selectors': [['tier']], 'childPolicy': [{'p2c_peak_ewmb': {}},"
+            + " {'least_loaded': {}}]}").child().name()).isEqualTo("least_loaded");
+      }
+      assertThat(log.lines()).containsExactly("WARNING childPolicy: [p2c_peak_ewmb] not"
+          + " supported here (did you mean p2c_peak_ewma?), taking least_loaded, the first entry"
+          + " it knows, as gRPC does");
+      // gRPC's children under locality too
+      var locality = new LocalityLoadBalancerProvider().parseLoadBalancingPolicyConfig(
+          json("{'childPolicy': [{'pick_frist': {}}, {'round_robin': {}}]}"));
+      assertThat(locality.getError()).isNull();
+      assertThat(log.lines()).last().isEqualTo("WARNING childPolicy: [pick_frist] not supported"
+          + " here (did you mean pick_first?), taking round_robin, the first entry it knows, as"
+          + " gRPC does");
+    }
   }
 
   @Test

@@ -160,7 +160,10 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
       @SuppressWarnings("unchecked")
       Map<String, ?> childJson = (Map<String, ?>) e.getValue();
       try {
-        return PolicyConfig.decode(PolicyRegistry.defaultRegistry().get(known), childJson, base);
+        PolicyConfig child =
+            PolicyConfig.decode(PolicyRegistry.defaultRegistry().get(known), childJson, base);
+        SkippedChildren.say(seen.subList(0, seen.size() - 1), name, supported);
+        return child;
       } catch (IllegalArgumentException ex) {
         throw new IllegalArgumentException("childPolicy: " + name + ": " + ex.getMessage(), ex);
       }

@@ -101,7 +101,10 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
     for (Object entry : entries) {
       if (!(entry instanceof Map<?, ?> m) || m.size() != 1
           || ballastChildren().contains(String.valueOf(m.keySet().iterator().next()))) {
-        return LabelSubsetPolicyConfig.child(List.of(entry), ballastChildren(), base);
+        Object child = LabelSubsetPolicyConfig.child(List.of(entry), ballastChildren(), base);
+        SkippedChildren.say(seen, ((Map<?, ?>) entry).keySet().iterator().next().toString(),
+            known()); // a Ballast child: the call above threw for any other entry
+        return child;
       }
       String name = String.valueOf(m.keySet().iterator().next());
       Object json = m.values().iterator().next();
@@ -136,6 +139,7 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
             + " locality runs through io.grpc:grpc-util (expected: grpc-util on the class path,"
             + " or one of " + ballastChildren() + ")");
       }
+      SkippedChildren.say(seen, name, known());
       return new GrpcChild(name, provider, parsed.getConfig());
     }
     String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), known());
