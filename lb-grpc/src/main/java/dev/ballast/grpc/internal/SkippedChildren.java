@@ -22,8 +22,7 @@ final class SkippedChildren {
 
   /** Logs that {@code skipped} were passed over for {@code taken}, if any were. */
   static void say(List<String> skipped, String taken, Collection<String> known) {
-    String key = skipped + " " + taken;
-    if (skipped.isEmpty() || SAID.size() >= MAX_SAID || !SAID.add(key)) {
+    if (skipped.isEmpty() || SAID.size() >= MAX_SAID || !SAID.add(skipped + " " + taken)) {
       return;
     }
     String near = Names.nearest(skipped.get(0), known);
