@@ -52,16 +52,16 @@ class LabelSubsetConfigTest {
         assertThat(parsed("{'selectors': [['tier']], 'childPolicy': [{'p2c_peak_ewmb': {}},"
             + " {'least_loaded': {}}]}").child().name()).isEqualTo("least_loaded");
       }
-      assertThat(log.lines()).containsExactly("WARNING childPolicy: [p2c_peak_ewmb] not"
-          + " supported here (did you mean p2c_peak_ewma?), taking least_loaded, the first entry"
-          + " it knows, as gRPC does");
+      assertThat(log.lines()).containsExactly("WARNING childPolicy: [p2c_peak_ewmb] skipped"
+          + " (unknown, or not supported here; did you mean p2c_peak_ewma?), taking least_loaded,"
+          + " the first entry it knows, as gRPC does");
       // gRPC's children under locality too
       var locality = new LocalityLoadBalancerProvider().parseLoadBalancingPolicyConfig(
           json("{'childPolicy': [{'pick_frist': {}}, {'round_robin': {}}]}"));
       assertThat(locality.getError()).isNull();
-      assertThat(log.lines()).last().isEqualTo("WARNING childPolicy: [pick_frist] not supported"
-          + " here (did you mean pick_first?), taking round_robin, the first entry it knows, as"
-          + " gRPC does");
+      assertThat(log.lines()).last().isEqualTo("WARNING childPolicy: [pick_frist] skipped"
+          + " (unknown, or not supported here; did you mean pick_first?), taking round_robin, the"
+          + " first entry it knows, as gRPC does");
     }
   }
 

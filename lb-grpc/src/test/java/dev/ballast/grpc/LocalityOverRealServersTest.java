@@ -82,7 +82,8 @@ class LocalityOverRealServersTest {
       }
       assertThat(log.lines()).containsExactly("WARNING channel " + typo.authority() + ": zone A:"
           + " zone-aware routing off (callerZones {a=1.0, b=1.0, c=1.0} give the local zone no"
-          + " share), its calls go to every zone by weight");
+          + " share (zones are compared exactly: did you mean a?)), its calls go to every zone by"
+          + " weight");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.ballast.core.locality;
 
+import dev.ballast.core.config.Names;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.random.RandomGenerator;
@@ -81,7 +82,10 @@ final class ZoneRoute {
       Map<String, Double> callers, int callerZones, int minClusterSize) {
     Double own = callers.get(localZone);
     if (own == null || own == 0) {
-      return "callerZones " + new TreeMap<>(callers) + " give the local zone no share";
+      String near = own != null ? null : callers.keySet().stream()
+          .filter(z -> Names.same(z, localZone)).findFirst().orElse(null);
+      return "callerZones " + new TreeMap<>(callers) + " give the local zone no share"
+          + (near == null ? "" : " (zones are compared exactly: did you mean " + near + "?)");
     } else if (callerZones < 2) {
       return "callerZones " + new TreeMap<>(callers) + " give a share to one zone only";
     } else if (zones.length < 2) {

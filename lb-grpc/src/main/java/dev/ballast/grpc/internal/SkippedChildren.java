@@ -26,8 +26,8 @@ final class SkippedChildren {
       return;
     }
     String near = Names.nearest(skipped.get(0), known);
-    LOG.log(System.Logger.Level.WARNING, () -> "childPolicy: " + skipped + " not supported"
-        + " here" + (near == null ? "" : " (did you mean " + near + "?)") + ", taking " + taken
-        + ", the first entry it knows, as gRPC does");
+    LOG.log(System.Logger.Level.WARNING, () -> "childPolicy: " + skipped + " skipped (unknown,"
+        + " or not supported here" + (near == null ? "" : "; did you mean " + near + "?")
+        + "), taking " + taken + ", the first entry it knows, as gRPC does");
   }
 }
