@@ -1,17 +1,18 @@
 package dev.ballast.discovery.etcd;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -88,37 +89,51 @@ public final class EtcdServer implements AutoCloseable {
         "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
         "--initial-cluster", "ballast-test=" + peer,
         "--heartbeat-interval", "10", "--election-timeout", "100",
-        "--log-level", "warn");
-    process = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (System.nanoTime() < end) {
-      if (!process.isAlive()) {
-        throw new IOException("etcd exited with " + process.exitValue() + "; see " + log);
+        "--log-level", "info"); // info: its "serving client requests" line says it is up
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    process = p;
+    CountDownLatch serving = new CountDownLatch(1);
+    Thread output = new Thread(() -> copyOutput(p, serving), "etcd-output");
+    output.setDaemon(true);
+    output.start();
+    try {
+      // no polling: the output says when etcd serves, or its end when the process exits
+      if (serving.await(20, TimeUnit.SECONDS) && p.isAlive()) {
+        return;
       }
-      try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(clientUrl()
-            + "/health")).timeout(Duration.ofSeconds(1)).build(),
-            HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200 && r.body().contains("true")) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for etcd", e);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while waiting for etcd", e);
-      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      p.destroyForcibly();
+      throw new IOException("interrupted while waiting for etcd", e);
     }
-    process.destroyForcibly();
-    throw new IOException("etcd did not become healthy within 20 s; see " + log);
+    if (!p.isAlive()) {
+      throw new IOException("etcd exited with " + p.exitValue() + "; see " + log);
+    }
+    p.destroyForcibly();
+    throw new IOException("etcd did not serve clients within 20 s; see " + log);
+  }
+
+  // Appends etcd's output to the log file; counts down once it serves clients (3.4's and 3.5's
+  // wording) or its output ends (the process exited).
+  private void copyOutput(Process p, CountDownLatch serving) {
+    try (BufferedReader in = new BufferedReader(
+            new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        Writer out = Files.newBufferedWriter(log, StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        out.write(line);
+        out.write('\n');
+        out.flush();
+        if (line.contains("serving insecure client requests on")
+            || line.contains("serving client traffic insecurely")) {
+          serving.countDown();
+        }
+      }
+    } catch (IOException e) {
+      // the process went away: its end below
+    } finally {
+      serving.countDown();
+    }
   }
 
   private static String binary() throws IOException {
