@@ -78,6 +78,10 @@ final class Attempt<Req, Rep> extends AttemptWire<Req, Rep> implements AttemptCo
     return node.endpoint();
   }
 
+  /**
+   * Whether the node's policy reads load reports: the framed protocol asks the server for one
+   * only then, and the answer's report is parsed only then. lb-netty asks a policy nothing else.
+   */
   @Override
   public boolean wantsLoadReport() {
     return node.readsReports();

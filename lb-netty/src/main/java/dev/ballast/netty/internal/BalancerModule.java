@@ -231,7 +231,7 @@ final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
    * before the answer (framed).
    */
   private void feedReport(Attempt<Req, Rep> a, Rep rep) {
-    if (!a.node.readsReports()) {
+    if (!a.wantsLoadReport()) { // the one question of a node's policy lb-netty asks (Attempt)
       return;
     }
     String report = rep == null ? null : protocol.loadReport(rep);
