@@ -22,12 +22,12 @@ import java.util.random.RandomGenerator;
  * endpoints the call has already tried, with bounded effort: 3 more picks, as Envoy's {@code
  * previous_hosts} predicate, then, for a retry without a key, one scan of the call's candidates
  * for an open, untried one, as lb-core's distributors scan after their effort; a hedge is not
- * sent); the attempt starts on the picked node. Up:
- * every pick ends with {@code Node.complete} (latency and outcome) when the request was
- * written, else with {@code Node.cancel}, so that pending counts return to 0 and
- * load-aware balancers see real latency: from when the request got its connection, so that the
- * first call's sample does not count the connection's opening. A request awaiting its late
- * answer completes its node only when that answer comes ({@link #lateAnswer}).
+ * sent); the attempt starts on the picked node. Up: every pick ends with {@code Node.complete}
+ * (latency and outcome) when the request was written, else with {@code Node.cancel}, so that
+ * pending counts return to 0 and load-aware balancers see real latency: from when the request
+ * got its connection, so that the first call's sample does not count the connection's opening.
+ * A request awaiting its late answer completes its node only when that answer comes ({@link
+ * #lateAnswer}).
  */
 final class BalancerModule<Req, Rep> extends AttemptLayer<Req, Rep> {
 
