@@ -35,9 +35,9 @@ import java.util.Objects;
  *
  * <p>or an instance in a {@code LoadBalancerRegistry}. Available while the policy is registered.
  * What a call gives the policy follows its {@linkplain BalancingPolicy#traits() traits}: one
- * that picks by key gets each call's key ({@link
- * HashLoadBalancerProvider#REQUEST_KEY}, or the header its {@code requestHashHeader} names when
- * its options are {@link dev.ballast.core.policy.CoreOptions#HASH}), one that reads load reports
+ * that picks by key gets each call's key ({@link HashLoadBalancerProvider#REQUEST_KEY}, or the
+ * header its {@code requestHashHeader} names when its options are {@link
+ * dev.ballast.core.policy.CoreOptions#HASH}), one that reads load reports
  * its servers' ORCA reports when lb-grpc-orca is on the class path (configured by gRPC's {@code
  * weighted_round_robin} fields when its options are those); with grpc-services on the class
  * path a service config's {@code healthCheckConfig} turns on gRPC's client-side health checking

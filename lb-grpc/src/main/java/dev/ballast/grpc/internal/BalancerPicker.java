@@ -6,7 +6,6 @@ import dev.ballast.core.Node;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
-import io.grpc.Status;
 import io.grpc.MethodDescriptor.MethodType;
 import java.util.concurrent.atomic.LongAdder;
 
