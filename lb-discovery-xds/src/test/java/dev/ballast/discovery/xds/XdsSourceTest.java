@@ -218,7 +218,8 @@ class XdsSourceTest {
         DiscoveryRequest::hasErrorDetail);
     long inFirstSecond = controlPlane.requests.subList(first, past).stream()
         .filter(DiscoveryRequest::hasErrorDetail).count();
-    assertThat(inFirstSecond).as("NACKs in the first second of the loop").isBetween(2L, 6L);
+    // spaced 0, 100, 300 and 700 ms: 4 (a busy machine makes it fewer); unspaced, hundreds
+    assertThat(inFirstSecond).as("NACKs in the first second of the loop").isLessThanOrEqualTo(6L);
     awaitShares(1, 1, 0, 0); // the last accepted set serves meanwhile
 
     // the fix: taken the moment it arrives, and ACKed with no further NACK
