@@ -62,6 +62,12 @@ class LabelSubsetConfigTest {
       assertThat(log.lines()).last().isEqualTo("WARNING childPolicy: [pick_frist] skipped"
           + " (unknown, or not supported here; did you mean pick_first?), taking round_robin, the"
           + " first entry it knows, as gRPC does");
+      // a registered policy skipped because it cannot be a child: no suggestion of another
+      assertThat(parsed("{'selectors': [['tier']], 'childPolicy': [{'weighted_round_robin':"
+          + " {}}, {'vnswrr': {}}]}").child().name()).isEqualTo("vnswrr");
+      assertThat(log.lines()).last().isEqualTo("WARNING childPolicy: [weighted_round_robin]"
+          + " skipped (unknown, or not supported here), taking vnswrr, the first entry it knows,"
+          + " as gRPC does");
     }
   }
 
@@ -156,6 +162,10 @@ class LabelSubsetConfigTest {
           + " [localty] is supported (did you mean locality?",
       "{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewm': {}}]}| childPolicy: none of"
           + " [p2c_peak_ewm] is supported (did you mean p2c_peak_ewma?",
+      // a real policy that cannot be a child is not a typo of another: no "did you mean"
+      "{'selectors': [['zone']], 'childPolicy': [{'weighted_round_robin': {}}]}| childPolicy:"
+          + " none of [weighted_round_robin] is supported (weighted_round_robin reads load"
+          + " reports, which no composite's child gets; expected: one of [locality,",
       "{'selectors': [['zone']], 'childPolicy': ['vnswrr']}| childPolicy: vnswrr (expected: an"
           + " object with one policy name",
       "{'selectors': [['zone']], 'childPolicy': [{'p2c_peak_ewma': {'decayTime': 'soon'}}]}|"

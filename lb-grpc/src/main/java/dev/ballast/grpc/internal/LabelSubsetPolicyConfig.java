@@ -2,7 +2,6 @@ package dev.ballast.grpc.internal;
 
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.policy.CoreOptions;
-import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.config.ValueType;
 import dev.ballast.core.locality.LocalityConfig;
@@ -170,7 +169,7 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
     }
     List<String> accepted = new ArrayList<>(List.of(composites)); // taken before this method
     accepted.addAll(supported);
-    String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), accepted);
+    String near = seen.isEmpty() ? null : SkippedChildren.nearestIfUnknown(seen.get(0), accepted);
     // a registered policy that is not supported reads what a composite's child does not get
     String why = seen.isEmpty() ? "" : PolicyRegistry.defaultRegistry().find(seen.get(0))
         .map(p -> p.traits().contains(Trait.READS_REPORTS)

@@ -1,6 +1,7 @@
 package dev.ballast.grpc.internal;
 
 import dev.ballast.core.config.Names;
+import dev.ballast.core.policy.PolicyRegistry;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -25,9 +26,19 @@ final class SkippedChildren {
     if (skipped.isEmpty() || SAID.size() >= MAX_SAID || !SAID.add(skipped + " " + taken)) {
       return;
     }
-    String near = Names.nearest(skipped.get(0), known);
+    String near = nearestIfUnknown(skipped.get(0), known);
     LOG.log(System.Logger.Level.WARNING, () -> "childPolicy: " + skipped + " skipped (unknown,"
         + " or not supported here" + (near == null ? "" : "; did you mean " + near + "?")
         + "), taking " + taken + ", the first entry it knows, as gRPC does");
+  }
+
+  /**
+   * Returns the known name nearest to {@code name} when {@code name} is a misspelling: null when
+   * it is a policy registered with Ballast or one of {@code known} (a real policy that cannot be
+   * a child here is not a typo of another one).
+   */
+  static String nearestIfUnknown(String name, Collection<String> known) {
+    return known.contains(name) || PolicyRegistry.defaultRegistry().find(name).isPresent()
+        ? null : Names.nearest(name, known);
   }
 }
