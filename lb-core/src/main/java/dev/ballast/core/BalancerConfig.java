@@ -287,8 +287,8 @@ public final class BalancerConfig {
 
     private static Duration checkMax(String name, Duration d) {
       if (d.compareTo(MAX_DURATION) > 0) {
-        throw new IllegalArgumentException(name + ": " + d + " (expected: <= " + MAX_DURATION
-            + ", Long.MAX_VALUE nanoseconds, about 292 years)");
+        throw new IllegalArgumentException(name + ": " + d
+            + " (expected: at most Long.MAX_VALUE nanoseconds, about 292 years)");
       }
       return d;
     }

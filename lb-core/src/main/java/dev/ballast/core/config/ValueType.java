@@ -386,12 +386,15 @@ public abstract class ValueType<T> {
     return String.valueOf(v);
   }
 
-  /** Formats a duration the way configs write it: {@code 10s}, {@code 250ms}, {@code 5ns}. */
+  /** Formats a duration as configs write it: {@code 10s}, {@code 250ms}, {@code 5ns}. */
   public static String format(Duration d) {
-    if (d.getNano() % 1_000_000 != 0) {
-      return d.toNanos() + "ns";
+    try {
+      if (d.getNano() % 1_000_000 != 0) {
+        return d.toNanos() + "ns";
+      }
+      return d.toMillis() % 1000 != 0 ? d.toMillis() + "ms" : d.toMillis() / 1000 + "s";
+    } catch (ArithmeticException tooLong) { // beyond long nanoseconds or milliseconds
+      return d.getSeconds() + "s";
     }
-    long millis = d.toMillis();
-    return millis % 1000 != 0 ? millis + "ms" : (millis / 1000) + "s";
   }
 }

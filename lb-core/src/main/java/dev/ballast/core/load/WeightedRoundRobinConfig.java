@@ -244,7 +244,7 @@ public final class WeightedRoundRobinConfig {
       }
       if (d.compareTo(Duration.ofNanos(Long.MAX_VALUE)) > 0) {
         throw new IllegalArgumentException(name + ": " + d
-            + " (expected: <= PT2562047H47M16.854775807S, Long.MAX_VALUE nanoseconds)");
+            + " (expected: at most Long.MAX_VALUE nanoseconds, about 292 years)");
       }
       return d;
     }

@@ -32,6 +32,18 @@ class ValueTextTest {
         .hasMessageContaining("U+FF11 at index 0 is not ASCII");
   }
 
+  /** Durations are shown as configs write them, the longest too (it threw ArithmeticException). */
+  @Test
+  void durationsAreShownAsWritten() {
+    assertThat(ValueType.format(Duration.ofSeconds(10))).isEqualTo("10s");
+    assertThat(ValueType.format(Duration.ofMillis(-1))).isEqualTo("-1ms");
+    assertThat(ValueType.format(Duration.ofNanos(5))).isEqualTo("5ns");
+    assertThat(ValueType.format(Duration.ofSeconds(Long.MAX_VALUE)))
+        .isEqualTo(Long.MAX_VALUE + "s");
+    assertThat(ValueType.format(Duration.ofSeconds(Long.MAX_VALUE / 1000, 1)))
+        .isEqualTo(Long.MAX_VALUE / 1000 + "s");
+  }
+
   @Test
   void controlCharactersAreRefusedNotTrimmed() {
     assertThatThrownBy(() -> ValueType.DURATION.parse("10s\u0000"))

@@ -1,5 +1,6 @@
 package dev.ballast.netty.outlier;
 
+import dev.ballast.core.config.ValueType;
 import dev.ballast.netty.internal.Durations;
 import java.time.Duration;
 
@@ -214,8 +215,9 @@ public final class OutlierDetection {
      */
     public OutlierDetection build() {
       if (baseEjectionTime.compareTo(maxEjectionTime) > 0) {
-        throw new IllegalArgumentException("baseEjectionTime: " + baseEjectionTime
-            + " (expected: <= maxEjectionTime " + maxEjectionTime + ")");
+        throw new IllegalArgumentException("baseEjectionTime: "
+            + ValueType.format(baseEjectionTime) + " (expected: <= maxEjectionTime "
+            + ValueType.format(maxEjectionTime) + ")");
       }
       return new OutlierDetection(this);
     }
