@@ -11,6 +11,7 @@ import dev.ballast.grpc.AlgorithmLoadBalancerProvider;
 import dev.ballast.grpc.EndpointRegistry;
 import dev.ballast.grpc.LabelSubsetLoadBalancerProvider;
 import dev.ballast.grpc.LocalityLoadBalancerProvider;
+import dev.ballast.spring.internal.PropertyKeys;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.NameResolver.ConfigOrError;
@@ -142,8 +143,23 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
         (Map<String, ?>) policy.getValue());
     if (parsed.getError() != null) {
       throw new OptionException("balancer", c.policy() + " (expected: a balancer gRPC can run"
-          + " with these options; " + parsed.getError().getDescription() + ")", null);
+          + " with these options; " + inSpringTerms(parsed.getError().getDescription()) + ")",
+          null);
     }
+  }
+
+  /**
+   * Returns a refusal of the service config built here in the words of its properties: the
+   * composites as the groups that made them, and no {@code locality} among the balancers to
+   * choose (zones are {@code locality.*}, not a balancer).
+   */
+  private static String inSpringTerms(String grpcError) {
+    return PropertyKeys.springNames(grpcError
+        .replace(LabelSubsetLoadBalancerProvider.POLICY_NAME + " config: childPolicy: ",
+            "under label subsets (subset.*): ")
+        .replaceAll("(?:" + LocalityLoadBalancerProvider.POLICY_NAME + "(?: config)?: )?"
+            + "childPolicy: ", "under zones (locality.*): ")
+        .replace("[" + LocalityLoadBalancerProvider.POLICY_NAME + ", ", "["));
   }
 
   private static Map<String, ?> serviceConfig(ClientSettings c) {

@@ -117,7 +117,7 @@ class InvalidPropertiesTest {
             "one of no_fallback, any_endpoint, default_subset",
             OK, "ballast.clients.orders.subset.fallback-policy=sometimes"),
         bad("ballast.clients.orders.subset.default-subset", "invalid value",
-            "labels when fallbackPolicy is default_subset",
+            "labels when fallback-policy is default_subset",
             OK, "ballast.clients.orders.subset.selectors[0]=zone",
             "ballast.clients.orders.subset.fallback-policy=default-subset"),
         bad("ballast.clients.orders.subset.header-prefix", "invalid value",
@@ -133,7 +133,7 @@ class InvalidPropertiesTest {
             "in [0, 1]",
             OK, "ballast.clients.orders.outlier-detection.success-rate-threshold=1.5"),
         bad("ballast.clients.orders.outlier-detection.base-ejection-time", "invalid value",
-            "<= maxEjectionTime",
+            "<= max-ejection-time 1s", // the option as a property, the bound as written
             OK, "ballast.clients.orders.outlier-detection.max-ejection-time=1s"),
         // Keys that are no property: typos, at every level, under a client or the defaults.
         bad("ballast.clients.orders.balancr",
@@ -176,21 +176,29 @@ class InvalidPropertiesTest {
         bad("ballast.clients.orders.key-hash", "invalid value",
             "one of fnv1a_64, fnv1_64, fnv1a_32, fnv1_32, md5, crc32a, crc32, murmur,"
                 + " one_at_a_time", OK, "ballast.clients.orders.key-hash=sha1"),
-        bad("ballast.clients.orders.min-ring-size", "invalid value", "<= maxRingSize 4096",
+        bad("ballast.clients.orders.min-ring-size", "invalid value", "<= max-ring-size 4096",
             OK, "ballast.clients.orders.min-ring-size=5000"),
         bad("ballast.clients.orders.request-hash-header", "invalid value",
             "a header name of letters", OK,
             "ballast.clients.orders.request-hash-header=x user"),
+        // gRPC's refusal in the properties' words: no childPolicy, no locality to choose
         bad("ballast.clients.orders.balancer", "invalid value",
-            "ketama picks by key, and a subset passes no key on", OK,
+            "gRPC can run with these options; under label subsets (subset.*): none of [ketama]"
+                + " is supported (ketama picks by key, and a subset passes no key on; expected:"
+                + " one of [round_robin,", OK,
             "ballast.clients.orders.balancer=ketama",
             "ballast.clients.orders.protocol=grpc",
             "ballast.clients.orders.subset.selectors[0]=zone"),
         bad("ballast.clients.orders.balancer", "invalid value",
-            "weighted_round_robin reads load reports, which no composite's child gets", OK,
-            "ballast.clients.orders.balancer=weighted-round-robin",
+            "weighted_round_robin reads load reports, which no composite's child gets; expected:",
+            OK, "ballast.clients.orders.balancer=weighted-round-robin",
             "ballast.clients.orders.protocol=grpc",
             "ballast.clients.orders.subset.selectors[0]=zone"),
+        bad("ballast.clients.orders.balancer", "invalid value", "under label subsets (subset.*):"
+            + " under zones (locality.*): none of [ketama] is supported (ketama picks by key", OK,
+            "ballast.clients.orders.balancer=ketama", "ballast.clients.orders.protocol=grpc",
+            "ballast.clients.orders.subset.selectors[0]=zone",
+            "ballast.clients.orders.locality.local-zone=a"),
         bad("ballast.spring-cloud.balancer", "picks by key, and Spring Cloud requests give none",
             "a policy that picks without a key, e.g. p2c-peak-ewma",
             "ballast.spring-cloud.balancer=maglev"),

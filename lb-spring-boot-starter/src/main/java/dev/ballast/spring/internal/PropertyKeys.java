@@ -145,10 +145,21 @@ public final class PropertyKeys {
           .collect(Collectors.joining(", ")) : wanted;
     }
     return new InvalidBallastPropertyException(prefix + "." + dashed(e.option()),
-        value instanceof String || value == null ? value : ValueType.show(value), reason, wanted);
+        value instanceof String || value == null ? value : ValueType.show(value), reason,
+        springNames(wanted));
   }
 
   private static final Pattern DID_YOU_MEAN = Pattern.compile("did you mean (\\S+)\\?");
+  private static final Pattern CAMEL_NAME =
+      Pattern.compile("\\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\\b"); // not gRPC
+
+  /**
+   * Returns a model's text with the options it names in their property form: {@code <=
+   * max-ring-size 4096}, not {@code <= maxRingSize 4096}.
+   */
+  public static String springNames(String text) {
+    return CAMEL_NAME.matcher(text).replaceAll(m -> dashed(m.group()));
+  }
 
   /**
    * Returns the value given for an option by canonical name, in any of its forms ({@code
