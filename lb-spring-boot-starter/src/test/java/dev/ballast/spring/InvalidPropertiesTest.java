@@ -146,7 +146,8 @@ class InvalidPropertiesTest {
             "unknown property, did you mean ballast.defaults.timeout?", known,
             OK, "ballast.defualts.timeout=2s"),
         bad("ballast.spring-cloud.balancr",
-            "unknown property, did you mean ballast.spring-cloud.balancer?", known,
+            "unknown property, did you mean ballast.spring-cloud.balancer?", known
+                + "; see docs/spring.md", // not the client options: no client's property
             OK, "ballast.spring-cloud.balancr=p2c-peak-ewma"),
         bad("ballast.clients.orders.pool.max-conections",
             "did you mean ballast.clients.orders.pool.max-connections?", known,
@@ -158,9 +159,11 @@ class InvalidPropertiesTest {
         bad("ballast.clients.orders.discovery.zookeper.connect",
             "did you mean ballast.clients.orders.discovery.zookeeper.connect?", known,
             OK, "ballast.clients.orders.discovery.zookeper.connect=127.0.0.1:2181"),
-        bad("ballast.defaults.timout", "did you mean ballast.defaults.timeout?", known,
+        bad("ballast.defaults.timout", "did you mean ballast.defaults.timeout?", known
+            + "; see the client options",
             OK, "ballast.defaults.timout=2s"),
-        bad("ballast.metrics.enable", "did you mean ballast.metrics.enabled?", known,
+        bad("ballast.metrics.enable", "did you mean ballast.metrics.enabled?", known
+            + "; see docs/spring.md",
             OK, "ballast.metrics.enable=false"),
         bad("ballast.spring-cloud.balancer", "invalid value", "one of round_robin",
             "ballast.spring-cloud.balancer=fastest"),

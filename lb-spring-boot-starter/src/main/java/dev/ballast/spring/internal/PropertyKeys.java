@@ -208,13 +208,19 @@ public final class PropertyKeys {
             throw new InvalidBallastPropertyException(name.toString(),
                 p == null ? null : p.getValue(), "unknown property" + (nearest.isEmpty() ? ""
                     : ", did you mean " + nearest + "?"), "a property Ballast knows; see "
-                    + "the client options (dev.ballast.netty.ClientOptions)");
+                    + (ofAClient(nearest.isEmpty() ? name.toString() : nearest)
+                        ? "the client options (dev.ballast.netty.ClientOptions)"
+                        : "docs/spring.md, or your IDE's completion"));
           }
           once(name, source, forms);
         }
       }
     }
     return clients;
+  }
+
+  private static boolean ofAClient(String property) {
+    return property.startsWith("ballast.clients") || property.startsWith("ballast.defaults");
   }
 
   /**
