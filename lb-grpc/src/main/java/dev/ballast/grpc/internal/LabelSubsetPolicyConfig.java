@@ -170,14 +170,21 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
     List<String> accepted = new ArrayList<>(List.of(composites)); // taken before this method
     accepted.addAll(supported);
     String near = seen.isEmpty() ? null : SkippedChildren.nearestIfUnknown(seen.get(0), accepted);
-    // a registered policy that is not supported reads what a composite's child does not get
-    String why = seen.isEmpty() ? "" : PolicyRegistry.defaultRegistry().find(seen.get(0))
-        .map(p -> p.traits().contains(Trait.READS_REPORTS)
-            ? p.name() + " reads load reports, which no composite's child gets; "
-            : p.traits().contains(Trait.PICKS_BY_KEY)
-            ? p.name() + " picks by key, and a subset passes no key on; " : "").orElse("");
-    throw new IllegalArgumentException("childPolicy: none of " + seen + " is supported (" + why
+    throw new IllegalArgumentException("childPolicy: none of " + seen + " is supported ("
+        + (seen.isEmpty() ? "" : whyNotAChild(seen.get(0), "a subset passes no key on"))
         + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of " + accepted
         + ")");
+  }
+
+  /**
+   * Why a registered policy cannot be a composite's child ({@code "x reads load reports, ...; "}),
+   * or {@code ""} for any other name; {@code noKey} says why a keyed one cannot.
+   */
+  static String whyNotAChild(String name, String noKey) {
+    return PolicyRegistry.defaultRegistry().find(name)
+        .map(p -> p.traits().contains(Trait.READS_REPORTS)
+            ? p.name() + " reads load reports, which no composite's child gets; "
+            : p.traits().contains(Trait.PICKS_BY_KEY) ? p.name() + " picks by key, and " + noKey
+            + "; " : "").orElse("");
   }
 }

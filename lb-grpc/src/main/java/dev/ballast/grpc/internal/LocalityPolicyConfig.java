@@ -3,7 +3,6 @@ package dev.ballast.grpc.internal;
 import dev.ballast.core.BalancerConfig;
 import dev.ballast.core.policy.CoreOptions;
 import dev.ballast.core.policy.ConfiguredPolicy;
-import dev.ballast.core.config.Names;
 import dev.ballast.core.config.OptionSet;
 import dev.ballast.core.locality.LocalityConfig;
 import io.grpc.LoadBalancerProvider;
@@ -142,8 +141,10 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
       SkippedChildren.say(seen, name, known());
       return new GrpcChild(name, provider, parsed.getConfig());
     }
-    String near = seen.isEmpty() ? null : Names.nearest(seen.get(0), known());
+    String near = seen.isEmpty() ? null : SkippedChildren.nearestIfUnknown(seen.get(0), known());
     throw new IllegalArgumentException("childPolicy: none of " + seen + " is known ("
+        + (seen.isEmpty() ? "" : LabelSubsetPolicyConfig.whyNotAChild(seen.get(0),
+            "locality passes no key on to it"))
         + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of "
         + ballastChildren() + " or a policy in gRPC's LoadBalancerRegistry, e.g. round_robin)");
   }
