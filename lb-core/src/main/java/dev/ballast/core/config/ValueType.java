@@ -369,8 +369,7 @@ public abstract class ValueType<T> {
       if (d == Math.rint(d) && Math.abs(d) < 1e15) {
         return Long.toString((long) d);
       }
-    } else if (v instanceof String) {
-      String s = (String) v;
+    } else if (v instanceof String s) {
       return s.length() > MAX_CHARS ? "a text of " + s.length() + " characters" : s;
     } else if (v instanceof Duration) {
       return format((Duration) v);
@@ -393,8 +392,9 @@ public abstract class ValueType<T> {
         return d.toNanos() + "ns";
       }
       return d.toMillis() % 1000 != 0 ? d.toMillis() + "ms" : d.toMillis() / 1000 + "s";
-    } catch (ArithmeticException tooLong) { // beyond long nanoseconds or milliseconds
-      return d.getSeconds() + "s";
+    } catch (ArithmeticException tooLong) { // beyond long nanoseconds or milliseconds: exact
+      return new java.math.BigDecimal(d.getSeconds()).add(java.math.BigDecimal.valueOf(
+          d.getNano(), 9)).stripTrailingZeros().toPlainString() + "s";
     }
   }
 }

@@ -199,7 +199,7 @@ public final class HealthCheckConfig {
     private static Duration bounded(String name, Duration d, Duration min) {
       Objects.requireNonNull(d, name);
       if (d.compareTo(min) < 0 || d.compareTo(MAX) > 0) {
-        throw new IllegalArgumentException(name + ": " + d + " (expected: "
+        throw new IllegalArgumentException(name + ": " + ValueType.format(d) + " (expected: "
             + ValueType.format(min) + " to " + ValueType.format(MAX) + ")");
       }
       return d;

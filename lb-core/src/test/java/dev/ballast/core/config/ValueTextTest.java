@@ -41,7 +41,11 @@ class ValueTextTest {
     assertThat(ValueType.format(Duration.ofSeconds(Long.MAX_VALUE)))
         .isEqualTo(Long.MAX_VALUE + "s");
     assertThat(ValueType.format(Duration.ofSeconds(Long.MAX_VALUE / 1000, 1)))
-        .isEqualTo(Long.MAX_VALUE / 1000 + "s");
+        .isEqualTo(Long.MAX_VALUE / 1000 + ".000000001s");
+    assertThat(ValueType.format(Duration.ofNanos(Long.MAX_VALUE).plusNanos(1)))
+        .isEqualTo("9223372036.854775808s");
+    assertThat(ValueType.format(Duration.ofSeconds(-9_223_372_036_854_776L, 1_000_000)))
+        .isEqualTo("-9223372036854775.999s");
   }
 
   @Test
