@@ -157,8 +157,8 @@ public final class BallastGrpcEndpoints implements AutoCloseable {
     return PropertyKeys.springNames(grpcError
         .replace(LabelSubsetLoadBalancerProvider.POLICY_NAME + " config: childPolicy: ",
             "under label subsets (subset.*): ")
-        .replaceAll("(?:" + LocalityLoadBalancerProvider.POLICY_NAME + "(?: config)?: )?"
-            + "childPolicy: ", "under zones (locality.*): ")
+        .replaceAll(LocalityLoadBalancerProvider.POLICY_NAME + "(?: config)?: childPolicy: ",
+            "under zones (locality.*): ")
         .replace("[" + LocalityLoadBalancerProvider.POLICY_NAME + ", ", "["));
   }
 

@@ -197,6 +197,15 @@ class InvalidPropertiesTest {
             OK, "ballast.clients.orders.balancer=weighted-round-robin",
             "ballast.clients.orders.protocol=grpc",
             "ballast.clients.orders.subset.selectors[0]=zone"),
+        // why, and no "did you mean" the name itself
+        bad("ballast.clients.orders.balancer", "invalid value", "under zones (locality.*): none"
+            + " of [weighted_round_robin] is known (weighted_round_robin reads load reports, which"
+            + " no composite's child gets; expected: one of", OK,
+            "ballast.clients.orders.balancer=weighted-round-robin",
+            "ballast.clients.orders.protocol=grpc", "ballast.clients.orders.locality.local-zone=a"),
+        // a label key as written, though camel-case: only the options' names take dashes
+        bad("ballast.clients.orders.endpoints", "invalid value", "label appVersion: given twice",
+            OK, "ballast.clients.orders.endpoints[0]=10.0.0.1:7000;appVersion=a;appVersion=b"),
         bad("ballast.clients.orders.balancer", "invalid value", "under label subsets (subset.*):"
             + " under zones (locality.*): none of [ketama] is supported (ketama picks by key", OK,
             "ballast.clients.orders.balancer=ketama", "ballast.clients.orders.protocol=grpc",

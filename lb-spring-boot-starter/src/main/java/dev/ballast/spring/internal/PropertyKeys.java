@@ -5,12 +5,14 @@ import dev.ballast.core.config.Names;
 import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.core.config.ValueType;
+import dev.ballast.spring.ClientSettings;
 import dev.ballast.spring.InvalidBallastPropertyException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -21,6 +23,7 @@ import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.util.ClassUtils;
 
 /**
  * Every property under {@code ballast.} is known or stops start-up: the keys a client takes are
@@ -150,15 +153,18 @@ public final class PropertyKeys {
   }
 
   private static final Pattern DID_YOU_MEAN = Pattern.compile("did you mean (\\S+)\\?");
-  private static final Pattern CAMEL_NAME =
-      Pattern.compile("\\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\\b"); // not gRPC
+  private static final Pattern CAMEL_WORD = Pattern.compile("\\b[a-z][a-z0-9]*[A-Z]\\w*\\b");
+  // a client option's camel-case parts (maxRingSize, fallbackPolicy), as a refusal names them
+  private static final Set<String> OPTION_WORDS = optionWords();
 
   /**
-   * Returns a model's text with the options it names in their property form: {@code <=
-   * max-ring-size 4096}, not {@code <= maxRingSize 4096}.
+   * Returns a model's text with the client options it names in their property form: {@code <=
+   * max-ring-size 4096}, not {@code <= maxRingSize 4096}; other words (a label key, a host) as
+   * they are.
    */
   public static String springNames(String text) {
-    return CAMEL_NAME.matcher(text).replaceAll(m -> dashed(m.group()));
+    return CAMEL_WORD.matcher(text).replaceAll(m -> OPTION_WORDS.contains(m.group())
+        ? dashed(m.group()) : m.group());
   }
 
   /**
@@ -219,8 +225,20 @@ public final class PropertyKeys {
     return clients;
   }
 
+  private static Set<String> optionWords() {
+    List<String> names = new ArrayList<>(ClientSettings.STARTER_OPTIONS.names());
+    names.addAll(ClientSettings.CORE_OPTIONS.names());
+    if (ClassUtils.isPresent("dev.ballast.netty.ClientOptions", PropertyKeys.class
+        .getClassLoader())) {
+      names.addAll(dev.ballast.netty.ClientOptions.CLIENT.names());
+    }
+    return names.stream().flatMap(n -> Arrays.stream(n.split("\\.")))
+        .filter(w -> !w.equals(dashed(w))).collect(Collectors.toUnmodifiableSet());
+  }
+
   private static boolean ofAClient(String property) {
-    return property.startsWith("ballast.clients") || property.startsWith("ballast.defaults");
+    return property.startsWith("ballast.clients.") || property.startsWith("ballast.clients[")
+        || property.startsWith("ballast.defaults.");
   }
 
   /**
