@@ -163,9 +163,12 @@ class HostileReportsTest {
 
   /**
    * A server whose ORCA service ends each stream after its first report: the client opens the
-   * stream again after gRPC's backoff (about 1 s, then 1.6 s, ...), not at once. Each server's
-   * second stream must come, and no sooner than half the first backoff after its first: a busy
-   * machine can only widen that gap, so the check does not depend on its speed.
+   * stream again after gRPC's backoff (1 s, then 1.6 s, 2.56 s, each within 20%), not at once,
+   * and one report is too few to start the backoff over. Each server's second stream must come,
+   * no sooner than half the first backoff after its first, and within 4 s of its first stream a
+   * server sees at most 3 (the 4th comes after 4.13 s at the soonest; starting over after each
+   * stream, it would come by 3.6 s). A busy machine can only widen the gaps and lower the count,
+   * so neither check depends on its speed.
    */
   @Test
   void anOutOfBandStreamEndedAfterOneReportIsReopenedAfterABackoff() throws Exception {
@@ -183,11 +186,18 @@ class HostileReportsTest {
     while (opens.stream().anyMatch(o -> o.size() < 2) && System.nanoTime() < until) {
       LockSupport.parkNanos(1_000_000);
     }
+    long window = TimeUnit.MILLISECONDS.toNanos(4000);
+    long end = Math.max(opens.get(0).get(0), opens.get(1).get(0)) + window;
+    while (System.nanoTime() < end) {
+      LockSupport.parkNanos(end - System.nanoTime());
+    }
     for (List<Long> opened : opens) {
       assertThat(opened).as("a server's streams (open times, ns)").hasSizeGreaterThanOrEqualTo(2);
       // without the backoff: hundreds of streams, each opened within a millisecond
       assertThat(opened.get(1) - opened.get(0)).as("ns from a server's first stream to its next")
           .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(500));
+      assertThat(opened.stream().filter(t -> t - opened.get(0) < window).count())
+          .as("a server's streams within 4 s of its first").isLessThanOrEqualTo(3);
     }
     assertThat(ReportingServers.call(ch)).isBetween(0, 1);
   }
