@@ -164,8 +164,8 @@ class StatusTest {
         assertThat(s.endpoints()).allSatisfy(e -> assertThat(e.availability())
             .isEqualTo(Availability.CLOSED));
         assertThat(s.downReason()).startsWith("no endpoint can take a call: ")
-            .contains(r1.endpoint().address() + " healthy (connection: ")
-            .contains(r2.endpoint().address() + " healthy (connection: ");
+            .contains(r1.endpoint().address() + " closed (connection: ")
+            .contains(r2.endpoint().address() + " closed (connection: ");
       }
     }
   }

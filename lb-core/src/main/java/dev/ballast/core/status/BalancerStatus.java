@@ -1,5 +1,6 @@
 package dev.ballast.core.status;
 
+import dev.ballast.core.Health;
 import dev.ballast.core.locality.LocalityBalancer;
 import dev.ballast.core.subset.SubsetSelector;
 import dev.ballast.core.subset.SubsetStats;
@@ -56,8 +57,8 @@ public record BalancerStatus(String name, String policy, Instant takenAt,
       return null;
     }
     List<String> each = new ArrayList<>();
-    for (EndpointStatus e : endpoints) {
-      each.add(e.address() + " " + e.health() + " ("
+    for (EndpointStatus e : endpoints) { // a healthy one is closed: it cannot connect
+      each.add(e.address() + " " + (e.health() == Health.HEALTHY ? "closed" : e.health()) + " ("
           + (e.healthCause() == null ? e.availability() : e.healthCause()) + ")");
     }
     return "no endpoint can take a call: " + String.join(", ", each);
