@@ -85,6 +85,17 @@ public final class EdsEntries {
    *     locality and endpoint by index whose bytes are not a protobuf message of their type
    */
   public Change readChange(PackedEds cla) {
+    try {
+      return read(cla);
+    } catch (IllegalArgumentException e) {
+      if (cla.bytes() == null) {
+        throw e;
+      }
+      return read(cla.reparsed(e)); // protobuf's parser takes what reading the bytes refused
+    }
+  }
+
+  private Change read(PackedEds cla) {
     Map<String, String> before = lastEntries;
     Known next = new Known(last.byKey.size());
     Map<String, String> upserts = new LinkedHashMap<>();

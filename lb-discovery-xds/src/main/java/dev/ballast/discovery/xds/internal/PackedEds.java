@@ -12,12 +12,15 @@ import java.util.List;
 /**
  * A resource as bytes (a {@code ClusterLoadAssignment}'s, as an {@code Any} holds them), split
  * into its localities' bytes and the rest, which is parsed; the localities are parsed as they
- * are read.
+ * are read. Bytes that protobuf's parser takes but its stream's skipping refuses (some
+ * over-long varints: a fuzzer found them) are read as protobuf reads them ({@link #reparsed}).
  *
  * @param head the resource's fields other than its localities ({@code endpoints})
  * @param localities each locality's bytes
+ * @param bytes the resource's bytes as received; null once re-encoded by protobuf
  */
-public record PackedEds(ClusterLoadAssignment head, List<ByteString> localities) {
+public record PackedEds(ClusterLoadAssignment head, List<ByteString> localities,
+    ByteString bytes) {
 
   private static final int ENDPOINTS = 2 << 3 | 2; // ClusterLoadAssignment.endpoints' tag
 
@@ -30,8 +33,36 @@ public record PackedEds(ClusterLoadAssignment head, List<ByteString> localities)
    */
   public static PackedEds of(ByteString bytes, String where) {
     List<ByteString> localities = new ArrayList<>();
-    ByteString head = split(bytes, ENDPOINTS, localities, where);
-    return new PackedEds(parse(ClusterLoadAssignment.parser(), head, where), localities);
+    try {
+      ByteString head = split(bytes, ENDPOINTS, localities, where);
+      return new PackedEds(parse(ClusterLoadAssignment.parser(), head, where), localities, bytes);
+    } catch (IllegalArgumentException unsplit) {
+      return reparsed(bytes, unsplit);
+    }
+  }
+
+  /**
+   * The resource as protobuf's parser reads it, re-encoded, when reading its bytes failed with
+   * {@code unparsable}; {@code unparsable} itself if protobuf refuses them too.
+   */
+  PackedEds reparsed(IllegalArgumentException unparsable) {
+    return reparsed(bytes, unparsable);
+  }
+
+  private static PackedEds reparsed(ByteString bytes, IllegalArgumentException unparsable) {
+    if (!(unparsable.getCause() instanceof InvalidProtocolBufferException)) {
+      throw unparsable;
+    }
+    ClusterLoadAssignment cla;
+    try {
+      cla = ClusterLoadAssignment.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw unparsable;
+    }
+    List<ByteString> localities = new ArrayList<>();
+    ByteString head = split(cla.toByteString(), ENDPOINTS, localities, "re-encoded");
+    return new PackedEds(parse(ClusterLoadAssignment.parser(), head, "re-encoded"), localities,
+        null); // canonical: nothing more to re-read
   }
 
   /** Packs a parsed resource. */
