@@ -86,16 +86,13 @@ public final class EdsEntries {
    */
   public Change readChange(PackedEds cla) {
     try {
-      return read(cla);
+      return readOnce(cla);
     } catch (IllegalArgumentException e) {
-      if (cla.bytes() == null) {
-        throw e;
-      }
-      return read(cla.reparsed(e)); // protobuf's parser takes what reading the bytes refused
+      return readOnce(cla.reparsed(e)); // protobuf's parser takes what reading the bytes refused
     }
   }
 
-  private Change read(PackedEds cla) {
+  private Change readOnce(PackedEds cla) {
     Map<String, String> before = lastEntries;
     Known next = new Known(last.byKey.size());
     Map<String, String> upserts = new LinkedHashMap<>();

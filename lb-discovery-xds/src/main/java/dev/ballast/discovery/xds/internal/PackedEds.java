@@ -12,12 +12,14 @@ import java.util.List;
 /**
  * A resource as bytes (a {@code ClusterLoadAssignment}'s, as an {@code Any} holds them), split
  * into its localities' bytes and the rest, which is parsed; the localities are parsed as they
- * are read. Bytes that protobuf's parser takes but its stream's skipping refuses (some
- * over-long varints: a fuzzer found them) are read as protobuf reads them ({@link #reparsed}).
+ * are read. Bytes that protobuf's parser takes but {@code CodedInputStream.skipField} refuses
+ * are read as protobuf reads them ({@link #reparsed}): protobuf-java 4's byte-array reader ends
+ * a varint at its 10th byte whatever that byte's continuation bit, where {@code skipField} calls
+ * it malformed (a fuzzer found such a resource).
  *
  * @param head the resource's fields other than its localities ({@code endpoints})
  * @param localities each locality's bytes
- * @param bytes the resource's bytes as received; null once re-encoded by protobuf
+ * @param bytes the resource's bytes as given; null once re-encoded by protobuf
  */
 public record PackedEds(ClusterLoadAssignment head, List<ByteString> localities,
     ByteString bytes) {
@@ -37,20 +39,24 @@ public record PackedEds(ClusterLoadAssignment head, List<ByteString> localities,
       ByteString head = split(bytes, ENDPOINTS, localities, where);
       return new PackedEds(parse(ClusterLoadAssignment.parser(), head, where), localities, bytes);
     } catch (IllegalArgumentException unsplit) {
-      return reparsed(bytes, unsplit);
+      return reparsed(bytes, unsplit, where);
     }
   }
 
   /**
    * The resource as protobuf's parser reads it, re-encoded, when reading its bytes failed with
-   * {@code unparsable}; {@code unparsable} itself if protobuf refuses them too.
+   * {@code unparsable}.
+   *
+   * @throws IllegalArgumentException {@code unparsable} itself if it is no parse failure, if the
+   *     bytes are already protobuf's encoding, or if protobuf refuses them too
    */
   PackedEds reparsed(IllegalArgumentException unparsable) {
-    return reparsed(bytes, unparsable);
+    return reparsed(bytes, unparsable, "EDS resource " + clusterName());
   }
 
-  private static PackedEds reparsed(ByteString bytes, IllegalArgumentException unparsable) {
-    if (!(unparsable.getCause() instanceof InvalidProtocolBufferException)) {
+  private static PackedEds reparsed(ByteString bytes, IllegalArgumentException unparsable,
+      String where) {
+    if (bytes == null || !(unparsable.getCause() instanceof InvalidProtocolBufferException)) {
       throw unparsable;
     }
     ClusterLoadAssignment cla;
@@ -60,9 +66,8 @@ public record PackedEds(ClusterLoadAssignment head, List<ByteString> localities,
       throw unparsable;
     }
     List<ByteString> localities = new ArrayList<>();
-    ByteString head = split(cla.toByteString(), ENDPOINTS, localities, "re-encoded");
-    return new PackedEds(parse(ClusterLoadAssignment.parser(), head, "re-encoded"), localities,
-        null); // canonical: nothing more to re-read
+    ByteString head = split(cla.toByteString(), ENDPOINTS, localities, where);
+    return new PackedEds(parse(ClusterLoadAssignment.parser(), head, where), localities, null);
   }
 
   /** Packs a parsed resource. */

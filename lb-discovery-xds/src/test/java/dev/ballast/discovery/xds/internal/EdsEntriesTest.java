@@ -296,6 +296,36 @@ class EdsEntriesTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(message);
   }
 
+  /**
+   * A locality holding a field that protobuf-java's parser reads but {@code
+   * CodedInputStream.skipField} refuses (a varint whose 10th byte has its continuation bit set,
+   * which protobuf-java 4 ends there): read as protobuf reads it, as grpc-java's xDS client does,
+   * not refused as unparsable (a fuzzer found such a resource).
+   */
+  @Test
+  void aLocalityProtobufReadsButSkipFieldRefusesIsReadAsProtobufReadsIt() throws Exception {
+    ByteString.Output locality = ByteString.newOutput();
+    LocalityLbEndpoints.newBuilder().addLbEndpoints(endpoint("10.0.0.1", 80, 3,
+        HealthStatus.HEALTHY)).build().writeTo(locality);
+    locality.write(new byte[] {(byte) 0x98, 0x06}); // field 99, a varint:
+    for (int i = 0; i < 9; i++) {
+      locality.write(0xff);
+    }
+    locality.write(0x81); // its 10th byte, continuation bit set
+    ByteString.Output bytes = ByteString.newOutput();
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    out.writeString(1, "orders");
+    out.writeBytes(2, locality.toByteString());
+    out.flush();
+    ClusterLoadAssignment parsed = ClusterLoadAssignment.parseFrom(bytes.toByteString());
+
+    EdsEntries.Change read =
+        new EdsEntries().readChange(PackedEds.of(bytes.toByteString(), "resource 0"));
+
+    assertThat(read.entries()).isEqualTo(EdsEntries.entries(parsed))
+        .containsOnlyKeys("10.0.0.1:80");
+  }
+
   private static LbEndpoint endpoint(String host, int port, int weight, HealthStatus health) {
     return LbEndpoint.newBuilder()
         .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
