@@ -393,8 +393,8 @@ public abstract class ValueType<T> {
       }
       return d.toMillis() % 1000 != 0 ? d.toMillis() + "ms" : d.toMillis() / 1000 + "s";
     } catch (ArithmeticException tooLong) { // beyond long nanoseconds or milliseconds: exact
-      return new java.math.BigDecimal(d.getSeconds()).add(java.math.BigDecimal.valueOf(
-          d.getNano(), 9)).stripTrailingZeros().toPlainString() + "s";
+      return new BigDecimal(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9))
+          .stripTrailingZeros().toPlainString() + "s";
     }
   }
 }
