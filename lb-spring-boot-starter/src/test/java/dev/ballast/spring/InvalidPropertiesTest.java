@@ -197,10 +197,11 @@ class InvalidPropertiesTest {
             OK, "ballast.clients.orders.balancer=weighted-round-robin",
             "ballast.clients.orders.protocol=grpc",
             "ballast.clients.orders.subset.selectors[0]=zone"),
-        // why, and no "did you mean" the name itself
+        // gRPC's weighted_round_robin without grpc-xds: why, and no "did you mean" the name
         bad("ballast.clients.orders.balancer", "invalid value", "under zones (locality.*): none"
-            + " of [weighted_round_robin] is known (weighted_round_robin reads load reports, which"
-            + " no composite's child gets; expected: one of", OK,
+            + " of [weighted_round_robin] is known (weighted_round_robin is a gRPC policy not"
+            + " registered here (its jar is not on the class path, e.g. io.grpc:grpc-xds);"
+            + " expected: one of", OK,
             "ballast.clients.orders.balancer=weighted-round-robin",
             "ballast.clients.orders.protocol=grpc", "ballast.clients.orders.locality.local-zone=a"),
         // a label key as written, though camel-case: only the options' names take dashes

@@ -141,10 +141,14 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
       SkippedChildren.say(seen, name, known());
       return new GrpcChild(name, provider, parsed.getConfig());
     }
-    String near = seen.isEmpty() ? null : SkippedChildren.nearestIfUnknown(seen.get(0), known());
-    throw new IllegalArgumentException("childPolicy: none of " + seen + " is known ("
-        + (seen.isEmpty() ? "" : LabelSubsetPolicyConfig.whyNotAChild(seen.get(0),
-            "locality passes no key on to it"))
+    String first = seen.isEmpty() ? "" : seen.get(0);
+    String near = first.isEmpty() ? null : SkippedChildren.nearestIfUnknown(first, known());
+    // a gRPC policy whose jar is missing (weighted_round_robin comes with io.grpc:grpc-xds), or
+    // a Ballast policy that cannot be a child
+    String why = known().contains(first) ? first + " is a gRPC policy not registered here (its"
+        + " jar is not on the class path, e.g. io.grpc:grpc-xds); "
+        : LabelSubsetPolicyConfig.whyNotAChild(first, "locality passes no key on to it");
+    throw new IllegalArgumentException("childPolicy: none of " + seen + " is known (" + why
         + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of "
         + ballastChildren() + " or a policy in gRPC's LoadBalancerRegistry, e.g. round_robin)");
   }
