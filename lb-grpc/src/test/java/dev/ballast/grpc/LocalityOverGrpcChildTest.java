@@ -129,6 +129,10 @@ class LocalityOverGrpcChildTest {
         .contains("childPolicy: ballast_ring_hash picks by the call's key");
     assertThat(error(provider, Map.of("locality", Map.of())))
         .contains("childPolicy: locality inside locality");
+    // a Ballast policy that cannot be a child says why, and suggests no other name
+    assertThat(error(provider, Map.of("p2c_utilization", Map.of())))
+        .contains("none of [p2c_utilization] is known (p2c_utilization reads load reports,"
+            + " which no composite's child gets; expected: one of");
     assertThat(error(provider, Map.of("pick_first", Map.of("shuffleAddressList", "yes"))))
         .startsWith("locality config: childPolicy: pick_first: ");
     // label_subset balances a subset's zones with lb-core's algorithms only (round_robin there
