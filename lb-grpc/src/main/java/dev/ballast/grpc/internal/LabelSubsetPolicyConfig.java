@@ -52,9 +52,21 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
    */
   static List<String> children(boolean keyed) {
     return PolicyRegistry.defaultRegistry().policies().stream()
-        .filter(p -> !p.traits().contains(Trait.READS_REPORTS)
-            && (keyed || !p.traits().contains(Trait.PICKS_BY_KEY)))
-        .map(BalancingPolicy::name).toList();
+        .filter(p -> whyNotAChild(p, keyed) == null).map(BalancingPolicy::name).toList();
+  }
+
+  /** Why a policy cannot be a child ({@link #children}'s one rule), or null if it can be. */
+  private static String whyNotAChild(BalancingPolicy<?> p, boolean keyed) {
+    return p.traits().contains(Trait.READS_REPORTS)
+        ? p.name() + " reads load reports, which no composite's child gets"
+        : !keyed && p.traits().contains(Trait.PICKS_BY_KEY)
+        ? p.name() + " picks by key, and a subset passes no key on" : null;
+  }
+
+  /** {@link #whyNotAChild} of a registered policy as a refusal's opening ("...; "), or "". */
+  static String whyNotAChild(String name, boolean keyed) {
+    return PolicyRegistry.defaultRegistry().find(name).map(p -> whyNotAChild(p, keyed))
+        .map(why -> why + "; ").orElse("");
   }
 
   /**
@@ -171,20 +183,8 @@ public record LabelSubsetPolicyConfig(SubsetConfig subset, PolicyConfig child,
     accepted.addAll(supported);
     String near = seen.isEmpty() ? null : SkippedChildren.nearestIfUnknown(seen.get(0), accepted);
     throw new IllegalArgumentException("childPolicy: none of " + seen + " is supported ("
-        + (seen.isEmpty() ? "" : whyNotAChild(seen.get(0), "a subset passes no key on"))
+        + (seen.isEmpty() ? "" : whyNotAChild(seen.get(0), false))
         + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of " + accepted
         + ")");
-  }
-
-  /**
-   * Why a registered policy cannot be a composite's child ({@code "x reads load reports, ...; "}),
-   * or {@code ""} for any other name; {@code noKey} says why a keyed one cannot.
-   */
-  static String whyNotAChild(String name, String noKey) {
-    return PolicyRegistry.defaultRegistry().find(name)
-        .map(p -> p.traits().contains(Trait.READS_REPORTS)
-            ? p.name() + " reads load reports, which no composite's child gets; "
-            : p.traits().contains(Trait.PICKS_BY_KEY) ? p.name() + " picks by key, and " + noKey
-            + "; " : "").orElse("");
   }
 }

@@ -147,7 +147,7 @@ public record LocalityPolicyConfig(LocalityConfig locality, PolicyConfig child,
     // a Ballast policy that cannot be a child
     String why = known().contains(first) ? first + " is a gRPC policy not registered here (its"
         + " jar is not on the class path, e.g. io.grpc:grpc-xds); "
-        : LabelSubsetPolicyConfig.whyNotAChild(first, "locality passes no key on to it");
+        : LabelSubsetPolicyConfig.whyNotAChild(first, true); // locality passes the key on
     throw new IllegalArgumentException("childPolicy: none of " + seen + " is known (" + why
         + (near == null ? "" : "did you mean " + near + "? ") + "expected: one of "
         + ballastChildren() + " or a policy in gRPC's LoadBalancerRegistry, e.g. round_robin)");
