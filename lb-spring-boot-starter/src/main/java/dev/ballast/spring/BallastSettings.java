@@ -1,6 +1,5 @@
 package dev.ballast.spring;
 
-import dev.ballast.core.config.Option;
 import dev.ballast.core.config.OptionException;
 import dev.ballast.spring.internal.PropertyKeys;
 import java.util.ArrayList;
@@ -43,18 +42,6 @@ public final class BallastSettings {
     this.clients = Collections.unmodifiableMap(map);
   }
 
-  /** Returns every option a client takes: the starter's, lb-core's and, if present, lb-netty's. */
-  static List<Option<?, ?, ?>> clientOptions() {
-    Map<String, Option<?, ?, ?>> all = new LinkedHashMap<>();
-    ClientSettings.STARTER_OPTIONS.options().forEach(o -> all.put(o.name(), o));
-    ClientSettings.CORE_OPTIONS.options().forEach(o -> all.put(o.name(), o));
-    if (ClassUtils.isPresent("dev.ballast.netty.ClientOptions",
-        BallastSettings.class.getClassLoader())) {
-      dev.ballast.netty.ClientOptions.CLIENT.options().forEach(o -> all.putIfAbsent(o.name(), o));
-    }
-    return new ArrayList<>(all.values());
-  }
-
   /**
    * Checks every {@code ballast.} key, then binds and checks the clients named in the properties:
    * for each, {@code ballast.defaults.} first, then {@code ballast.clients.<name>.} over it. A
@@ -67,7 +54,7 @@ public final class BallastSettings {
   public static BallastSettings bind(Environment environment) {
     Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
     Binder binder = binder(environment);
-    PropertyKeys keys = new PropertyKeys(clientOptions());
+    PropertyKeys keys = new PropertyKeys(PropertyKeys.clientOptions());
     Set<String> names = keys.check(sources);
     // The defaults alone must be valid, so that a bad value a client inherits is reported
     // under ballast.defaults, where it was written.

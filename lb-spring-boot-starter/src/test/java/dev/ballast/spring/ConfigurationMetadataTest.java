@@ -70,7 +70,7 @@ class ConfigurationMetadataTest {
         "The named clients: ballast.clients.<name>.<option>, the options of ballast.defaults.",
         null));
     BallastClient.Builder<?, ?> fresh = BallastClient.framed();
-    for (Option<?, ?, ?> o : BallastSettings.clientOptions()) {
+    for (Option<?, ?, ?> o : dev.ballast.spring.internal.PropertyKeys.clientOptions()) {
       Object dflt = defaultOf(o, fresh);
       out.add(property("ballast.defaults." + PropertyKeys.dashed(o.name()), type(o.type()),
           "The client option " + o.name() + ", for every client (a client's own value wins);"

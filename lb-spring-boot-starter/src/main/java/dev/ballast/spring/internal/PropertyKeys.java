@@ -225,14 +225,20 @@ public final class PropertyKeys {
     return clients;
   }
 
-  private static Set<String> optionWords() {
-    List<String> names = new ArrayList<>(ClientSettings.STARTER_OPTIONS.names());
-    names.addAll(ClientSettings.CORE_OPTIONS.names());
-    if (ClassUtils.isPresent("dev.ballast.netty.ClientOptions", PropertyKeys.class
-        .getClassLoader())) {
-      names.addAll(dev.ballast.netty.ClientOptions.CLIENT.names());
+  /** Returns every option a client takes: the starter's, lb-core's and, if present, lb-netty's. */
+  public static List<Option<?, ?, ?>> clientOptions() {
+    Map<String, Option<?, ?, ?>> all = new LinkedHashMap<>();
+    ClientSettings.STARTER_OPTIONS.options().forEach(o -> all.put(o.name(), o));
+    ClientSettings.CORE_OPTIONS.options().forEach(o -> all.put(o.name(), o));
+    if (ClassUtils.isPresent("dev.ballast.netty.ClientOptions",
+        PropertyKeys.class.getClassLoader())) {
+      dev.ballast.netty.ClientOptions.CLIENT.options().forEach(o -> all.putIfAbsent(o.name(), o));
     }
-    return names.stream().flatMap(n -> Arrays.stream(n.split("\\.")))
+    return new ArrayList<>(all.values());
+  }
+
+  private static Set<String> optionWords() {
+    return clientOptions().stream().flatMap(o -> Arrays.stream(o.name().split("\\.")))
         .filter(w -> !w.equals(dashed(w))).collect(Collectors.toUnmodifiableSet());
   }
 
